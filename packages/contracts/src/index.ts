@@ -1,0 +1,6 @@
+export * from './auth.js';
+export * from './errors.js';
+export * from './license.js';
+export * from './system.js';
+export * from './users.js';
+export * from './ui.js';

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/** Licence editions and their ranks, exactly as the console specification lists them. */
+export const LICENSE_EDITION_RANKS = {
+  NONE: 0,
+  OSS: 1,
+  CONAN: 1,
+  JCR: 1,
+  COMMERCIAL: 2,
+  COMMERCIAL_X: 2,
+  TRIAL: 3,
+  EDGE: 4,
+  EDGE_TRIAL: 4,
+  ENTERPRISE: 4,
+  ENTERPRISE_X: 4,
+  ENTERPRISE_PLUS_TRIAL: 5,
+  ENTERPRISE_PLUS: 5,
+} as const;
+
+export type LicenseEdition = keyof typeof LICENSE_EDITION_RANKS;
+
+export const LICENSE_EDITIONS = Object.keys(LICENSE_EDITION_RANKS) as LicenseEdition[];
+
+export const licenseEditionSchema = z.enum(LICENSE_EDITIONS as [LicenseEdition, ...LicenseEdition[]]);
+
+/** Human label of an edition, as shown in the footer and on the licences page. */
+export const LICENSE_EDITION_LABELS: Record<LicenseEdition, string> = {
+  NONE: 'N/A',
+  OSS: 'Open Source',
+  CONAN: 'Conan',
+  JCR: 'Container Registry',
+  COMMERCIAL: 'Pro',
+  COMMERCIAL_X: 'Pro X',
+  TRIAL: 'Trial',
+  EDGE: 'Edge',
+  EDGE_TRIAL: 'Edge Trial',
+  ENTERPRISE: 'Enterprise',
+  ENTERPRISE_X: 'Enterprise X',
+  ENTERPRISE_PLUS_TRIAL: 'Enterprise+ Trial',
+  ENTERPRISE_PLUS: 'Enterprise+',
+};
+
+/** Rank of an edition; an unknown edition or none ranks 0. */
+export function licenseRank(edition: string | null | undefined): number {
+  if (!edition) return 0;
+  return (LICENSE_EDITION_RANKS as Record<string, number>)[edition] ?? 0;
+}
+
+/**
+ * The signed part of a licence key. Dates are ISO-8601 instants; `expiresAt` null means the
+ * licence never expires. `issuer` is the key id (see `licenseIssuerKeyId`) of the signing key.
+ */
+export const licenseDocumentSchema = z.object({
+  version: z.literal(1),
+  id: z.string().min(1).max(100),
+  edition: licenseEditionSchema.exclude(['NONE']),
+  licensee: z.string().min(1).max(200),
+  issuedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  issuer: z.string().regex(/^[0-9a-f]{16}$/),
+});
+export type LicenseDocument = z.infer<typeof licenseDocumentSchema>;
+
+/** Body of the licence installation call: the key text as pasted or read from a .json file. */
+export const installLicenseBodySchema = z.object({
+  licenseKey: z.string().trim().min(1, 'This field is mandatory.').max(64 * 1024),
+});
+export type InstallLicenseBody = z.infer<typeof installLicenseBodySchema>;
+
+/** The licence in force, as the console's licences page shows it. */
+export const licenseInfoSchema = z.object({
+  edition: licenseEditionSchema,
+  rank: z.number().int(),
+  status: z.enum(['VALID', 'EXPIRED', 'NONE']),
+  licensee: z.string().nullable(),
+  id: z.string().nullable(),
+  issuedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  issuer: z.string().nullable(),
+  installedAt: z.string().nullable(),
+  installedBy: z.string().nullable(),
+});
+export type LicenseInfo = z.infer<typeof licenseInfoSchema>;
+
+export const LICENSE_MESSAGES = {
+  malformed:
+    'The license key is malformed. Paste the whole key as issued, or upload the .json file that holds it.',
+  badSignature: 'The license key signature is not valid, or it was not signed by a trusted issuer.',
+  expired: 'The license key has expired.',
+  installed: 'The license was installed.',
+  fileExtension: 'File should have an extension of .json',
+} as const;
+
+/** Edition groups used by the footer's default logo choice. */
+export function licenseLogoGroup(edition: string | null | undefined): 'jcr' | 'conan' | 'edge' | 'oss' | 'default' {
+  switch (edition) {
+    case 'JCR':
+      return 'jcr';
+    case 'CONAN':
+      return 'conan';
+    case 'EDGE':
+    case 'EDGE_TRIAL':
+      return 'edge';
+    case 'OSS':
+      return 'oss';
+    default:
+      return 'default';
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { authPlugin } from './core/auth.plugin.js';
+import { BUILD } from './core/build-info.js';
+import { consolePlugin } from './core/console.plugin.js';
+import { contextPlugin } from './core/context.plugin.js';
+import { errorHandlerPlugin } from './core/errors.js';
+import { createLoggers } from './core/logger.js';
+import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { ensureAdminUser } from './features/auth/auth.service.js';
+import { deleteExpiredSessions } from './features/auth/auth.store.js';
+import { registerFeatures } from './features/index.js';
+import { LicenseService } from './features/license/license.service.js';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  /** The generated admin password on the very first start, when none was configured. */
+  generatedAdminPassword: string | undefined;
+}
+
+/**
+ * Builds the whole server: database (migrated), licence, first admin, node registration, then the
+ * plugins and features. Closing the app stops the heartbeat and closes the database and log files.
+ */
+export async function buildApp(config: Config): Promise<BuiltApp> {
+  const loggers = createLoggers(config);
+  const { db, engine } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    await loggers.close();
+    throw error;
+  }
+  const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
+  await license.ensureLicense();
+  const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
+
+  const nodeId = process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}`;
+  await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
+  const timer = setInterval(() => {
+    heartbeat(db, nodeId)
+      .then(() => deleteExpiredSessions(db, Date.now()))
+      .catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
+  }, config.heartbeatMs);
+  timer.unref();
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: loggers.jfrt as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await markNodeStopped(db, nodeId).catch(() => undefined);
+    await db.destroy();
+    await loggers.close();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(contextPlugin, { config, db, dbEngine: engine, accessLog: loggers.jfac, license, nodeId });
+  await app.register(errorHandlerPlugin);
+  await app.register(authPlugin);
+  await registerFeatures(app);
+  await app.register(consolePlugin, { webDir: config.webDir });
+  return { app, generatedAdminPassword };
+}

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { SERVICE_NAMES, type ServiceName } from '@arca/contracts';
+
+/** Everything the server reads from its environment. See the README's configuration table. */
+export interface Config {
+  /** Root of everything Arca writes: database, binaries, keys, logs. */
+  dataDir: string;
+  host: string;
+  port: number;
+  /** PostgreSQL connection string; embedded SQLite under `dataDir` when absent. */
+  databaseUrl: string | undefined;
+  /** Password of the `admin` user created on first start; generated and logged once when absent. */
+  adminPassword: string | undefined;
+  logLevel: string;
+  /** Write logs under `<dataDir>/logs` as well as to stdout. */
+  logToFiles: boolean;
+  logToStdout: boolean;
+  serverName: string | undefined;
+  /** Services this process runs. */
+  services: ServiceName[];
+  /** Extra licence issuer public keys (PEM or base64 SPKI DER, separated by ;), trusted besides this deployment's own key. */
+  licenseIssuerKeys: string[];
+  session: {
+    idleTimeoutMs: number;
+    absoluteTimeoutMs: number;
+    rememberMeMs: number;
+    canRememberMe: boolean;
+    secureCookie: boolean;
+  };
+  loginLockout: { maxFailures: number; windowMs: number; lockMs: number };
+  heartbeatMs: number;
+  /** Directory holding the built console; it is served under /ui/ when it exists. */
+  webDir: string;
+}
+
+const DEFAULT_SERVICES: ServiceName[] = ['artifactory', 'access', 'event', 'metadata', 'mc', 'replicator', 'tracker'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got '${raw}'`);
+}
+
+function services(raw: string | undefined): ServiceName[] {
+  if (!raw) return DEFAULT_SERVICES;
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
+      throw new Error(`ARCA_SERVICES names an unknown service '${name}'; known: ${SERVICE_NAMES.join(', ')}`);
+    }
+  }
+  if (!names.includes('artifactory')) names.unshift('artifactory');
+  if (!names.includes('access')) names.push('access');
+  return names as ServiceName[];
+}
+
+/** Reads the configuration from the environment; throws with a clear message on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const minutes = 60_000;
+  return {
+    dataDir: path.resolve(cwd, env.ARCA_DATA_DIR || 'data'),
+    host: env.ARCA_HOST || '0.0.0.0',
+    port: integer(env, 'ARCA_PORT', 8082),
+    databaseUrl: env.ARCA_DATABASE_URL || undefined,
+    adminPassword: env.ARCA_ADMIN_PASSWORD || undefined,
+    logLevel: env.ARCA_LOG_LEVEL || 'info',
+    logToFiles: flag(env, 'ARCA_LOG_FILES', true),
+    logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
+    serverName: env.ARCA_SERVER_NAME || undefined,
+    services: services(env.ARCA_SERVICES),
+    licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    session: {
+      idleTimeoutMs: integer(env, 'ARCA_SESSION_IDLE_MINUTES', 60, 1) * minutes,
+      absoluteTimeoutMs: integer(env, 'ARCA_SESSION_MAX_HOURS', 12, 1) * 60 * minutes,
+      rememberMeMs: integer(env, 'ARCA_REMEMBER_ME_DAYS', 14, 1) * 24 * 60 * minutes,
+      canRememberMe: flag(env, 'ARCA_REMEMBER_ME', true),
+      secureCookie: flag(env, 'ARCA_SECURE_COOKIE', false),
+    },
+    loginLockout: {
+      maxFailures: integer(env, 'ARCA_LOGIN_MAX_FAILURES', 5, 1),
+      windowMs: integer(env, 'ARCA_LOGIN_FAILURE_WINDOW_MINUTES', 5, 1) * minutes,
+      lockMs: integer(env, 'ARCA_LOGIN_LOCK_MINUTES', 5, 1) * minutes,
+    },
+    heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
+    webDir: path.resolve(env.ARCA_WEB_DIR || path.join(import.meta.dirname, '..', '..', 'web', 'dist')),
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db, DbEngine } from '../db/database.js';
+import type { LicenseService } from '../features/license/license.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    dbEngine: DbEngine;
+    /** The access service's logger (log key jfac). */
+    accessLog: Logger;
+    license: LicenseService;
+    /** This process's node id in the `nodes` table. */
+    nodeId: string;
+  }
+}
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbEngine: DbEngine;
+  accessLog: Logger;
+  license: LicenseService;
+  nodeId: string;
+}
+
+/** Makes the application's shared parts available to every feature. */
+export const contextPlugin = fp(
+  (app: FastifyInstance, context: AppContext) => {
+    app.decorate('config', context.config);
+    app.decorate('db', context.db);
+    app.decorate('dbEngine', context.dbEngine);
+    app.decorate('accessLog', context.accessLog);
+    app.decorate('license', context.license);
+    app.decorate('nodeId', context.nodeId);
+  },
+  { name: 'arca-context' },
+);

@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_MESSAGES, type ErrorBody } from '@arca/contracts';
+
+/** An error whose message is meant for the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message: string) => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string = ERROR_MESSAGES.notFound) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+export function errorBody(status: number, message: string): ErrorBody {
+  return { errors: [{ status, message }] };
+}
+
+/** One error handler: 4xx messages pass through in the `errors` shape; 5xx are generic and logged. */
+export const errorHandlerPlugin = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const messages = error.validation.map((issue) => {
+          const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+          const field = where || error.validationContext || 'request';
+          return { status: 400, message: `${field}: ${issue.message}` };
+        });
+        return reply.status(400).send({ errors: messages });
+      }
+      const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply.status(status).send(errorBody(status, `${ERROR_MESSAGES.internal} (${request.id})`));
+      }
+      return reply.status(status).send(errorBody(status, error.message));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      reply.status(404).send(errorBody(404, ERROR_MESSAGES.notFound));
+    });
+  },
+  { name: 'arca-errors' },
+);

@@ -1,0 +1,79 @@
+import os from 'node:os';
+import { NODE_ONLINE_WINDOW_MS, type NodeStatus, type ServiceName } from '@arca/contracts';
+import type { Db } from '../db/database.js';
+import type { NodeRow } from '../db/schema.js';
+
+/** Offline nodes are forgotten after a week. */
+const FORGET_AFTER_MS = 7 * 86_400_000;
+
+export async function registerNode(
+  db: Db,
+  node: { nodeId: string; version: string; services: ServiceName[] },
+  now = Date.now(),
+): Promise<void> {
+  const row = {
+    node_id: node.nodeId,
+    host: os.hostname(),
+    version: node.version,
+    services: JSON.stringify(node.services),
+    started_at: now,
+    last_heartbeat: now,
+  };
+  await db
+    .insertInto('nodes')
+    .values(row)
+    .onConflict((oc) => oc.column('node_id').doUpdateSet({ ...row }))
+    .execute();
+}
+
+export async function heartbeat(db: Db, nodeId: string, now = Date.now()): Promise<void> {
+  await db.updateTable('nodes').set({ last_heartbeat: now }).where('node_id', '=', nodeId).execute();
+  await db.deleteFrom('nodes').where('last_heartbeat', '<', now - FORGET_AFTER_MS).execute();
+}
+
+export async function markNodeStopped(db: Db, nodeId: string): Promise<void> {
+  await db.updateTable('nodes').set({ last_heartbeat: 0 }).where('node_id', '=', nodeId).execute();
+}
+
+function toStatus(row: NodeRow, now: number): NodeStatus {
+  const online = now - row.last_heartbeat < NODE_ONLINE_WINDOW_MS;
+  const status = online ? 'Online' : 'Offline';
+  const services = JSON.parse(row.services) as string[];
+  const micro = Object.fromEntries(
+    services.map((name) => [
+      name,
+      {
+        last_heartbeat: new Date(row.last_heartbeat).toISOString(),
+        uptime: online ? Math.max(0, Math.floor((now - row.started_at) / 1000)) : 0,
+        status,
+      } as const,
+    ]),
+  );
+  return {
+    node_id: row.node_id,
+    service_id: `arca@${row.node_id}`,
+    host: row.host,
+    version: row.version,
+    status,
+    started_at: new Date(row.started_at).toISOString(),
+    micro_services: micro,
+  };
+}
+
+export async function listNodes(db: Db, now = Date.now()): Promise<NodeStatus[]> {
+  const rows = await db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
+  return rows.map((row) => toStatus(row, now));
+}
+
+/** Services keyed by name with their Online nodes; a service with none is dropped. */
+export function servicesMap(nodes: NodeStatus[]): Record<string, NodeStatus[]> {
+  const map: Record<string, NodeStatus[]> = {};
+  for (const node of nodes) {
+    if (node.status !== 'Online') continue;
+    for (const [service, state] of Object.entries(node.micro_services)) {
+      if (state.status !== 'Online') continue;
+      (map[service] ??= []).push(node);
+    }
+  }
+  return map;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './2026-11-22-foundation.js';
+
+/** Every migration, in order. Names sort by their date prefix. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-foundation': foundation,
+};

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  DEFAULT_SERVER_NAME,
+  LICENSE_EDITION_LABELS,
+  footerSchema,
+  globalStateSchema,
+  loginBodySchema,
+  loginQuerySchema,
+  loginRelatedDataSchema,
+  userDataSchema,
+} from '@arca/contracts';
+import { BUILD } from '../../core/build-info.js';
+import { getSetting } from '../../core/settings.store.js';
+import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
+
+/** Session, login and the start-up data of the console (spec part 2 §7.1). */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: app.config.session.secureCookie,
+  };
+
+  app.get(
+    '/ui/auth/current',
+    { config: { access: 'public' }, schema: { response: { 200: userDataSchema } } },
+    (request) => buildUserData(app.db, request.principal),
+  );
+
+  app.post(
+    '/ui/auth/login',
+    {
+      config: { access: 'public' },
+      schema: { body: loginBodySchema, querystring: loginQuerySchema, response: { 200: userDataSchema } },
+    },
+    async (request, reply) => {
+      const remember = request.query._spring_security_remember_me === 'true';
+      const { body } = request;
+      try {
+        const result = await login(app.db, app.config, body.user, body.password, remember);
+        app.accessLog.info({ user: result.user.name, ip: request.ip }, 'login succeeded');
+        const maxAge = result.maxAgeMs === undefined ? undefined : Math.floor(result.maxAgeMs / 1000);
+        reply.setCookie(SESSION_COOKIE, result.token, { ...cookieOptions, ...(maxAge ? { maxAge } : {}) });
+        return buildUserData(app.db, { kind: 'user', user: result.user, sessionId: null });
+      } catch (error) {
+        app.accessLog.warn({ user: body.user, ip: request.ip, reason: (error as Error).message }, 'login failed');
+        throw error;
+      }
+    },
+  );
+
+  app.get('/auth/logout', { config: { access: 'public' } }, async (request, reply) => {
+    await logout(app.db, request.principal);
+    if (request.principal.kind === 'user') app.accessLog.info({ user: request.principal.user.name }, 'logout');
+    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    return reply.status(204).send();
+  });
+
+  app.post(
+    '/ui/auth/loginRelatedData',
+    {
+      config: { access: 'public' },
+      schema: { body: z.unknown().optional(), response: { 200: loginRelatedDataSchema } },
+    },
+    () => ({ forgotPassword: false, canRememberMe: app.config.session.canRememberMe }),
+  );
+
+  app.get(
+    '/ui/auth/screen/footer',
+    { config: { access: 'public' }, schema: { response: { 200: footerSchema } } },
+    async (request) => {
+      const license = await app.license.current();
+      const user = request.principal.kind === 'user' ? request.principal.user : undefined;
+      return {
+        buildNumber: `${BUILD.version} rev ${BUILD.revision}`,
+        version: BUILD.version,
+        license: license.edition,
+        licenseLabel: LICENSE_EDITION_LABELS[license.edition],
+        licensedTo: license.licensee,
+        userEmail: user?.email ?? null,
+        logoUrl: null,
+        userLogo: null,
+        serverName: app.config.serverName ?? DEFAULT_SERVER_NAME,
+      };
+    },
+  );
+
+  app.get(
+    '/ui/auth/screen/globalState',
+    { config: { access: 'public' }, schema: { response: { 200: globalStateSchema } } },
+    async () => {
+      const license = await app.license.current();
+      return {
+        serverName: app.config.serverName ?? DEFAULT_SERVER_NAME,
+        anonAccessEnabled: await getSetting(app.db, 'security.anonymousAccess'),
+        licenseEdition: license.edition,
+        licenseRank: license.rank,
+        cloud: false,
+        dedicatedCloud: false,
+        lightweight: false,
+      };
+    },
+  );
+};

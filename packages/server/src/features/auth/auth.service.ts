@@ -1,0 +1,169 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { ANONYMOUS_USER, AUTH_MESSAGES, type UserData } from '@arca/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { UserRow } from '../../db/schema.js';
+import { HttpError, forbidden, unauthorized } from '../../core/errors.js';
+import { generatePassword, hashPassword, verifyPassword } from '../../core/passwords.js';
+import { getSetting } from '../../core/settings.store.js';
+import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.store.js';
+import {
+  clearLoginFailures,
+  deleteSession,
+  findLoginFailures,
+  findSession,
+  insertSession,
+  putLoginFailures,
+  touchSession,
+} from './auth.store.js';
+
+/** Who is calling: a user row, or the anonymous user. */
+export type Principal = { kind: 'user'; user: UserRow; sessionId: string | null } | { kind: 'anonymous' };
+
+export const SESSION_COOKIE = 'arca_session';
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Refresh `last_seen_at` at most this often, to keep reads cheap. */
+const TOUCH_EVERY_MS = 30_000;
+
+// Compared against when the user does not exist, so that both paths take the same time.
+let dummyHash: Promise<string> | undefined;
+
+export async function buildUserData(db: Db, principal: Principal): Promise<UserData> {
+  const anonAccessEnabled = await getSetting(db, 'security.anonymousAccess');
+  const xrayPermissions = { canManage: false, isWatchManager: false, isPolicyManager: false, isPolicyViewer: false };
+  if (principal.kind === 'anonymous') {
+    return {
+      name: ANONYMOUS_USER,
+      email: null,
+      admin: false,
+      anonAccessEnabled,
+      disableUIAccess: !anonAccessEnabled,
+      isDefaultProjectAdmin: false,
+      mustChangePassword: false,
+      realm: 'internal',
+      lastLoggedIn: null,
+      xrayPermissions,
+    };
+  }
+  const { user } = principal;
+  const admin = user.admin === 1;
+  return {
+    name: user.name,
+    email: user.email,
+    admin,
+    anonAccessEnabled,
+    disableUIAccess: user.disable_ui_access === 1,
+    isDefaultProjectAdmin: admin,
+    mustChangePassword: user.must_change_password === 1,
+    realm: user.realm,
+    lastLoggedIn: user.last_login_at === null ? null : new Date(user.last_login_at).toISOString(),
+    xrayPermissions: { ...xrayPermissions, canManage: admin },
+  };
+}
+
+/**
+ * Checks a user name and password, with lockout: `maxFailures` failures within `windowMs` lock the
+ * name for `lockMs`. Unknown names are throttled the same way, so lockout reveals nothing.
+ */
+export async function authenticate(db: Db, config: Config, name: string, password: string, now = Date.now()): Promise<UserRow> {
+  const { maxFailures, windowMs, lockMs } = config.loginLockout;
+  const failures = await findLoginFailures(db, name);
+  const lockedMessage = (until: number) =>
+    AUTH_MESSAGES.locked.replace('{minutes}', String(Math.max(1, Math.ceil((until - now) / 60_000))));
+  if (failures?.locked_until && failures.locked_until > now) {
+    throw new HttpError(429, lockedMessage(failures.locked_until));
+  }
+  const user = await findUserByName(db, name);
+  dummyHash ??= hashPassword(randomUUID());
+  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
+  if (user && ok) {
+    if (failures) await clearLoginFailures(db, name);
+    return user;
+  }
+  const inWindow = failures !== undefined && failures.window_start + windowMs > now && !failures.locked_until;
+  const count = inWindow ? failures.failures + 1 : 1;
+  const lockedUntil = count >= maxFailures ? now + lockMs : null;
+  await putLoginFailures(db, {
+    user_name: name,
+    failures: count,
+    window_start: inWindow ? failures.window_start : now,
+    locked_until: lockedUntil,
+  });
+  if (lockedUntil) throw new HttpError(429, lockedMessage(lockedUntil));
+  throw unauthorized(AUTH_MESSAGES.badCredentials);
+}
+
+/** Logs a user in to the console: checks UI access, records the login, opens a session. */
+export async function login(
+  db: Db,
+  config: Config,
+  name: string,
+  password: string,
+  rememberMe: boolean,
+  now = Date.now(),
+): Promise<{ user: UserRow; token: string; maxAgeMs: number | undefined }> {
+  const user = await authenticate(db, config, name, password, now);
+  if (user.disable_ui_access === 1) throw forbidden(AUTH_MESSAGES.uiAccessDisabled);
+  const remember = rememberMe && config.session.canRememberMe;
+  const token = randomBytes(32).toString('base64url');
+  const lifetime = remember ? config.session.rememberMeMs : config.session.absoluteTimeoutMs;
+  await insertSession(db, {
+    id: hashToken(token),
+    user_id: user.id,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + lifetime,
+    idle_timeout_ms: remember ? config.session.rememberMeMs : config.session.idleTimeoutMs,
+    remember_me: remember ? 1 : 0,
+  });
+  await setLastLogin(db, user.id, now);
+  return { user: { ...user, last_login_at: now }, token, maxAgeMs: remember ? lifetime : undefined };
+}
+
+/** The principal of a session cookie; expired or idle sessions are removed and count as anonymous. */
+export async function resolveSession(db: Db, token: string | undefined, now = Date.now()): Promise<Principal> {
+  if (!token) return { kind: 'anonymous' };
+  const id = hashToken(token);
+  const session = await findSession(db, id);
+  if (!session) return { kind: 'anonymous' };
+  if (session.expires_at <= now || session.last_seen_at + session.idle_timeout_ms <= now) {
+    await deleteSession(db, id);
+    return { kind: 'anonymous' };
+  }
+  const user = await findUserById(db, session.user_id);
+  if (!user || user.disable_ui_access === 1) {
+    await deleteSession(db, id);
+    return { kind: 'anonymous' };
+  }
+  if (now - session.last_seen_at >= TOUCH_EVERY_MS) await touchSession(db, id, now);
+  return { kind: 'user', user, sessionId: id };
+}
+
+export async function logout(db: Db, principal: Principal): Promise<void> {
+  if (principal.kind === 'user' && principal.sessionId) await deleteSession(db, principal.sessionId);
+}
+
+/**
+ * Creates the `admin` user on first start. Returns the generated password when none was
+ * configured, so that the caller can print it once.
+ */
+export async function ensureAdminUser(db: Db, configuredPassword: string | undefined): Promise<string | undefined> {
+  const existing = await db.selectFrom('users').select('id').where('admin', '=', 1).executeTakeFirst();
+  if (existing) return undefined;
+  const password = configuredPassword ?? generatePassword();
+  await insertUser(db, {
+    id: randomUUID(),
+    name: 'admin',
+    email: null,
+    password_hash: await hashPassword(password),
+    admin: 1,
+    disable_ui_access: 0,
+    must_change_password: 0,
+    realm: 'internal',
+    created_at: Date.now(),
+    last_login_at: null,
+  });
+  return configuredPassword ? undefined : password;
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/auth.routes.js';
+import { licenseRoutes } from './license/license.routes.js';
+import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+
+/** Base of every console call: the spec's paths are mounted below it unchanged. */
+export const CONSOLE_API_PREFIX = '/ui/api/v1';
+
+/** Every feature of the server, in one list. */
+export async function registerFeatures(app: FastifyInstance): Promise<void> {
+  await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(artifactorySystemRoutes);
+}

@@ -1,0 +1,93 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LICENSE_MESSAGES, licenseDocumentSchema, type LicenseDocument } from '@arca/contracts';
+import { badRequest } from '../../core/errors.js';
+
+/** Licence keys read `ARCA-LICENSE-1.<base64url(document JSON)>.<base64url(Ed25519 signature)>`. */
+const PREFIX = 'ARCA-LICENSE-1';
+
+export interface IssuerKey {
+  id: string;
+  publicKey: KeyObject;
+  privateKey?: KeyObject;
+}
+
+/** Key id: the first 16 hex digits of the SHA-256 of the public key's SPKI DER. */
+export function issuerKeyId(publicKey: KeyObject): string {
+  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+}
+
+/** Reads this deployment's issuer key from `<dataDir>/keys`, creating it on first start. */
+export function loadOrCreateIssuerKey(dataDir: string): IssuerKey {
+  const dir = path.join(dataDir, 'keys');
+  const privatePath = path.join(dir, 'license-issuer.key');
+  const publicPath = path.join(dir, 'license-issuer.pub');
+  if (!fs.existsSync(privatePath)) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const tmp = `${privatePath}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    fs.renameSync(tmp, privatePath);
+    fs.writeFileSync(publicPath, publicKey.export({ type: 'spki', format: 'pem' }));
+  }
+  const privateKey = createPrivateKey(fs.readFileSync(privatePath));
+  const publicKey = createPublicKey(privateKey);
+  return { id: issuerKeyId(publicKey), publicKey, privateKey };
+}
+
+/** Parses a trusted issuer public key given as PEM or as base64 SPKI DER. */
+export function parseIssuerPublicKey(text: string): IssuerKey {
+  const trimmed = text.trim();
+  const publicKey = trimmed.startsWith('-----')
+    ? createPublicKey(trimmed)
+    : createPublicKey({ key: Buffer.from(trimmed, 'base64'), format: 'der', type: 'spki' });
+  if (publicKey.asymmetricKeyType !== 'ed25519') throw new Error('A licence issuer key must be an Ed25519 public key');
+  return { id: issuerKeyId(publicKey), publicKey };
+}
+
+export function signLicense(document: LicenseDocument, key: IssuerKey): string {
+  if (!key.privateKey) throw new Error('The issuer key has no private part');
+  const payload = Buffer.from(JSON.stringify(document)).toString('base64url');
+  const signature = sign(null, Buffer.from(payload), key.privateKey).toString('base64url');
+  return `${PREFIX}.${payload}.${signature}`;
+}
+
+/** Accepts the bare key, or a .json file's text holding it as `licenseKey` (or `key`). */
+export function extractLicenseKey(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return trimmed.replace(/\s+/g, '');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    throw badRequest(LICENSE_MESSAGES.malformed);
+  }
+  const record = (parsed ?? {}) as Record<string, unknown>;
+  const key = record.licenseKey ?? record.key;
+  if (typeof key !== 'string') throw badRequest(LICENSE_MESSAGES.malformed);
+  return key.trim().replace(/\s+/g, '');
+}
+
+/**
+ * Verifies a licence key against the trusted issuers and returns its document. Throws a 400 with
+ * the spec-facing message for malformed text, an untrusted or wrong signature, or an expired key.
+ */
+export function verifyLicenseKey(text: string, trusted: IssuerKey[], now = Date.now()): LicenseDocument {
+  const key = extractLicenseKey(text);
+  const parts = key.split('.');
+  if (parts.length !== 3 || parts[0] !== PREFIX) throw badRequest(LICENSE_MESSAGES.malformed);
+  const [, payload, signature] = parts as [string, string, string];
+  let document: LicenseDocument;
+  try {
+    document = licenseDocumentSchema.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
+  } catch {
+    throw badRequest(LICENSE_MESSAGES.malformed);
+  }
+  const issuer = trusted.find((k) => k.id === document.issuer);
+  const valid =
+    issuer !== undefined && verify(null, Buffer.from(payload), issuer.publicKey, Buffer.from(signature, 'base64url'));
+  if (!valid) throw badRequest(LICENSE_MESSAGES.badSignature);
+  if (document.expiresAt !== null && Date.parse(document.expiresAt) <= now) throw badRequest(LICENSE_MESSAGES.expired);
+  return document;
+}

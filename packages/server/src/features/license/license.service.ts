@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import {
+  LICENSE_EDITION_RANKS,
+  licenseRank,
+  type LicenseDocument,
+  type LicenseEdition,
+  type LicenseInfo,
+} from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { LicenseRow } from '../../db/schema.js';
+import { loadOrCreateIssuerKey, parseIssuerPublicKey, signLicense, verifyLicenseKey, type IssuerKey } from './license-keys.js';
+import { activateLicense, findActiveLicense } from './license.store.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The licence in force: verification, installation, issuing and the edition that gates features. */
+export class LicenseService {
+  readonly ownKey: IssuerKey;
+  readonly trusted: IssuerKey[];
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+    extraIssuerKeys: string[],
+  ) {
+    this.ownKey = loadOrCreateIssuerKey(dataDir);
+    this.trusted = [this.ownKey, ...extraIssuerKeys.map(parseIssuerPublicKey)];
+  }
+
+  /** Signs a new licence key with this deployment's issuer key. */
+  issue(options: { edition: Exclude<LicenseEdition, 'NONE'>; licensee: string; days: number | null; now?: number }): string {
+    const now = options.now ?? Date.now();
+    const document: LicenseDocument = {
+      version: 1,
+      id: randomUUID(),
+      edition: options.edition,
+      licensee: options.licensee,
+      issuedAt: new Date(now).toISOString(),
+      expiresAt: options.days === null ? null : new Date(now + options.days * 86_400_000).toISOString(),
+      issuer: this.ownKey.id,
+    };
+    return signLicense(document, this.ownKey);
+  }
+
+  /** On first start: a non-expiring OSS licence signed by this deployment's key. */
+  async ensureLicense(): Promise<void> {
+    if (await findActiveLicense(this.db)) return;
+    await this.install(this.issue({ edition: 'OSS', licensee: 'Open Source', days: null }), 'system');
+  }
+
+  /** Verifies and installs a key; a bad key throws and changes nothing. */
+  async install(text: string, installedBy: string, now = Date.now()): Promise<LicenseInfo> {
+    const document = verifyLicenseKey(text, this.trusted, now);
+    await activateLicense(this.db, {
+      id: document.id,
+      key_text: text.trim(),
+      edition: document.edition,
+      licensee: document.licensee,
+      issued_at: Date.parse(document.issuedAt),
+      expires_at: document.expiresAt === null ? null : Date.parse(document.expiresAt),
+      issuer: document.issuer,
+      installed_at: now,
+      installed_by: installedBy,
+      active: 1,
+    });
+    return this.current(now);
+  }
+
+  async current(now = Date.now()): Promise<LicenseInfo> {
+    return describe(await findActiveLicense(this.db), now);
+  }
+}
+
+/** The licence as the console sees it; an expired licence counts as edition NONE (N/A). */
+export function describe(row: LicenseRow | undefined, now: number): LicenseInfo {
+  if (!row) {
+    return {
+      edition: 'NONE',
+      rank: 0,
+      status: 'NONE',
+      licensee: null,
+      id: null,
+      issuedAt: null,
+      expiresAt: null,
+      issuer: null,
+      installedAt: null,
+      installedBy: null,
+    };
+  }
+  const expired = row.expires_at !== null && row.expires_at <= now;
+  const edition = (expired ? 'NONE' : row.edition) as LicenseEdition;
+  return {
+    edition: edition in LICENSE_EDITION_RANKS ? edition : 'NONE',
+    rank: licenseRank(edition),
+    status: expired ? 'EXPIRED' : 'VALID',
+    licensee: row.licensee,
+    id: row.id,
+    issuedAt: iso(row.issued_at),
+    expiresAt: iso(row.expires_at),
+    issuer: row.issuer,
+    installedAt: iso(row.installed_at),
+    installedBy: row.installed_by,
+  };
+}

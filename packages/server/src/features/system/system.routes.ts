@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  SERVICE_NAMES,
+  adoptionMetricBodySchema,
+  featuresConfigSchema,
+  haAnswerSchema,
+  microservicesEnabledSchema,
+  nodesAnswerSchema,
+  versionSchema,
+} from '@arca/contracts';
+import { BUILD } from '../../core/build-info.js';
+import { listNodes, servicesMap } from '../../core/nodes.js';
+import { addAdoptionMetric } from './system.store.js';
+
+/** Features this build offers; the console gates menu entries on them. */
+const FEATURES = {
+  artifactsBrowser: false,
+  projects: false,
+  quickSetup: false,
+  onboarding: false,
+  testedFeatures: false,
+} as const;
+
+async function versionInfo(app: FastifyInstance) {
+  return {
+    version: BUILD.version,
+    revision: BUILD.revision,
+    addons: [...app.config.services],
+    license: (await app.license.current()).edition,
+  };
+}
+
+/** Version, services, nodes and adoption metrics (console base). */
+export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/system/version', { config: { access: 'public' }, schema: { response: { 200: versionSchema } } }, () =>
+    versionInfo(app),
+  );
+
+  app.get(
+    '/system/ismicroserviceenabled',
+    { config: { access: 'public' }, schema: { response: { 200: microservicesEnabledSchema } } },
+    () => ({
+      services: Object.fromEntries(SERVICE_NAMES.map((name) => [name, app.config.services.includes(name)])),
+    }),
+  );
+
+  app.get(
+    '/system/featuresConfig',
+    { config: { access: 'public' }, schema: { response: { 200: featuresConfigSchema } } },
+    () => ({ features: { ...FEATURES } }),
+  );
+
+  app.post(
+    '/system/adoptionMetric',
+    { config: { access: 'user' }, schema: { body: adoptionMetricBodySchema } },
+    async (request, reply) => {
+      await addAdoptionMetric(app.db, request.body);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/system/status/nodes',
+    { config: { access: 'admin' }, schema: { response: { 200: nodesAnswerSchema } } },
+    async () => ({ nodes: await listNodes(app.db) }),
+  );
+
+  app.get(
+    '/system/status/ha',
+    { config: { access: 'admin' }, schema: { response: { 200: haAnswerSchema } } },
+    async () => ({ services: servicesMap(await listNodes(app.db)) }),
+  );
+};
+
+/** The Artifactory-compatible system calls that clients and load balancers probe. */
+export const artifactorySystemRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/artifactory/api/system/ping', { config: { access: 'public' } }, (_request, reply) =>
+    reply.type('text/plain').send('OK'),
+  );
+  app.get(
+    '/artifactory/api/system/version',
+    { config: { access: 'public' }, schema: { response: { 200: versionSchema } } },
+    () => versionInfo(app),
+  );
+  app.get('/healthz', { config: { access: 'public' } }, (_request, reply) => reply.type('text/plain').send('OK'));
+};
