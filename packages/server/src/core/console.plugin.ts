@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_MESSAGES } from '@arca/contracts';
 import { errorBody } from './errors.js';
@@ -11,41 +11,51 @@ import { errorBody } from './errors.js';
  * call answers the application's index.html, which routes it in the browser.
  */
 export const consolePlugin = fp(
-  async (app: FastifyInstance, options: { webDir: string }) => {
-    const indexFile = path.join(options.webDir, 'index.html');
-    const built = fs.existsSync(indexFile);
-    app.get('/', { config: { access: 'public' } }, (_request, reply) => reply.redirect('/ui/'));
-    app.get('/ui', { config: { access: 'public' } }, (_request, reply) => reply.redirect('/ui/'));
-
-    if (built) {
-      await app.register(fastifyStatic, {
-        root: options.webDir,
-        prefix: '/ui/',
-        wildcard: false,
-        index: false,
-        setHeaders: (res, filePath) => {
-          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-          res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
+  async (parent: FastifyInstance, options: { webDir: string }) => {
+    await parent.register(async (app) => {
+      // The console's own files are public: the application decides what to show.
+      app.addHook('onRoute', (route) => {
+        route.config = { ...(route.config as object), access: 'public' };
       });
-    }
-
-    const sendApp = (reply: import('fastify').FastifyReply) => {
-      if (!built) {
-        return reply
-          .status(503)
-          .type('text/plain')
-          .send('The console is not built. Run `npm run build` (or `npm start`, which builds it).');
-      }
-      return reply.header('Cache-Control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));
-    };
-    app.get('/ui/', { config: { access: 'public' } }, (_request, reply) => sendApp(reply));
-    app.get('/ui/*', { config: { access: 'public' } }, (request, reply) => {
-      if (request.url.startsWith('/ui/api/') || request.url.startsWith('/ui/assets/')) {
-        return reply.status(404).send(errorBody(404, ERROR_MESSAGES.notFound));
-      }
-      return sendApp(reply);
+      await serveConsole(app, options.webDir);
     });
   },
   { name: 'arca-console' },
 );
+
+async function serveConsole(app: FastifyInstance, webDir: string): Promise<void> {
+  const indexFile = path.join(webDir, 'index.html');
+  const built = fs.existsSync(indexFile);
+  app.get('/', (_request, reply) => reply.redirect('/ui/'));
+  app.get('/ui', (_request, reply) => reply.redirect('/ui/'));
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/ui/',
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  const sendApp = (reply: FastifyReply) => {
+    if (!built) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The console is not built. Run `npm run build` (or `npm start`, which builds it).');
+    }
+    return reply.header('Cache-Control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));
+  };
+  app.get('/ui/', (_request, reply) => sendApp(reply));
+  app.get('/ui/*', (request, reply) => {
+    if (request.url.startsWith('/ui/api/') || request.url.startsWith('/ui/assets/')) {
+      return reply.status(404).send(errorBody(404, ERROR_MESSAGES.notFound));
+    }
+    return sendApp(reply);
+  });
+}

@@ -1,0 +1,128 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LICENSE_MESSAGES } from '@arca/contracts';
+import { runCli } from '../../cli.js';
+import { ENGINES, XHR, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { issuerKeyId, signLicense } from './license-keys.js';
+
+describe.each(ENGINES)('licences on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    cookie = (await login(t.app)).cookie;
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const current = async () => (await t.app.inject({ url: '/ui/api/v1/ui/license', headers: { cookie } })).json();
+  const install = (licenseKey: string) =>
+    t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/license', headers: { ...XHR, cookie }, payload: { licenseKey } });
+
+  it('starts with a non-expiring OSS licence signed by the deployment key', async () => {
+    const info = await current();
+    expect(info).toMatchObject({ edition: 'OSS', rank: 1, status: 'VALID', expiresAt: null, installedBy: 'system' });
+    expect(info.issuer).toBe(t.app.license.ownKey.id);
+  });
+
+  it('installs a key issued with this deployment key and shows it everywhere', async () => {
+    const key = t.app.license.issue({ edition: 'ENTERPRISE_PLUS', licensee: 'Acme Corp', days: 30 });
+    const res = await install(key);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ edition: 'ENTERPRISE_PLUS', rank: 5, licensee: 'Acme Corp', installedBy: 'admin' });
+    const footer = (await t.app.inject({ url: '/ui/api/v1/ui/auth/screen/footer' })).json();
+    expect(footer).toMatchObject({ license: 'ENTERPRISE_PLUS', licensedTo: 'Acme Corp' });
+    const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
+    expect(version.license).toBe('ENTERPRISE_PLUS');
+  });
+
+  it('accepts the key inside a .json file text', async () => {
+    const key = t.app.license.issue({ edition: 'ENTERPRISE', licensee: 'Json Inc', days: null });
+    const res = await install(JSON.stringify({ licenseKey: key }, null, 2));
+    expect(res.statusCode).toBe(200);
+    expect((await current()).edition).toBe('ENTERPRISE');
+  });
+
+  it.each([
+    ['malformed text', () => 'not a licence', LICENSE_MESSAGES.malformed],
+    ['a broken .json file', () => '{"licenseKey": ', LICENSE_MESSAGES.malformed],
+    [
+      'a tampered document',
+      (k: string) => {
+        const [p, doc, sig] = k.split('.');
+        const changed = JSON.parse(Buffer.from(doc!, 'base64url').toString());
+        changed.edition = 'ENTERPRISE_PLUS';
+        return [p, Buffer.from(JSON.stringify(changed)).toString('base64url'), sig].join('.');
+      },
+      LICENSE_MESSAGES.badSignature,
+    ],
+  ])('refuses %s and changes nothing', async (_name, make, message) => {
+    const good = t.app.license.issue({ edition: 'ENTERPRISE', licensee: 'X', days: 10 });
+    const before = await current();
+    const res = await install(make(good));
+    expect(res.statusCode).toBe(400);
+    expect(messages(res)).toEqual([message]);
+    expect(await current()).toEqual(before);
+  });
+
+  it('refuses a key signed by an untrusted issuer', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const id = issuerKeyId(publicKey);
+    const key = signLicense(
+      { version: 1, id: 'foreign', edition: 'ENTERPRISE_PLUS', licensee: 'Mallory', issuedAt: new Date().toISOString(), expiresAt: null, issuer: id },
+      { id, publicKey, privateKey },
+    );
+    const res = await install(key);
+    expect(res.statusCode).toBe(400);
+    expect(messages(res)).toEqual([LICENSE_MESSAGES.badSignature]);
+    expect((await current()).edition).toBe('OSS');
+  });
+
+  it('refuses an expired key and changes nothing', async () => {
+    const key = t.app.license.issue({ edition: 'ENTERPRISE', licensee: 'Old', days: 1, now: Date.now() - 3 * 86_400_000 });
+    const res = await install(key);
+    expect(res.statusCode).toBe(400);
+    expect(messages(res)).toEqual([LICENSE_MESSAGES.expired]);
+    expect((await current()).edition).toBe('OSS');
+  });
+
+  it('reports N/A once the installed licence has expired', async () => {
+    await install(t.app.license.issue({ edition: 'TRIAL', licensee: 'Short', days: 1 }));
+    await t.app.db.updateTable('licenses').set({ expires_at: Date.now() - 1000 }).where('active', '=', 1).execute();
+    expect(await current()).toMatchObject({ edition: 'NONE', rank: 0, status: 'EXPIRED', licensee: 'Short' });
+    const state = (await t.app.inject({ url: '/ui/api/v1/ui/auth/screen/globalState' })).json();
+    expect(state).toMatchObject({ licenseEdition: 'NONE', licenseRank: 0 });
+  });
+
+  it('refuses an empty key with the mandatory message', async () => {
+    const res = await install('   ');
+    expect(res.statusCode).toBe(400);
+    expect(messages(res).join()).toContain('This field is mandatory.');
+  });
+
+  it('lets only admins read or install licences', async () => {
+    expect((await t.app.inject({ url: '/ui/api/v1/ui/license' })).statusCode).toBe(401);
+  });
+
+  it('issues keys from the command line with the deployment key', async () => {
+    const lines: string[] = [];
+    const previous = process.env.ARCA_DATA_DIR;
+    process.env.ARCA_DATA_DIR = t.dataDir;
+    try {
+      const code = await runCli(['license', 'issue', '--edition', 'ENTERPRISE_PLUS', '--licensee', 'CLI Co', '--days', '7'], (l) =>
+        lines.push(l),
+      );
+      expect(code).toBe(0);
+    } finally {
+      if (previous === undefined) delete process.env.ARCA_DATA_DIR;
+      else process.env.ARCA_DATA_DIR = previous;
+    }
+    const res = await install(lines[0]!);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ edition: 'ENTERPRISE_PLUS', licensee: 'CLI Co' });
+    const bad: string[] = [];
+    expect(await runCli(['license', 'issue', '--edition', 'GOLD', '--licensee', 'x'], (l) => bad.push(l))).toBe(2);
+    expect(bad[0]).toContain('Usage');
+  });
+});

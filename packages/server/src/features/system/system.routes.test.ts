@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { ENGINES, XHR, login, startTestApp, type TestApp } from '../../test/harness.js';
+import { findAdoptionMetric } from './system.store.js';
+
+describe.each(ENGINES)('system calls on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    cookie = (await login(t.app)).cookie;
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('migrates an empty database to the whole schema', async () => {
+    const tables = (await t.app.db.introspection.getTables()).map((table) => table.name).sort();
+    expect(tables).toEqual(
+      expect.arrayContaining(['adoption_metrics', 'licenses', 'login_failures', 'nodes', 'sessions', 'settings', 'users']),
+    );
+    const admins = await t.app.db.selectFrom('users').select('name').where('admin', '=', 1).execute();
+    expect(admins).toEqual([{ name: 'admin' }]);
+  });
+
+  it('answers ping and version the Artifactory way', async () => {
+    const ping = await t.app.inject({ url: '/artifactory/api/system/ping' });
+    expect(ping.body).toBe('OK');
+    expect(ping.headers['content-type']).toContain('text/plain');
+    const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
+    expect(version).toEqual({ version: '0.1.0', revision: expect.any(String), addons: expect.arrayContaining(['artifactory']), license: 'OSS' });
+  });
+
+  it('lists this node Online and keeps only Online nodes in the HA map', async () => {
+    const now = Date.now();
+    await t.app.db
+      .insertInto('nodes')
+      .values({ node_id: 'old-node', host: 'h2', version: '0.0.9', services: '["artifactory","mc"]', started_at: now - 600_000, last_heartbeat: now - 120_000 })
+      .execute();
+    const nodes = (await t.app.inject({ url: '/ui/api/v1/system/status/nodes', headers: { cookie } })).json().nodes;
+    expect(nodes.map((n: { node_id: string; status: string }) => [n.node_id, n.status])).toEqual(
+      expect.arrayContaining([
+        [t.app.nodeId, 'Online'],
+        ['old-node', 'Offline'],
+      ]),
+    );
+    const ha = (await t.app.inject({ url: '/ui/api/v1/system/status/ha', headers: { cookie } })).json().services;
+    expect(ha.artifactory.map((n: { node_id: string }) => n.node_id)).toEqual([t.app.nodeId]);
+    // 'mc' runs only on the offline node in this deployment's default list? It runs here too, so it stays;
+    // a service that only an offline node runs is dropped:
+    await t.app.db.updateTable('nodes').set({ services: '["artifactory"]' }).where('node_id', '=', t.app.nodeId).execute();
+    const reduced = (await t.app.inject({ url: '/ui/api/v1/system/status/ha', headers: { cookie } })).json().services;
+    expect(Object.keys(reduced)).toEqual(['artifactory']);
+  });
+
+  it('refuses node status to anonymous callers', async () => {
+    expect((await t.app.inject({ url: '/ui/api/v1/system/status/nodes' })).statusCode).toBe(401);
+  });
+
+  it('stores adoption metrics as running totals', async () => {
+    const send = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/ui/api/v1/system/adoptionMetric', headers: { ...XHR, cookie }, payload });
+    expect((await send({ featureName: 'licenses', action: 'open' })).statusCode).toBe(204);
+    expect((await send({ featureName: 'licenses', action: 'open', type: 'Increase', value: 2 })).statusCode).toBe(204);
+    expect((await findAdoptionMetric(t.app.db, 'licenses', 'open'))?.total).toBe(3);
+    expect((await send({ featureName: '', action: 'open' })).statusCode).toBe(400);
+  });
+
+  it('answers which services are enabled and the feature flags', async () => {
+    const services = (await t.app.inject({ url: '/ui/api/v1/system/ismicroserviceenabled' })).json().services;
+    expect(services).toMatchObject({ artifactory: true, access: true, xray: false, distribution: false });
+    const features = (await t.app.inject({ url: '/ui/api/v1/system/featuresConfig' })).json();
+    expect(features.features).toBeTypeOf('object');
+  });
+
+  it('writes the service logs to <data>/logs per log key', async () => {
+    await login(t.app, 'admin', 'wrong');
+    await t.app.close();
+    const jfac = fs.readFileSync(path.join(t.dataDir, 'logs', 'jfac.log'), 'utf8');
+    expect(jfac).toContain('login failed');
+    expect(fs.existsSync(path.join(t.dataDir, 'logs', 'jfrt.log'))).toBe(true);
+    t = { ...t, close: async () => fs.rmSync(t.dataDir, { recursive: true, force: true }) } as TestApp;
+  });
+
+  it('answers JSON errors for unknown API paths', async () => {
+    const res = await t.app.inject({ url: '/ui/api/v1/no/such/call', headers: { cookie } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: [{ status: 404, message: 'The object you were looking for could not be found.' }] });
+  });
+});
+
+describe('the console in history mode', () => {
+  it('answers index.html for every non-API path under /ui/ and files as they are', async () => {
+    const dataDir = fs.mkdtempSync(path.join(process.cwd(), 'node_modules', '.arca-web-'));
+    const webDir = path.join(dataDir, 'web');
+    fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>console</title>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-123.js'), 'console.log(1)');
+    const config = loadConfig({ ARCA_DATA_DIR: dataDir, ARCA_WEB_DIR: webDir, ARCA_LOG_STDOUT: 'false', ARCA_LOG_LEVEL: 'warn', ARCA_ADMIN_PASSWORD: 'x' });
+    const { app } = await buildApp(config);
+    try {
+      for (const url of ['/ui/', '/ui/login', '/ui/admin/management/users', '/ui/some/unknown/page']) {
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain('<title>console</title>');
+      }
+      const asset = await app.inject({ url: '/ui/assets/app-123.js' });
+      expect(asset.body).toBe('console.log(1)');
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect((await app.inject({ url: '/ui/assets/missing.js' })).statusCode).toBe(404);
+      expect((await app.inject({ url: '/ui/api/v1/unknown' })).statusCode).toBe(404);
+      expect((await app.inject({ url: '/' })).headers.location).toBe('/ui/');
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { DbEngine } from '../db/database.js';
+
+export const ADMIN_PASSWORD = 'Adm1n-test-password';
+
+/** The engines the integration suites run on: SQLite always, PostgreSQL when configured. */
+export const ENGINES: DbEngine[] = process.env.ARCA_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.ARCA_TEST_DATABASE_URL!;
+  const name = `arca_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a temporary data directory and a fresh database of the given engine. */
+export async function startTestApp(engine: DbEngine, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-test-'));
+  const pgDb = engine === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = loadConfig({
+    ARCA_DATA_DIR: dataDir,
+    ARCA_PORT: '0',
+    ARCA_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ARCA_LOG_LEVEL: 'warn',
+    ARCA_LOG_STDOUT: 'false',
+    ARCA_WEB_DIR: path.join(dataDir, 'no-web'),
+    ...(pgDb ? { ARCA_DATABASE_URL: pgDb.url } : {}),
+    ...env,
+  });
+  const { app } = await buildApp(config);
+  await app.ready();
+  return {
+    app,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+/** Logs in through the console call and returns the session cookie header. */
+export async function login(app: FastifyInstance, user = 'admin', password = ADMIN_PASSWORD, rememberMe = false) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/ui/api/v1/ui/auth/login${rememberMe ? '?_spring_security_remember_me=true' : ''}`,
+    headers: XHR,
+    payload: { user, password, type: 'login' },
+  });
+  return { res, cookie: sessionCookie(res) };
+}
+
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'arca_session');
+  return cookie ? `arca_session=${cookie.value}` : '';
+}
+
+/** The messages of an `errors` body. */
+export function messages(res: LightMyRequestResponse): string[] {
+  return (res.json() as { errors: { message: string }[] }).errors.map((e) => e.message);
+}

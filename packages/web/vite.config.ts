@@ -1,0 +1,28 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  base: '/ui/',
+  plugins: [react()],
+  resolve: {
+    alias: { '@arca/contracts': path.resolve(import.meta.dirname, '../contracts/src/index.ts') },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: { '/ui/api': 'http://localhost:8082', '/artifactory': 'http://localhost:8082' },
+  },
+  test: {
+    name: 'web',
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    css: false,
+    testTimeout: 20_000,
+  },
+});

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs when they are missing: Chromium for the
+# browser tests, PostgreSQL for the second database engine. Needs root (or passwordless sudo).
+set -euo pipefail
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+echo "Installing Debian packages: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
