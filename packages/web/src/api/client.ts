@@ -1,0 +1,85 @@
+import { normalizeErrorMessages, type FailedCall } from '@arca/contracts';
+import { contentLoading } from '../app/content-loading';
+import { notifyError } from './notifications';
+
+/** Base of every console call: the spec's paths are mounted below it unchanged. */
+export const API_BASE = '/ui/api/v1/';
+
+/** A failed call, with the normalised messages of spec part 2 §8.1. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number | undefined,
+    readonly messages: string[],
+    readonly body: unknown,
+  ) {
+    super(messages.join('\n'));
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Do not show a notification on failure (the caller shows the error itself, or it is log-only). */
+  silent?: boolean;
+  /** Do not count this call in the content-loading indicator (periodic refreshes). */
+  background?: boolean;
+  signal?: AbortSignal;
+}
+
+function url(path: string, query: ApiOptions['query']): string {
+  const target = new URL(API_BASE + path.replace(/^\//, ''), window.location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) target.searchParams.set(key, String(value));
+  }
+  return target.pathname + target.search;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The console's one fetch wrapper: sends the CSRF header and the session cookie, counts the call in
+ * the content-loading indicator, and turns every failure into an `ApiError` with the normalised
+ * messages, shown as a notification unless `silent`.
+ */
+export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, silent = false, background = false, signal } = options;
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (!background) contentLoading.increment();
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url(path, query), {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw fail({ noResponse: true, message: (error as Error).message }, undefined, silent);
+    }
+    const parsed = await readBody(response);
+    if (!response.ok) throw fail({ body: parsed, message: response.statusText }, response.status, silent);
+    return parsed as T;
+  } finally {
+    if (!background) contentLoading.decrement();
+  }
+}
+
+function fail(call: FailedCall, status: number | undefined, silent: boolean): ApiError {
+  const error = new ApiError(status, normalizeErrorMessages(call), call.body);
+  if (!silent) notifyError(error.message);
+  return error;
+}

@@ -1,0 +1,103 @@
+import { ERROR_MESSAGES, isAnonymousName, type UserData } from '@arca/contracts';
+import { MENU, menuItemState, type MenuContext, type MenuItem } from './menu';
+
+/** What a route says about itself (React Router `handle`). */
+export interface RouteMeta {
+  /** Page title; the document title is 'title - server name'. */
+  title?: string;
+  /** Login, logout and error pages: the guards do not apply (skipLicenseCheck). */
+  public?: boolean;
+  /** Administration pages. */
+  admin?: boolean;
+  /** The menu entry this page belongs to. */
+  menuKey?: string;
+}
+
+export interface NavigationInput {
+  pathname: string;
+  search: string;
+  hash: string;
+  meta: RouteMeta;
+  user: UserData;
+  menu: MenuContext;
+  items?: MenuItem[];
+}
+
+export type NavigationDecision =
+  | { kind: 'continue' }
+  | {
+      kind: 'redirect';
+      to: string;
+      /** Shown to the user where they land. */
+      message?: string;
+      /** Remember where the user wanted to go, for after login. */
+      rememberPath?: string;
+    };
+
+export const LICENSES_PATH = '/admin/license_management/licenses';
+export const LOGIN_WITH_LOGOUT = '/login?logout=true';
+const LEGACY_TREE = '/tree/General';
+const TREE_ROOT = '/repos/tree/General/';
+
+/**
+ * Landing page by role (spec part 1 §2): topology for admins with mission control, packages for
+ * users, repos on a lightweight instance. Until those pages exist, the overview is the nearest.
+ */
+export function landingPath(_user: UserData): string {
+  return '/overview';
+}
+
+/** Rewrites a legacy artifact-browse link to /repos/tree/General/{path}; undefined when not legacy. */
+export function rewriteLegacyLink(pathname: string, hash: string): string | undefined {
+  const full = `${pathname}${hash}`;
+  const at = full.indexOf(LEGACY_TREE);
+  if (at < 0 || pathname.startsWith('/repos/tree/General')) return undefined;
+  try {
+    const rest = decodeURIComponent(full.slice(at + LEGACY_TREE.length)).replace(/^\/+/, '');
+    if (rest.includes('..')) return TREE_ROOT;
+    return TREE_ROOT + rest;
+  } catch {
+    return TREE_ROOT;
+  }
+}
+
+/** The navigation guards in the order of spec part 1 §2. */
+export function resolveNavigation(input: NavigationInput): NavigationDecision {
+  const { pathname, search, hash, meta, user, menu } = input;
+  if (meta.public) return { kind: 'continue' };
+
+  const legacy = rewriteLegacyLink(pathname, hash);
+  if (legacy !== undefined) return { kind: 'redirect', to: legacy };
+
+  const anonymous = isAnonymousName(user.name);
+  const here = `${pathname}${search}`;
+  const entry = pathname === '/' || pathname === '/home';
+  if (anonymous && user.disableUIAccess && user.anonAccessEnabled) {
+    return { kind: 'redirect', to: '/login', rememberPath: entry ? undefined : here };
+  }
+  if (anonymous && !user.anonAccessEnabled) {
+    return {
+      kind: 'redirect',
+      to: LOGIN_WITH_LOGOUT,
+      message: entry ? undefined : ERROR_MESSAGES.notAuthorized,
+      rememberPath: entry ? undefined : here,
+    };
+  }
+
+  if (meta.admin && !user.admin) {
+    return { kind: 'redirect', to: '/authorization', message: ERROR_MESSAGES.notAuthorized };
+  }
+  const item = meta.menuKey ? (input.items ?? MENU).find((i) => i.key === meta.menuKey) : undefined;
+  if (item && meta.admin) {
+    const status = menuItemState(item, menu);
+    if (status.state !== 'visible') return { kind: 'redirect', to: '/authorization', message: status.reason };
+  }
+
+  if (menu.licenseRank === 0) {
+    if (user.admin) return pathname === LICENSES_PATH ? { kind: 'continue' } : { kind: 'redirect', to: LICENSES_PATH };
+    return { kind: 'redirect', to: LOGIN_WITH_LOGOUT };
+  }
+
+  if (entry) return { kind: 'redirect', to: landingPath(user) };
+  return { kind: 'continue' };
+}

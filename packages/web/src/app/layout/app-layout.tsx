@@ -1,0 +1,104 @@
+import { AppstoreOutlined, DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Layout, Segmented, Space, Tooltip, Typography } from 'antd';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { useFooter } from '../../features/auth/api/get-footer';
+import { Logo } from '../logo';
+import { useStartupData, FullPageSpinner } from '../root';
+import { useIdleSessionCheck } from '../session-watch';
+import { ContentLoadingBar } from './content-loading-bar';
+import { AppFooter } from './app-footer';
+import { SidebarMenu } from './sidebar-menu';
+import { ADMIN_HOME, APPLICATION_HOME, sidebarForPath } from './sidebars';
+
+/** The console shell: header with the sidebar switch and user menu, sidebar, content, footer. */
+export function AppLayout() {
+  const { user, menu } = useStartupData();
+  const footer = useFooter();
+  const location = useLocation();
+  const navigate = useNavigate();
+  useIdleSessionCheck(Boolean(user) && user?.name !== 'anonymous');
+  const sidebar = sidebarForPath(location.pathname);
+  const anonymous = !user || user.name === 'anonymous';
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <ContentLoadingBar />
+      <a href="#main-content" className="arca-skip-link">
+        Skip to content
+      </a>
+      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 24, position: 'sticky', top: 0, zIndex: 10 }}>
+        <Link to="/" aria-label="Home" style={{ display: 'flex' }}>
+          <Logo footer={footer.data} dark height={28} />
+        </Link>
+        {user?.admin && (
+          <Segmented
+            aria-label="Sidebar"
+            value={sidebar}
+            onChange={(value) => navigate(value === 'administration' ? ADMIN_HOME : APPLICATION_HOME)}
+            options={[
+              { value: 'application', label: 'Application', icon: <AppstoreOutlined /> },
+              { value: 'administration', label: 'Administration', icon: <SettingOutlined /> },
+            ]}
+          />
+        )}
+        <div style={{ flex: 1 }} />
+        {anonymous ? (
+          <Button type="primary" onClick={() => navigate('/login')}>
+            Log in
+          </Button>
+        ) : (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                {
+                  key: 'who',
+                  disabled: true,
+                  label: (
+                    <div>
+                      <div style={{ fontWeight: 600, color: '#1f2937' }}>{user.name}</div>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {user.email ?? (user.admin ? 'Administrator' : 'User')}
+                      </Typography.Text>
+                    </div>
+                  ),
+                },
+                { type: 'divider' },
+                { key: 'logout', icon: <LogoutOutlined />, label: 'Log out', onClick: () => navigate('/logout') },
+              ],
+            }}
+          >
+            <Button type="text" style={{ color: '#fff' }} aria-label={`User menu for ${user.name}`}>
+              <Space>
+                <Avatar size="small" icon={<UserOutlined />} style={{ background: '#1f4fd1' }} />
+                {user.name}
+                <DownOutlined style={{ fontSize: 10 }} />
+              </Space>
+            </Button>
+          </Dropdown>
+        )}
+      </Layout.Header>
+      <Layout>
+        <Layout.Sider width={236} breakpoint="lg" collapsedWidth={0} style={{ borderRight: '1px solid #e5e9f0' }}>
+          {menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} />}
+          {sidebar === 'administration' && (
+            <div style={{ padding: '8px 16px' }}>
+              <Tooltip title="Every administration page on one screen">
+                <Link to={ADMIN_HOME}>All administration settings</Link>
+              </Tooltip>
+            </div>
+          )}
+        </Layout.Sider>
+        <Layout style={{ display: 'flex', flexDirection: 'column' }}>
+          <Layout.Content id="main-content" tabIndex={-1} style={{ padding: '24px 32px', flex: 1, outline: 'none' }}>
+            <Suspense fallback={<FullPageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </Layout.Content>
+          <AppFooter footer={footer.data} />
+        </Layout>
+      </Layout>
+    </Layout>
+  );
+}

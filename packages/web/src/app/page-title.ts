@@ -1,0 +1,17 @@
+import { useEffect } from 'react';
+import { DEFAULT_SERVER_NAME } from '@arca/contracts';
+import { useFooter } from '../features/auth/api/get-footer';
+
+/** 'title - server name', with a brand-neutral name when the server has none. */
+export function formatTitle(title: string | undefined, serverName: string | undefined): string {
+  const server = serverName || DEFAULT_SERVER_NAME;
+  return title ? `${title} - ${server}` : server;
+}
+
+export function usePageTitle(title: string | undefined): void {
+  const footer = useFooter();
+  const serverName = footer.data?.serverName;
+  useEffect(() => {
+    document.title = formatTitle(title, serverName);
+  }, [title, serverName]);
+}

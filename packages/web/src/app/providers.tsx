@@ -1,0 +1,59 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { useEffect, type ReactNode } from 'react';
+import { NOTIFICATION_SECONDS, setNotifier } from '../api/notifications';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Routes the fetch wrapper's notifications to Ant Design's notification API of this app. */
+function NotificationBridge() {
+  const { notification } = AntApp.useApp();
+  useEffect(() => {
+    setNotifier({
+      error: (message) =>
+        notification.error({
+          title: 'Error',
+          description: <span style={{ whiteSpace: 'pre-line' }}>{message}</span>,
+          duration: NOTIFICATION_SECONDS.error,
+          placement: 'topRight',
+        }),
+      success: (message) =>
+        notification.success({ title: message, duration: NOTIFICATION_SECONDS.success, placement: 'topRight' }),
+    });
+    return () => setNotifier(undefined);
+  }, [notification]);
+  return null;
+}
+
+export const THEME = {
+  token: {
+    colorPrimary: '#1f4fd1',
+    colorLink: '#1f4fd1',
+    borderRadius: 6,
+    fontSize: 14,
+    colorBgLayout: '#f5f7fa',
+  },
+  components: {
+    Layout: { headerBg: '#0f1f3d', siderBg: '#ffffff', headerHeight: 56, headerPadding: '0 20px' },
+  },
+};
+
+export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={client}>
+      <ConfigProvider theme={THEME}>
+        <AntApp>
+          <NotificationBridge />
+          {children}
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,116 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Result, Spin } from 'antd';
+import { useEffect, useRef } from 'react';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
+import { isAnonymousName } from '@arca/contracts';
+import { useCurrentUser } from '../features/auth/api/get-current-user';
+import { useFooter } from '../features/auth/api/get-footer';
+import { useGlobalState } from '../features/auth/api/get-global-state';
+import { useFeaturesConfig } from '../features/system/api/get-features-config';
+import { useMicroservices } from '../features/system/api/get-microservices';
+import { contentLoading } from './content-loading';
+import { resolveNavigation, type NavigationDecision, type RouteMeta } from './guards';
+import type { MenuContext } from './menu';
+import { rememberPathAfterLogin } from './post-login-path';
+
+/** The merged `handle` of the matched routes, innermost last. */
+export function useRouteMeta(): RouteMeta {
+  const matches = useMatches();
+  return Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteMeta)) as RouteMeta;
+}
+
+/** Start-up data every guard and menu decision needs, loaded once. */
+export function useStartupData() {
+  const user = useCurrentUser();
+  const globalState = useGlobalState();
+  const services = useMicroservices();
+  const features = useFeaturesConfig();
+  useFooter();
+  const menu: MenuContext | undefined =
+    user.data && globalState.data
+      ? {
+          admin: user.data.admin,
+          licenseRank: globalState.data.licenseRank,
+          services: services.data?.services ?? {},
+          features: features.data?.features ?? {},
+          cloud: globalState.data.cloud,
+          dedicatedCloud: globalState.data.dedicatedCloud,
+        }
+      : undefined;
+  const loading = user.isPending || globalState.isPending || services.isPending || features.isPending;
+  const error = user.error ?? globalState.error;
+  const retry = () => Promise.all([user.refetch(), globalState.refetch(), services.refetch(), features.refetch()]);
+  return { user: user.data, menu, loading, error, retry };
+}
+
+function Redirect({ decision }: { decision: Extract<NavigationDecision, { kind: 'redirect' }> }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (decision.rememberPath) rememberPathAfterLogin(decision.rememberPath);
+    navigate(decision.to, { replace: true, state: decision.message ? { message: decision.message } : undefined });
+  }, [decision, navigate]);
+  return null;
+}
+
+/**
+ * Logs out and starts again at / when the signed-in user changes under the console (another tab
+ * signed in as someone else).
+ */
+function useUserChangeHandling(name: string | undefined) {
+  const previous = useRef(name);
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = name;
+    if (before && name && before !== name && !isAnonymousName(before) && !isAnonymousName(name)) {
+      client.clear();
+      contentLoading.reset();
+      navigate('/', { replace: true });
+    }
+  }, [name, client, navigate]);
+}
+
+export function FullPageSpinner() {
+  return (
+    <div style={{ display: 'flex', height: '100vh', alignItems: 'center', justifyContent: 'center' }}>
+      <Spin size="large" description="Loading…" />
+    </div>
+  );
+}
+
+/** Root of every route: loads the start-up data once and runs the navigation guards. */
+export function Root() {
+  const location = useLocation();
+  const meta = useRouteMeta();
+  const { user, menu, loading, error, retry } = useStartupData();
+  useUserChangeHandling(user?.name);
+
+  if (loading && !meta.public) return <FullPageSpinner />;
+  if (error && !meta.public) {
+    return (
+      <Result
+        status="warning"
+        title="The server cannot be reached"
+        subTitle={error.message}
+        extra={
+          <Button type="primary" onClick={() => void retry()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+  }
+  if (!meta.public && user && menu) {
+    const decision = resolveNavigation({
+      pathname: location.pathname,
+      search: location.search,
+      hash: location.hash,
+      meta,
+      user,
+      menu,
+    });
+    if (decision.kind === 'redirect') return <Redirect decision={decision} />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,128 @@
+import { Button, Result } from 'antd';
+import { createBrowserRouter, Navigate, useRouteError, type RouteObject } from 'react-router';
+import { CHUNK_LOAD_TIMEOUT_MS } from '@arca/contracts';
+import type { RouteMeta } from './guards';
+import { FullPageSpinner, Root } from './root';
+
+/** A lazy route module that fails with ChunkLoadError when it has not arrived in 120 s. */
+function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  return async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error('A part of the console did not load in time.');
+        error.name = 'ChunkLoadError';
+        reject(error);
+      }, CHUNK_LOAD_TIMEOUT_MS);
+    });
+    try {
+      const module = await Promise.race([load(), timeout]);
+      return { Component: module[name] as React.ComponentType };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** Shown when a route module could not be loaded or a page failed to render. */
+function RouteError() {
+  const error = useRouteError() as Error | undefined;
+  const chunk = error?.name === 'ChunkLoadError' || /dynamically imported module|Importing a module script/.test(error?.message ?? '');
+  return (
+    <Result
+      status="error"
+      title={chunk ? 'This part of the console could not be loaded' : 'This page failed'}
+      subTitle={chunk ? 'The console may have been updated. Reload to get the current version.' : error?.message}
+      extra={
+        <Button type="primary" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+      }
+    />
+  );
+}
+
+const meta = (m: RouteMeta) => m;
+
+/**
+ * The route table of spec part 1 §2: path, lazy page, what it needs (handle) and its menu entry.
+ * Unknown paths go to /404, except the prefixes that belong to sub-applications.
+ */
+export const ROUTES: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteError />,
+    HydrateFallback: FullPageSpinner,
+    children: [
+      { path: '/', element: null },
+      { path: '/home', element: null },
+      {
+        path: '/login',
+        handle: meta({ public: true, title: 'Login' }),
+        lazy: page(() => import('../features/auth/pages/login-page'), 'LoginPage'),
+      },
+      { path: '/auth', handle: meta({ public: true }), element: <Navigate to="/login" replace /> },
+      {
+        path: '/logout',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/auth/pages/logout-route'), 'LogoutRoute'),
+      },
+      {
+        path: '/404',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/errors/pages/error-pages'), 'NotFoundPage'),
+      },
+      {
+        path: '/406/:requestId',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/errors/pages/error-pages'), 'NotAcceptablePage'),
+      },
+      {
+        path: '/500',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/errors/pages/error-pages'), 'ServerErrorPage'),
+      },
+      {
+        path: '/authorization',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/errors/pages/error-pages'), 'NotAuthorizedPage'),
+      },
+      {
+        lazy: page(() => import('./layout/app-layout'), 'AppLayout'),
+        children: [
+          {
+            path: '/overview',
+            handle: meta({ title: 'Overview', menuKey: 'overview' }),
+            lazy: page(() => import('../features/overview/pages/overview-page'), 'OverviewPage'),
+          },
+          { path: '/admin', handle: meta({ admin: true }), element: <Navigate to="/admin/management/users" replace /> },
+          {
+            path: '/admin/artifactory/list',
+            handle: meta({ admin: true, title: 'Administration' }),
+            lazy: page(() => import('../features/admin-menu/pages/admin-menu-page'), 'AdminMenuPage'),
+          },
+          {
+            path: '/admin/management/users',
+            handle: meta({ admin: true, menuKey: 'users' }),
+            lazy: page(() => import('../features/users/pages/users-page'), 'UsersPage'),
+          },
+          {
+            path: '/admin/monitoring/service-status',
+            handle: meta({ admin: true, menuKey: 'service-status' }),
+            lazy: page(() => import('../features/system/pages/service-status-page'), 'ServiceStatusPage'),
+          },
+          {
+            path: '/admin/license_management/licenses',
+            handle: meta({ admin: true, menuKey: 'licenses' }),
+            lazy: page(() => import('../features/license/pages/licenses-page'), 'LicensesPage'),
+          },
+        ],
+      },
+      { path: '*', handle: meta({ public: true }), lazy: page(() => import('./unknown-path'), 'UnknownPath') },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(ROUTES, { basename: '/ui' });
+}

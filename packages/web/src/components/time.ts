@@ -1,0 +1,39 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+export function formatDateTime(iso: string): string {
+  return dateTime.format(new Date(iso));
+}
+
+export function formatDate(iso: string): string {
+  return date.format(new Date(iso));
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** '3 minutes ago', 'in 2 days', 'now'. */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const diff = Date.parse(iso) - now;
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms) return relative.format(Math.round(diff / ms), unit);
+  }
+  return relative.format(0, 'second');
+}
+
+/** Seconds as '2 d 3 h', '5 h 12 min', '42 s'. */
+export function formatDuration(seconds: number): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3_600);
+  const m = Math.floor((seconds % 3_600) / 60);
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min`;
+  return `${seconds} s`;
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Footer } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+export const footerKey = ['auth', 'footer'] as const;
+
+export function getFooter(): Promise<Footer> {
+  return apiFetch<Footer>('ui/auth/screen/footer', { silent: true });
+}
+
+export const footerQuery = () => queryOptions({ queryKey: footerKey, queryFn: getFooter, staleTime: 60_000 });
+
+export function useFooter() {
+  return useQuery(footerQuery());
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { GlobalState } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+export const globalStateKey = ['auth', 'globalState'] as const;
+
+export function getGlobalState(): Promise<GlobalState> {
+  return apiFetch<GlobalState>('ui/auth/screen/globalState', { silent: true });
+}
+
+export const globalStateQuery = () =>
+  queryOptions({ queryKey: globalStateKey, queryFn: getGlobalState, staleTime: 60_000 });
+
+export function useGlobalState() {
+  return useQuery(globalStateQuery());
+}

@@ -1,0 +1,148 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { isAnonymousName } from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { landingPath } from '../../../app/guards';
+import { Logo } from '../../../app/logo';
+import { usePageTitle } from '../../../app/page-title';
+import { takePathAfterLogin } from '../../../app/post-login-path';
+import { useCurrentUser } from '../api/get-current-user';
+import { useFooter } from '../api/get-footer';
+import { useLoginRelatedData } from '../api/get-login-related-data';
+import { useLogin } from '../api/login';
+import { logout } from '../api/logout';
+
+interface LoginForm {
+  user: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+/** Logs out once when the page is opened with the logout flag. */
+function useLogoutFlag(active: boolean) {
+  const client = useQueryClient();
+  const [done, setDone] = useState(!active);
+  const started = useRef(false);
+  useEffect(() => {
+    if (!active || started.current) return;
+    started.current = true;
+    logout()
+      .catch(() => undefined)
+      .finally(() => {
+        client.removeQueries({ predicate: (q) => q.queryKey[1] !== 'loginRelatedData' && q.queryKey[1] !== 'footer' });
+        void client.invalidateQueries({ queryKey: ['auth', 'footer'] });
+        setDone(true);
+      });
+  }, [active, client]);
+  return done;
+}
+
+export function LoginPage() {
+  usePageTitle('Login');
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const logoutFlag = params.get('logout') === 'true';
+  const loggedOut = useLogoutFlag(logoutFlag);
+  const current = useCurrentUser();
+  const related = useLoginRelatedData();
+  const footer = useFooter();
+  const login = useLogin();
+  const [errors, setErrors] = useState<string[]>([]);
+  const notice = (location.state as { message?: string } | null)?.message;
+
+  const goOn = (admin: boolean, name: string) => {
+    const target = takePathAfterLogin(admin) ?? landingPath({ ...current.data!, admin, name });
+    navigate(target, { replace: true });
+  };
+
+  // an already signed-in user visiting the login page goes on
+  const signedIn = loggedOut && current.data && !isAnonymousName(current.data.name) && !logoutFlag;
+  useEffect(() => {
+    if (signedIn && current.data) goOn(current.data.admin, current.data.name);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [signedIn]);
+
+  const onFinish = (values: LoginForm) => {
+    setErrors([]);
+    login.mutate(
+      { user: values.user.trim(), password: values.password, rememberMe: Boolean(values.rememberMe) },
+      {
+        onSuccess: (user) => goOn(user.admin, user.name),
+        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      },
+    );
+  };
+
+  return (
+    <main className="arca-login">
+      <Card className="arca-login-card" variant="borderless">
+        <div style={{ textAlign: 'center', marginBottom: 20 }}>
+          <Logo footer={footer.data} height={36} />
+          <Typography.Title level={1} style={{ fontSize: 20, margin: '18px 0 0' }}>
+            Sign in to {footer.data?.serverName ?? 'the console'}
+          </Typography.Title>
+        </div>
+        {notice && !errors.length && (
+          <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />
+        )}
+        {params.get('fromUnauthorized') === 'true' && !notice && !errors.length && (
+          <Alert type="info" showIcon title="Your session has ended. Sign in again to continue." style={{ marginBottom: 16 }} />
+        )}
+        {errors.length > 0 && (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            style={{ marginBottom: 16 }}
+            title={
+              errors.length === 1 ? (
+                errors[0]
+              ) : (
+                <ul style={{ margin: 0, paddingLeft: 18 }}>
+                  {errors.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
+                </ul>
+              )
+            }
+          />
+        )}
+        <Form<LoginForm>
+          layout="vertical"
+          requiredMark={false}
+          onFinish={onFinish}
+          initialValues={{ user: '', password: '', rememberMe: false }}
+          disabled={!loggedOut}
+        >
+          <Form.Item label="Username" name="user" rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}>
+            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
+          </Form.Item>
+          <Form.Item label="Password" name="password" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
+          </Form.Item>
+          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 16 }}>
+            {related.data?.canRememberMe ? (
+              <Form.Item name="rememberMe" valuePropName="checked" noStyle>
+                <Checkbox>Remember me</Checkbox>
+              </Form.Item>
+            ) : (
+              <span />
+            )}
+            {related.data?.forgotPassword && <Link to="/login/forgot-password">Forgot password?</Link>}
+          </div>
+          <Button type="primary" htmlType="submit" block size="large" loading={login.isPending}>
+            Log in
+          </Button>
+        </Form>
+      </Card>
+      <Typography.Text type="secondary" style={{ marginTop: 16, fontSize: 12 }}>
+        {footer.data ? `Build ${footer.data.buildNumber}` : '\u00a0'}
+      </Typography.Text>
+    </main>
+  );
+}
+

@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MicroservicesEnabled } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+export function getMicroservices(): Promise<MicroservicesEnabled> {
+  return apiFetch<MicroservicesEnabled>('system/ismicroserviceenabled', { silent: true });
+}
+
+export const microservicesQuery = () =>
+  queryOptions({ queryKey: ['system', 'microservices'], queryFn: getMicroservices, staleTime: 5 * 60_000 });
+
+export function useMicroservices() {
+  return useQuery(microservicesQuery());
+}

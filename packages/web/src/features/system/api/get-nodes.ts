@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { NodesAnswer } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+/** A periodic refresh: not counted in the content-loading indicator. */
+export function getNodes(): Promise<NodesAnswer> {
+  return apiFetch<NodesAnswer>('system/status/nodes', { background: true });
+}
+
+/** Refreshed every 10 seconds while the page is open. */
+export const nodesQuery = () =>
+  queryOptions({ queryKey: ['system', 'status', 'nodes'], queryFn: getNodes, refetchInterval: 10_000 });
+
+export function useNodes(enabled = true) {
+  return useQuery({ ...nodesQuery(), enabled });
+}
