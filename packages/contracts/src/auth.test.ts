@@ -4,7 +4,11 @@ import { isAnonymousName, loginBodySchema } from './auth.js';
 
 describe('login contract', () => {
   it('defaults the type to login and trims the user', () => {
-    expect(loginBodySchema.parse({ user: ' admin ', password: 'p' })).toEqual({ user: 'admin', password: 'p', type: 'login' });
+    expect(loginBodySchema.parse({ user: ' admin ', password: 'p' })).toEqual({
+      user: 'admin',
+      password: 'p',
+      type: 'login',
+    });
   });
   it.each([
     [{ password: 'p' }, 'user'],

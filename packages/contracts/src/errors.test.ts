@@ -3,12 +3,19 @@ import { ERROR_MESSAGES, normalizeErrorMessage, normalizeErrorMessages } from '.
 
 describe('normalizeErrorMessage (spec part 2 §8.1)', () => {
   it('reads every entry of an errors array', () => {
-    const body = { errors: [{ status: 400, message: 'first' }, { status: 400, message: 'second' }] };
+    const body = {
+      errors: [
+        { status: 400, message: 'first' },
+        { status: 400, message: 'second' },
+      ],
+    };
     expect(normalizeErrorMessages({ body })).toEqual(['first', 'second']);
     expect(normalizeErrorMessage({ body })).toBe('first\nsecond');
   });
   it('reads detail when an entry has no message', () => {
-    expect(normalizeErrorMessage({ body: { errors: [{ status: 409, detail: 'already there' }] } })).toBe('already there');
+    expect(normalizeErrorMessage({ body: { errors: [{ status: 409, detail: 'already there' }] } })).toBe(
+      'already there',
+    );
   });
   it('replaces a message holding JSON text by its error field', () => {
     const body = { errors: [{ status: 500, message: '{"error":"Upstream said no"}' }] };

@@ -63,7 +63,11 @@ export function normalizeErrorMessages(call: FailedCall): string[] {
         .map((entry: unknown) => {
           if (nonEmptyString(entry)) return unwrapJsonMessage(entry);
           if (!isRecord(entry)) return undefined;
-          const text = nonEmptyString(entry.message) ? entry.message : nonEmptyString(entry.detail) ? entry.detail : undefined;
+          const text = nonEmptyString(entry.message)
+            ? entry.message
+            : nonEmptyString(entry.detail)
+              ? entry.detail
+              : undefined;
           return text === undefined ? undefined : unwrapJsonMessage(text);
         })
         .filter((m): m is string => m !== undefined);

@@ -63,7 +63,11 @@ export type LicenseDocument = z.infer<typeof licenseDocumentSchema>;
 
 /** Body of the licence installation call: the key text as pasted or read from a .json file. */
 export const installLicenseBodySchema = z.object({
-  licenseKey: z.string().trim().min(1, 'This field is mandatory.').max(64 * 1024),
+  licenseKey: z
+    .string()
+    .trim()
+    .min(1, 'This field is mandatory.')
+    .max(64 * 1024),
 });
 export type InstallLicenseBody = z.infer<typeof installLicenseBodySchema>;
 
@@ -83,8 +87,7 @@ export const licenseInfoSchema = z.object({
 export type LicenseInfo = z.infer<typeof licenseInfoSchema>;
 
 export const LICENSE_MESSAGES = {
-  malformed:
-    'The license key is malformed. Paste the whole key as issued, or upload the .json file that holds it.',
+  malformed: 'The license key is malformed. Paste the whole key as issued, or upload the .json file that holds it.',
   badSignature: 'The license key signature is not valid, or it was not signed by a trusted issuer.',
   expired: 'The license key has expired.',
   installed: 'The license was installed.',

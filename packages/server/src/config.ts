@@ -55,7 +55,10 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 function services(raw: string | undefined): ServiceName[] {
   if (!raw) return DEFAULT_SERVICES;
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
       throw new Error(`ARCA_SERVICES names an unknown service '${name}'; known: ${SERVICE_NAMES.join(', ')}`);

@@ -28,7 +28,10 @@ export async function registerNode(
 
 export async function heartbeat(db: Db, nodeId: string, now = Date.now()): Promise<void> {
   await db.updateTable('nodes').set({ last_heartbeat: now }).where('node_id', '=', nodeId).execute();
-  await db.deleteFrom('nodes').where('last_heartbeat', '<', now - FORGET_AFTER_MS).execute();
+  await db
+    .deleteFrom('nodes')
+    .where('last_heartbeat', '<', now - FORGET_AFTER_MS)
+    .execute();
 }
 
 export async function markNodeStopped(db: Db, nodeId: string): Promise<void> {

@@ -22,7 +22,14 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (!parts || parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltText, hashText] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hashText, 'base64');
-  const actual = await derive(password, Buffer.from(saltText, 'base64'), Number(n), Number(r), Number(p), expected.length);
+  const actual = await derive(
+    password,
+    Buffer.from(saltText, 'base64'),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

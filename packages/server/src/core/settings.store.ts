@@ -11,7 +11,11 @@ export async function getSetting<K extends SettingKey>(db: Db, key: K): Promise<
   return row ? (JSON.parse(row.value) as (typeof SETTING_DEFAULTS)[K]) : SETTING_DEFAULTS[key];
 }
 
-export async function putSetting<K extends SettingKey>(db: Db, key: K, value: (typeof SETTING_DEFAULTS)[K]): Promise<void> {
+export async function putSetting<K extends SettingKey>(
+  db: Db,
+  key: K,
+  value: (typeof SETTING_DEFAULTS)[K],
+): Promise<void> {
   const now = Date.now();
   await db
     .insertInto('settings')

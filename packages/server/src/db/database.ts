@@ -13,7 +13,10 @@ export type Db = Kysely<Database>;
 export type DbEngine = 'sqlite' | 'postgres';
 
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
-export function openDatabase(options: { dataDir: string; databaseUrl?: string | undefined }): { db: Db; engine: DbEngine } {
+export function openDatabase(options: { dataDir: string; databaseUrl?: string | undefined }): {
+  db: Db;
+  engine: DbEngine;
+} {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };

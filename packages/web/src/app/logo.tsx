@@ -18,23 +18,45 @@ const EDITION_LOGOS = {
 } as const;
 
 /** The product mark with the edition's accent and label. */
-export function EditionLogo({ group, height = 28, dark = false }: { group: keyof typeof EDITION_LOGOS; height?: number; dark?: boolean }) {
+export function EditionLogo({
+  group,
+  height = 28,
+  dark = false,
+}: {
+  group: keyof typeof EDITION_LOGOS;
+  height?: number;
+  dark?: boolean;
+}) {
   const { accent, label } = EDITION_LOGOS[group];
   const text = dark ? '#ffffff' : '#0f1f3d';
   return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height }} aria-label={`Arca ${label}`.trim()} role="img">
+    <span
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height }}
+      aria-label={`Arca ${label}`.trim()}
+      role="img"
+    >
       <svg viewBox="0 0 32 32" width={height} height={height} aria-hidden="true">
         <rect width="32" height="32" rx="7" fill="#1f4fd1" />
         <path d="M8 23 16 7l8 16h-4.2L16 15.2 12.2 23z" fill="#fff" />
         <rect x="13" y="19" width="6" height="2.4" rx="1" fill={accent} />
       </svg>
       <span style={{ color: text, fontWeight: 700, fontSize: height * 0.6, letterSpacing: 0.3 }}>Arca</span>
-      {label && <span style={{ color: dark ? accent : '#4a5568', fontSize: height * 0.42, fontWeight: 600 }}>{label}</span>}
+      {label && (
+        <span style={{ color: dark ? accent : '#4a5568', fontSize: height * 0.42, fontWeight: 600 }}>{label}</span>
+      )}
     </span>
   );
 }
 
-export function Logo({ footer, height, dark }: { footer: Parameters<typeof chooseLogo>[0]; height?: number; dark?: boolean }) {
+export function Logo({
+  footer,
+  height,
+  dark,
+}: {
+  footer: Parameters<typeof chooseLogo>[0];
+  height?: number;
+  dark?: boolean;
+}) {
   const choice = chooseLogo(footer);
   if (choice.kind === 'url') return <img src={choice.src} alt="Logo" style={{ height: height ?? 28 }} />;
   return <EditionLogo group={choice.group} height={height} dark={dark} />;

@@ -31,7 +31,8 @@ export interface MenuContext {
 }
 
 /** visible: usable; disabled: shown greyed with the reason; hidden: not shown at all. */
-export type MenuItemState = { state: 'visible' } | { state: 'disabled'; reason: string } | { state: 'hidden'; reason: string };
+export type MenuItemState =
+  { state: 'visible' } | { state: 'disabled'; reason: string } | { state: 'hidden'; reason: string };
 
 export const EDITION_FOR_RANK: Record<number, string> = {
   1: 'an Open Source',
@@ -48,7 +49,8 @@ export const EDITION_FOR_RANK: Record<number, string> = {
  */
 export function menuItemState(item: MenuItem, ctx: MenuContext): MenuItemState {
   if (item.adminOnly && !ctx.admin) return { state: 'hidden', reason: 'Needs administrator rights' };
-  if (item.cloudOnly && (!ctx.cloud || ctx.dedicatedCloud)) return { state: 'hidden', reason: 'Available on cloud only' };
+  if (item.cloudOnly && (!ctx.cloud || ctx.dedicatedCloud))
+    return { state: 'hidden', reason: 'Available on cloud only' };
   if (item.service && !ctx.services[item.service]) {
     return { state: 'disabled', reason: `The ${item.service} service is not running on this deployment` };
   }

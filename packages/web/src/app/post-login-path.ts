@@ -17,7 +17,11 @@ export function rememberPathAfterLogin(path: string, now = Date.now(), storage: 
  * The remembered path, once: it is removed when read. An expired record, or a target under /admin/
  * for a user who is not an admin, is ignored.
  */
-export function takePathAfterLogin(admin: boolean, now = Date.now(), storage: Storage = localStorage): string | undefined {
+export function takePathAfterLogin(
+  admin: boolean,
+  now = Date.now(),
+  storage: Storage = localStorage,
+): string | undefined {
   const raw = storage.getItem(STORAGE_KEY);
   storage.removeItem(STORAGE_KEY);
   if (!raw) return undefined;

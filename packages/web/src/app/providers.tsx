@@ -39,6 +39,10 @@ export const THEME = {
     borderRadius: 6,
     fontSize: 14,
     colorBgLayout: '#f5f7fa',
+    // darker than the defaults so that secondary text meets WCAG AA contrast on white and on the layout grey
+    colorTextSecondary: 'rgba(0, 0, 0, 0.66)',
+    colorTextDescription: 'rgba(0, 0, 0, 0.66)',
+    colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
   },
   components: {
     Layout: { headerBg: '#0f1f3d', siderBg: '#ffffff', headerHeight: 56, headerPadding: '0 20px' },

@@ -27,7 +27,9 @@ function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: k
 /** Shown when a route module could not be loaded or a page failed to render. */
 function RouteError() {
   const error = useRouteError() as Error | undefined;
-  const chunk = error?.name === 'ChunkLoadError' || /dynamically imported module|Importing a module script/.test(error?.message ?? '');
+  const chunk =
+    error?.name === 'ChunkLoadError' ||
+    /dynamically imported module|Importing a module script/.test(error?.message ?? '');
   return (
     <Result
       status="error"

@@ -13,9 +13,10 @@ const ACTIVITY_EVENTS = ['mousedown', 'keydown', 'touchstart', 'wheel'] as const
 export function useIdleSessionCheck(enabled: boolean) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const lastActivity = useRef(Date.now());
+  const lastActivity = useRef(0);
   useEffect(() => {
     if (!enabled) return;
+    lastActivity.current = Date.now();
     const onActivity = () => {
       const now = Date.now();
       const idle = now - lastActivity.current;

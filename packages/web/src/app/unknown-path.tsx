@@ -30,7 +30,11 @@ export function UnknownPath() {
   if (isSubApplicationPath(location.pathname)) {
     return (
       <main className="arca-error-page">
-        <Result status="info" title="SERVICE NOT FOUND" subTitle="The service behind this page is not installed on this deployment." />
+        <Result
+          status="info"
+          title="SERVICE NOT FOUND"
+          subTitle="The service behind this page is not installed on this deployment."
+        />
       </main>
     );
   }

@@ -34,9 +34,16 @@ export interface UnsavedChanges {
  * Asks before leaving a page with unsaved changes, and before a reset: the 'Discard Changes'
  * dialog with the leave or reset message and Discard/Reset and Cancel buttons.
  */
-export function useUnsavedChanges<T>({ initial, current, onReset, enabled = true }: UnsavedChangesOptions<T>): UnsavedChanges {
+export function useUnsavedChanges<T>({
+  initial,
+  current,
+  onReset,
+  enabled = true,
+}: UnsavedChangesOptions<T>): UnsavedChanges {
   const dirty = enabled && isDirty(initial, current);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && shouldAskBeforeLeaving(currentLocation, nextLocation));
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && shouldAskBeforeLeaving(currentLocation, nextLocation),
+  );
   const [resetAsked, setResetAsked] = useState(false);
 
   useEffect(() => {

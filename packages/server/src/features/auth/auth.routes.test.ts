@@ -66,7 +66,10 @@ describe.each(ENGINES)('session and login on %s', (engine) => {
     expect(locked.res.statusCode).toBe(429);
     expect(locked.cookie).toBe('');
     // once the lock has passed the right password works again
-    await t.app.db.updateTable('login_failures').set({ locked_until: Date.now() - 1 }).execute();
+    await t.app.db
+      .updateTable('login_failures')
+      .set({ locked_until: Date.now() - 1 })
+      .execute();
     expect((await login(t.app)).res.statusCode).toBe(200);
     expect(await t.app.db.selectFrom('login_failures').selectAll().execute()).toEqual([]);
   });
@@ -123,7 +126,12 @@ describe.each(ENGINES)('session and login on %s', (engine) => {
   });
 
   it('answers login-related data, footer and global state', async () => {
-    const related = await t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/loginRelatedData', headers: XHR, payload: { dummy: 1 } });
+    const related = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/auth/loginRelatedData',
+      headers: XHR,
+      payload: { dummy: 1 },
+    });
     expect(related.json()).toEqual({ forgotPassword: false, canRememberMe: true });
     const footer = await t.app.inject({ url: '/ui/api/v1/ui/auth/screen/footer' });
     expect(footer.json()).toMatchObject({ license: 'OSS', licenseLabel: 'Open Source', version: '0.1.0' });

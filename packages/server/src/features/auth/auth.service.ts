@@ -67,7 +67,13 @@ export async function buildUserData(db: Db, principal: Principal): Promise<UserD
  * Checks a user name and password, with lockout: `maxFailures` failures within `windowMs` lock the
  * name for `lockMs`. Unknown names are throttled the same way, so lockout reveals nothing.
  */
-export async function authenticate(db: Db, config: Config, name: string, password: string, now = Date.now()): Promise<UserRow> {
+export async function authenticate(
+  db: Db,
+  config: Config,
+  name: string,
+  password: string,
+  now = Date.now(),
+): Promise<UserRow> {
   const { maxFailures, windowMs, lockMs } = config.loginLockout;
   const failures = await findLoginFailures(db, name);
   const lockedMessage = (until: number) =>

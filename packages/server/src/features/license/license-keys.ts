@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LICENSE_MESSAGES, licenseDocumentSchema, type LicenseDocument } from '@arca/contracts';
@@ -15,7 +23,10 @@ export interface IssuerKey {
 
 /** Key id: the first 16 hex digits of the SHA-256 of the public key's SPKI DER. */
 export function issuerKeyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Reads this deployment's issuer key from `<dataDir>/keys`, creating it on first start. */

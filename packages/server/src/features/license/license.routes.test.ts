@@ -18,7 +18,12 @@ describe.each(ENGINES)('licences on %s', (engine) => {
 
   const current = async () => (await t.app.inject({ url: '/ui/api/v1/ui/license', headers: { cookie } })).json();
   const install = (licenseKey: string) =>
-    t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/license', headers: { ...XHR, cookie }, payload: { licenseKey } });
+    t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/license',
+      headers: { ...XHR, cookie },
+      payload: { licenseKey },
+    });
 
   it('starts with a non-expiring OSS licence signed by the deployment key', async () => {
     const info = await current();
@@ -30,7 +35,12 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     const key = t.app.license.issue({ edition: 'ENTERPRISE_PLUS', licensee: 'Acme Corp', days: 30 });
     const res = await install(key);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ edition: 'ENTERPRISE_PLUS', rank: 5, licensee: 'Acme Corp', installedBy: 'admin' });
+    expect(res.json()).toMatchObject({
+      edition: 'ENTERPRISE_PLUS',
+      rank: 5,
+      licensee: 'Acme Corp',
+      installedBy: 'admin',
+    });
     const footer = (await t.app.inject({ url: '/ui/api/v1/ui/auth/screen/footer' })).json();
     expect(footer).toMatchObject({ license: 'ENTERPRISE_PLUS', licensedTo: 'Acme Corp' });
     const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
@@ -70,7 +80,15 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const id = issuerKeyId(publicKey);
     const key = signLicense(
-      { version: 1, id: 'foreign', edition: 'ENTERPRISE_PLUS', licensee: 'Mallory', issuedAt: new Date().toISOString(), expiresAt: null, issuer: id },
+      {
+        version: 1,
+        id: 'foreign',
+        edition: 'ENTERPRISE_PLUS',
+        licensee: 'Mallory',
+        issuedAt: new Date().toISOString(),
+        expiresAt: null,
+        issuer: id,
+      },
       { id, publicKey, privateKey },
     );
     const res = await install(key);
@@ -80,7 +98,12 @@ describe.each(ENGINES)('licences on %s', (engine) => {
   });
 
   it('refuses an expired key and changes nothing', async () => {
-    const key = t.app.license.issue({ edition: 'ENTERPRISE', licensee: 'Old', days: 1, now: Date.now() - 3 * 86_400_000 });
+    const key = t.app.license.issue({
+      edition: 'ENTERPRISE',
+      licensee: 'Old',
+      days: 1,
+      now: Date.now() - 3 * 86_400_000,
+    });
     const res = await install(key);
     expect(res.statusCode).toBe(400);
     expect(messages(res)).toEqual([LICENSE_MESSAGES.expired]);
@@ -89,7 +112,11 @@ describe.each(ENGINES)('licences on %s', (engine) => {
 
   it('reports N/A once the installed licence has expired', async () => {
     await install(t.app.license.issue({ edition: 'TRIAL', licensee: 'Short', days: 1 }));
-    await t.app.db.updateTable('licenses').set({ expires_at: Date.now() - 1000 }).where('active', '=', 1).execute();
+    await t.app.db
+      .updateTable('licenses')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('active', '=', 1)
+      .execute();
     expect(await current()).toMatchObject({ edition: 'NONE', rank: 0, status: 'EXPIRED', licensee: 'Short' });
     const state = (await t.app.inject({ url: '/ui/api/v1/ui/auth/screen/globalState' })).json();
     expect(state).toMatchObject({ licenseEdition: 'NONE', licenseRank: 0 });
@@ -110,8 +137,9 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     const previous = process.env.ARCA_DATA_DIR;
     process.env.ARCA_DATA_DIR = t.dataDir;
     try {
-      const code = await runCli(['license', 'issue', '--edition', 'ENTERPRISE_PLUS', '--licensee', 'CLI Co', '--days', '7'], (l) =>
-        lines.push(l),
+      const code = await runCli(
+        ['license', 'issue', '--edition', 'ENTERPRISE_PLUS', '--licensee', 'CLI Co', '--days', '7'],
+        (l) => lines.push(l),
       );
       expect(code).toBe(0);
     } finally {

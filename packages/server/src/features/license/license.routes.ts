@@ -3,10 +3,8 @@ import { installLicenseBodySchema, licenseInfoSchema } from '@arca/contracts';
 
 /** The licences page: the licence in force, and installing another. */
 export const licenseRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/ui/license',
-    { config: { access: 'admin' }, schema: { response: { 200: licenseInfoSchema } } },
-    () => app.license.current(),
+  app.get('/ui/license', { config: { access: 'admin' }, schema: { response: { 200: licenseInfoSchema } } }, () =>
+    app.license.current(),
   );
 
   app.post(

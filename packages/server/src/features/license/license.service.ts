@@ -8,7 +8,13 @@ import {
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { LicenseRow } from '../../db/schema.js';
-import { loadOrCreateIssuerKey, parseIssuerPublicKey, signLicense, verifyLicenseKey, type IssuerKey } from './license-keys.js';
+import {
+  loadOrCreateIssuerKey,
+  parseIssuerPublicKey,
+  signLicense,
+  verifyLicenseKey,
+  type IssuerKey,
+} from './license-keys.js';
 import { activateLicense, findActiveLicense } from './license.store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -28,7 +34,12 @@ export class LicenseService {
   }
 
   /** Signs a new licence key with this deployment's issuer key. */
-  issue(options: { edition: Exclude<LicenseEdition, 'NONE'>; licensee: string; days: number | null; now?: number }): string {
+  issue(options: {
+    edition: Exclude<LicenseEdition, 'NONE'>;
+    licensee: string;
+    days: number | null;
+    now?: number;
+  }): string {
     const now = options.now ?? Date.now();
     const document: LicenseDocument = {
       version: 1,

@@ -10,6 +10,9 @@ export async function activateLicense(db: Db, license: NewLicense): Promise<void
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('licenses').set({ active: 0 }).where('active', '=', 1).execute();
     await trx.deleteFrom('licenses').where('id', '=', license.id).execute();
-    await trx.insertInto('licenses').values({ ...license, active: 1 }).execute();
+    await trx
+      .insertInto('licenses')
+      .values({ ...license, active: 1 })
+      .execute();
   });
 }

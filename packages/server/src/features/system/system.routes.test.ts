@@ -20,7 +20,15 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
   it('migrates an empty database to the whole schema', async () => {
     const tables = (await t.app.db.introspection.getTables()).map((table) => table.name).sort();
     expect(tables).toEqual(
-      expect.arrayContaining(['adoption_metrics', 'licenses', 'login_failures', 'nodes', 'sessions', 'settings', 'users']),
+      expect.arrayContaining([
+        'adoption_metrics',
+        'licenses',
+        'login_failures',
+        'nodes',
+        'sessions',
+        'settings',
+        'users',
+      ]),
     );
     const admins = await t.app.db.selectFrom('users').select('name').where('admin', '=', 1).execute();
     expect(admins).toEqual([{ name: 'admin' }]);
@@ -31,14 +39,26 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     expect(ping.body).toBe('OK');
     expect(ping.headers['content-type']).toContain('text/plain');
     const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
-    expect(version).toEqual({ version: '0.1.0', revision: expect.any(String), addons: expect.arrayContaining(['artifactory']), license: 'OSS' });
+    expect(version).toEqual({
+      version: '0.1.0',
+      revision: expect.any(String),
+      addons: expect.arrayContaining(['artifactory']),
+      license: 'OSS',
+    });
   });
 
   it('lists this node Online and keeps only Online nodes in the HA map', async () => {
     const now = Date.now();
     await t.app.db
       .insertInto('nodes')
-      .values({ node_id: 'old-node', host: 'h2', version: '0.0.9', services: '["artifactory","mc"]', started_at: now - 600_000, last_heartbeat: now - 120_000 })
+      .values({
+        node_id: 'old-node',
+        host: 'h2',
+        version: '0.0.9',
+        services: '["artifactory","mc"]',
+        started_at: now - 600_000,
+        last_heartbeat: now - 120_000,
+      })
       .execute();
     const nodes = (await t.app.inject({ url: '/ui/api/v1/system/status/nodes', headers: { cookie } })).json().nodes;
     expect(nodes.map((n: { node_id: string; status: string }) => [n.node_id, n.status])).toEqual(
@@ -51,7 +71,11 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     expect(ha.artifactory.map((n: { node_id: string }) => n.node_id)).toEqual([t.app.nodeId]);
     // 'mc' runs only on the offline node in this deployment's default list? It runs here too, so it stays;
     // a service that only an offline node runs is dropped:
-    await t.app.db.updateTable('nodes').set({ services: '["artifactory"]' }).where('node_id', '=', t.app.nodeId).execute();
+    await t.app.db
+      .updateTable('nodes')
+      .set({ services: '["artifactory"]' })
+      .where('node_id', '=', t.app.nodeId)
+      .execute();
     const reduced = (await t.app.inject({ url: '/ui/api/v1/system/status/ha', headers: { cookie } })).json().services;
     expect(Object.keys(reduced)).toEqual(['artifactory']);
   });
@@ -88,7 +112,9 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
   it('answers JSON errors for unknown API paths', async () => {
     const res = await t.app.inject({ url: '/ui/api/v1/no/such/call', headers: { cookie } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ errors: [{ status: 404, message: 'The object you were looking for could not be found.' }] });
+    expect(res.json()).toEqual({
+      errors: [{ status: 404, message: 'The object you were looking for could not be found.' }],
+    });
   });
 });
 
@@ -99,7 +125,13 @@ describe('the console in history mode', () => {
     fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>console</title>');
     fs.writeFileSync(path.join(webDir, 'assets', 'app-123.js'), 'console.log(1)');
-    const config = loadConfig({ ARCA_DATA_DIR: dataDir, ARCA_WEB_DIR: webDir, ARCA_LOG_STDOUT: 'false', ARCA_LOG_LEVEL: 'warn', ARCA_ADMIN_PASSWORD: 'x' });
+    const config = loadConfig({
+      ARCA_DATA_DIR: dataDir,
+      ARCA_WEB_DIR: webDir,
+      ARCA_LOG_STDOUT: 'false',
+      ARCA_LOG_LEVEL: 'warn',
+      ARCA_ADMIN_PASSWORD: 'x',
+    });
     const { app } = await buildApp(config);
     try {
       for (const url of ['/ui/', '/ui/login', '/ui/admin/management/users', '/ui/some/unknown/page']) {

@@ -19,9 +19,7 @@ export function toUserListItem(row: UserRow): UserListItem {
 
 /** Users of the administration console (read-only until the access feature adds editing). */
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/ui/users',
-    { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } },
-    async () => (await listUsers(app.db)).map(toUserListItem),
+  app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () =>
+    (await listUsers(app.db)).map(toUserListItem),
   );
 };

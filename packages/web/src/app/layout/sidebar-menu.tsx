@@ -33,12 +33,22 @@ export function SidebarMenu({ sidebar, ctx, pathname }: { sidebar: Sidebar; ctx:
   });
   const items: MenuProps['items'] =
     sidebar === 'administration'
-      ? groupEntries(entries).map((g) => ({ type: 'group', key: g.group, label: g.group, children: g.entries.map(toItem) }))
+      ? groupEntries(entries).map((g) => ({
+          type: 'group',
+          key: g.group,
+          label: g.group,
+          children: g.entries.map(toItem),
+        }))
       : entries.map(toItem);
   const selected = menuItemForPath(pathname)?.key;
   return (
     <nav aria-label={sidebar === 'administration' ? 'Administration' : 'Application'}>
-      <Menu mode="inline" items={items} selectedKeys={selected ? [selected] : []} style={{ borderInlineEnd: 0, paddingTop: 8 }} />
+      <Menu
+        mode="inline"
+        items={items}
+        selectedKeys={selected ? [selected] : []}
+        style={{ borderInlineEnd: 0, paddingTop: 8 }}
+      />
     </nav>
   );
 }

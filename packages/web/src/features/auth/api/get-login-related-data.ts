@@ -3,7 +3,11 @@ import type { LoginRelatedData } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 
 export function getLoginRelatedData(): Promise<LoginRelatedData> {
-  return apiFetch<LoginRelatedData>('ui/auth/loginRelatedData', { method: 'POST', body: { dummy: 'dummy' }, silent: true });
+  return apiFetch<LoginRelatedData>('ui/auth/loginRelatedData', {
+    method: 'POST',
+    body: { dummy: 'dummy' },
+    silent: true,
+  });
 }
 
 export const loginRelatedDataQuery = () =>

@@ -86,11 +86,14 @@ export function LoginPage() {
             Sign in to {footer.data?.serverName ?? 'the console'}
           </Typography.Title>
         </div>
-        {notice && !errors.length && (
-          <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />
-        )}
+        {notice && !errors.length && <Alert type="warning" showIcon title={notice} style={{ marginBottom: 16 }} />}
         {params.get('fromUnauthorized') === 'true' && !notice && !errors.length && (
-          <Alert type="info" showIcon title="Your session has ended. Sign in again to continue." style={{ marginBottom: 16 }} />
+          <Alert
+            type="info"
+            showIcon
+            title="Your session has ended. Sign in again to continue."
+            style={{ marginBottom: 16 }}
+          />
         )}
         {errors.length > 0 && (
           <Alert
@@ -118,7 +121,11 @@ export function LoginPage() {
           initialValues={{ user: '', password: '', rememberMe: false }}
           disabled={!loggedOut}
         >
-          <Form.Item label="Username" name="user" rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}>
+          <Form.Item
+            label="Username"
+            name="user"
+            rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
+          >
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
           </Form.Item>
           <Form.Item label="Password" name="password" rules={[{ required: true, message: 'This field is mandatory.' }]}>
@@ -145,4 +152,3 @@ export function LoginPage() {
     </main>
   );
 }
-

@@ -16,7 +16,12 @@ export function NotFoundPage() {
   usePageTitle('Page not found');
   return (
     <main className="arca-error-page">
-      <Result status="404" title="404" subTitle="The page you were looking for does not exist." extra={<HomeButton />} />
+      <Result
+        status="404"
+        title="404"
+        subTitle="The page you were looking for does not exist."
+        extra={<HomeButton />}
+      />
     </main>
   );
 }
@@ -34,7 +39,10 @@ export function NotAcceptablePage() {
       >
         {requestId && (
           <Typography.Paragraph style={{ textAlign: 'center' }}>
-            Request id: <Typography.Text code copyable>{requestId}</Typography.Text>
+            Request id:{' '}
+            <Typography.Text code copyable>
+              {requestId}
+            </Typography.Text>
           </Typography.Paragraph>
         )}
       </Result>

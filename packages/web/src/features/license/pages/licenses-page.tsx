@@ -1,27 +1,28 @@
 import { CheckCircleFilled, ExclamationCircleFilled, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Descriptions, Input, Row, Space, Tag, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Input, Row, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { LICENSE_EDITION_LABELS, LICENSE_MESSAGES, type LicenseInfo } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { PageHeader } from '../../../components/page-header';
+import { StatusTag } from '../../../components/status-tag';
 import { formatDate, formatDateTime } from '../../../components/time';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useLicense } from '../api/get-license';
 import { useInstallLicense } from '../api/install-license';
 
-function StatusTag({ info }: { info: LicenseInfo }) {
+function LicenseStatusTag({ info }: { info: LicenseInfo }) {
   if (info.status === 'VALID') {
     return (
-      <Tag color="success" icon={<CheckCircleFilled />}>
+      <StatusTag tone="success" icon={<CheckCircleFilled />}>
         Valid
-      </Tag>
+      </StatusTag>
     );
   }
   return (
-    <Tag color="error" icon={<ExclamationCircleFilled />}>
+    <StatusTag tone="error" icon={<ExclamationCircleFilled />}>
       {info.status === 'EXPIRED' ? 'Expired' : 'No licence'}
-    </Tag>
+    </StatusTag>
   );
 }
 
@@ -32,7 +33,7 @@ function daysLeft(expiresAt: string): number {
 function CurrentLicense({ info }: { info: LicenseInfo }) {
   const left = info.expiresAt ? daysLeft(info.expiresAt) : undefined;
   return (
-    <Card title="Installed licence" extra={<StatusTag info={info} />}>
+    <Card title="Installed licence" extra={<LicenseStatusTag info={info} />}>
       {info.status === 'EXPIRED' && (
         <Alert
           type="error"
@@ -43,7 +44,12 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
         />
       )}
       {left !== undefined && left > 0 && left <= 30 && (
-        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={`The licence expires in ${left} day${left === 1 ? '' : 's'}.`} />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={`The licence expires in ${left} day${left === 1 ? '' : 's'}.`}
+        />
       )}
       <Descriptions
         column={1}
@@ -62,12 +68,22 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
             label: 'Expires',
             children: info.expiresAt ? formatDate(info.expiresAt) : info.id ? 'Never' : '—',
           },
-          { key: 'id', label: 'Licence id', children: info.id ? <Typography.Text code>{info.id}</Typography.Text> : '—' },
-          { key: 'issuer', label: 'Issuer key', children: info.issuer ? <Typography.Text code>{info.issuer}</Typography.Text> : '—' },
+          {
+            key: 'id',
+            label: 'Licence id',
+            children: info.id ? <Typography.Text code>{info.id}</Typography.Text> : '—',
+          },
+          {
+            key: 'issuer',
+            label: 'Issuer key',
+            children: info.issuer ? <Typography.Text code>{info.issuer}</Typography.Text> : '—',
+          },
           {
             key: 'installed',
             label: 'Installed',
-            children: info.installedAt ? `${formatDateTime(info.installedAt)} by ${info.installedBy ?? 'unknown'}` : '—',
+            children: info.installedAt
+              ? `${formatDateTime(info.installedAt)} by ${info.installedBy ?? 'unknown'}`
+              : '—',
           },
         ]}
       />
@@ -119,7 +135,11 @@ export function LicensesPage() {
       <PageHeader title="Licenses" description="The licence decides which features this deployment offers." />
       <Row gutter={[20, 20]}>
         <Col xs={24} xl={12}>
-          {license.data ? <CurrentLicense info={license.data} /> : <Card loading={license.isPending}>{license.isError && 'The licence could not be loaded.'}</Card>}
+          {license.data ? (
+            <CurrentLicense info={license.data} />
+          ) : (
+            <Card loading={license.isPending}>{license.isError && 'The licence could not be loaded.'}</Card>
+          )}
         </Col>
         <Col xs={24} xl={12}>
           <Card title="Install a licence">
@@ -147,7 +167,17 @@ export function LicensesPage() {
                 showIcon
                 role="alert"
                 style={{ marginTop: 12 }}
-                title={errors.length === 1 ? errors[0] : <ul style={{ margin: 0, paddingLeft: 18 }}>{errors.map((e) => <li key={e}>{e}</li>)}</ul>}
+                title={
+                  errors.length === 1 ? (
+                    errors[0]
+                  ) : (
+                    <ul style={{ margin: 0, paddingLeft: 18 }}>
+                      {errors.map((e) => (
+                        <li key={e}>{e}</li>
+                      ))}
+                    </ul>
+                  )
+                }
               />
             )}
             <Space style={{ marginTop: 16 }} wrap>

@@ -17,7 +17,9 @@ export function OverviewPage() {
   const version = useVersion();
   const nodes = useNodes(Boolean(user?.admin));
   const online = nodes.data?.nodes.filter((n) => n.status === 'Online').length ?? 0;
-  const shortcuts = menu ? MENU.filter((i) => i.sidebar === 'administration' && menuItemState(i, menu).state === 'visible') : [];
+  const shortcuts = menu
+    ? MENU.filter((i) => i.sidebar === 'administration' && menuItemState(i, menu).state === 'visible')
+    : [];
 
   return (
     <>
@@ -40,7 +42,12 @@ export function OverviewPage() {
         {user?.admin && (
           <Col xs={24} md={8}>
             <Card>
-              <Statistic title="Nodes online" value={online} suffix={`/ ${nodes.data?.nodes.length ?? 0}`} loading={nodes.isPending} />
+              <Statistic
+                title="Nodes online"
+                value={online}
+                suffix={`/ ${nodes.data?.nodes.length ?? 0}`}
+                loading={nodes.isPending}
+              />
               <Link to="/admin/monitoring/service-status">
                 Service status <ArrowRightOutlined />
               </Link>
@@ -56,7 +63,11 @@ export function OverviewPage() {
                 { key: 'name', label: 'User', children: user?.name },
                 { key: 'email', label: 'E-mail', children: user?.email ?? '—' },
                 { key: 'role', label: 'Role', children: user?.admin ? 'Administrator' : 'User' },
-                { key: 'last', label: 'Last login', children: user?.lastLoggedIn ? formatDateTime(user.lastLoggedIn) : '—' },
+                {
+                  key: 'last',
+                  label: 'Last login',
+                  children: user?.lastLoggedIn ? formatDateTime(user.lastLoggedIn) : '—',
+                },
               ]}
             />
           </Card>

@@ -6,7 +6,8 @@ export function getVersion(): Promise<VersionInfo> {
   return apiFetch<VersionInfo>('system/version', { silent: true });
 }
 
-export const versionQuery = () => queryOptions({ queryKey: ['system', 'version'], queryFn: getVersion, staleTime: 5 * 60_000 });
+export const versionQuery = () =>
+  queryOptions({ queryKey: ['system', 'version'], queryFn: getVersion, staleTime: 5 * 60_000 });
 
 export function useVersion() {
   return useQuery(versionQuery());

@@ -1,7 +1,8 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Badge, Button, Card, Col, Empty, Row, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Col, Empty, Row, Statistic, Table, Tooltip, Typography } from 'antd';
 import type { NodeStatus } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatDuration, formatRelative } from '../../../components/time';
 import { useNodes } from '../api/get-nodes';
 
@@ -21,7 +22,11 @@ function servicesOf(nodes: NodeStatus[]) {
   for (const node of nodes) {
     for (const [service, state] of Object.entries(node.micro_services)) {
       const list = map.get(service) ?? [];
-      list.push({ node, heartbeat: state.last_heartbeat, online: state.status === 'Online' && node.status === 'Online' });
+      list.push({
+        node,
+        heartbeat: state.last_heartbeat,
+        online: state.status === 'Online' && node.status === 'Online',
+      });
       map.set(service, list);
     }
   }
@@ -39,7 +44,11 @@ export function ServiceStatusPage() {
         title="Service Status"
         description="The nodes of this deployment and the services each runs. Refreshed every 10 seconds."
         extra={
-          <Tooltip title={nodes.dataUpdatedAt ? `Last refreshed ${formatDateTime(new Date(nodes.dataUpdatedAt).toISOString())}` : ''}>
+          <Tooltip
+            title={
+              nodes.dataUpdatedAt ? `Last refreshed ${formatDateTime(new Date(nodes.dataUpdatedAt).toISOString())}` : ''
+            }
+          >
             <Button icon={<ReloadOutlined />} onClick={() => void nodes.refetch()} loading={nodes.isFetching}>
               Refresh
             </Button>
@@ -71,7 +80,11 @@ export function ServiceStatusPage() {
           pagination={false}
           locale={{ emptyText: <Empty description="No node has registered yet." /> }}
           columns={[
-            { title: 'Node', dataIndex: 'node_id', render: (id: string) => <Typography.Text strong>{id}</Typography.Text> },
+            {
+              title: 'Node',
+              dataIndex: 'node_id',
+              render: (id: string) => <Typography.Text strong>{id}</Typography.Text>,
+            },
             { title: 'Host', dataIndex: 'host' },
             { title: 'Version', dataIndex: 'version' },
             {
@@ -110,7 +123,7 @@ export function ServiceStatusPage() {
             return (
               <Col key={service} xs={24} md={12} xl={8}>
                 <Card size="small" className="arca-service-card" title={SERVICE_LABELS[service] ?? service}>
-                  <Tag color={up > 0 ? 'success' : 'error'}>{up > 0 ? 'Running' : 'Down'}</Tag>
+                  <StatusTag tone={up > 0 ? 'success' : 'error'}>{up > 0 ? 'Running' : 'Down'}</StatusTag>
                   <Typography.Text type="secondary">
                     {up} of {entries.length} node{entries.length === 1 ? '' : 's'} online
                   </Typography.Text>

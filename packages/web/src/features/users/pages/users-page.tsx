@@ -1,8 +1,9 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { Card, Empty, Input, Table, Tag, Tooltip, Typography } from 'antd';
+import { Card, Empty, Input, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useUsers } from '../api/get-users';
 
@@ -14,7 +15,9 @@ export function UsersPage() {
   const [query, setQuery] = useState('');
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return (users.data ?? []).filter((u) => !q || u.name.toLowerCase().includes(q) || (u.email ?? '').toLowerCase().includes(q));
+    return (users.data ?? []).filter(
+      (u) => !q || u.name.toLowerCase().includes(q) || (u.email ?? '').toLowerCase().includes(q),
+    );
   }, [users.data, query]);
 
   return (
@@ -34,12 +37,20 @@ export function UsersPage() {
           rowKey="name"
           loading={users.isPending}
           dataSource={rows}
-          pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true, showTotal: (n) => `${n} user${n === 1 ? '' : 's'}` }}
+          pagination={{
+            pageSize: DEFAULT_LIST_PAGE_SIZE,
+            hideOnSinglePage: true,
+            showTotal: (n) => `${n} user${n === 1 ? '' : 's'}`,
+          }}
           locale={{
             emptyText: (
               <Empty
                 description={
-                  query ? `No user matches “${query.trim()}”.` : users.isError ? 'The users could not be loaded.' : 'No users yet.'
+                  query
+                    ? `No user matches “${query.trim()}”.`
+                    : users.isError
+                      ? 'The users could not be loaded.'
+                      : 'No users yet.'
                 }
               />
             ),
@@ -64,8 +75,8 @@ export function UsersPage() {
               sorter: (a, b) => Number(a.admin) - Number(b.admin),
               render: (admin: boolean, row) => (
                 <>
-                  {admin ? <Tag color="blue">Admin</Tag> : <Tag>User</Tag>}
-                  {row.disableUIAccess && <Tag color="orange">No UI access</Tag>}
+                  {admin ? <StatusTag tone="info">Admin</StatusTag> : <StatusTag tone="neutral">User</StatusTag>}
+                  {row.disableUIAccess && <StatusTag tone="warning">No UI access</StatusTag>}
                 </>
               ),
             },

@@ -1,0 +1,157 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../server/src/cli';
+import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+async function newPage(): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  const page = await context.newPage();
+  return { page, problems: watchConsole(page) };
+}
+
+async function logIn(page: Page, password = ADMIN_PASSWORD) {
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Accessibility violations of serious or critical impact on the current page. */
+async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function issueKey(edition: string, licensee: string): Promise<string> {
+  const lines: string[] = [];
+  const previous = process.env.ARCA_DATA_DIR;
+  process.env.ARCA_DATA_DIR = server.dataDir;
+  try {
+    expect(
+      await runCli(['license', 'issue', '--edition', edition, '--licensee', licensee, '--days', '30'], (l) =>
+        lines.push(l),
+      ),
+    ).toBe(0);
+  } finally {
+    process.env.ARCA_DATA_DIR = previous;
+  }
+  return lines[0]!;
+}
+
+describe('the console against a real server', () => {
+  it('shows the server message on a wrong password', async () => {
+    const { page } = await newPage();
+    await page.goto(`${server.url}/ui/`);
+    await expect.poll(() => page.url()).toContain('/ui/login');
+    await logIn(page, 'not-the-password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Incorrect username or password.');
+    await screenshot(page, 'login-wrong-password');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('logs the admin in, shows the footer licence, filters the admin menu, shows 404 and logs out', async () => {
+    const { page, problems } = await newPage();
+    await page.goto(`${server.url}/ui/`);
+    await page.getByLabel('Username').waitFor();
+    expect(await page.title()).toBe('Login - Artifact Platform');
+    await screenshot(page, 'login');
+    await logIn(page);
+    await page.waitForURL('**/ui/overview');
+    await expect
+      .poll(() => page.getByTestId('footer-license').textContent())
+      .toBe('Open Source licence, licensed to Open Source');
+    expect(await page.getByTestId('footer-build').textContent()).toMatch(/^Build 0\.1\.0/);
+    expect(await page.title()).toBe('Overview - Artifact Platform');
+    await screenshot(page, 'overview');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.locator('.ant-segmented').getByText('Administration').click();
+    await page.waitForURL('**/ui/admin/artifactory/list');
+    await page.getByRole('heading', { name: 'Administration', level: 2 }).waitFor();
+    expect(await page.getByRole('link', { name: /Users/ }).count()).toBeGreaterThan(0);
+    await page.getByLabel('Search settings').fill('heart');
+    await expect.poll(() => page.locator('.arca-admin-card').count()).toBe(1);
+    expect(await page.locator('.arca-admin-card mark').first().textContent()).toBe('heart');
+    expect(await page.locator('.arca-admin-card').textContent()).toContain('Service Status');
+    await screenshot(page, 'admin-menu-filtered');
+    await page.getByLabel('Search settings').fill('zzzz');
+    await page.getByText('No settings match').waitFor();
+
+    await page.goto(`${server.url}/ui/no/such/page`);
+    await page.waitForURL('**/ui/404');
+    await page.getByText('The page you were looking for does not exist.').waitFor();
+    await screenshot(page, 'not-found');
+
+    await page.goto(`${server.url}/ui/admin`);
+    await page.waitForURL('**/ui/admin/management/users');
+    await page.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    await screenshot(page, 'users');
+
+    await page.getByRole('button', { name: /User menu for admin/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL('**/ui/login?logout=true');
+    // the form is enabled once the session has ended on the server
+    await expect.poll(() => page.getByLabel('Username').isEnabled()).toBe(true);
+    await screenshot(page, 'logged-out');
+    await page.goto(`${server.url}/ui/overview`);
+    await page.waitForURL('**/ui/login?logout=true');
+    await page.getByText('You are not authorized to view this page').waitFor();
+    expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('installs a licence from the licences page, asking before discarding an unsaved key', async () => {
+    const { page } = await newPage();
+    await page.goto(`${server.url}/ui/admin/monitoring/service-status`);
+    await page.waitForURL('**/ui/login?logout=true');
+    await logIn(page);
+    // the remembered path brings the admin back to the page asked for
+    await page.waitForURL('**/ui/admin/monitoring/service-status');
+    await page.getByRole('cell', { name: 'Online' }).first().waitFor();
+    await screenshot(page, 'service-status');
+
+    await page.getByRole('link', { name: 'Licenses' }).click();
+    await page.getByText('Installed licence').waitFor();
+    await page.getByLabel('License key').fill('not a key');
+    await page.getByRole('link', { name: 'Users' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('You have unsaved changes. Leaving this page will discard changes.').waitFor();
+    await screenshot(page, 'unsaved-changes');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(page.url()).toContain('/license_management/licenses');
+
+    await page.getByRole('button', { name: 'Install' }).click();
+    await page
+      .locator('#main-content')
+      .getByRole('alert')
+      .getByText('The license key is malformed', { exact: false })
+      .waitFor();
+
+    const key = await issueKey('ENTERPRISE_PLUS', 'E2E Corp');
+    await page.getByLabel('License key').fill(key);
+    await page.getByRole('button', { name: 'Install' }).click();
+    await expect
+      .poll(() => page.getByTestId('footer-license').textContent())
+      .toBe('Enterprise+ licence, licensed to E2E Corp');
+    expect(await page.getByLabel('License key').inputValue()).toBe('');
+    await screenshot(page, 'licenses');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});

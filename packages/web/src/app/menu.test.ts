@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MENU,
+  groupEntries,
+  menuItemForPath,
+  menuItemState,
+  sidebarEntries,
+  type MenuContext,
+  type MenuItem,
+} from './menu';
+
+const ctx = (over: Partial<MenuContext> = {}): MenuContext => ({
+  admin: true,
+  licenseRank: 1,
+  services: { access: true },
+  features: {},
+  cloud: false,
+  dedicatedCloud: false,
+  ...over,
+});
+const item = (over: Partial<MenuItem>): MenuItem => ({
+  key: 'k',
+  label: 'K',
+  path: '/k',
+  sidebar: 'administration',
+  ...over,
+});
+
+describe('menu filtering', () => {
+  it('hides admin entries from non-admins', () => {
+    expect(menuItemState(item({ adminOnly: true }), ctx({ admin: false })).state).toBe('hidden');
+  });
+  it('disables entries above the licence rank, with the edition needed', () => {
+    expect(menuItemState(item({ minRank: 5 }), ctx({ licenseRank: 1 }))).toEqual({
+      state: 'disabled',
+      reason: 'Needs an Enterprise+ licence',
+    });
+    expect(menuItemState(item({ minRank: 5 }), ctx({ licenseRank: 5 })).state).toBe('visible');
+  });
+  it('disables entries whose service is not running or whose feature is off', () => {
+    expect(menuItemState(item({ service: 'mc' }), ctx()).state).toBe('disabled');
+    expect(menuItemState(item({ feature: 'projects' }), ctx({ features: { projects: true } })).state).toBe('visible');
+    expect(menuItemState(item({ feature: 'projects' }), ctx()).state).toBe('disabled');
+  });
+  it('hides cloud-only entries on premises and on dedicated cloud', () => {
+    expect(menuItemState(item({ cloudOnly: true }), ctx()).state).toBe('hidden');
+    expect(menuItemState(item({ cloudOnly: true }), ctx({ cloud: true, dedicatedCloud: true })).state).toBe('hidden');
+    expect(menuItemState(item({ cloudOnly: true }), ctx({ cloud: true })).state).toBe('visible');
+  });
+  it('shows a non-admin only the application sidebar entries', () => {
+    expect(sidebarEntries(MENU, 'administration', ctx({ admin: false }))).toEqual([]);
+    expect(sidebarEntries(MENU, 'application', ctx({ admin: false })).map((e) => e.item.key)).toEqual(['overview']);
+  });
+  it('groups admin entries in menu order', () => {
+    const groups = groupEntries(sidebarEntries(MENU, 'administration', ctx()));
+    expect(groups.map((g) => g.group)).toEqual(['User Management', 'Monitoring', 'License Management']);
+  });
+  it('finds the entry of a path and of its sub-paths', () => {
+    expect(menuItemForPath('/admin/management/users')?.key).toBe('users');
+    expect(menuItemForPath('/admin/management/users/new')?.key).toBe('users');
+    expect(menuItemForPath('/admin/management/users-old')).toBeUndefined();
+  });
+  it('lists only pages the router knows', async () => {
+    const { ROUTES } = await import('./router');
+    const paths = new Set<string>();
+    const walk = (routes: typeof ROUTES) =>
+      routes.forEach((r) => {
+        if (r.path) paths.add(r.path);
+        if (r.children) walk(r.children);
+      });
+    walk(ROUTES);
+    for (const entry of MENU) expect(paths.has(entry.path), entry.path).toBe(true);
+  });
+});
