@@ -3,13 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isAnonymousName } from '@arca/contracts';
+import { isAnonymousName, type UserData } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { landingPath } from '../../../app/guards';
 import { Logo } from '../../../app/logo';
 import { usePageTitle } from '../../../app/page-title';
 import { takePathAfterLogin } from '../../../app/post-login-path';
-import { useCurrentUser } from '../api/get-current-user';
+import { currentUserKey, useCurrentUser } from '../api/get-current-user';
 import { useFooter } from '../api/get-footer';
 import { useLoginRelatedData } from '../api/get-login-related-data';
 import { useLogin } from '../api/login';
@@ -21,13 +21,19 @@ interface LoginForm {
   rememberMe: boolean;
 }
 
-/** Logs out once when the page is opened with the logout flag. */
+/**
+ * Logs out once when the page is opened with the logout flag. A visitor already known to be
+ * anonymous has no session to end, so the form is ready at once.
+ */
 function useLogoutFlag(active: boolean) {
   const client = useQueryClient();
-  const [done, setDone] = useState(!active);
+  const [done, setDone] = useState(() => {
+    const known = client.getQueryData<UserData>(currentUserKey);
+    return !active || (known !== undefined && isAnonymousName(known.name));
+  });
   const started = useRef(false);
   useEffect(() => {
-    if (!active || started.current) return;
+    if (!active || done || started.current) return;
     started.current = true;
     logout()
       .catch(() => undefined)
@@ -36,7 +42,7 @@ function useLogoutFlag(active: boolean) {
         void client.invalidateQueries({ queryKey: ['auth', 'footer'] });
         setDone(true);
       });
-  }, [active, client]);
+  }, [active, done, client]);
   return done;
 }
 
