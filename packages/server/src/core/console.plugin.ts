@@ -35,6 +35,7 @@ async function serveConsole(app: FastifyInstance, webDir: string): Promise<void>
       prefix: '/ui/',
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
