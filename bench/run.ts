@@ -4,7 +4,10 @@ import path from 'node:path';
 import { mustRun } from '../scripts/run.ts';
 
 const here = import.meta.dirname;
-const all = fs.readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const all = fs
+  .readdirSync(here, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of names) {
   if (!all.includes(name)) throw new Error(`no benchmark '${name}'; known: ${all.join(', ')}`);

@@ -17,7 +17,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 await mustRun(path.join(root, 'node_modules/.bin/tsc'), ['-b', path.join(root, 'packages/server')]);
-await mustRun(path.join(root, 'node_modules/.bin/vite'), ['build', path.join(root, 'packages/web'), '--logLevel', 'warn']);
+await mustRun(path.join(root, 'node_modules/.bin/vite'), [
+  'build',
+  path.join(root, 'packages/web'),
+  '--logLevel',
+  'warn',
+]);
 
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 const entryName = /<script type="module"[^>]*src="\/ui\/assets\/([^"]+\.js)"/.exec(html)?.[1];
@@ -26,7 +31,9 @@ const assets = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWit
 const gz = (file: string) => gzipSync(fs.readFileSync(path.join(dist, 'assets', file)), { level: 9 }).length;
 const entry = gz(entryName);
 // the entry's static imports load with it: count them with the entry
-const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="\/ui\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);
+const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="\/ui\/assets\/([^"]+\.js)"/g)].map(
+  (m) => m[1]!,
+);
 const initial = entry + preloaded.reduce((sum, f) => sum + gz(f), 0);
 const lazy = assets
   .filter((f) => f !== entryName && !preloaded.includes(f))
@@ -58,7 +65,9 @@ try {
   await server.stop();
 }
 
-console.log(`console-load: entry chunk ${entryName} ${kb(entry)} gzip (with its ${preloaded.length} preloaded chunks ${kb(initial)}; target ≤ 250 KB)`);
+console.log(
+  `console-load: entry chunk ${entryName} ${kb(entry)} gzip (with its ${preloaded.length} preloaded chunks ${kb(initial)}; target ≤ 250 KB)`,
+);
 console.log(`console-load: largest lazy chunk ${lazy.f} ${kb(lazy.size)} gzip`);
 console.log(
   `console-load: navigation to interactive login form, median of ${RUNS} cold loads ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')}; target ≤ 1000 ms)`,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { authPlugin } from './core/auth.plugin.js';
 import { BUILD } from './core/build-info.js';
@@ -69,10 +70,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
 
   await app.register(fastifyCookie);
+  // the OpenAPI document is generated from the same zod schemas that validate the calls
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Arca API', version: BUILD.version } },
+    transform: jsonSchemaTransform,
+  });
   await app.register(contextPlugin, { config, db, dbEngine: engine, accessLog: loggers.jfac, license, nodeId });
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin);
   await registerFeatures(app);
   await app.register(consolePlugin, { webDir: config.webDir });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
   return { app, generatedAdminPassword };
 }

@@ -1,4 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/src/cli';
@@ -132,6 +134,8 @@ describe('the console against a real server', () => {
     await page.getByRole('link', { name: 'Users' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('You have unsaved changes. Leaving this page will discard changes.').waitFor();
+    await dialog.getByRole('button', { name: 'Discard' }).waitFor();
+    await page.waitForTimeout(400); // let the opening animation finish for the screenshot
     await screenshot(page, 'unsaved-changes');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(page.url()).toContain('/license_management/licenses');
@@ -152,6 +156,48 @@ describe('the console against a real server', () => {
     expect(await page.getByLabel('License key').inputValue()).toBe('');
     await screenshot(page, 'licenses');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('sends the admin to the licences page once the licence has expired, until a valid one is installed', async () => {
+    const db = new Database(path.join(server.dataDir, 'arca.db'));
+    db.prepare('UPDATE licenses SET expires_at = ? WHERE active = 1').run(Date.now() - 60_000);
+    db.close();
+    const { page } = await newPage();
+    await page.goto(`${server.url}/ui/`);
+    await page.waitForURL('**/ui/login?logout=true');
+    await logIn(page);
+    await page.waitForURL('**/ui/admin/license_management/licenses');
+    await page.getByText('The licence has expired').waitFor();
+    await expect.poll(() => page.getByTestId('footer-license').textContent()).toBe('No valid licence');
+    await screenshot(page, 'licence-expired');
+    // every other page leads back here
+    await page.goto(`${server.url}/ui/admin/management/users`);
+    await page.waitForURL('**/ui/admin/license_management/licenses');
+
+    await page.getByLabel('License key').fill(await issueKey('ENTERPRISE', 'Renewed Inc'));
+    await page.getByRole('button', { name: 'Install' }).click();
+    await expect
+      .poll(() => page.getByTestId('footer-license').textContent())
+      .toBe('Enterprise licence, licensed to Renewed Inc');
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/ui/admin/management/users');
+    await page.context().close();
+  });
+
+  it('checks the session again when activity resumes after 60 s idle, and goes to login when it has ended', async () => {
+    const { page } = await newPage();
+    await page.clock.install();
+    await page.goto(`${server.url}/ui/login`);
+    await logIn(page);
+    await page.waitForURL('**/ui/overview');
+    // the session ends on the server while the page sits idle
+    await page.request.get(`${server.url}/ui/api/v1/auth/logout`);
+    await page.clock.fastForward(61_000);
+    await page.mouse.click(700, 500);
+    await page.waitForURL('**/ui/login?logout=true&fromUnauthorized=true');
+    await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
+    await screenshot(page, 'session-ended');
     await page.context().close();
   });
 });

@@ -88,7 +88,8 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     return { kind: 'redirect', to: '/authorization', message: ERROR_MESSAGES.notAuthorized };
   }
   const item = meta.menuKey ? (input.items ?? MENU).find((i) => i.key === meta.menuKey) : undefined;
-  if (item && meta.admin) {
+  // with no valid licence at all, the licence step below decides where to go
+  if (item && meta.admin && menu.licenseRank > 0) {
     const status = menuItemState(item, menu);
     if (status.state !== 'visible') return { kind: 'redirect', to: '/authorization', message: status.reason };
   }

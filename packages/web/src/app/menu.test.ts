@@ -37,6 +37,15 @@ describe('menu filtering', () => {
     });
     expect(menuItemState(item({ minRank: 5 }), ctx({ licenseRank: 5 })).state).toBe('visible');
   });
+  it('disables every page but the licences page when there is no valid licence', () => {
+    const entries = sidebarEntries(MENU, 'administration', ctx({ licenseRank: 0 }));
+    expect(entries.map((e) => [e.item.key, e.status.state])).toEqual([
+      ['users', 'disabled'],
+      ['service-status', 'disabled'],
+      ['licenses', 'visible'],
+    ]);
+    expect(entries[0]!.status).toEqual({ state: 'disabled', reason: 'Needs a valid licence' });
+  });
   it('disables entries whose service is not running or whose feature is off', () => {
     expect(menuItemState(item({ service: 'mc' }), ctx()).state).toBe('disabled');
     expect(menuItemState(item({ feature: 'projects' }), ctx({ features: { projects: true } })).state).toBe('visible');

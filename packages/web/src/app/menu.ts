@@ -35,7 +35,7 @@ export type MenuItemState =
   { state: 'visible' } | { state: 'disabled'; reason: string } | { state: 'hidden'; reason: string };
 
 export const EDITION_FOR_RANK: Record<number, string> = {
-  1: 'an Open Source',
+  1: 'a valid',
   2: 'a Pro',
   3: 'a Trial',
   4: 'an Enterprise',
@@ -87,6 +87,7 @@ export function groupEntries<T extends { item: MenuItem }>(entries: T[]): { grou
 export const MENU: MenuItem[] = [
   {
     key: 'overview',
+    minRank: 1,
     label: 'Overview',
     path: '/overview',
     sidebar: 'application',
@@ -94,6 +95,7 @@ export const MENU: MenuItem[] = [
   },
   {
     key: 'users',
+    minRank: 1,
     label: 'Users',
     path: '/admin/management/users',
     sidebar: 'administration',
@@ -104,6 +106,7 @@ export const MENU: MenuItem[] = [
   },
   {
     key: 'service-status',
+    minRank: 1,
     label: 'Service Status',
     path: '/admin/monitoring/service-status',
     sidebar: 'administration',

@@ -24,9 +24,11 @@ export function useIdleSessionCheck(enabled: boolean) {
       if (idle < IDLE_CHECK_MS) return;
       getCurrentUser({ background: true })
         .then((user) => {
-          client.setQueryData(currentUserKey, user);
           if (isAnonymousName(user.name) && !user.anonAccessEnabled) {
+            // the login page's logout flag clears what is cached for the old session
             navigate('/login?logout=true&fromUnauthorized=true', { replace: true });
+          } else {
+            client.setQueryData(currentUserKey, user);
           }
         })
         .catch(() => undefined);

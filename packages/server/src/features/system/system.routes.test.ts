@@ -109,6 +109,13 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     t = { ...t, close: async () => fs.rmSync(t.dataDir, { recursive: true, force: true }) } as TestApp;
   });
 
+  it('publishes an OpenAPI document generated from the call schemas', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    const login = doc.paths['/ui/api/v1/ui/auth/login'].post;
+    expect(login.requestBody.content['application/json'].schema.required).toEqual(['user', 'password']);
+  });
+
   it('answers JSON errors for unknown API paths', async () => {
     const res = await t.app.inject({ url: '/ui/api/v1/no/such/call', headers: { cookie } });
     expect(res.statusCode).toBe(404);

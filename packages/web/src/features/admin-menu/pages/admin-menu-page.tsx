@@ -2,7 +2,14 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Input, Row, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { MENU, groupEntries, menuItemState, type MenuItem, type MenuItemState } from '../../../app/menu';
+import {
+  MENU,
+  groupEntries,
+  menuItemState,
+  type MenuContext,
+  type MenuItem,
+  type MenuItemState,
+} from '../../../app/menu';
 import { useStartupData } from '../../../app/root';
 import { menuIcon } from '../../../app/layout/sidebar-menu';
 import { Highlight } from '../../../components/highlight';
@@ -48,22 +55,23 @@ function Entry({ item, status, query }: { item: MenuItem; status: MenuItemState;
   );
 }
 
-/** Every administration page as grouped cards, with a search that filters and highlights. */
-export function AdminMenuPage() {
-  const { menu } = useStartupData();
+export interface AdminMenuProps {
+  items: MenuItem[];
+  ctx: MenuContext;
+}
+
+/** Administration entries as grouped cards, with a search that filters and highlights. */
+export function AdminMenu({ items, ctx }: AdminMenuProps) {
   const [query, setQuery] = useState('');
-  if (!menu) return null;
-  const entries = MENU.filter((item) => item.sidebar === 'administration').map((item) => ({
-    item,
-    status: menuItemState(item, { ...menu, admin: true }),
-  }));
+  const entries = items
+    .filter((item) => item.sidebar === 'administration')
+    .map((item) => ({ item, status: menuItemState(item, { ...ctx, admin: true }) }));
   const groups = groupEntries(entries)
     .map((g) => ({ ...g, entries: g.entries.filter((e) => matches(e.item, g.group, query)) }))
     .filter((g) => g.entries.length > 0);
 
   return (
     <>
-      <PageHeader title="Administration" description="Every setting of this deployment, grouped by area." />
       <Input
         allowClear
         size="large"
@@ -89,6 +97,17 @@ export function AdminMenuPage() {
           ))}
         </Row>
       )}
+    </>
+  );
+}
+
+/** Every administration page of this deployment on one screen (`artifactory/list`). */
+export function AdminMenuPage() {
+  const { menu } = useStartupData();
+  return (
+    <>
+      <PageHeader title="Administration" description="Every setting of this deployment, grouped by area." />
+      {menu && <AdminMenu items={MENU} ctx={menu} />}
     </>
   );
 }
