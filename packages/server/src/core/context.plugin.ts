@@ -5,26 +5,21 @@ import type { Config } from '../config.js';
 import type { Db, DbEngine } from '../db/database.js';
 import type { LicenseService } from '../features/license/license.service.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    db: Db;
-    dbEngine: DbEngine;
-    /** The access service's logger (log key jfac). */
-    accessLog: Logger;
-    license: LicenseService;
-    /** This process's node id in the `nodes` table. */
-    nodeId: string;
-  }
-}
-
+/** The application's shared parts, decorated on the Fastify instance for every feature. */
 export interface AppContext {
   config: Config;
   db: Db;
   dbEngine: DbEngine;
+  /** The access service's logger (log key jfac). */
   accessLog: Logger;
   license: LicenseService;
+  /** This process's node id in the `nodes` table. */
   nodeId: string;
+}
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyInstance extends AppContext {}
 }
 
 /** Makes the application's shared parts available to every feature. */

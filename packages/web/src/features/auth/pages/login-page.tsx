@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isAnonymousName, type UserData } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
+import { ErrorList } from '../../../components/error-list';
 import { landingPath } from '../../../app/guards';
 import { Logo } from '../../../app/logo';
 import { usePageTitle } from '../../../app/page-title';
@@ -101,25 +102,7 @@ export function LoginPage() {
             style={{ marginBottom: 16 }}
           />
         )}
-        {errors.length > 0 && (
-          <Alert
-            type="error"
-            showIcon
-            role="alert"
-            style={{ marginBottom: 16 }}
-            title={
-              errors.length === 1 ? (
-                errors[0]
-              ) : (
-                <ul style={{ margin: 0, paddingLeft: 18 }}>
-                  {errors.map((e) => (
-                    <li key={e}>{e}</li>
-                  ))}
-                </ul>
-              )
-            }
-          />
-        )}
+        <ErrorList messages={errors} style={{ marginBottom: 16 }} />
         <Form<LoginForm>
           layout="vertical"
           requiredMark={false}

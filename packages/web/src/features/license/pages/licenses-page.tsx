@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { LICENSE_EDITION_LABELS, LICENSE_MESSAGES, type LicenseInfo } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
+import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDate, formatDateTime } from '../../../components/time';
@@ -161,25 +162,7 @@ export function LicensesPage() {
               style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
             />
             {fileError && <Alert type="error" showIcon title={fileError} style={{ marginTop: 12 }} />}
-            {errors.length > 0 && (
-              <Alert
-                type="error"
-                showIcon
-                role="alert"
-                style={{ marginTop: 12 }}
-                title={
-                  errors.length === 1 ? (
-                    errors[0]
-                  ) : (
-                    <ul style={{ margin: 0, paddingLeft: 18 }}>
-                      {errors.map((e) => (
-                        <li key={e}>{e}</li>
-                      ))}
-                    </ul>
-                  )
-                }
-              />
-            )}
+            <ErrorList messages={errors} style={{ marginTop: 12 }} />
             <Space style={{ marginTop: 16 }} wrap>
               <Button type="primary" onClick={onInstall} disabled={!keyText.trim()} loading={install.isPending}>
                 Install
