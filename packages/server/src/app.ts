@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -13,10 +14,12 @@ import { errorHandlerPlugin } from './core/errors.js';
 import { createLoggers } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { startJobs } from './core/jobs.js';
 import { ensureAdminUser } from './features/auth/auth.service.js';
 import { deleteExpiredSessions } from './features/auth/auth.store.js';
 import { registerFeatures } from './features/index.js';
 import { LicenseService } from './features/license/license.service.js';
+import { FileBinaryStore } from './storage/binary-store.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -41,6 +44,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
+  const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'));
+  const leftovers = await binaries.cleanTemporary();
+  if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
+  const stopJobs = startJobs({ db, store: binaries, log: loggers.jfrt, trashRetentionDays: config.trashRetentionDays });
 
   const nodeId = process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}`;
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
@@ -64,6 +71,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    stopJobs();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     await db.destroy();
     await loggers.close();
@@ -75,7 +83,15 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     openapi: { info: { title: 'Arca API', version: BUILD.version } },
     transform: jsonSchemaTransform,
   });
-  await app.register(contextPlugin, { config, db, dbEngine: engine, accessLog: loggers.jfac, license, nodeId });
+  await app.register(contextPlugin, {
+    config,
+    db,
+    dbEngine: engine,
+    accessLog: loggers.jfac,
+    license,
+    nodeId,
+    binaries,
+  });
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin);
   await registerFeatures(app);

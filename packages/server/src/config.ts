@@ -29,6 +29,8 @@ export interface Config {
   };
   loginLockout: { maxFailures: number; windowMs: number; lockMs: number };
   heartbeatMs: number;
+  /** Days an item stays in the trash can before the cleanup job removes it; 0 keeps it until emptied. */
+  trashRetentionDays: number;
   /** Directory holding the built console; it is served under /ui/ when it exists. */
   webDir: string;
 }
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       lockMs: integer(env, 'ARCA_LOGIN_LOCK_MINUTES', 5, 1) * minutes,
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
+    trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
     webDir: path.resolve(env.ARCA_WEB_DIR || path.join(import.meta.dirname, '..', '..', 'web', 'dist')),
   };
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
-import { SESSION_COOKIE, resolveSession, type Principal } from '../features/auth/auth.service.js';
-import { errorBody } from './errors.js';
+import { createHash } from 'node:crypto';
+import { SESSION_COOKIE, authenticate, resolveSession, type Principal } from '../features/auth/auth.service.js';
+import { findUserById } from '../features/users/users.store.js';
+import { HttpError, errorBody } from './errors.js';
 
 /**
  * What a route needs: `public` anyone (also when anonymous access is off), `user` a signed-in
@@ -21,6 +23,27 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Package clients send HTTP basic credentials with every request: a verified pair is remembered briefly. */
+const BASIC_CACHE_MS = 60_000;
+const basicCache = new Map<string, { userId: string; until: number }>();
+
+async function basicPrincipal(app: FastifyInstance, header: string): Promise<Principal> {
+  const cacheKey = createHash('sha256').update(header).digest('hex');
+  const now = Date.now();
+  const cached = basicCache.get(cacheKey);
+  if (cached && cached.until > now) {
+    const user = await findUserById(app.db, cached.userId);
+    if (user) return { kind: 'user', user, sessionId: null };
+  }
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+  const user = await authenticate(app.db, app.config, decoded.slice(0, colon), decoded.slice(colon + 1));
+  if (basicCache.size > 1000) basicCache.clear();
+  basicCache.set(cacheKey, { userId: user.id, until: now + BASIC_CACHE_MS });
+  return { kind: 'user', user, sessionId: null };
+}
+
 export function isAdmin(request: FastifyRequest): boolean {
   return request.principal.kind === 'user' && request.principal.user.admin === 1;
 }
@@ -36,7 +59,18 @@ export const authPlugin = fp(
           return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
         }
       }
-      request.principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
+      const authorization = request.headers.authorization;
+      if (authorization?.toLowerCase().startsWith('basic ')) {
+        try {
+          request.principal = await basicPrincipal(app, authorization);
+        } catch (error) {
+          const status = error instanceof HttpError ? error.statusCode : 401;
+          reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+          return reply.status(status).send(errorBody(status, (error as Error).message));
+        }
+      } else {
+        request.principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
+      }
       const access = request.routeOptions.config.access ?? 'admin';
       if (access === 'public' || request.is404) return;
       if (request.principal.kind === 'anonymous') {

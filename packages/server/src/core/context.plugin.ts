@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db, DbEngine } from '../db/database.js';
 import type { LicenseService } from '../features/license/license.service.js';
+import type { BinaryStore } from '../storage/binary-store.js';
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   license: LicenseService;
   /** This process's node id in the `nodes` table. */
   nodeId: string;
+  /** Where artifact contents live. */
+  binaries: BinaryStore;
 }
 
 declare module 'fastify' {
@@ -31,6 +34,7 @@ export const contextPlugin = fp(
     app.decorate('accessLog', context.accessLog);
     app.decorate('license', context.license);
     app.decorate('nodeId', context.nodeId);
+    app.decorate('binaries', context.binaries);
   },
   { name: 'arca-context' },
 );

@@ -41,6 +41,8 @@ export const errorHandlerPlugin = fp(
         request.log.error({ err: error }, 'request failed');
         return reply.status(status).send(errorBody(status, `${ERROR_MESSAGES.internal} (${request.id})`));
       }
+      // package clients retry with credentials when asked; the console never is (no browser dialog)
+      if (status === 401 && !request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       return reply.status(status).send(errorBody(status, error.message));
     });
     app.setNotFoundHandler((request, reply) => {

@@ -70,6 +70,71 @@ export interface AdoptionMetricsTable {
   updated_at: number;
 }
 
+export interface RepositoriesTable {
+  key: string;
+  rclass: string;
+  package_type: string;
+  description: string;
+  notes: string;
+  includes_pattern: string;
+  excludes_pattern: string;
+  repo_layout_ref: string;
+  url: string;
+  username: string;
+  password: string | null;
+  /** JSON array of member keys (virtual repositories). */
+  members: string;
+  default_deployment_repo: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One stored content, shared by every item with the same SHA-256. */
+export interface BinariesTable {
+  sha256: string;
+  sha1: string;
+  md5: string;
+  size: number;
+  ref_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A file or folder of a repository; `path` has no leading slash, `parent` is '' at the root. */
+export interface ItemsTable {
+  id: string;
+  repo_key: string;
+  path: string;
+  parent: string;
+  name: string;
+  folder: number;
+  sha256: string | null;
+  size: number;
+  mime_type: string | null;
+  created_at: number;
+  created_by: string;
+  modified_at: number;
+  modified_by: string;
+}
+
+export interface ItemPropertiesTable {
+  item_id: string;
+  key: string;
+  value: string;
+}
+
+/** The outbox: one row per state change others react to. `seq` orders them. */
+export interface EventsTable {
+  id: string;
+  seq: number;
+  type: string;
+  repo_key: string | null;
+  path: string | null;
+  payload: string;
+  actor: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -78,6 +143,11 @@ export interface Database {
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;
+  repositories: RepositoriesTable;
+  binaries: BinariesTable;
+  items: ItemsTable;
+  item_properties: ItemPropertiesTable;
+  events: EventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -87,4 +157,7 @@ export type SessionRow = Selectable<SessionsTable>;
 export type NodeRow = Selectable<NodesTable>;
 export type LicenseRow = Selectable<LicensesTable>;
 export type NewLicense = Insertable<LicensesTable>;
+export type RepositoryRow = Selectable<RepositoriesTable>;
+export type ItemRow = Selectable<ItemsTable>;
+export type BinaryRow = Selectable<BinariesTable>;
 export type { Generated };

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { artifactsConsoleRoutes } from './artifacts/artifacts.console.routes.js';
+import { artifactsRestRoutes } from './artifacts/artifacts.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { licenseRoutes } from './license/license.routes.js';
+import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
 import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 
@@ -13,5 +16,9 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(repositoriesConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
+  await app.register(repositoriesRestRoutes);
+  await app.register(artifactsRestRoutes);
 }

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+
+export const ARTIFACT_MESSAGES = {
+  notFound: 'The object you were looking for could not be found.',
+  pathTraversal: "The path may not contain '.' or '..' segments, encoded separators or encoded dots.",
+  pathNul: 'The path may not contain control characters.',
+  pathTooLong: 'The path is longer than 1024 characters.',
+  nameTooLong: 'A file or folder name is longer than 255 characters.',
+  pathEmpty: 'A file path is required.',
+  checksumMismatch:
+    "Checksum mismatch: {header} says '{expected}' but the content's is '{actual}'. Nothing was stored.",
+  checksumDeployNotFound: 'Checksum deploy failed: no stored binary has the given checksum.',
+  checksumDeployNeedsChecksum: 'Checksum deploy needs an X-Checksum-Sha256 or X-Checksum-Sha1 header.',
+  virtualNoTarget: "Virtual repository '{key}' has no default deployment repository.",
+  remoteDeploy: "Cannot deploy to remote repository '{key}'.",
+  patternRefused: "The path '{path}' is not accepted by the include and exclude patterns of repository '{key}'.",
+  folderIsFile: "'{path}' is a file, so nothing can be stored under it.",
+  fileIsFolder: "'{path}' is a folder and cannot be replaced by a file.",
+  uploadIncomplete: 'The upload ended before all of its content arrived. Nothing was stored.',
+  targetExists: "'{path}' already exists in '{key}'.",
+  copyIntoItself: 'A folder cannot be copied or moved into itself.',
+  toRequired: "The 'to' parameter is required, as /{repoKey}/{path}.",
+  notInTrash: 'Only items in the trash can can be restored.',
+  upstreamFailed: 'The upstream of remote repository {key} did not answer with the file.',
+  propertyKey: 'A property key may contain letters, digits, dots, dashes, underscores and colons.',
+  notText: 'This file is not a text file that can be viewed.',
+  notArchive: 'This file is not an archive that can be browsed.',
+} as const;
+
+/** Most bytes of a text file the console shows in its viewer. */
+export const VIEW_MAX_BYTES = 1024 * 1024;
+
+export const checksumsSchema = z.object({ sha1: z.string(), md5: z.string(), sha256: z.string() });
+
+/** Answer of a deploy: Artifactory's ItemCreated body. */
+export const itemCreatedSchema = z.object({
+  repo: z.string(),
+  path: z.string(),
+  created: z.string(),
+  createdBy: z.string(),
+  downloadUri: z.string(),
+  mimeType: z.string(),
+  size: z.string(),
+  checksums: checksumsSchema,
+  originalChecksums: checksumsSchema,
+  uri: z.string(),
+});
+export type ItemCreated = z.infer<typeof itemCreatedSchema>;
+
+/** Properties: each key holds a list of values. */
+export const propertiesSchema = z.record(z.string(), z.array(z.string()));
+export type Properties = z.infer<typeof propertiesSchema>;
+
+export const PROPERTY_KEY_PATTERN = /^[A-Za-z0-9._:-]{1,255}$/;
+
+/** A node of the tree browser. */
+export const treeNodeSchema = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['folder', 'file', 'archive']),
+  size: z.number().int(),
+  lastModified: z.string(),
+});
+export type TreeNode = z.infer<typeof treeNodeSchema>;
+
+export const treeChildrenQuerySchema = z.object({
+  repoKey: z.string().min(1),
+  path: z.string().default(''),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+export const treeChildrenSchema = z.object({
+  items: z.array(treeNodeSchema),
+  total: z.number().int(),
+  offset: z.number().int(),
+});
+export type TreeChildren = z.infer<typeof treeChildrenSchema>;
+
+/** The kinds of repository node in the tree (spec part 1 §2). */
+export const REPO_NODE_KINDS = ['local', 'remote', 'virtual', 'cached', 'trashcan'] as const;
+
+export const treeReposQuerySchema = z.object({
+  repo_type: z.string().optional(),
+  repo_key: z.string().optional(),
+  pkg_type: z.string().optional(),
+});
+
+export const treeRepoSchema = z.object({
+  repoKey: z.string(),
+  repoType: z.enum(REPO_NODE_KINDS),
+  pkgType: z.string(),
+  description: z.string(),
+  hasChildren: z.boolean(),
+});
+export type TreeRepo = z.infer<typeof treeRepoSchema>;
+
+/** The General tab of the tree browser. */
+export const itemInfoSchema = z.object({
+  repoKey: z.string(),
+  path: z.string(),
+  name: z.string(),
+  type: z.enum(['repository', 'folder', 'file', 'archive']),
+  repoType: z.enum(REPO_NODE_KINDS),
+  pkgType: z.string(),
+  size: z.number().int(),
+  created: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  lastModified: z.string().nullable(),
+  modifiedBy: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  checksums: checksumsSchema.nullable(),
+  downloadUri: z.string().nullable(),
+  /** For folders and repositories: files and folders below, and their total size. */
+  files: z.number().int().nullable(),
+  folders: z.number().int().nullable(),
+  trash: z
+    .object({ originalRepository: z.string(), originalPath: z.string(), deletedBy: z.string(), deletedAt: z.string() })
+    .nullable(),
+});
+export type ItemInfo = z.infer<typeof itemInfoSchema>;
+
+export const itemRefSchema = z.object({ repoKey: z.string().min(1), path: z.string().default('') });
+export type ItemRef = z.infer<typeof itemRefSchema>;
+
+export const copyMoveBodySchema = z.object({
+  repoKey: z.string().min(1),
+  path: z.string().min(1, ARTIFACT_MESSAGES.pathEmpty),
+  targetRepoKey: z.string().min(1, 'This field is mandatory.'),
+  targetPath: z.string().default(''),
+});
+export type CopyMoveBody = z.input<typeof copyMoveBodySchema>;
+
+export const restoreBodySchema = z.object({
+  path: z.string().min(1),
+  targetRepoKey: z.string().optional(),
+  targetPath: z.string().optional(),
+});
+
+export const propertiesBodySchema = z.object({
+  repoKey: z.string().min(1),
+  path: z.string().default(''),
+  key: z.string().regex(PROPERTY_KEY_PATTERN, ARTIFACT_MESSAGES.propertyKey),
+  values: z.array(z.string().max(4000)).min(1, 'This field is mandatory.'),
+  recursive: z.boolean().default(false),
+});
+export type PropertiesBody = z.input<typeof propertiesBodySchema>;
+
+export const viewSourceSchema = z.object({ fileContent: z.string(), truncated: z.boolean() });
+
+export const archiveEntrySchema = z.object({ path: z.string(), size: z.number().int(), folder: z.boolean() });
+export type ArchiveEntry = z.infer<typeof archiveEntrySchema>;
+
+export const archiveViewSourceBodySchema = z.object({
+  archivePath: z.string().min(1),
+  repoKey: z.string().min(1),
+  sourcePath: z.string().min(1),
+});
+
+/** Storage summary of the administration console. */
+export const storageSummarySchema = z.object({
+  binariesCount: z.number().int(),
+  binariesSize: z.number().int(),
+  artifactsCount: z.number().int(),
+  artifactsSize: z.number().int(),
+  optimization: z.number(),
+  itemsCount: z.number().int(),
+  repositories: z.array(
+    z.object({
+      repoKey: z.string(),
+      repoType: z.string(),
+      packageType: z.string(),
+      filesCount: z.number().int(),
+      foldersCount: z.number().int(),
+      usedSpace: z.number().int(),
+      percentage: z.number(),
+    }),
+  ),
+});
+export type StorageSummary = z.infer<typeof storageSummarySchema>;
+
+export const setMeUpSchema = z.object({ baseUrl: z.string() });

@@ -1,0 +1,149 @@
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import tar from 'tar-stream';
+import yauzl from 'yauzl';
+import { ARTIFACT_MESSAGES, VIEW_MAX_BYTES, type ArchiveEntry } from '@arca/contracts';
+import { badRequest, notFound } from '../../core/errors.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
+
+type Kind = 'zip' | 'tgz' | 'tar';
+
+const ZIP = /\.(zip|jar|war|ear|aar|nupkg|whl|apk|vsix)$/i;
+const TGZ = /\.(tgz|tar\.gz)$/i;
+const TAR = /\.tar$/i;
+
+export function archiveKind(name: string): Kind | undefined {
+  if (ZIP.test(name)) return 'zip';
+  if (TGZ.test(name)) return 'tgz';
+  if (TAR.test(name)) return 'tar';
+  return undefined;
+}
+
+/** At most this many entries are listed. */
+const MAX_ENTRIES = 10_000;
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) =>
+      err || !zip ? reject(err ?? new Error('zip')) : resolve(zip),
+    ),
+  );
+}
+
+async function readStreamLimited(stream: Readable, limit: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size));
+      truncated = true;
+      stream.destroy();
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const buffer = Buffer.concat(chunks);
+  if (buffer.includes(0)) throw badRequest(ARTIFACT_MESSAGES.notText);
+  return { text: buffer.toString('utf8'), truncated };
+}
+
+/** Walks a tar stream, calling `visit` per entry; `visit` returns true to stop. */
+async function walkTar(
+  source: Readable,
+  gzip: boolean,
+  visit: (header: tar.Headers, stream: Readable) => Promise<boolean>,
+): Promise<void> {
+  const extract = tar.extract();
+  const input = gzip ? source.pipe(createGunzip()) : source;
+  input.pipe(extract);
+  for await (const entry of extract) {
+    const stop = await visit(entry.header, entry);
+    if (stop) {
+      source.destroy();
+      break;
+    }
+    entry.resume();
+  }
+}
+
+/** Lists the entries of a zip, jar, tgz or tar stored under `sha256`. */
+export async function listArchive(
+  store: BinaryStore & { pathOf?(sha: string): string },
+  sha256: string,
+  name: string,
+): Promise<ArchiveEntry[]> {
+  const kind = archiveKind(name);
+  if (!kind) throw badRequest(ARTIFACT_MESSAGES.notArchive);
+  const entries: ArchiveEntry[] = [];
+  try {
+    if (kind === 'zip') {
+      if (!store.pathOf) throw badRequest(ARTIFACT_MESSAGES.notArchive);
+      const zip = await openZip(store.pathOf(sha256));
+      await new Promise<void>((resolve, reject) => {
+        zip.on('entry', (entry: yauzl.Entry) => {
+          const folder = entry.fileName.endsWith('/');
+          entries.push({ path: entry.fileName.replace(/\/$/, ''), size: folder ? 0 : entry.uncompressedSize, folder });
+          if (entries.length >= MAX_ENTRIES) zip.close();
+          else zip.readEntry();
+        });
+        zip.on('end', resolve);
+        zip.on('close', resolve);
+        zip.on('error', reject);
+        zip.readEntry();
+      });
+    } else {
+      await walkTar(store.read(sha256), kind === 'tgz', async (header) => {
+        entries.push({
+          path: header.name.replace(/\/$/, ''),
+          size: header.size ?? 0,
+          folder: header.type === 'directory',
+        });
+        return entries.length >= MAX_ENTRIES;
+      });
+    }
+  } catch (error) {
+    if (error instanceof Error && 'statusCode' in error) throw error;
+    throw badRequest(ARTIFACT_MESSAGES.notArchive);
+  }
+  return entries;
+}
+
+/** The text of one entry of an archive (first 1 MiB). */
+export async function readArchiveEntry(
+  store: BinaryStore & { pathOf?(sha: string): string },
+  sha256: string,
+  name: string,
+  entryPath: string,
+): Promise<{ fileContent: string; truncated: boolean }> {
+  const kind = archiveKind(name);
+  if (!kind) throw badRequest(ARTIFACT_MESSAGES.notArchive);
+  let result: { text: string; truncated: boolean } | undefined;
+  if (kind === 'zip') {
+    const zip = await openZip(store.pathOf!(sha256));
+    result = await new Promise((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== entryPath) return zip.readEntry();
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err ?? new Error('entry'));
+          readStreamLimited(stream, VIEW_MAX_BYTES).then((r) => {
+            zip.close();
+            resolve(r);
+          }, reject);
+        });
+      });
+      zip.on('end', () => resolve(undefined));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  } else {
+    await walkTar(store.read(sha256), kind === 'tgz', async (header, stream) => {
+      if (header.name.replace(/^\.\//, '') !== entryPath.replace(/^\.\//, '')) return false;
+      result = await readStreamLimited(stream, VIEW_MAX_BYTES);
+      return true;
+    });
+  }
+  if (!result) throw notFound();
+  return { fileContent: result.text, truncated: result.truncated };
+}

@@ -1,0 +1,112 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import { HttpError } from '../../core/errors.js';
+import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
+import { listChildren } from './artifacts.store.js';
+
+export function artifactContext(request: FastifyRequest): ArtifactContext {
+  return { db: request.server.db, store: request.server.binaries, baseUrl: `${request.protocol}://${request.host}` };
+}
+
+function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined; // several ranges or another unit: answer the whole file
+  const [, from, to] = match as unknown as [string, string, string];
+  if (!from && !to) return 'invalid';
+  let start: number;
+  let end: number;
+  if (!from) {
+    start = Math.max(0, size - Number(to));
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to ? Math.min(Number(to), size - 1) : size - 1;
+  }
+  if (start > end || start >= size) return 'invalid';
+  return { start, end };
+}
+
+/**
+ * Answers a stored file the way Artifactory does: checksum headers, ETag (the SHA-1),
+ * Last-Modified, conditional requests and single byte ranges. HEAD answers the headers only.
+ */
+export async function sendItem(request: FastifyRequest, reply: FastifyReply, item: ItemRow): Promise<FastifyReply> {
+  const checksums = await checksumsOf(request.server.db, item.sha256!);
+  const size = Number(item.size);
+  const etag = `"${checksums.sha1}"`;
+  const lastModified = new Date(Math.floor(item.modified_at / 1000) * 1000);
+  reply
+    .header('Content-Type', item.mime_type ?? 'application/octet-stream')
+    .header('Accept-Ranges', 'bytes')
+    .header('ETag', etag)
+    .header('Last-Modified', lastModified.toUTCString())
+    .header('X-Checksum-Sha1', checksums.sha1)
+    .header('X-Checksum-Sha256', checksums.sha256)
+    .header('X-Checksum-Md5', checksums.md5)
+    .header('X-Artifactory-Filename', encodeURIComponent(item.name))
+    .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(item.name)}`);
+
+  const ifNoneMatch = request.headers['if-none-match'];
+  const ifModifiedSince = request.headers['if-modified-since'];
+  if (
+    (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')) ||
+    (!ifNoneMatch && ifModifiedSince && Date.parse(ifModifiedSince) >= lastModified.getTime())
+  ) {
+    return reply.status(304).send();
+  }
+
+  const rangeHeader = request.headers.range;
+  const range = rangeHeader ? parseRange(rangeHeader, size) : undefined;
+  if (range === 'invalid') {
+    return reply.status(416).header('Content-Range', `bytes */${size}`).send();
+  }
+  if (range) {
+    reply
+      .status(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('Content-Length', range.end - range.start + 1);
+    if (request.method === 'HEAD') return reply.send();
+    return reply.send(request.server.binaries.read(item.sha256!, range));
+  }
+  reply.header('Content-Length', size);
+  if (request.method === 'HEAD') return reply.send();
+  if (size === 0) return reply.send('');
+  return reply.send(request.server.binaries.read(item.sha256!));
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A folder asked for with GET: a plain HTML index, as Artifactory answers browsers and wget. */
+export async function sendFolderIndex(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  repo: RepositoryRow,
+  path: string,
+): Promise<FastifyReply> {
+  const children = await listChildren(request.server.db, repo.key, path, 0, 10_000);
+  const title = `Index of ${repo.key}/${path}`;
+  const rows = children
+    .map((child) => {
+      const name = child.folder ? `${child.name}/` : child.name;
+      const size = child.folder ? '-' : String(child.size);
+      return `<a href="${encodeURIComponent(child.name)}${child.folder ? '/' : ''}">${escapeHtml(name)}</a>  ${new Date(child.modified_at).toISOString()}  ${size}`;
+    })
+    .join('\n');
+  const up = path ? '<a href="../">../</a>\n' : '';
+  if (!request.url.split('?')[0]!.endsWith('/')) {
+    return reply.redirect(`${request.url.split('?')[0]}/`);
+  }
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><pre>${up}${rows}</pre></body></html>`,
+    );
+}
+
+/** Reads a header that may be given once. */
+export function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) throw new HttpError(400, `The ${name} header may be given only once.`);
+  return value;
+}

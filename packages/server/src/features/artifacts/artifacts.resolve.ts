@@ -1,0 +1,86 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { TRASHCAN_REPO } from '@arca/contracts';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
+import { findItem } from './artifacts.store.js';
+
+/** How long an upstream may take to start answering. */
+const UPSTREAM_TIMEOUT_MS = 30_000;
+
+const inflight = new Map<string, Promise<ItemRow | undefined>>();
+
+function upstreamUrl(repo: RepositoryRow, path: string): string {
+  return `${repo.url.replace(/\/+$/, '')}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Fetches a file from a remote repository's upstream and caches it. Undefined when the upstream
+ * does not have it or cannot be reached. Concurrent requests for one path share one fetch.
+ */
+export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: string): Promise<ItemRow | undefined> {
+  const key = `${repo.key}/${path}`;
+  const running = inflight.get(key);
+  if (running) return running;
+  const work = (async () => {
+    const headers: Record<string, string> = {};
+    if (repo.username)
+      headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
+    let response: Response;
+    try {
+      response = await fetch(upstreamUrl(repo, path), {
+        headers,
+        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+        redirect: 'follow',
+      });
+    } catch {
+      return undefined;
+    }
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      return undefined;
+    }
+    const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+    try {
+      return await cacheRemoteFile(ctx, repo, path, body, {
+        sha256: response.headers.get('x-checksum-sha256') ?? undefined,
+        sha1: response.headers.get('x-checksum-sha1') ?? undefined,
+      });
+    } catch {
+      return undefined;
+    }
+  })().finally(() => inflight.delete(key));
+  inflight.set(key, work);
+  return work;
+}
+
+export interface Resolved {
+  repo: RepositoryRow;
+  item: ItemRow;
+}
+
+/**
+ * Finds what a path means in a repository: the item of a local repository (or the trash can);
+ * the cached item of a remote one, fetching it from the upstream on a miss; the first member
+ * that has it for a virtual one. Folders resolve as well, without fetching.
+ */
+export async function resolveItem(
+  ctx: ArtifactContext,
+  repo: RepositoryRow,
+  path: string,
+): Promise<Resolved | undefined> {
+  if (repo.rclass === 'virtual') {
+    for (const member of await virtualMembers(ctx.db, repo)) {
+      const found = await resolveItem(ctx, member, path);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const cached = await findItem(ctx.db, repo.key, path);
+  if (cached) return { repo, item: cached };
+  if (repo.rclass === 'remote' && repo.key !== TRASHCAN_REPO && path) {
+    const fetched = await fetchRemote(ctx, repo, path);
+    if (fetched) return { repo, item: fetched };
+  }
+  return undefined;
+}

@@ -1,0 +1,589 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import mime from 'mime-types';
+import picomatch from 'picomatch';
+import { ARTIFACT_MESSAGES, TRASHCAN_REPO, formatMessage, type ItemCreated, type Properties } from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
+import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
+import { recordEvent } from '../../core/events.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
+import { findRepository } from '../repositories/repositories.store.js';
+import { getRepository, parseMembers } from '../repositories/repositories.service.js';
+import {
+  deleteItems,
+  findBinary,
+  findItem,
+  findSubtree,
+  propertiesOf,
+  putProperties,
+  releaseBinaries,
+  retainBinary,
+} from './artifacts.store.js';
+
+const fill = formatMessage;
+
+export interface Checksums {
+  sha1?: string;
+  sha256?: string;
+  md5?: string;
+}
+
+export interface ArtifactContext {
+  db: Db;
+  store: BinaryStore;
+  /** `http://host:port`, for the URIs of answers. */
+  baseUrl: string;
+}
+
+export function mimeTypeOf(path: string): string {
+  return mime.lookup(path) || 'application/octet-stream';
+}
+
+/** The trash can looks like a repository in answers and in the tree. */
+export const TRASHCAN_ROW: RepositoryRow = {
+  key: TRASHCAN_REPO,
+  rclass: 'local',
+  package_type: 'generic',
+  description: 'Deleted items, kept until the trash can is emptied',
+  notes: '',
+  includes_pattern: '**/*',
+  excludes_pattern: '',
+  repo_layout_ref: 'simple-default',
+  url: '',
+  username: '',
+  password: null,
+  members: '[]',
+  default_deployment_repo: '',
+  created_at: 0,
+  updated_at: 0,
+};
+
+/** A repository row, the trash can included; unknown keys answer 404. */
+export async function repositoryOrTrash(db: Db, key: string): Promise<RepositoryRow> {
+  if (key === TRASHCAN_REPO) return TRASHCAN_ROW;
+  return getRepository(db, key);
+}
+
+function splitPatterns(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/** Ant-style include/exclude patterns of a repository. */
+export function acceptsPath(repo: RepositoryRow, path: string): boolean {
+  const includes = splitPatterns(repo.includes_pattern);
+  const excludes = splitPatterns(repo.excludes_pattern);
+  const options = { dot: true };
+  const included = includes.length === 0 || includes.some((p) => picomatch.isMatch(path, p, options));
+  return included && !excludes.some((p) => picomatch.isMatch(path, p, options));
+}
+
+/** Where a deploy to `repo` lands: the repository itself, or a virtual's default deployment repository. */
+export async function deployTarget(db: Db, repo: RepositoryRow): Promise<RepositoryRow> {
+  if (repo.key === TRASHCAN_REPO) throw new HttpError(403, `Cannot deploy to '${TRASHCAN_REPO}'.`);
+  if (repo.rclass === 'remote') throw new HttpError(405, fill(ARTIFACT_MESSAGES.remoteDeploy, { key: repo.key }));
+  if (repo.rclass === 'virtual') {
+    const target = repo.default_deployment_repo ? await findRepository(db, repo.default_deployment_repo) : undefined;
+    if (!target) throw new HttpError(405, fill(ARTIFACT_MESSAGES.virtualNoTarget, { key: repo.key }));
+    return target;
+  }
+  return repo;
+}
+
+function uri(ctx: ArtifactContext, repoKey: string, path: string): { downloadUri: string; uri: string } {
+  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  return {
+    downloadUri: `${ctx.baseUrl}/artifactory/${repoKey}/${encoded}`,
+    uri: `${ctx.baseUrl}/artifactory/api/storage/${repoKey}/${encoded}`,
+  };
+}
+
+/** Creates the missing ancestor folders of `path`; refuses when one of them is a file. */
+async function ensureFolders(trx: Db, repoKey: string, path: string, actor: string, now: number): Promise<void> {
+  for (const folder of ancestorsOf(path)) {
+    const existing = await findItem(trx, repoKey, folder);
+    if (existing) {
+      if (existing.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: folder }));
+      continue;
+    }
+    await trx
+      .insertInto('items')
+      .values({
+        id: randomUUID(),
+        repo_key: repoKey,
+        path: folder,
+        parent: parentOf(folder),
+        name: nameOf(folder),
+        folder: 1,
+        sha256: null,
+        size: 0,
+        mime_type: null,
+        created_at: now,
+        created_by: actor,
+        modified_at: now,
+        modified_by: actor,
+      })
+      .onConflict((oc) => oc.columns(['repo_key', 'path']).doNothing())
+      .execute();
+  }
+}
+
+/** Stores a file item pointing at a binary, replacing a file at the same path. Call inside a transaction. */
+async function putFile(
+  trx: Db,
+  repoKey: string,
+  path: string,
+  binary: { sha256: string; sha1: string; md5: string; size: number },
+  actor: string,
+  now: number,
+  created?: { at: number; by: string },
+): Promise<ItemRow> {
+  await ensureFolders(trx, repoKey, path, actor, now);
+  const existing = await findItem(trx, repoKey, path);
+  if (existing?.folder === 1) throw conflict(fill(ARTIFACT_MESSAGES.fileIsFolder, { path }));
+  await retainBinary(trx, binary, now);
+  if (existing) await deleteItems(trx, [existing], now);
+  const row: ItemRow = {
+    id: randomUUID(),
+    repo_key: repoKey,
+    path,
+    parent: parentOf(path),
+    name: nameOf(path),
+    folder: 0,
+    sha256: binary.sha256,
+    size: binary.size,
+    mime_type: mimeTypeOf(path),
+    created_at: created?.at ?? now,
+    created_by: created?.by ?? actor,
+    modified_at: now,
+    modified_by: actor,
+  };
+  await trx.insertInto('items').values(row).execute();
+  return row;
+}
+
+export async function checksumsOf(db: Db, sha256: string): Promise<{ sha1: string; md5: string; sha256: string }> {
+  const binary = await findBinary(db, { sha256 });
+  if (!binary) throw new Error(`binary ${sha256} has no row`);
+  return { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 };
+}
+
+function verifyChecksums(expected: Checksums, actual: { sha1: string; sha256: string; md5: string }): void {
+  const pairs: [keyof Checksums, string][] = [
+    ['sha256', 'X-Checksum-Sha256'],
+    ['sha1', 'X-Checksum-Sha1'],
+    ['md5', 'X-Checksum-Md5'],
+  ];
+  for (const [name, header] of pairs) {
+    const want = expected[name]?.trim().toLowerCase();
+    if (want && want !== actual[name]) {
+      throw conflict(fill(ARTIFACT_MESSAGES.checksumMismatch, { header, expected: want, actual: actual[name] }));
+    }
+  }
+}
+
+export interface DeployInput {
+  repo: RepositoryRow;
+  path: string;
+  properties: Properties;
+  body: Readable | undefined;
+  contentLength: number | undefined;
+  checksums: Checksums;
+  checksumDeploy: boolean;
+  actor: string;
+}
+
+/**
+ * Deploys one file: the content is streamed to a temporary file while its digests are computed,
+ * checked against the client's checksums, moved into the store, and only then recorded, with its
+ * folders, properties and event, in one transaction. A failure at any point leaves nothing visible.
+ */
+export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<ItemCreated> {
+  const { db, store } = ctx;
+  if (!input.path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
+  const target = await deployTarget(db, input.repo);
+  if (!acceptsPath(target, input.path)) {
+    throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: input.path, key: target.key }));
+  }
+  const now = Date.now();
+  let binary: { sha256: string; sha1: string; md5: string; size: number };
+  if (input.checksumDeploy) {
+    if (!input.checksums.sha256 && !input.checksums.sha1)
+      throw badRequest(ARTIFACT_MESSAGES.checksumDeployNeedsChecksum);
+    const found = await findBinary(db, input.checksums);
+    if (!found || !(await store.exists(found.sha256))) throw notFound(ARTIFACT_MESSAGES.checksumDeployNotFound);
+    verifyChecksums(input.checksums, found);
+    binary = { sha256: found.sha256, sha1: found.sha1, md5: found.md5, size: Number(found.size) };
+  } else {
+    if (!input.body) throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+    let pending;
+    try {
+      pending = await store.write(input.body);
+    } catch {
+      throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+    }
+    try {
+      if (input.contentLength !== undefined && pending.size !== input.contentLength) {
+        throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+      }
+      verifyChecksums(input.checksums, pending);
+    } catch (error) {
+      await pending.discard();
+      throw error;
+    }
+    await pending.commit();
+    binary = { sha256: pending.sha256, sha1: pending.sha1, md5: pending.md5, size: pending.size };
+  }
+
+  const row = await db.transaction().execute(async (trx) => {
+    const item = await putFile(trx, target.key, input.path, binary, input.actor, now);
+    if (Object.keys(input.properties).length) await putProperties(trx, item.id, input.properties);
+    await recordEvent(trx, {
+      type: 'artifact.deployed',
+      repoKey: target.key,
+      path: input.path,
+      actor: input.actor,
+      payload: { sha256: binary.sha256, size: binary.size },
+    });
+    return item;
+  });
+  const checksums = { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 };
+  return {
+    repo: target.key,
+    path: `/${row.path}`,
+    created: new Date(row.created_at).toISOString(),
+    createdBy: row.created_by,
+    ...uri(ctx, target.key, row.path),
+    mimeType: row.mime_type ?? 'application/octet-stream',
+    size: String(row.size),
+    checksums,
+    originalChecksums: checksums,
+  };
+}
+
+/** Stores a file fetched from a remote repository's upstream in its cache. */
+export async function cacheRemoteFile(
+  ctx: ArtifactContext,
+  repo: RepositoryRow,
+  path: string,
+  body: Readable,
+  expected: Checksums,
+): Promise<ItemRow> {
+  const pending = await ctx.store.write(body);
+  try {
+    verifyChecksums(expected, pending);
+  } catch (error) {
+    await pending.discard();
+    throw error;
+  }
+  await pending.commit();
+  const now = Date.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const item = await putFile(trx, repo.key, path, pending, 'remote', now);
+    await recordEvent(trx, {
+      type: 'artifact.deployed',
+      repoKey: repo.key,
+      path,
+      actor: 'remote',
+      payload: { sha256: pending.sha256, cached: true },
+    });
+    return item;
+  });
+}
+
+/** Deletes an item: to the trash can, or for good when it already is in the trash can. */
+export async function removeItem(ctx: ArtifactContext, repoKey: string, path: string, actor: string): Promise<void> {
+  const { db } = ctx;
+  const repo = await repositoryOrTrash(db, repoKey);
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    const items = await findSubtree(trx, repo.key, path);
+    if (!items.length) throw notFound();
+    if (repo.key === TRASHCAN_REPO) {
+      await deleteItems(trx, items, now);
+      await recordEvent(trx, {
+        type: 'artifact.deleted',
+        repoKey: repo.key,
+        path,
+        actor,
+        payload: { permanently: true },
+      });
+      return;
+    }
+    const trashPath = path ? `${repo.key}/${path}` : repo.key;
+    const trashProps = {
+      'trash.originalRepository': [repo.key],
+      'trash.originalPath': [path],
+      'trash.deletedBy': [actor],
+      'trash.time': [String(now)],
+    };
+    await relocate(
+      trx,
+      items,
+      { repoKey: repo.key, path },
+      { repoKey: TRASHCAN_REPO, path: trashPath },
+      actor,
+      now,
+      trashProps,
+    );
+    await recordEvent(trx, { type: 'artifact.deleted', repoKey: repo.key, path, actor, payload: { trashPath } });
+  });
+}
+
+type Location = { repoKey: string; path: string };
+
+/**
+ * Moves a subtree to another place. A file at the destination is replaced; a folder at the
+ * destination is merged into. `extraProperties` are set on every moved item.
+ */
+async function relocate(
+  trx: Db,
+  items: ItemRow[],
+  from: Location,
+  to: Location,
+  actor: string,
+  now: number,
+  extraProperties?: Record<string, string[]>,
+): Promise<void> {
+  if (to.path) await ensureFolders(trx, to.repoKey, to.path, actor, now);
+  for (const item of items) {
+    const newPath = to.path + item.path.slice(from.path.length);
+    const normalized = newPath.replace(/^\/+/, '');
+    const existing = await findItem(trx, to.repoKey, normalized);
+    if (existing) {
+      if (existing.folder === 1 && item.folder === 1) {
+        // merge: keep the destination folder, drop the source one
+        await trx.deleteFrom('items').where('id', '=', item.id).execute();
+        continue;
+      }
+      if (existing.folder !== item.folder) {
+        throw conflict(
+          fill(item.folder ? ARTIFACT_MESSAGES.folderIsFile : ARTIFACT_MESSAGES.fileIsFolder, { path: normalized }),
+        );
+      }
+      await deleteItems(trx, [existing], now);
+    }
+    await trx
+      .updateTable('items')
+      .set({
+        repo_key: to.repoKey,
+        path: normalized,
+        parent: parentOf(normalized),
+        name: nameOf(normalized),
+        modified_at: now,
+        modified_by: actor,
+      })
+      .where('id', '=', item.id)
+      .execute();
+    if (extraProperties) await putProperties(trx, item.id, extraProperties);
+  }
+}
+
+/** Copies a subtree: new items pointing at the same contents, properties included. */
+async function duplicate(
+  trx: Db,
+  items: ItemRow[],
+  from: Location,
+  to: Location,
+  actor: string,
+  now: number,
+): Promise<number> {
+  if (to.path) await ensureFolders(trx, to.repoKey, to.path, actor, now);
+  let files = 0;
+  for (const item of items) {
+    const newPath = (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
+    const existing = await findItem(trx, to.repoKey, newPath);
+    if (item.folder === 1) {
+      if (existing?.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: newPath }));
+      if (!existing) await ensureFolders(trx, to.repoKey, `${newPath}/x`, actor, now);
+      continue;
+    }
+    const binary = await findBinary(trx, { sha256: item.sha256! });
+    if (!binary) throw new Error(`binary of ${item.path} is missing`);
+    const copy = await putFile(trx, to.repoKey, newPath, { ...binary, size: Number(binary.size) }, actor, now);
+    const properties = await propertiesOf(trx, item.id);
+    if (Object.keys(properties).length) await putProperties(trx, copy.id, properties);
+    files += 1;
+  }
+  return files;
+}
+
+async function checkCopyTarget(db: Db, from: Location, to: Location): Promise<RepositoryRow> {
+  const target = await repositoryOrTrash(db, to.repoKey);
+  if (target.key === TRASHCAN_REPO || target.rclass !== 'local') {
+    throw badRequest(
+      `'${to.repoKey}' is not a local repository: items can only be copied or moved into local repositories.`,
+    );
+  }
+  if (from.repoKey === to.repoKey && (to.path === from.path || to.path.startsWith(`${from.path}/`))) {
+    throw badRequest(ARTIFACT_MESSAGES.copyIntoItself);
+  }
+  return target;
+}
+
+/** Copies or moves an item (and everything below it) to `to`; answers how many files. */
+export async function copyOrMove(
+  ctx: ArtifactContext,
+  mode: 'copy' | 'move',
+  from: Location,
+  to: Location,
+  actor: string,
+): Promise<number> {
+  const { db } = ctx;
+  await repositoryOrTrash(db, from.repoKey);
+  const target = await checkCopyTarget(db, from, to);
+  const now = Date.now();
+  return db.transaction().execute(async (trx) => {
+    const items = await findSubtree(trx, from.repoKey, from.path);
+    if (!items.length) throw notFound();
+    for (const item of items) {
+      const newPath = (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
+      if (item.folder === 0 && !acceptsPath(target, newPath)) {
+        throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: newPath, key: target.key }));
+      }
+    }
+    let files = items.filter((i) => i.folder === 0).length;
+    if (mode === 'copy') files = await duplicate(trx, items, from, to, actor, now);
+    else await relocate(trx, items, from, to, actor, now);
+    await recordEvent(trx, {
+      type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
+      repoKey: from.repoKey,
+      path: from.path,
+      actor,
+      payload: { to },
+    });
+    return files;
+  });
+}
+
+/** Restores an item of the trash can to where it was deleted from, or to `to`. */
+export async function restoreFromTrash(
+  ctx: ArtifactContext,
+  trashPath: string,
+  to: Location | undefined,
+  actor: string,
+): Promise<Location> {
+  const { db } = ctx;
+  const top = await findItem(db, TRASHCAN_REPO, trashPath);
+  if (!top) throw notFound();
+  const props = await propertiesOf(db, top.id);
+  const slash = trashPath.indexOf('/');
+  const original: Location = {
+    repoKey: props['trash.originalRepository']?.[0] ?? (slash < 0 ? trashPath : trashPath.slice(0, slash)),
+    path: props['trash.originalPath']?.[0] ?? (slash < 0 ? '' : trashPath.slice(slash + 1)),
+  };
+  const destination = to ?? original;
+  if (!destination.path) throw badRequest(ARTIFACT_MESSAGES.toRequired);
+  const target = await repositoryOrTrash(db, destination.repoKey);
+  if (target.key === TRASHCAN_REPO || target.rclass !== 'local')
+    throw badRequest(`'${destination.repoKey}' is not a local repository.`);
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    const items = await findSubtree(trx, TRASHCAN_REPO, trashPath);
+    await relocate(trx, items, { repoKey: TRASHCAN_REPO, path: trashPath }, destination, actor, now);
+    for (const item of items) {
+      await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
+    }
+    await recordEvent(trx, {
+      type: 'artifact.restored',
+      repoKey: destination.repoKey,
+      path: destination.path,
+      actor,
+      payload: { trashPath },
+    });
+  });
+  return destination;
+}
+
+/** Empties the trash can, or only what was deleted before `before` (epoch ms). Returns the files removed. */
+export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: number): Promise<number> {
+  const { db } = ctx;
+  const now = Date.now();
+  return db.transaction().execute(async (trx) => {
+    let items = await findSubtree(trx, TRASHCAN_REPO, '');
+    if (before !== undefined) {
+      const expired = await trx
+        .selectFrom('item_properties')
+        .select(['item_id', 'value'])
+        .where('key', '=', 'trash.time')
+        .execute();
+      const old = new Set(expired.filter((p) => Number(p.value) < before).map((p) => p.item_id));
+      items = items.filter((i) => old.has(i.id));
+    }
+    await deleteItems(trx, items, now);
+    if (items.length)
+      await recordEvent(trx, {
+        type: 'artifact.deleted',
+        repoKey: TRASHCAN_REPO,
+        path: '',
+        actor,
+        payload: { emptied: items.length },
+      });
+    return items.filter((i) => i.folder === 0).length;
+  });
+}
+
+/** Sets (replaces the values of) properties on an item, and on everything below it when recursive. */
+export async function setItemProperties(
+  ctx: ArtifactContext,
+  repoKey: string,
+  path: string,
+  properties: Properties,
+  recursive: boolean,
+  actor: string,
+): Promise<void> {
+  const { db } = ctx;
+  await repositoryOrTrash(db, repoKey);
+  await db.transaction().execute(async (trx) => {
+    const items = recursive
+      ? await findSubtree(trx, repoKey, path)
+      : [await findItem(trx, repoKey, path)].filter((i) => i !== undefined);
+    if (!items.length) throw notFound();
+    for (const item of items) await putProperties(trx, item.id, properties);
+    await recordEvent(trx, {
+      type: 'artifact.property.added',
+      repoKey,
+      path,
+      actor,
+      payload: { properties, recursive },
+    });
+  });
+}
+
+export async function deleteItemProperties(
+  ctx: ArtifactContext,
+  repoKey: string,
+  path: string,
+  keys: string[],
+  recursive: boolean,
+  actor: string,
+): Promise<void> {
+  const { db } = ctx;
+  await repositoryOrTrash(db, repoKey);
+  await db.transaction().execute(async (trx) => {
+    const items = recursive
+      ? await findSubtree(trx, repoKey, path)
+      : [await findItem(trx, repoKey, path)].filter((i) => i !== undefined);
+    if (!items.length) throw notFound();
+    for (const item of items) {
+      await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'in', keys).execute();
+    }
+    await recordEvent(trx, { type: 'artifact.property.deleted', repoKey, path, actor, payload: { keys, recursive } });
+  });
+}
+
+/** Members of a virtual repository, in resolution order. */
+export async function virtualMembers(db: Db, repo: RepositoryRow): Promise<RepositoryRow[]> {
+  const members: RepositoryRow[] = [];
+  for (const key of parseMembers(repo)) {
+    const member = await findRepository(db, key);
+    if (member) members.push(member);
+  }
+  return members;
+}
+
+export { releaseBinaries };

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { ItemRow } from '../../db/schema.js';
+
+export function findItem(db: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst();
+}
+
+/** An item and everything below it. Prefix matching uses substr so that '%' and '_' in names are literal. */
+export function findSubtree(db: Db, repoKey: string, path: string): Promise<ItemRow[]> {
+  let query = db.selectFrom('items').selectAll().where('repo_key', '=', repoKey);
+  if (path) {
+    const prefix = `${path}/`;
+    query = query.where((eb) =>
+      eb.or([eb('path', '=', path), eb(eb.fn('substr', ['path', sql.lit(1), sql.lit(prefix.length)]), '=', prefix)]),
+    );
+  }
+  return query.orderBy('path').execute();
+}
+
+/** One page of a folder's children: folders first, then by name. */
+export function listChildren(
+  db: Db,
+  repoKey: string,
+  parent: string,
+  offset: number,
+  limit: number,
+): Promise<ItemRow[]> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('parent', '=', parent)
+    .orderBy('folder', 'desc')
+    .orderBy('name')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+export async function countChildren(db: Db, repoKey: string, parent: string): Promise<number> {
+  const row = await db
+    .selectFrom('items')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('repo_key', '=', repoKey)
+    .where('parent', '=', parent)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function repositoryHasChildren(db: Db, repoKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('items')
+    .select('id')
+    .where('repo_key', '=', repoKey)
+    .where('parent', '=', '')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function propertiesOf(db: Db, itemId: string): Promise<Record<string, string[]>> {
+  const rows = await db
+    .selectFrom('item_properties')
+    .select(['key', 'value'])
+    .where('item_id', '=', itemId)
+    .orderBy('key')
+    .orderBy('value')
+    .execute();
+  const result: Record<string, string[]> = {};
+  for (const row of rows) (result[row.key] ??= []).push(row.value);
+  return result;
+}
+
+/** Replaces the values of the given keys on one item. */
+export async function putProperties(db: Db, itemId: string, properties: Record<string, string[]>): Promise<void> {
+  for (const [key, values] of Object.entries(properties)) {
+    await db.deleteFrom('item_properties').where('item_id', '=', itemId).where('key', '=', key).execute();
+    const unique = [...new Set(values)];
+    if (unique.length)
+      await db
+        .insertInto('item_properties')
+        .values(unique.map((value) => ({ item_id: itemId, key, value })))
+        .execute();
+  }
+}
+
+export async function deleteProperties(db: Db, itemId: string, keys: string[]): Promise<void> {
+  if (keys.length)
+    await db.deleteFrom('item_properties').where('item_id', '=', itemId).where('key', 'in', keys).execute();
+}
+
+/** One more item refers to this content (inserts the binary row on first use). */
+export async function retainBinary(
+  db: Db,
+  binary: { sha256: string; sha1: string; md5: string; size: number },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('binaries')
+    .values({ ...binary, ref_count: 1, created_at: now, updated_at: now })
+    .onConflict((oc) =>
+      oc.column('sha256').doUpdateSet({ ref_count: sql<number>`binaries.ref_count + 1`, updated_at: now }),
+    )
+    .execute();
+}
+
+/** Items no longer refer to these contents (one release per entry). */
+export async function releaseBinaries(db: Db, sha256s: string[], now: number): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const sha of sha256s) counts.set(sha, (counts.get(sha) ?? 0) + 1);
+  for (const [sha, n] of counts) {
+    await db
+      .updateTable('binaries')
+      .set({ ref_count: sql<number>`ref_count - ${n}`, updated_at: now })
+      .where('sha256', '=', sha)
+      .execute();
+  }
+}
+
+export function findBinary(db: Db, checksum: { sha256?: string; sha1?: string }) {
+  let query = db.selectFrom('binaries').selectAll();
+  if (checksum.sha256) query = query.where('sha256', '=', checksum.sha256.toLowerCase());
+  else if (checksum.sha1) query = query.where('sha1', '=', checksum.sha1.toLowerCase());
+  else return Promise.resolve(undefined);
+  return query.executeTakeFirst();
+}
+
+/** Deletes items (properties go with them) and releases their contents. */
+export async function deleteItems(db: Db, items: ItemRow[], now: number): Promise<void> {
+  if (!items.length) return;
+  const ids = items.map((i) => i.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .deleteFrom('items')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  await releaseBinaries(
+    db,
+    items.filter((i) => i.folder === 0 && i.sha256).map((i) => i.sha256!),
+    now,
+  );
+}
+
+/** Files, folders and bytes below a path (the whole repository for ''). */
+export async function subtreeStats(
+  db: Db,
+  repoKey: string,
+  path: string,
+): Promise<{ files: number; folders: number; size: number }> {
+  let query = db
+    .selectFrom('items')
+    .select((eb) => [
+      'folder',
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.sum<number | string | null>('size').as('size'),
+    ])
+    .where('repo_key', '=', repoKey);
+  if (path) {
+    const prefix = `${path}/`;
+    query = query.where(sql<boolean>`substr(path, 1, ${sql.lit(prefix.length)}) = ${prefix}`);
+  }
+  const rows = await query.groupBy('folder').execute();
+  const stats = { files: 0, folders: 0, size: 0 };
+  for (const row of rows) {
+    if (row.folder === 1) stats.folders = Number(row.n);
+    else {
+      stats.files = Number(row.n);
+      stats.size = Number(row.size ?? 0);
+    }
+  }
+  return stats;
+}

@@ -1,0 +1,159 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  REPOSITORY_LAYOUTS,
+  quickCreateBodySchema,
+  repositoryAnswerSchema,
+  repositoryLayoutSchema,
+  repositoryListItemSchema,
+  repositoryListQuerySchema,
+  repositorySummarySchema,
+  setMeUpSchema,
+} from '@arca/contracts';
+import { actorName, isAllowed } from '../../core/permissions.js';
+import { listRepositories, usageByRepository } from './repositories.store.js';
+import {
+  createRepository,
+  getRepository,
+  parseMembers,
+  quickCreate,
+  removeRepository,
+  toAnswer,
+  toListItem,
+  updateRepositoryConfig,
+} from './repositories.service.js';
+
+const keyParams = z.object({ key: z.string().min(1).max(64) });
+
+/** Artifactory-compatible repository configuration: `/artifactory/api/repositories[/{key}]`. */
+export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/artifactory/api/repositories',
+    {
+      config: { access: 'public' },
+      schema: { querystring: repositoryListQuerySchema, response: { 200: z.array(repositoryListItemSchema) } },
+    },
+    async (request) => {
+      const rows = await listRepositories(app.db);
+      const visible = [];
+      for (const row of rows) {
+        if (request.query.type && row.rclass !== request.query.type) continue;
+        if (request.query.packageType && row.package_type !== request.query.packageType) continue;
+        if (await isAllowed(app.db, request.principal, 'read', row.key, '')) visible.push(toListItem(row));
+      }
+      return visible;
+    },
+  );
+
+  app.get(
+    '/artifactory/api/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams, response: { 200: repositoryAnswerSchema } } },
+    async (request) => toAnswer(await getRepository(app.db, request.params.key)),
+  );
+
+  app.put(
+    '/artifactory/api/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams, body: z.record(z.string(), z.unknown()) } },
+    async (request, reply) => {
+      const row = await createRepository(
+        app.db,
+        { ...request.body, key: request.params.key },
+        actorName(request.principal),
+      );
+      return reply.type('text/plain').send(`Successfully created repository '${row.key}'`);
+    },
+  );
+
+  app.post(
+    '/artifactory/api/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams, body: z.record(z.string(), z.unknown()) } },
+    async (request, reply) => {
+      const row = await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal));
+      return reply.type('text/plain').send(`Repository '${row.key}' update successful.`);
+    },
+  );
+
+  app.delete(
+    '/artifactory/api/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams } },
+    async (request, reply) => {
+      await removeRepository(app.db, request.params.key, actorName(request.principal));
+      return reply.type('text/plain').send(`Repository '${request.params.key}' was removed successfully.`);
+    },
+  );
+};
+
+/** The console's repository administration (`ui/admin/repositories`) and Set Me Up base URL. */
+export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/ui/admin/repositories',
+    { config: { access: 'admin' }, schema: { response: { 200: z.array(repositorySummarySchema) } } },
+    async () => {
+      const [rows, usage] = await Promise.all([listRepositories(app.db), usageByRepository(app.db)]);
+      return rows.map((row) => ({
+        key: row.key,
+        rclass: row.rclass as 'local' | 'remote' | 'virtual',
+        packageType: row.package_type,
+        description: row.description,
+        url: row.url,
+        repositories: parseMembers(row),
+        files: usage.get(row.key)?.files ?? 0,
+        usedSpace: usage.get(row.key)?.size ?? 0,
+        lastModified: new Date(row.updated_at).toISOString(),
+      }));
+    },
+  );
+
+  app.get(
+    '/ui/admin/repositories/layouts',
+    { config: { access: 'admin' }, schema: { response: { 200: z.array(repositoryLayoutSchema) } } },
+    () => REPOSITORY_LAYOUTS,
+  );
+
+  app.post(
+    '/ui/admin/repositories/quick',
+    {
+      config: { access: 'admin' },
+      schema: { body: quickCreateBodySchema, response: { 200: z.array(repositoryAnswerSchema) } },
+    },
+    async (request) => (await quickCreate(app.db, request.body, actorName(request.principal))).map(toAnswer),
+  );
+
+  app.get(
+    '/ui/admin/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams, response: { 200: repositoryAnswerSchema } } },
+    async (request) => toAnswer(await getRepository(app.db, request.params.key)),
+  );
+
+  app.post(
+    '/ui/admin/repositories',
+    {
+      config: { access: 'admin' },
+      schema: { body: z.record(z.string(), z.unknown()), response: { 200: repositoryAnswerSchema } },
+    },
+    async (request) => toAnswer(await createRepository(app.db, request.body, actorName(request.principal))),
+  );
+
+  app.put(
+    '/ui/admin/repositories/:key',
+    {
+      config: { access: 'admin' },
+      schema: { params: keyParams, body: z.record(z.string(), z.unknown()), response: { 200: repositoryAnswerSchema } },
+    },
+    async (request) =>
+      toAnswer(await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal))),
+  );
+
+  app.delete(
+    '/ui/admin/repositories/:key',
+    { config: { access: 'admin' }, schema: { params: keyParams } },
+    async (request, reply) => {
+      await removeRepository(app.db, request.params.key, actorName(request.principal));
+      return reply.status(204).send();
+    },
+  );
+
+  app.get('/ui/setMeUp', { config: { access: 'public' }, schema: { response: { 200: setMeUpSchema } } }, (request) => ({
+    baseUrl: `${request.protocol}://${request.host}`,
+  }));
+};

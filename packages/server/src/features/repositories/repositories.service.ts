@@ -1,0 +1,252 @@
+import {
+  REPOSITORY_MESSAGES,
+  TRASHCAN_REPO,
+  canonicalPackageType,
+  defaultLayout,
+  formatMessage,
+  repositoryConfigSchema,
+  type RepositoryAnswer,
+  type RepositoryConfig,
+  type RepositoryConfigInput,
+  type RepositoryListItem,
+} from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { RepositoryRow } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { recordEvent } from '../../core/events.js';
+import {
+  deleteRepository,
+  findRepository,
+  findRepositoryIgnoringCase,
+  hasItems,
+  insertRepository,
+  listRepositories,
+  updateRepository,
+} from './repositories.store.js';
+
+/** Keys that would clash with the server's own paths. */
+const RESERVED_KEYS = new Set([TRASHCAN_REPO, 'api', 'ui', 'list', 'webapp', 'favicon.ico', 'v2']);
+
+/** Upstreams offered by default when quick-creating a remote repository. */
+export const DEFAULT_UPSTREAMS: Record<string, string> = {
+  maven: 'https://repo1.maven.org/maven2/',
+  gradle: 'https://repo1.maven.org/maven2/',
+  npm: 'https://registry.npmjs.org/',
+  pypi: 'https://files.pythonhosted.org/',
+  docker: 'https://registry-1.docker.io/',
+  helm: 'https://charts.helm.sh/stable/',
+  go: 'https://proxy.golang.org/',
+  nuget: 'https://www.nuget.org/',
+  gems: 'https://rubygems.org/',
+  cargo: 'https://index.crates.io/',
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
+
+export function parseMembers(row: RepositoryRow): string[] {
+  return JSON.parse(row.members) as string[];
+}
+
+export function toAnswer(row: RepositoryRow): RepositoryAnswer {
+  return {
+    key: row.key,
+    rclass: row.rclass as RepositoryAnswer['rclass'],
+    packageType: row.package_type,
+    description: row.description,
+    notes: row.notes,
+    includesPattern: row.includes_pattern,
+    excludesPattern: row.excludes_pattern,
+    repoLayoutRef: row.repo_layout_ref,
+    url: row.url,
+    username: row.username,
+    hasPassword: row.password !== null && row.password !== '',
+    repositories: parseMembers(row),
+    defaultDeploymentRepo: row.default_deployment_repo,
+    created: iso(row.created_at),
+    lastModified: iso(row.updated_at),
+  };
+}
+
+export function toListItem(row: RepositoryRow): RepositoryListItem {
+  return {
+    key: row.key,
+    type: row.rclass.toUpperCase() as RepositoryListItem['type'],
+    description: row.description,
+    url: row.url,
+    packageType: row.package_type,
+  };
+}
+
+function validUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Checks a configuration against the rules and the other repositories; returns the row to store. */
+async function validate(
+  db: Db,
+  config: RepositoryConfig,
+  existing: RepositoryRow | undefined,
+  now: number,
+): Promise<RepositoryRow> {
+  const { key } = config;
+  if (!existing) {
+    if (RESERVED_KEYS.has(key.toLowerCase())) throw badRequest(fill(REPOSITORY_MESSAGES.keyReserved, { key }));
+    if (await findRepositoryIgnoringCase(db, key)) throw conflict(fill(REPOSITORY_MESSAGES.keyTaken, { key }));
+  } else if (existing.rclass !== config.rclass) {
+    throw badRequest(REPOSITORY_MESSAGES.classChange);
+  }
+  const packageType = canonicalPackageType(config.packageType);
+  if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: config.packageType }));
+  if (config.rclass === 'remote') {
+    if (!config.url.trim()) throw badRequest(REPOSITORY_MESSAGES.urlRequired);
+    if (!validUrl(config.url.trim())) throw badRequest(REPOSITORY_MESSAGES.invalidUrl);
+  }
+  let members: string[] = [];
+  let defaultDeploymentRepo = '';
+  if (config.rclass === 'virtual') {
+    members = [...new Set(config.repositories.map((m) => m.trim()).filter(Boolean))];
+    for (const member of members) {
+      const row = await findRepository(db, member);
+      if (!row) throw badRequest(fill(REPOSITORY_MESSAGES.memberUnknown, { key: member }));
+      if (row.rclass === 'virtual') throw badRequest(fill(REPOSITORY_MESSAGES.memberVirtual, { key: member }));
+      if (packageType !== 'generic' && row.package_type !== packageType) {
+        throw badRequest(
+          fill(REPOSITORY_MESSAGES.memberType, { key: member, memberType: row.package_type, type: packageType }),
+        );
+      }
+    }
+    defaultDeploymentRepo = config.defaultDeploymentRepo.trim();
+    if (defaultDeploymentRepo) {
+      const target = await findRepository(db, defaultDeploymentRepo);
+      if (!members.includes(defaultDeploymentRepo) || target?.rclass !== 'local') {
+        throw badRequest(fill(REPOSITORY_MESSAGES.deployTargetNotMember, { key: defaultDeploymentRepo }));
+      }
+    }
+  }
+  return {
+    key,
+    rclass: config.rclass,
+    package_type: packageType,
+    description: config.description,
+    notes: config.notes,
+    includes_pattern: config.includesPattern.trim() || '**/*',
+    excludes_pattern: config.excludesPattern.trim(),
+    repo_layout_ref: config.repoLayoutRef || defaultLayout(packageType),
+    url: config.rclass === 'remote' ? config.url.trim() : '',
+    username: config.rclass === 'remote' ? config.username : '',
+    password:
+      config.rclass !== 'remote'
+        ? null
+        : config.password !== undefined
+          ? config.password
+          : (existing?.password ?? null),
+    members: JSON.stringify(members),
+    default_deployment_repo: defaultDeploymentRepo,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+}
+
+function parseConfig(input: unknown): RepositoryConfig {
+  const result = repositoryConfigSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw badRequest(issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message);
+  }
+  return result.data;
+}
+
+export async function getRepository(db: Db, key: string): Promise<RepositoryRow> {
+  const row = await findRepository(db, key);
+  if (!row) throw notFound(fill(REPOSITORY_MESSAGES.notFound, { key }));
+  return row;
+}
+
+export async function createRepository(
+  db: Db,
+  input: unknown,
+  actor: string,
+  now = Date.now(),
+): Promise<RepositoryRow> {
+  const row = await validate(db, parseConfig(input), undefined, now);
+  await db.transaction().execute(async (trx) => {
+    await insertRepository(trx, row);
+    await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
+  });
+  return row;
+}
+
+/** Applies a partial configuration over the stored one (Artifactory's POST semantics). */
+export async function updateRepositoryConfig(
+  db: Db,
+  key: string,
+  input: Record<string, unknown>,
+  actor: string,
+  now = Date.now(),
+): Promise<RepositoryRow> {
+  const existing = await getRepository(db, key);
+  const merged: RepositoryConfigInput = {
+    ...(toAnswer(existing) as RepositoryConfigInput),
+    ...(input as Partial<RepositoryConfigInput>),
+    key,
+  };
+  const row = await validate(db, parseConfig(merged), existing, now);
+  await db.transaction().execute(async (trx) => {
+    await updateRepository(trx, row);
+    await recordEvent(trx, { type: 'repository.updated', repoKey: key, actor });
+  });
+  return row;
+}
+
+/** Deletes an empty repository that no virtual repository uses. */
+export async function removeRepository(db: Db, key: string, actor: string): Promise<void> {
+  await getRepository(db, key);
+  if (await hasItems(db, key)) throw conflict(fill(REPOSITORY_MESSAGES.notEmpty, { key }));
+  const user = (await listRepositories(db)).find((r) => r.rclass === 'virtual' && parseMembers(r).includes(key));
+  if (user) throw conflict(fill(REPOSITORY_MESSAGES.usedByVirtual, { key, virtual: user.key }));
+  await db.transaction().execute(async (trx) => {
+    await deleteRepository(trx, key);
+    await recordEvent(trx, { type: 'repository.deleted', repoKey: key, actor });
+  });
+}
+
+/** A local, a remote and a virtual repository of one package type, created together or not at all. */
+export async function quickCreate(
+  db: Db,
+  input: { packageType: string; prefix: string; remoteUrl: string },
+  actor: string,
+): Promise<RepositoryRow[]> {
+  const packageType = canonicalPackageType(input.packageType);
+  if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: input.packageType }));
+  const remoteUrl = input.remoteUrl.trim() || DEFAULT_UPSTREAMS[packageType] || '';
+  const local = `${input.prefix}-local`;
+  const remote = `${input.prefix}-remote`;
+  const configs: RepositoryConfigInput[] = [
+    { key: local, rclass: 'local', packageType },
+    ...(remoteUrl ? [{ key: remote, rclass: 'remote' as const, packageType, url: remoteUrl }] : []),
+    {
+      key: input.prefix,
+      rclass: 'virtual',
+      packageType,
+      repositories: remoteUrl ? [local, remote] : [local],
+      defaultDeploymentRepo: local,
+    },
+  ];
+  const now = Date.now();
+  return db.transaction().execute(async (trx) => {
+    const rows: RepositoryRow[] = [];
+    for (const config of configs) {
+      const row = await validate(trx, parseConfig(config), undefined, now);
+      await insertRepository(trx, row);
+      await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
+      rows.push(row);
+    }
+    return rows;
+  });
+}
