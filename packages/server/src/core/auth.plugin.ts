@@ -74,6 +74,7 @@ export const authPlugin = fp(
       const access = request.routeOptions.config.access ?? 'admin';
       if (access === 'public' || request.is404) return;
       if (request.principal.kind === 'anonymous') {
+        if (!request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
         return reply.status(401).send(errorBody(401, AUTH_MESSAGES.loginRequired));
       }
       if (access === 'admin' && !isAdmin(request)) {

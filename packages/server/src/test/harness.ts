@@ -90,3 +90,48 @@ export function sessionCookie(res: LightMyRequestResponse): string {
 export function messages(res: LightMyRequestResponse): string[] {
   return (res.json() as { errors: { message: string }[] }).errors.map((e) => e.message);
 }
+
+/** Basic credentials of the test admin, as package clients send them. */
+export const ADMIN_BASIC = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+
+/** Creates a repository through the Artifactory-compatible REST call. */
+export async function createRepo(app: FastifyInstance, key: string, config: Record<string, unknown>): Promise<void> {
+  const res = await app.inject({
+    method: 'PUT',
+    url: `/artifactory/api/repositories/${key}`,
+    headers: ADMIN_BASIC,
+    payload: config,
+  });
+  if (res.statusCode !== 200) throw new Error(`creating ${key} failed: ${res.body}`);
+}
+
+/** Deploys bytes with curl's shape of request. */
+export function put(app: FastifyInstance, url: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'PUT',
+    url,
+    headers: { ...ADMIN_BASIC, 'content-type': 'application/octet-stream', ...headers },
+    payload: body,
+  });
+}
+
+/** Rows of a table, for asserting that nothing was written. */
+export async function countRows(
+  app: FastifyInstance,
+  table: 'items' | 'binaries' | 'events' | 'repositories' | 'item_properties',
+): Promise<number> {
+  const row = await app.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Files stored in the binary store (temporary files included). */
+export function storedFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'filestore');
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) =>
+    fs.statSync(path.join(root, f)).isFile(),
+  );
+}

@@ -53,13 +53,13 @@ async function readStreamLimited(stream: Readable, limit: number): Promise<{ tex
 async function walkTar(
   source: Readable,
   gzip: boolean,
-  visit: (header: tar.Headers, stream: Readable) => Promise<boolean>,
+  visit: (header: tar.Header, stream: Readable) => Promise<boolean>,
 ): Promise<void> {
   const extract = tar.extract();
   const input = gzip ? source.pipe(createGunzip()) : source;
   input.pipe(extract);
   for await (const entry of extract) {
-    const stop = await visit(entry.header, entry);
+    const stop = await visit(entry.header, entry as unknown as Readable);
     if (stop) {
       source.destroy();
       break;

@@ -5,7 +5,12 @@ import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
 import { listChildren } from './artifacts.store.js';
 
 export function artifactContext(request: FastifyRequest): ArtifactContext {
-  return { db: request.server.db, store: request.server.binaries, baseUrl: `${request.protocol}://${request.host}` };
+  return {
+    db: request.server.db,
+    store: request.server.binaries,
+    baseUrl: `${request.protocol}://${request.host}`,
+    log: request.log,
+  };
 }
 
 function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {

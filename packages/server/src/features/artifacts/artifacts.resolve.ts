@@ -46,7 +46,8 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
         sha256: response.headers.get('x-checksum-sha256') ?? undefined,
         sha1: response.headers.get('x-checksum-sha1') ?? undefined,
       });
-    } catch {
+    } catch (error) {
+      ctx.log?.warn({ err: error, repo: repo.key, path }, 'caching a remote file failed');
       return undefined;
     }
   })().finally(() => inflight.delete(key));

@@ -35,6 +35,7 @@ export interface ArtifactContext {
   store: BinaryStore;
   /** `http://host:port`, for the URIs of answers. */
   baseUrl: string;
+  log?: { warn(obj: object, msg: string): void };
 }
 
 export function mimeTypeOf(path: string): string {

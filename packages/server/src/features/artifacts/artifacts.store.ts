@@ -98,7 +98,15 @@ export async function retainBinary(
 ): Promise<void> {
   await db
     .insertInto('binaries')
-    .values({ ...binary, ref_count: 1, created_at: now, updated_at: now })
+    .values({
+      sha256: binary.sha256,
+      sha1: binary.sha1,
+      md5: binary.md5,
+      size: binary.size,
+      ref_count: 1,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) =>
       oc.column('sha256').doUpdateSet({ ref_count: sql<number>`binaries.ref_count + 1`, updated_at: now }),
     )
