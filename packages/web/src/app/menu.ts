@@ -94,6 +94,35 @@ export const MENU: MenuItem[] = [
     description: 'Licence, version and health of this deployment at a glance',
   },
   {
+    key: 'artifacts',
+    label: 'Artifacts',
+    path: '/repos/tree/General',
+    sidebar: 'application',
+    minRank: 1,
+    description: 'Browse repositories, deploy and inspect files',
+  },
+  {
+    key: 'repositories',
+    label: 'Repositories',
+    path: '/admin/repositories',
+    sidebar: 'administration',
+    group: 'Repositories',
+    description: 'Local, remote and virtual repositories of every package type',
+    adminOnly: true,
+    minRank: 1,
+    service: 'artifactory',
+  },
+  {
+    key: 'layouts',
+    label: 'Layouts',
+    path: '/admin/repositories/layouts',
+    sidebar: 'administration',
+    group: 'Repositories',
+    description: 'How each package type lays out its paths',
+    adminOnly: true,
+    minRank: 1,
+  },
+  {
     key: 'users',
     minRank: 1,
     label: 'Users',
@@ -115,6 +144,16 @@ export const MENU: MenuItem[] = [
     adminOnly: true,
   },
   {
+    key: 'storage-summary',
+    label: 'Storage Summary',
+    path: '/admin/monitoring/storage-summary',
+    sidebar: 'administration',
+    group: 'Monitoring',
+    description: 'Used space per repository and the deduplication gain',
+    adminOnly: true,
+    minRank: 1,
+  },
+  {
     key: 'licenses',
     label: 'Licenses',
     path: '/admin/license_management/licenses',
@@ -127,5 +166,8 @@ export const MENU: MenuItem[] = [
 
 /** The entry whose page a path belongs to. */
 export function menuItemForPath(path: string, items: MenuItem[] = MENU): MenuItem | undefined {
-  return items.find((item) => path === item.path || path.startsWith(`${item.path}/`));
+  // the longest matching path wins (/admin/repositories/layouts over /admin/repositories)
+  return items
+    .filter((item) => path === item.path || path.startsWith(`${item.path}/`))
+    .sort((a, b) => b.path.length - a.path.length)[0];
 }

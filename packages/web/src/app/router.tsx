@@ -97,7 +97,41 @@ export const ROUTES: RouteObject[] = [
             handle: meta({ title: 'Overview', menuKey: 'overview' }),
             lazy: page(() => import('../features/overview/pages/overview-page'), 'OverviewPage'),
           },
+          {
+            path: '/repos/tree/General/*',
+            handle: meta({ title: 'Artifacts', menuKey: 'artifacts' }),
+            lazy: page(() => import('../features/artifacts/pages/tree-browser-page'), 'TreeBrowserPage'),
+          },
           { path: '/admin', handle: meta({ admin: true }), element: <Navigate to="/admin/management/users" replace /> },
+          {
+            id: 'admin.repositories.list',
+            path: '/admin/repositories',
+            handle: meta({ admin: true, menuKey: 'repositories' }),
+            lazy: page(() => import('../features/repositories/pages/repositories-page'), 'RepositoriesPage'),
+          },
+          {
+            id: 'admin.repositories.new',
+            path: '/admin/repositories/new',
+            handle: meta({ admin: true, menuKey: 'repositories' }),
+            lazy: page(() => import('../features/repositories/pages/repository-form-page'), 'RepositoryFormPage'),
+          },
+          {
+            id: 'admin.repositories.edit',
+            path: '/admin/repositories/edit/:key',
+            handle: meta({ admin: true, menuKey: 'repositories' }),
+            lazy: page(() => import('../features/repositories/pages/repository-form-page'), 'RepositoryFormPage'),
+          },
+          {
+            id: 'admin.repositories.layouts',
+            path: '/admin/repositories/layouts',
+            handle: meta({ admin: true, menuKey: 'layouts' }),
+            lazy: page(() => import('../features/repositories/pages/layouts-page'), 'LayoutsPage'),
+          },
+          {
+            path: '/admin/monitoring/storage-summary',
+            handle: meta({ admin: true, menuKey: 'storage-summary' }),
+            lazy: page(() => import('../features/storage/pages/storage-summary-page'), 'StorageSummaryPage'),
+          },
           {
             path: '/admin/artifactory/list',
             handle: meta({ admin: true, title: 'Administration' }),

@@ -1,4 +1,13 @@
-import { DashboardOutlined, HeartOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import {
+  ApartmentOutlined,
+  DashboardOutlined,
+  DatabaseOutlined,
+  FolderOpenOutlined,
+  HeartOutlined,
+  PieChartOutlined,
+  SafetyCertificateOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import { Menu, Tooltip, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -6,6 +15,10 @@ import { MENU, groupEntries, menuItemForPath, sidebarEntries, type MenuContext, 
 
 const ICONS: Record<string, ReactNode> = {
   overview: <DashboardOutlined />,
+  artifacts: <FolderOpenOutlined />,
+  repositories: <DatabaseOutlined />,
+  layouts: <ApartmentOutlined />,
+  'storage-summary': <PieChartOutlined />,
   users: <TeamOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,

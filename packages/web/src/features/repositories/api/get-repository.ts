@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RepositoryAnswer } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+import { repositoriesKey } from './get-repositories';
+
+export function getRepository(key: string): Promise<RepositoryAnswer> {
+  return apiFetch<RepositoryAnswer>(`ui/admin/repositories/${encodeURIComponent(key)}`);
+}
+
+export const repositoryQuery = (key: string) =>
+  queryOptions({ queryKey: [...repositoriesKey, 'one', key], queryFn: () => getRepository(key) });
+
+export function useRepository(key: string | undefined) {
+  return useQuery({ ...repositoryQuery(key ?? ''), enabled: Boolean(key) });
+}

@@ -1,0 +1,207 @@
+import {
+  DeleteOutlined,
+  DownOutlined,
+  EditOutlined,
+  FolderOpenOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import { App, Button, Card, Dropdown, Empty, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { DEFAULT_LIST_PAGE_SIZE, packageTypeLabel, type RepositorySummary } from '@arca/contracts';
+import { notifySuccess } from '../../../api/notifications';
+import { formatBytes } from '../../../components/format';
+import { PageHeader } from '../../../components/page-header';
+import { useDeleteRepository } from '../api/delete-repository';
+import { useRepositories } from '../api/get-repositories';
+import { QuickCreateModal } from '../components/quick-create-modal';
+import { RepositoryClassTag } from '../components/repository-class-tag';
+
+type Filter = 'all' | 'local' | 'remote' | 'virtual';
+
+/** Every repository with its class, package type and usage (`admin.repositories.list`). */
+export function RepositoriesPage() {
+  const repositories = useRepositories();
+  const remove = useDeleteRepository();
+  const navigate = useNavigate();
+  const { modal } = App.useApp();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [query, setQuery] = useState('');
+  const [quickOpen, setQuickOpen] = useState(false);
+  const rows = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return (repositories.data ?? []).filter(
+      (r) =>
+        (filter === 'all' || r.rclass === filter) &&
+        (!q || r.key.toLowerCase().includes(q) || r.packageType.includes(q)),
+    );
+  }, [repositories.data, filter, query]);
+
+  const confirmDelete = (repo: RepositorySummary) =>
+    modal.confirm({
+      title: `Delete repository ${repo.key}?`,
+      content:
+        repo.files > 0
+          ? `It holds ${repo.files} file(s): delete its content first.`
+          : 'Its configuration is removed. This cannot be undone.',
+      okText: 'Delete',
+      okButtonProps: { danger: true, disabled: repo.files > 0 },
+      onOk: () => remove.mutateAsync(repo.key).then(() => notifySuccess(`Repository ${repo.key} was deleted`)),
+    });
+
+  const count = (c: Filter) => (repositories.data ?? []).filter((r) => c === 'all' || r.rclass === c).length;
+  return (
+    <>
+      <PageHeader
+        title="Repositories"
+        description="Local repositories hold what you deploy, remote ones proxy and cache an upstream, virtual ones serve several under one URL."
+        extra={
+          <Space>
+            <Button icon={<ThunderboltOutlined />} onClick={() => setQuickOpen(true)}>
+              Quick Repository Creation
+            </Button>
+            <Dropdown
+              menu={{
+                items: (['local', 'remote', 'virtual'] as const).map((rclass) => ({
+                  key: rclass,
+                  label: `New ${rclass[0]!.toUpperCase()}${rclass.slice(1)} Repository`,
+                  onClick: () => navigate(`/admin/repositories/new?rclass=${rclass}`),
+                })),
+              }}
+            >
+              <Button type="primary" icon={<PlusOutlined />}>
+                New repository <DownOutlined />
+              </Button>
+            </Dropdown>
+          </Space>
+        }
+      />
+      <Card>
+        <Space wrap style={{ marginBottom: 16 }}>
+          <Segmented<Filter>
+            aria-label="Repository class"
+            value={filter}
+            onChange={setFilter}
+            options={(['all', 'local', 'remote', 'virtual'] as const).map((c) => ({
+              value: c,
+              label: `${c === 'all' ? 'All' : c[0]!.toUpperCase() + c.slice(1)} (${count(c)})`,
+            }))}
+          />
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder="Filter by key or type"
+            aria-label="Filter repositories"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            style={{ width: 260 }}
+          />
+        </Space>
+        <Table<RepositorySummary>
+          rowKey="key"
+          loading={repositories.isPending}
+          dataSource={rows}
+          pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true }}
+          locale={{
+            emptyText: (
+              <Empty
+                description={
+                  repositories.data?.length
+                    ? 'No repository matches the filter.'
+                    : 'No repositories yet. Quick Repository Creation sets up a local, a remote and a virtual one in one step.'
+                }
+              >
+                {!repositories.data?.length && (
+                  <Button type="primary" onClick={() => setQuickOpen(true)}>
+                    Quick Repository Creation
+                  </Button>
+                )}
+              </Empty>
+            ),
+          }}
+          columns={[
+            {
+              title: 'Key',
+              dataIndex: 'key',
+              sorter: (a, b) => a.key.localeCompare(b.key),
+              defaultSortOrder: 'ascend',
+              render: (key: string) => <Link to={`/admin/repositories/edit/${encodeURIComponent(key)}`}>{key}</Link>,
+            },
+            {
+              title: 'Class',
+              dataIndex: 'rclass',
+              render: (rclass: RepositorySummary['rclass']) => <RepositoryClassTag rclass={rclass} />,
+            },
+            {
+              title: 'Package type',
+              dataIndex: 'packageType',
+              render: (t: string) => packageTypeLabel(t),
+              sorter: (a, b) => a.packageType.localeCompare(b.packageType),
+            },
+            {
+              title: 'Upstream / members',
+              key: 'target',
+              render: (_: unknown, r) =>
+                r.rclass === 'remote' ? (
+                  <Typography.Text ellipsis style={{ maxWidth: 280 }}>
+                    {r.url}
+                  </Typography.Text>
+                ) : r.rclass === 'virtual' ? (
+                  r.repositories.join(', ') || <Typography.Text type="secondary">No members</Typography.Text>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
+            { title: 'Files', dataIndex: 'files', align: 'right', sorter: (a, b) => a.files - b.files },
+            {
+              title: 'Used space',
+              dataIndex: 'usedSpace',
+              align: 'right',
+              render: formatBytes,
+              sorter: (a, b) => a.usedSpace - b.usedSpace,
+            },
+            {
+              title: 'Actions',
+              key: 'actions',
+              render: (_: unknown, r) => (
+                <Space>
+                  <Tooltip title="Browse">
+                    <Button
+                      size="small"
+                      type="text"
+                      aria-label={`Browse ${r.key}`}
+                      icon={<FolderOpenOutlined />}
+                      onClick={() => navigate(`/repos/tree/General/${encodeURIComponent(r.key)}`)}
+                    />
+                  </Tooltip>
+                  <Tooltip title="Edit">
+                    <Button
+                      size="small"
+                      type="text"
+                      aria-label={`Edit ${r.key}`}
+                      icon={<EditOutlined />}
+                      onClick={() => navigate(`/admin/repositories/edit/${encodeURIComponent(r.key)}`)}
+                    />
+                  </Tooltip>
+                  <Tooltip title="Delete">
+                    <Button
+                      size="small"
+                      type="text"
+                      danger
+                      aria-label={`Delete ${r.key}`}
+                      icon={<DeleteOutlined />}
+                      onClick={() => confirmDelete(r)}
+                    />
+                  </Tooltip>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <QuickCreateModal open={quickOpen} onClose={() => setQuickOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,235 @@
+import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  PACKAGE_TYPES,
+  REPOSITORY_KEY_PATTERN,
+  REPOSITORY_MESSAGES,
+  defaultLayout,
+  packageTypeLabel,
+  type RepositoryConfigInput,
+} from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { ErrorList } from '../../../components/error-list';
+import { PageHeader } from '../../../components/page-header';
+import { useUnsavedChanges } from '../../../components/unsaved-changes';
+import { useLayouts } from '../api/get-layouts';
+import { useRepositories } from '../api/get-repositories';
+import { useRepository } from '../api/get-repository';
+import { useSaveRepository } from '../api/save-repository';
+import { RepositoryClassTag } from '../components/repository-class-tag';
+
+type Rclass = 'local' | 'remote' | 'virtual';
+
+interface FormValues {
+  key: string;
+  packageType: string;
+  description: string;
+  notes: string;
+  includesPattern: string;
+  excludesPattern: string;
+  repoLayoutRef: string;
+  url: string;
+  username: string;
+  password: string;
+  repositories: string[];
+  defaultDeploymentRepo: string;
+}
+
+const EMPTY: FormValues = {
+  key: '',
+  packageType: 'generic',
+  description: '',
+  notes: '',
+  includesPattern: '**/*',
+  excludesPattern: '',
+  repoLayoutRef: 'simple-default',
+  url: '',
+  username: '',
+  password: '',
+  repositories: [],
+  defaultDeploymentRepo: '',
+};
+
+/** Creates a repository (`admin.repositories.new`) or edits one (`admin.repositories.edit`). */
+export function RepositoryFormPage() {
+  const { key: editKey } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const existing = useRepository(editKey);
+  const all = useRepositories();
+  const layouts = useLayouts();
+  const rclass: Rclass = (existing.data?.rclass ?? (params.get('rclass') as Rclass | null) ?? 'local') as Rclass;
+  const save = useSaveRepository(Boolean(editKey));
+  const [form] = Form.useForm<FormValues>();
+  const [errors, setErrors] = useState<string[]>([]);
+  const initial = useMemo<FormValues>(
+    () => (existing.data ? { ...EMPTY, ...existing.data, password: '' } : EMPTY),
+    [existing.data],
+  );
+  const values = Form.useWatch([], form) as FormValues | undefined;
+  const [saved, setSaved] = useState(false);
+  const unsaved = useUnsavedChanges({
+    initial,
+    current: values ?? initial,
+    onReset: () => form.resetFields(),
+    enabled: !saved,
+  });
+  useEffect(() => form.resetFields(), [initial, form]);
+  useEffect(() => {
+    if (saved) navigate('/admin/repositories');
+  }, [saved, navigate]);
+
+  const packageType = Form.useWatch('packageType', form) ?? initial.packageType;
+  const members = (Form.useWatch('repositories', form) as string[] | undefined) ?? [];
+  const candidates = (all.data ?? []).filter(
+    (r) => r.rclass !== 'virtual' && r.key !== editKey && (packageType === 'generic' || r.packageType === packageType),
+  );
+  const localMembers = members.filter((m) => all.data?.find((r) => r.key === m)?.rclass === 'local');
+
+  const submit = (v: FormValues) => {
+    setErrors([]);
+    const config: RepositoryConfigInput = {
+      ...v,
+      key: editKey ?? v.key.trim(),
+      rclass,
+      ...(v.password ? {} : { password: undefined }),
+    };
+    save.mutate(config, {
+      onSuccess: (repo) => {
+        notifySuccess(`Repository ${repo.key} was ${editKey ? 'updated' : 'created'}`);
+        setSaved(true);
+      },
+      onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+    });
+  };
+
+  const title = editKey ? `Edit ${editKey}` : `New ${rclass[0]!.toUpperCase()}${rclass.slice(1)} Repository`;
+  if (editKey && existing.isPending) return <Skeleton active />;
+  if (editKey && existing.isError) return <Alert type="error" showIcon title={existing.error.message} />;
+  return (
+    <>
+      <PageHeader title={title} description={<RepositoryClassTag rclass={rclass} />} />
+      <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} requiredMark="optional">
+        <Row gutter={20}>
+          <Col xs={24} xl={14}>
+            <Card title="Basic settings" style={{ marginBottom: 20 }}>
+              <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+              <Form.Item
+                label="Repository key"
+                name="key"
+                rules={[
+                  { required: true, message: 'This field is mandatory.' },
+                  { pattern: REPOSITORY_KEY_PATTERN, message: REPOSITORY_MESSAGES.keyFormat },
+                ]}
+              >
+                <Input disabled={Boolean(editKey)} placeholder="e.g. libs-release-local" autoFocus={!editKey} />
+              </Form.Item>
+              <Form.Item
+                label="Package type"
+                name="packageType"
+                rules={[{ required: true, message: 'This field is mandatory.' }]}
+              >
+                <Select
+                  showSearch
+                  disabled={Boolean(editKey)}
+                  options={PACKAGE_TYPES.map((t) => ({ value: t, label: packageTypeLabel(t) }))}
+                  onChange={(t: string) => form.setFieldValue('repoLayoutRef', defaultLayout(t))}
+                />
+              </Form.Item>
+              {rclass === 'remote' && (
+                <>
+                  <Form.Item
+                    label="URL"
+                    name="url"
+                    rules={[
+                      { required: true, message: 'This field is mandatory.' },
+                      { type: 'url', message: 'Enter a valid URL.' },
+                    ]}
+                  >
+                    <Input placeholder="https://registry.example.com/" />
+                  </Form.Item>
+                  <Row gutter={16}>
+                    <Col span={12}>
+                      <Form.Item label="User name" name="username">
+                        <Input autoComplete="off" />
+                      </Form.Item>
+                    </Col>
+                    <Col span={12}>
+                      <Form.Item
+                        label="Password"
+                        name="password"
+                        extra={existing.data?.hasPassword ? 'Stored; leave empty to keep it.' : undefined}
+                      >
+                        <Input.Password autoComplete="new-password" />
+                      </Form.Item>
+                    </Col>
+                  </Row>
+                </>
+              )}
+              {rclass === 'virtual' && (
+                <>
+                  <Form.Item
+                    label="Repositories, in resolution order"
+                    name="repositories"
+                    extra="A request is answered by the first repository that has the path."
+                  >
+                    <Select
+                      mode="multiple"
+                      options={candidates.map((r) => ({ value: r.key, label: `${r.key} (${r.rclass})` }))}
+                      placeholder="Pick local and remote repositories"
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    label="Default deployment repository"
+                    name="defaultDeploymentRepo"
+                    extra="Deploys to this virtual repository land there."
+                  >
+                    <Select
+                      allowClear
+                      options={localMembers.map((k) => ({ value: k, label: k }))}
+                      placeholder={localMembers.length ? 'Pick a local member' : 'Add a local repository first'}
+                    />
+                  </Form.Item>
+                </>
+              )}
+              <Form.Item label="Description" name="description">
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
+              </Form.Item>
+            </Card>
+          </Col>
+          <Col xs={24} xl={10}>
+            <Card title="Advanced" style={{ marginBottom: 20 }}>
+              <Form.Item
+                label="Include patterns"
+                name="includesPattern"
+                extra="Comma-separated Ant patterns, e.g. org/acme/**, **/*.jar"
+              >
+                <Input />
+              </Form.Item>
+              <Form.Item label="Exclude patterns" name="excludesPattern">
+                <Input placeholder="e.g. **/internal/**" />
+              </Form.Item>
+              <Form.Item label="Repository layout" name="repoLayoutRef">
+                <Select options={(layouts.data ?? []).map((l) => ({ value: l.name, label: l.name }))} />
+              </Form.Item>
+              <Form.Item label="Notes" name="notes">
+                <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
+              </Form.Item>
+              <Typography.Text type="secondary">Changes take effect at once for every client.</Typography.Text>
+            </Card>
+          </Col>
+        </Row>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {editKey ? 'Save' : 'Create'}
+          </Button>
+          <Button onClick={unsaved.requestReset}>Reset</Button>
+          <Button onClick={() => navigate('/admin/repositories')}>Cancel</Button>
+        </Space>
+      </Form>
+      {unsaved.dialog}
+    </>
+  );
+}
