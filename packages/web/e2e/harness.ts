@@ -30,13 +30,16 @@ export interface RunningServer {
 }
 
 /** Starts the built server (`node packages/server/dist/main.js`) on a free port and a temporary data dir. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningServer> {
   const main = path.join(ROOT, 'packages/server/dist/main.js');
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
   }
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-'));
   let out = '';
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
@@ -77,7 +80,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         child.kill('SIGTERM');
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -18,24 +18,47 @@ export function findSubtree(db: Db, repoKey: string, path: string): Promise<Item
   return query.orderBy('path').execute();
 }
 
-/** One page of a folder's children: folders first, then by name. */
-export function listChildren(
+function childrenOfKind(db: Db, repoKey: string, parent: string, folder: 0 | 1, offset: number, limit: number) {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('parent', '=', parent)
+    .where('folder', '=', folder)
+    .orderBy('name')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+async function countOfKind(db: Db, repoKey: string, parent: string, folder: 0 | 1): Promise<number> {
+  const row = await db
+    .selectFrom('items')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('repo_key', '=', repoKey)
+    .where('parent', '=', parent)
+    .where('folder', '=', folder)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * One page of a folder's children: folders first, then files, each by name. Two range scans of
+ * the (repo_key, parent, folder, name) index instead of one sort of every child.
+ */
+export async function listChildren(
   db: Db,
   repoKey: string,
   parent: string,
   offset: number,
   limit: number,
 ): Promise<ItemRow[]> {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('repo_key', '=', repoKey)
-    .where('parent', '=', parent)
-    .orderBy('folder', 'desc')
-    .orderBy('name')
-    .offset(offset)
-    .limit(limit)
-    .execute();
+  const folders = await countOfKind(db, repoKey, parent, 1);
+  const page: ItemRow[] = [];
+  if (offset < folders) page.push(...(await childrenOfKind(db, repoKey, parent, 1, offset, limit)));
+  const left = limit - page.length;
+  if (left > 0) page.push(...(await childrenOfKind(db, repoKey, parent, 0, Math.max(0, offset - folders), left)));
+  return page;
 }
 
 export async function countChildren(db: Db, repoKey: string, parent: string): Promise<number> {

@@ -105,7 +105,8 @@ export function TreeBrowserPage() {
     if (!repoKey) return;
     const chain = [keyOf(repoKey, '')];
     const parts = path.split('/').filter(Boolean);
-    for (let i = 1; i < parts.length; i++) chain.push(keyOf(repoKey, parts.slice(0, i).join('/')));
+    // every ancestor, and the selected item itself: a selected folder opens (a file has no children)
+    for (let i = 1; i <= parts.length; i++) chain.push(keyOf(repoKey, parts.slice(0, i).join('/')));
     // load outermost first, and expand once every level exists in the tree
     void (async () => {
       for (const key of chain) if (!children[key]) await load(key, 0).catch(() => undefined);
@@ -322,6 +323,7 @@ export function TreeBrowserPage() {
                   height={620}
                   treeData={treeData}
                   loadData={onLoadData}
+                  loadedKeys={Object.keys(children)}
                   expandedKeys={expanded}
                   onExpand={(keys) => setExpanded(keys.map(String))}
                   selectedKeys={selectedKey ? [selectedKey] : []}

@@ -1,0 +1,121 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { ADMIN_PASSWORD } from '../../packages/web/e2e/harness.ts';
+import { mustRun } from '../../scripts/run.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+
+/** Builds the server (and console) when needed. */
+export async function build(withConsole = false): Promise<void> {
+  await mustRun(path.join(ROOT, 'node_modules/.bin/tsc'), ['-b', path.join(ROOT, 'packages/server')]);
+  if (withConsole)
+    await mustRun(path.join(ROOT, 'node_modules/.bin/vite'), [
+      'build',
+      path.join(ROOT, 'packages/web'),
+      '--logLevel',
+      'warn',
+    ]);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A file of `bytes` pseudo-random bytes (not compressible), written in 8 MiB blocks. */
+export function makeFile(file: string, bytes: number): void {
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(8 * 1024 * 1024);
+  let seed = 0x9e3779b9;
+  for (let i = 0; i < block.length; i += 4) {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    block.writeUInt32LE(seed >>> 0, i);
+  }
+  for (let written = 0; written < bytes; written += block.length) {
+    block.writeUInt32LE(written, 0);
+    fs.writeSync(fd, block, 0, Math.min(block.length, bytes - written));
+  }
+  fs.closeSync(fd);
+}
+
+export async function createRepository(baseUrl: string, key: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/artifactory/api/repositories/${key}`, {
+    method: 'PUT',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+  });
+  if (!res.ok) throw new Error(`create ${key}: ${res.status} ${await res.text()}`);
+}
+
+/** Runs curl and returns its write-out figures. */
+export function curl(args: string[]): { seconds: number; bytesPerSecond: number; status: number } {
+  const out = execFileSync(
+    'curl',
+    ['-s', '-S', '-o', '/dev/null', '-w', '%{time_total} %{speed_download} %{speed_upload} %{http_code}', ...args],
+    {
+      maxBuffer: 1024 * 1024,
+    },
+  ).toString();
+  const [time, down, up, code] = out.trim().split(' ');
+  return { seconds: Number(time), bytesPerSecond: Math.max(Number(down), Number(up)), status: Number(code) };
+}
+
+export function installDebianPackages(...names: string[]): void {
+  const missing = names.filter((n) => {
+    try {
+      execFileSync('dpkg', ['-s', n], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (!missing.length) return;
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+  execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], {
+    stdio: 'inherit',
+  });
+  execFileSync(
+    sudo[0] ?? 'apt-get',
+    [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', ...missing],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    },
+  );
+}
+
+/** nginx serving `dir` on `port`, in the foreground, with a throw-away prefix. */
+export async function startNginx(dir: string, port: number, work: string): Promise<ChildProcess> {
+  fs.mkdirSync(path.join(work, 'logs'), { recursive: true });
+  const conf = path.join(work, 'nginx.conf');
+  fs.writeFileSync(
+    conf,
+    `daemon off;\nworker_processes 1;\n${process.getuid?.() === 0 ? 'user root;\n' : ''}error_log ${work}/logs/error.log;\npid ${work}/nginx.pid;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n  client_body_temp_path ${work}/body;\n  proxy_temp_path ${work}/proxy;\n  fastcgi_temp_path ${work}/fastcgi;\n  uwsgi_temp_path ${work}/uwsgi;\n  scgi_temp_path ${work}/scgi;\n  server { listen 127.0.0.1:${port}; root ${dir}; }\n}\n`,
+  );
+  const child = spawn('/usr/sbin/nginx', ['-c', conf, '-p', work], { stdio: 'inherit' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('nginx did not start');
+}
+
+export const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1024 / 1024).toFixed(0)} MiB/s`;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  await page.goto(`${server.url}/ui/login`);
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL('**/ui/overview');
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+describe('repositories and artifacts in the console', () => {
+  it('creates a repository, deploys a file, shows its checksums, adds a property, deletes it and restores it from the trash', async () => {
+    // create a local repository
+    await page.goto(`${server.url}/ui/admin/repositories`);
+    await page.getByText('No repositories yet').waitFor();
+    await screenshot(page, 'repositories-empty');
+    await page.getByRole('button', { name: /New repository/ }).click();
+    await page.getByRole('menuitem', { name: 'New Local Repository' }).click();
+    await page.waitForURL('**/admin/repositories/new?rclass=local');
+    await page.getByLabel('Repository key').fill('team-local');
+    await page.getByLabel('Description').fill('Files of the team');
+    await screenshot(page, 'repository-new');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL('**/admin/repositories');
+    await page.getByRole('link', { name: 'team-local' }).waitFor();
+
+    // deploy a file with the deploy dialog
+    await page.getByRole('button', { name: 'Browse team-local' }).click();
+    await page.waitForURL('**/repos/tree/General/team-local');
+    await page.getByRole('button', { name: 'Deploy' }).click();
+    const content = 'release notes\nversion 1.0\n';
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-file-')), 'notes.txt');
+    fs.writeFileSync(file, content);
+    await page.locator('.ant-modal input[type=file]').setInputFiles(file);
+    await page.getByLabel('Target path').fill('docs/notes.txt');
+    await page.getByRole('dialog').getByRole('button', { name: 'Deploy' }).click();
+    await page.waitForURL('**/repos/tree/General/team-local/docs/notes.txt');
+
+    // the tree shows it, with its checksums
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    await page.getByText(sha256).waitFor();
+    expect(await page.locator('.ant-tree').getByText('notes.txt').count()).toBe(1);
+    await screenshot(page, 'tree-file-general');
+
+    // add a property
+    await page.getByRole('tab', { name: 'Properties' }).click();
+    await page.getByLabel('Property name').fill('reviewed.by');
+    await page.getByLabel('Property value').fill('alice, bob');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('cell', { name: 'alice, bob' }).waitFor();
+    await screenshot(page, 'tree-file-properties');
+
+    // delete it (with confirmation) …
+    await page.getByRole('button', { name: /^(delete )?Delete$/ }).click();
+    await page.getByRole('dialog').getByText('It moves to the trash can').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL('**/repos/tree/General/team-local/docs');
+    expect(
+      (
+        await fetch(`${server.url}/artifactory/team-local/docs/notes.txt`, {
+          headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` },
+        })
+      ).status,
+    ).toBe(404);
+
+    // … and restore it from the trash can
+    await page.goto(`${server.url}/ui/repos/tree/General/auto-trashcan/team-local/docs/notes.txt`);
+    await page.getByText('team-local/docs/notes.txt').first().waitFor();
+    await page.waitForTimeout(400); // let the tree's expand animation finish for the screenshot
+    await screenshot(page, 'trash-item');
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.waitForURL('**/repos/tree/General/team-local/docs/notes.txt');
+    await page.getByText(sha256).waitFor();
+    const restored = await fetch(`${server.url}/artifactory/team-local/docs/notes.txt`, {
+      headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` },
+    });
+    expect(await restored.text()).toBe(content);
+  });
+
+  it('shows the storage summary with real numbers', async () => {
+    await page.goto(`${server.url}/ui/admin/monitoring/storage-summary`);
+    await page.getByText('Used space by repository').waitFor();
+    await page.getByRole('cell', { name: 'team-local' }).waitFor();
+    await screenshot(page, 'storage-summary');
+  });
+
+  it("says 'The object you were looking for could not be found.' for a missing path", async () => {
+    await page.goto(`${server.url}/ui/repos/tree/General/team-local/no/such/file.txt`);
+    await page.getByText('The object you were looking for could not be found.').first().waitFor();
+  });
+
+  it('rewrites legacy /tree/General links', async () => {
+    await page.goto(`${server.url}/ui/artifactory/webapp/#/artifacts/browse/tree/General/team-local/docs/notes.txt`);
+    await page.waitForURL('**/repos/tree/General/team-local/docs/notes.txt');
+  });
+});
