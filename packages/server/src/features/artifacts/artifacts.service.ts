@@ -528,6 +528,15 @@ export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: n
   });
 }
 
+/** The item at `path`, with everything below it when `recursive`; 404 when there is none. */
+async function itemsToAnnotate(trx: Db, repoKey: string, path: string, recursive: boolean): Promise<ItemRow[]> {
+  const items = recursive
+    ? await findSubtree(trx, repoKey, path)
+    : [await findItem(trx, repoKey, path)].filter((i) => i !== undefined);
+  if (!items.length) throw notFound();
+  return items;
+}
+
 /** Sets (replaces the values of) properties on an item, and on everything below it when recursive. */
 export async function setItemProperties(
   ctx: ArtifactContext,
@@ -540,10 +549,7 @@ export async function setItemProperties(
   const { db } = ctx;
   await repositoryOrTrash(db, repoKey);
   await db.transaction().execute(async (trx) => {
-    const items = recursive
-      ? await findSubtree(trx, repoKey, path)
-      : [await findItem(trx, repoKey, path)].filter((i) => i !== undefined);
-    if (!items.length) throw notFound();
+    const items = await itemsToAnnotate(trx, repoKey, path, recursive);
     for (const item of items) await putProperties(trx, item.id, properties);
     await recordEvent(trx, {
       type: 'artifact.property.added',
@@ -566,10 +572,7 @@ export async function deleteItemProperties(
   const { db } = ctx;
   await repositoryOrTrash(db, repoKey);
   await db.transaction().execute(async (trx) => {
-    const items = recursive
-      ? await findSubtree(trx, repoKey, path)
-      : [await findItem(trx, repoKey, path)].filter((i) => i !== undefined);
-    if (!items.length) throw notFound();
+    const items = await itemsToAnnotate(trx, repoKey, path, recursive);
     for (const item of items) {
       await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'in', keys).execute();
     }
