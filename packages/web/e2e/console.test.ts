@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/src/cli';
+import { hashPassword } from '../../server/src/core/passwords';
 import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
 
 let server: RunningServer;
@@ -198,6 +199,36 @@ describe('the console against a real server', () => {
     await page.waitForURL('**/ui/login?logout=true&fromUnauthorized=true');
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
     await screenshot(page, 'session-ended');
+    await page.context().close();
+  });
+
+  it('starts again at / as the new user when another user signs in under the console', async () => {
+    const db = new Database(path.join(server.dataDir, 'arca.db'));
+    db.prepare(
+      'INSERT INTO users (id, name, email, password_hash, admin, disable_ui_access, must_change_password, realm, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?)',
+    ).run('u-dev', 'dev', 'dev@example.com', await hashPassword('dev-password'), 'internal', Date.now());
+    db.close();
+    const { page } = await newPage();
+    await page.clock.install();
+    await page.goto(`${server.url}/ui/login`);
+    await logIn(page);
+    await page.waitForURL('**/ui/overview');
+    await page
+      .getByRole('link', { name: /Service Status/ })
+      .first()
+      .click();
+    await page.waitForURL('**/ui/admin/monitoring/service-status');
+    // another tab signs in as someone else: the session cookie now belongs to 'dev'
+    const other = await page.request.post(`${server.url}/ui/api/v1/ui/auth/login`, {
+      headers: { 'X-Requested-With': 'XMLHttpRequest' },
+      data: { user: 'dev', password: 'dev-password', type: 'login' },
+    });
+    expect(other.status()).toBe(200);
+    await page.clock.fastForward(61_000);
+    await page.keyboard.press('Shift');
+    await page.getByRole('button', { name: /User menu for dev/ }).waitFor();
+    // a non-admin lands on the overview, not on the admin page that was open
+    await page.waitForURL('**/ui/overview');
     await page.context().close();
   });
 });
