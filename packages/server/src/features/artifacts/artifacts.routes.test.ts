@@ -310,6 +310,8 @@ describe.each(ENGINES)('artifacts on %s', (engine) => {
     expect(restore.statusCode).toBe(200);
     expect((await get('/artifactory/libs-local/d/keep.txt')).body).toBe('keep');
     expect((await get('/artifactory/api/storage/libs-local/d/keep.txt?properties')).statusCode).toBe(404);
+    // nothing is left behind in the trash can
+    expect((await get('/artifactory/api/storage/auto-trashcan/libs-local')).statusCode).toBe(404);
 
     await t.app.inject({ method: 'DELETE', url: '/artifactory/libs-local/d', headers: ADMIN_BASIC });
     await t.app.inject({ method: 'DELETE', url: '/artifactory/auto-trashcan/libs-local/d', headers: ADMIN_BASIC });

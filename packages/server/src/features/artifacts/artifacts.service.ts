@@ -12,6 +12,7 @@ import type { BinaryStore } from '../../storage/binary-store.js';
 import { findRepository } from '../repositories/repositories.store.js';
 import { getRepository, parseMembers } from '../repositories/repositories.service.js';
 import {
+  countChildren,
   deleteItems,
   findBinary,
   findItem,
@@ -306,6 +307,7 @@ export async function removeItem(ctx: ArtifactContext, repoKey: string, path: st
     if (!items.length) throw notFound();
     if (repo.key === TRASHCAN_REPO) {
       await deleteItems(trx, items, now);
+      await pruneEmptyTrashFolders(trx, path);
       await recordEvent(trx, {
         type: 'artifact.deleted',
         repoKey: repo.key,
@@ -461,6 +463,19 @@ export async function copyOrMove(
   });
 }
 
+/** Removes the trash can's folders above `path` that nothing is left in. */
+async function pruneEmptyTrashFolders(trx: Db, path: string): Promise<void> {
+  for (const folder of ancestorsOf(path).reverse()) {
+    if ((await countChildren(trx, TRASHCAN_REPO, folder)) > 0) return;
+    await trx
+      .deleteFrom('items')
+      .where('repo_key', '=', TRASHCAN_REPO)
+      .where('path', '=', folder)
+      .where('folder', '=', 1)
+      .execute();
+  }
+}
+
 /** Restores an item of the trash can to where it was deleted from, or to `to`. */
 export async function restoreFromTrash(
   ctx: ArtifactContext,
@@ -489,6 +504,7 @@ export async function restoreFromTrash(
     for (const item of items) {
       await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
     }
+    await pruneEmptyTrashFolders(trx, trashPath);
     await recordEvent(trx, {
       type: 'artifact.restored',
       repoKey: destination.repoKey,
