@@ -195,7 +195,7 @@ describe('the console against a real server', () => {
     // the session ends on the server while the page sits idle
     await page.request.get(`${server.url}/ui/api/v1/auth/logout`);
     await page.clock.fastForward(61_000);
-    await page.keyboard.press('Shift');
+    await page.getByRole('heading', { name: 'Overview' }).click();
     await page.waitForURL('**/ui/login?logout=true&fromUnauthorized=true');
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
     await screenshot(page, 'session-ended');

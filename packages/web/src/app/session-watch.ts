@@ -1,10 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { IDLE_CHECK_MS, isAnonymousName } from '@arca/contracts';
 import { currentUserKey, getCurrentUser } from '../features/auth/api/get-current-user';
 
 const ACTIVITY_EVENTS = ['mousedown', 'keydown', 'touchstart', 'wheel'] as const;
+
+type Listener = (idleMs: number) => void;
+const listeners = new Set<Listener>();
+/** When the user last did something, page-wide: mounting or unmounting a layout does not reset it. */
+let lastActivity = Date.now();
+
+function onActivity() {
+  const now = Date.now();
+  const idle = now - lastActivity;
+  lastActivity = now;
+  listeners.forEach((listener) => listener(idle));
+}
+
+if (typeof window !== 'undefined') {
+  ACTIVITY_EVENTS.forEach((e) => window.addEventListener(e, onActivity, { passive: true, capture: true }));
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && onActivity());
+}
 
 /**
  * After 60 s without activity, the next activity checks the session again: an ended session goes to
@@ -13,14 +30,9 @@ const ACTIVITY_EVENTS = ['mousedown', 'keydown', 'touchstart', 'wheel'] as const
 export function useIdleSessionCheck(enabled: boolean) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const lastActivity = useRef(0);
   useEffect(() => {
     if (!enabled) return;
-    lastActivity.current = Date.now();
-    const onActivity = () => {
-      const now = Date.now();
-      const idle = now - lastActivity.current;
-      lastActivity.current = now;
+    const check: Listener = (idle) => {
       if (idle < IDLE_CHECK_MS) return;
       getCurrentUser({ background: true })
         .then((user) => {
@@ -33,12 +45,9 @@ export function useIdleSessionCheck(enabled: boolean) {
         })
         .catch(() => undefined);
     };
-    const onVisible = () => document.visibilityState === 'visible' && onActivity();
-    ACTIVITY_EVENTS.forEach((e) => window.addEventListener(e, onActivity, { passive: true }));
-    document.addEventListener('visibilitychange', onVisible);
+    listeners.add(check);
     return () => {
-      ACTIVITY_EVENTS.forEach((e) => window.removeEventListener(e, onActivity));
-      document.removeEventListener('visibilitychange', onVisible);
+      listeners.delete(check);
     };
   }, [enabled, client, navigate]);
 }

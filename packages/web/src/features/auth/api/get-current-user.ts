@@ -8,8 +8,12 @@ export function getCurrentUser(options: { background?: boolean } = {}): Promise<
   return apiFetch<UserData>('ui/auth/current', { silent: true, ...options });
 }
 
+/**
+ * Never refetched on its own: login, logout and the idle re-check (after 60 s without activity)
+ * are what change it, so that a session ending is handled in one place.
+ */
 export const currentUserQuery = () =>
-  queryOptions({ queryKey: currentUserKey, queryFn: () => getCurrentUser(), staleTime: 30_000 });
+  queryOptions({ queryKey: currentUserKey, queryFn: () => getCurrentUser(), staleTime: Infinity });
 
 export function useCurrentUser() {
   return useQuery(currentUserQuery());
