@@ -33,7 +33,10 @@ export interface BuiltApp {
  */
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const loggers = createLoggers(config);
-  const { db, engine } = openDatabase(config);
+  const { db, engine } = openDatabase({
+    ...config,
+    onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {

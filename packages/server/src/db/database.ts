@@ -13,12 +13,15 @@ export type Db = Kysely<Database>;
 export type DbEngine = 'sqlite' | 'postgres';
 
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
-export function openDatabase(options: { dataDir: string; databaseUrl?: string | undefined }): {
-  db: Db;
-  engine: DbEngine;
-} {
+export function openDatabase(options: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** Called when an idle pooled connection fails (server restart, terminated backend); the pool replaces it. */
+  onIdleConnectionError?: (error: Error) => void;
+}): { db: Db; engine: DbEngine } {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on('error', (error) => options.onIdleConnectionError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
