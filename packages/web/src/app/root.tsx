@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
+import { FullPageMessage } from '../components/full-page-message';
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { isAnonymousName } from '@arca/contracts';
@@ -89,11 +90,10 @@ export function Root() {
   if (loading && !meta.public) return <FullPageSpinner />;
   if (error && !meta.public) {
     return (
-      <Result
-        status="warning"
+      <FullPageMessage
         title="The server cannot be reached"
-        subTitle={error.message}
-        extra={
+        text={error.message}
+        action={
           <Button type="primary" onClick={() => void retry()}>
             Try again
           </Button>

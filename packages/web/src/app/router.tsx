@@ -1,4 +1,5 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { FullPageMessage } from '../components/full-page-message';
 import { createBrowserRouter, Navigate, useRouteError, type RouteObject } from 'react-router';
 import { CHUNK_LOAD_TIMEOUT_MS } from '@arca/contracts';
 import type { RouteMeta } from './guards';
@@ -31,11 +32,10 @@ function RouteError() {
     error?.name === 'ChunkLoadError' ||
     /dynamically imported module|Importing a module script/.test(error?.message ?? '');
   return (
-    <Result
-      status="error"
+    <FullPageMessage
       title={chunk ? 'This part of the console could not be loaded' : 'This page failed'}
-      subTitle={chunk ? 'The console may have been updated. Reload to get the current version.' : error?.message}
-      extra={
+      text={chunk ? 'The console may have been updated. Reload to get the current version.' : error?.message}
+      action={
         <Button type="primary" onClick={() => window.location.reload()}>
           Reload
         </Button>
