@@ -50,7 +50,7 @@ try {
   const s = median(peer);
   console.log(`deploy: ${SIZE / 1024 / 1024} MiB with SHA-256 verification, median of ${RUNS}`);
   console.log(
-    `deploy: arca ${mb(a)} (runs ${arca.map(mb).join(', ')}) — streamed to a temp file with SHA-256, SHA-1 and MD5 in one pass, fsynced, renamed, recorded`,
+    `deploy: arca ${mb(a)} (runs ${arca.map(mb).join(', ')}) — streamed to a temp file (SHA-256 on the request thread, SHA-1 and MD5 on a worker), fsynced, renamed, recorded`,
   );
   console.log(`deploy: sha256sum ${mb(s)} (runs ${peer.map(mb).join(', ')})`);
   console.log(`deploy: ratio arca/sha256sum ${(a / s).toFixed(2)}`);

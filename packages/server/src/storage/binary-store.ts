@@ -4,6 +4,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { OffThreadDigest } from './digest-worker.js';
+
+/** Uploads announced larger than this hash SHA-1 and MD5 on a worker thread. */
+const OFF_THREAD_FROM = 4 * 1024 * 1024;
 
 /** The digests and size of a stored content. */
 export interface BinaryDigest {
@@ -26,8 +30,11 @@ export interface PendingBinary extends BinaryDigest {
  * S3-compatible store can implement the same interface for multi-node deployments.
  */
 export interface BinaryStore {
-  /** Streams `source` to a temporary file, computing SHA-256, SHA-1 and MD5 in the same pass. */
-  write(source: Readable): Promise<PendingBinary>;
+  /**
+   * Streams `source` to a temporary file, computing SHA-256, SHA-1 and MD5 in the same pass.
+   * `sizeHint` (the announced length) lets large uploads hash on two threads.
+   */
+  write(source: Readable, sizeHint?: number): Promise<PendingBinary>;
   exists(sha256: string): Promise<boolean>;
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
@@ -54,18 +61,23 @@ export class FileBinaryStore implements BinaryStore {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  async write(source: Readable): Promise<PendingBinary> {
+  async write(source: Readable, sizeHint?: number): Promise<PendingBinary> {
     const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
     const sha256 = createHash('sha256');
-    const sha1 = createHash('sha1');
-    const md5 = createHash('md5');
+    const offThread = sizeHint !== undefined && sizeHint >= OFF_THREAD_FROM ? new OffThreadDigest() : undefined;
+    const sha1 = offThread ? undefined : createHash('sha1');
+    const md5 = offThread ? undefined : createHash('md5');
     let size = 0;
     const digest = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         sha256.update(chunk);
-        sha1.update(chunk);
-        md5.update(chunk);
         size += chunk.length;
+        if (offThread) {
+          offThread.update(chunk).then(() => callback(null, chunk), callback);
+          return;
+        }
+        sha1!.update(chunk);
+        md5!.update(chunk);
         callback(null, chunk);
       },
     });
@@ -73,10 +85,12 @@ export class FileBinaryStore implements BinaryStore {
       // flush: the data is fsynced before the stream closes
       await pipeline(source, digest, fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024, flush: true }));
     } catch (error) {
+      offThread?.abort();
       await fsp.rm(tmp, { force: true });
       throw error;
     }
-    const result = { sha256: sha256.digest('hex'), sha1: sha1.digest('hex'), md5: md5.digest('hex'), size };
+    const others = offThread ? await offThread.digest() : { sha1: sha1!.digest('hex'), md5: md5!.digest('hex') };
+    const result = { sha256: sha256.digest('hex'), sha1: others.sha1, md5: others.md5, size };
     const target = this.pathOf(result.sha256);
     return {
       ...result,

@@ -69,6 +69,21 @@ describe.each(ENGINES)('artifacts on %s', (engine) => {
     expect(events).toEqual([{ type: 'artifact.deployed', path: 'org/acme/app-1.0.txt' }]);
   });
 
+  it('computes the same checksums for a large deploy, hashed on two threads', async () => {
+    const body = Buffer.alloc(6 * 1024 * 1024);
+    for (let i = 0; i < body.length; i += 4) body.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const md5 = createHash('md5').update(body).digest('hex');
+    const res = await put(t.app, '/artifactory/libs-local/large.bin', body, {
+      'x-checksum-sha1': sha1(body),
+      'x-checksum-md5': md5,
+      'x-checksum-sha256': sha256(body),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().checksums).toEqual({ sha1: sha1(body), md5, sha256: sha256(body) });
+    const wrong = await put(t.app, '/artifactory/libs-local/large2.bin', body, { 'x-checksum-md5': '0'.repeat(32) });
+    expect(wrong.statusCode).toBe(409);
+  });
+
   it('refuses a checksum mismatch and stores nothing', async () => {
     const res = await put(t.app, '/artifactory/libs-local/a.txt', 'content', { 'x-checksum-sha1': sha1('other') });
     expect(res.statusCode).toBe(409);

@@ -224,7 +224,7 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     if (!input.body) throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
     let pending;
     try {
-      pending = await store.write(input.body);
+      pending = await store.write(input.body, input.contentLength);
     } catch {
       throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
     }
