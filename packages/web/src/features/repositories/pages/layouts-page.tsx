@@ -19,7 +19,15 @@ export function LayoutsPage() {
           dataSource={layouts.data}
           pagination={false}
           columns={[
-            { title: 'Name', dataIndex: 'name', render: (n: string) => <Typography.Text strong>{n}</Typography.Text> },
+            {
+              title: 'Name',
+              dataIndex: 'name',
+              render: (n: string) => (
+                <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>
+                  {n}
+                </Typography.Text>
+              ),
+            },
             {
               title: 'Artifact path pattern',
               dataIndex: 'artifactPathPattern',
