@@ -16,3 +16,46 @@ export const userListSchema = z.array(userListItemSchema);
 
 /** Default page size of console lists (spec part 2 §9). */
 export const DEFAULT_LIST_PAGE_SIZE = 100;
+
+export const USER_MESSAGES = {
+  nameFormat: 'A user name may contain letters, digits, dots, dashes, underscores and @, up to 64 characters.',
+  nameTaken: "A user named '{name}' already exists.",
+  notFound: "User '{name}' was not found.",
+  passwordRequired: 'A new user needs a password.',
+  passwordTooShort: 'The password must be at least 8 characters long.',
+  invalidEmail: 'Enter a valid e-mail address.',
+  reserved: "The user name '{name}' is reserved.",
+  lastAdmin: 'The last administrator cannot be deleted or lose administrator rights.',
+  deleteSelf: 'You cannot delete your own user.',
+} as const;
+
+export const USER_NAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** A user as the Artifactory-compatible REST API writes it (`PUT/POST /api/security/users/{name}`). */
+export const userBodySchema = z.object({
+  name: z.string().optional(),
+  email: z.string().max(320).optional(),
+  password: z.string().max(1024).optional(),
+  admin: z.boolean().optional(),
+  disableUIAccess: z.boolean().optional(),
+  profileUpdatable: z.boolean().optional(),
+  internalPasswordDisabled: z.boolean().optional(),
+  groups: z.array(z.string()).optional(),
+});
+export type UserBody = z.infer<typeof userBodySchema>;
+
+/** A user as the REST API answers it; the password is never sent. */
+export const userAnswerSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  admin: z.boolean(),
+  profileUpdatable: z.boolean(),
+  disableUIAccess: z.boolean(),
+  internalPasswordDisabled: z.boolean(),
+  lastLoggedIn: z.string().optional(),
+  realm: z.string(),
+  groups: z.array(z.string()),
+});
+export type UserAnswer = z.infer<typeof userAnswerSchema>;
+
+export const userRefListSchema = z.array(z.object({ name: z.string(), uri: z.string(), realm: z.string() }));

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHash } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession, type Principal } from '../features/auth/auth.service.js';
+import { onCredentialsChanged } from '../features/users/users.service.js';
 import { findUserById } from '../features/users/users.store.js';
 import { HttpError, errorBody } from './errors.js';
 
@@ -26,6 +27,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Package clients send HTTP basic credentials with every request: a verified pair is remembered briefly. */
 const BASIC_CACHE_MS = 60_000;
 const basicCache = new Map<string, { userId: string; until: number }>();
+// a changed password, removed rights or a deleted user end the cached verdicts at once
+onCredentialsChanged((userId) => {
+  for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
+});
 
 async function basicPrincipal(app: FastifyInstance, header: string): Promise<Principal> {
   const cacheKey = createHash('sha256').update(header).digest('hex');

@@ -5,7 +5,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { licenseRoutes } from './license/license.routes.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
 import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
-import { usersRoutes } from './users/users.routes.js';
+import { usersRestRoutes, usersRoutes } from './users/users.routes.js';
 
 /** Base of every console call: the spec's paths are mounted below it unchanged. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -20,5 +20,6 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
+  await app.register(usersRestRoutes);
   await app.register(artifactsRestRoutes);
 }

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { userListSchema, type UserListItem } from '@arca/contracts';
+import { z } from 'zod';
+import {
+  userAnswerSchema,
+  userBodySchema,
+  userListSchema,
+  userRefListSchema,
+  type UserListItem,
+} from '@arca/contracts';
+import { actorName } from '../../core/permissions.js';
+import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.service.js';
 import type { UserRow } from '../../db/schema.js';
 import { listUsers } from './users.store.js';
 
@@ -21,5 +30,57 @@ export function toUserListItem(row: UserRow): UserListItem {
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () =>
     (await listUsers(app.db)).map(toUserListItem),
+  );
+};
+
+const nameParams = z.object({ name: z.string().min(1).max(64) });
+
+/** Artifactory-compatible user administration: `/artifactory/api/security/users[/{name}]`. */
+export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/artifactory/api/security/users',
+    { config: { access: 'admin' }, schema: { response: { 200: userRefListSchema } } },
+    async (request) =>
+      (await listUsers(app.db)).map((u) => ({
+        name: u.name,
+        uri: `${request.protocol}://${request.host}/artifactory/api/security/users/${encodeURIComponent(u.name)}`,
+        realm: u.realm,
+      })),
+  );
+
+  app.get(
+    '/artifactory/api/security/users/:name',
+    { config: { access: 'admin' }, schema: { params: nameParams, response: { 200: userAnswerSchema } } },
+    async (request) => toUserAnswer(await getUser(app.db, request.params.name)),
+  );
+
+  app.put(
+    '/artifactory/api/security/users/:name',
+    { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
+    async (request, reply) => {
+      const { created } = await putUser(app.db, request.params.name, request.body);
+      app.accessLog.info({ user: request.params.name, by: actorName(request.principal), created }, 'user saved');
+      return reply.status(created ? 201 : 200).send();
+    },
+  );
+
+  app.post(
+    '/artifactory/api/security/users/:name',
+    { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
+    async (request, reply) => {
+      await updateUser(app.db, request.params.name, request.body);
+      app.accessLog.info({ user: request.params.name, by: actorName(request.principal) }, 'user updated');
+      return reply.status(200).send();
+    },
+  );
+
+  app.delete(
+    '/artifactory/api/security/users/:name',
+    { config: { access: 'admin' }, schema: { params: nameParams } },
+    async (request, reply) => {
+      await deleteUser(app.db, request.params.name, actorName(request.principal));
+      app.accessLog.info({ user: request.params.name, by: actorName(request.principal) }, 'user deleted');
+      return reply.type('text/plain').send(`User '${request.params.name}' has been removed successfully.`);
+    },
   );
 };

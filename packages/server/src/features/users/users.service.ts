@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ANONYMOUS_USER,
+  USER_MESSAGES,
+  USER_NAME_PATTERN,
+  formatMessage,
+  type UserAnswer,
+  type UserBody,
+} from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { UserRow } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { hashPassword } from '../../core/passwords.js';
+import { findUserByName, insertUser } from './users.store.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const fill = (message: string, name: string) => formatMessage(message, { name });
+
+/** Listeners told when a user's credentials change, so that caches of verified credentials drop them. */
+const credentialListeners = new Set<(userId: string) => void>();
+export function onCredentialsChanged(listener: (userId: string) => void): void {
+  credentialListeners.add(listener);
+}
+function credentialsChanged(userId: string): void {
+  credentialListeners.forEach((listener) => listener(userId));
+}
+
+export function toUserAnswer(row: UserRow): UserAnswer {
+  return {
+    name: row.name,
+    email: row.email ?? '',
+    admin: row.admin === 1,
+    profileUpdatable: true,
+    disableUIAccess: row.disable_ui_access === 1,
+    internalPasswordDisabled: false,
+    ...(row.last_login_at ? { lastLoggedIn: new Date(row.last_login_at).toISOString() } : {}),
+    realm: row.realm,
+    groups: [],
+  };
+}
+
+function checkEmail(email: string | undefined): void {
+  if (email && !EMAIL.test(email)) throw badRequest(USER_MESSAGES.invalidEmail);
+}
+
+function checkPassword(password: string): void {
+  if (password.length < 8) throw badRequest(USER_MESSAGES.passwordTooShort);
+}
+
+async function adminCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function getUser(db: Db, name: string): Promise<UserRow> {
+  const row = await findUserByName(db, name);
+  if (!row) throw notFound(fill(USER_MESSAGES.notFound, name));
+  return row;
+}
+
+/** Creates a user (Artifactory's PUT), or replaces one that exists. */
+export async function putUser(db: Db, name: string, body: UserBody): Promise<{ row: UserRow; created: boolean }> {
+  if (!USER_NAME_PATTERN.test(name)) throw badRequest(USER_MESSAGES.nameFormat);
+  if (name === ANONYMOUS_USER) throw badRequest(fill(USER_MESSAGES.reserved, name));
+  checkEmail(body.email);
+  const existing = await findUserByName(db, name);
+  if (existing) return { row: await updateUser(db, name, body), created: false };
+  if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired);
+  checkPassword(body.password);
+  const row: UserRow = {
+    id: randomUUID(),
+    name,
+    email: body.email || null,
+    password_hash: await hashPassword(body.password),
+    admin: body.admin ? 1 : 0,
+    disable_ui_access: body.disableUIAccess ? 1 : 0,
+    must_change_password: 0,
+    realm: 'internal',
+    created_at: Date.now(),
+    last_login_at: null,
+  };
+  try {
+    await insertUser(db, row);
+  } catch {
+    throw conflict(fill(USER_MESSAGES.nameTaken, name));
+  }
+  return { row, created: true };
+}
+
+/** Changes the given fields of a user (Artifactory's POST). */
+export async function updateUser(db: Db, name: string, body: UserBody): Promise<UserRow> {
+  const existing = await getUser(db, name);
+  checkEmail(body.email);
+  if (body.password !== undefined) checkPassword(body.password);
+  if (body.admin === false && existing.admin === 1 && (await adminCount(db)) <= 1)
+    throw badRequest(USER_MESSAGES.lastAdmin);
+  const changes: Partial<UserRow> = {};
+  if (body.email !== undefined) changes.email = body.email || null;
+  if (body.admin !== undefined) changes.admin = body.admin ? 1 : 0;
+  if (body.disableUIAccess !== undefined) changes.disable_ui_access = body.disableUIAccess ? 1 : 0;
+  if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
+  if (Object.keys(changes).length) await db.updateTable('users').set(changes).where('id', '=', existing.id).execute();
+  if (changes.password_hash !== undefined || changes.disable_ui_access === 1 || changes.admin !== undefined) {
+    // a new password, or fewer rights, take effect at once: end sessions and cached verdicts
+    if (changes.password_hash !== undefined)
+      await db.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
+    credentialsChanged(existing.id);
+  }
+  return { ...existing, ...changes };
+}
+
+export async function deleteUser(db: Db, name: string, actorName: string): Promise<void> {
+  const existing = await getUser(db, name);
+  if (existing.name === actorName) throw badRequest(USER_MESSAGES.deleteSelf);
+  if (existing.admin === 1 && (await adminCount(db)) <= 1) throw badRequest(USER_MESSAGES.lastAdmin);
+  await db.deleteFrom('users').where('id', '=', existing.id).execute();
+  credentialsChanged(existing.id);
+}
