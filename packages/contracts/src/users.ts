@@ -59,3 +59,15 @@ export const userAnswerSchema = z.object({
 export type UserAnswer = z.infer<typeof userAnswerSchema>;
 
 export const userRefListSchema = z.array(z.object({ name: z.string(), uri: z.string(), realm: z.string() }));
+
+/** The console's user form. */
+export const userFormSchema = z.object({
+  name: z.string().regex(USER_NAME_PATTERN, USER_MESSAGES.nameFormat),
+  email: z.string().max(320).default(''),
+  password: z.string().max(1024).optional(),
+  admin: z.boolean().default(false),
+  disableUIAccess: z.boolean().default(false),
+});
+export type UserForm = z.input<typeof userFormSchema>;
+
+export const bulkDeleteUsersSchema = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { USER_MESSAGES } from '@arca/contracts';
-import { ADMIN_BASIC, ENGINES, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, XHR, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
 
 const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
@@ -91,5 +91,53 @@ describe.each(ENGINES)('user administration REST on %s', (engine) => {
       (await t.app.inject({ url: '/artifactory/api/security/users/admin', headers: basic('dev', 'dev-password') }))
         .statusCode,
     ).toBe(403);
+  });
+
+  it('creates, edits and bulk-deletes users through the console calls, all or nothing', async () => {
+    const headers = { ...XHR, cookie: (await login(t.app)).cookie };
+    const create = (payload: object) => t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/users', headers, payload });
+    expect((await create({ name: 'u1', email: 'u1@example.com', password: 'password-1' })).json()).toMatchObject({
+      name: 'u1',
+      admin: false,
+    });
+    expect((await create({ name: 'u2', password: 'password-2', admin: true })).statusCode).toBe(200);
+    expect((await create({ name: 'u1', password: 'password-1' })).statusCode).toBe(409);
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/users/u1',
+      headers,
+      payload: { email: 'new@example.com', disableUIAccess: true },
+    });
+    expect(edit.json()).toMatchObject({ email: 'new@example.com', disableUIAccess: true });
+    const partly = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/users/delete',
+      headers,
+      payload: { names: ['u1', 'ghost'] },
+    });
+    expect(partly.statusCode).toBe(404);
+    expect((await t.app.db.selectFrom('users').select('name').orderBy('name').execute()).map((u) => u.name)).toEqual([
+      'admin',
+      'u1',
+      'u2',
+    ]);
+    const self = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/users/delete',
+      headers,
+      payload: { names: ['admin'] },
+    });
+    expect(messages(self)).toEqual(['You cannot delete your own user.']);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/users/delete',
+          headers,
+          payload: { names: ['u1', 'u2'] },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await t.app.db.selectFrom('users').select('name').execute()).map((u) => u.name)).toEqual(['admin']);
   });
 });
