@@ -231,4 +231,36 @@ describe('the console against a real server', () => {
     await page.waitForURL('**/ui/overview');
     await page.context().close();
   });
+
+  it('creates a user, edits it and deletes it with confirmation on the users page', async () => {
+    const { page } = await newPage();
+    await page.goto(`${server.url}/ui/login`);
+    await logIn(page);
+    await page.waitForURL('**/ui/overview');
+    await page.goto(`${server.url}/ui/admin/management/users`);
+    await page.getByRole('button', { name: /New User/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('User name').fill('carol');
+    await dialog.getByLabel('E-mail').fill('carol@example.com');
+    await dialog.getByLabel('Password').fill('short');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('The password must be at least 8 characters long.').waitFor();
+    await dialog.getByLabel('Password').fill('carol-password');
+    await screenshot(page, 'user-new');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'carol@example.com' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit carol' }).click();
+    await page.getByRole('dialog').getByLabel('E-mail').fill('carol@acme.example');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'carol@acme.example' }).waitFor();
+
+    await page.getByLabel('Select carol').check();
+    await page.getByRole('button', { name: /Delete \(1\)/ }).click();
+    await page.getByRole('dialog').getByText('carol will no longer be able to sign in.').waitFor();
+    await screenshot(page, 'users-delete-confirm');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'carol@acme.example' }).count()).toBe(0);
+    await page.context().close();
+  });
 });

@@ -1,18 +1,39 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { Card, Empty, Input, Table, Tooltip, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { App, Button, Card, Empty, Input, Space, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useUsers } from '../api/get-users';
+import { useDeleteUsers } from '../api/delete-users';
+import { UserModal } from '../components/user-modal';
+import { notifySuccess } from '../../../api/notifications';
+import { useStartupData } from '../../../app/root';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 
-/** The real users of this deployment: name, e-mail, admin flag and last login. */
+/** The users of this deployment: list, search, create, edit and bulk delete. */
 export function UsersPage() {
   const users = useUsers();
+  const remove = useDeleteUsers();
+  const { modal } = App.useApp();
+  const { user: me } = useStartupData();
   const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [editing, setEditing] = useState<{ user: UserListItem | undefined } | undefined>();
+  const confirmDelete = () =>
+    modal.confirm({
+      title: `Delete ${selected.length} user${selected.length === 1 ? '' : 's'}?`,
+      content: `${selected.join(', ')} will no longer be able to sign in. This cannot be undone.`,
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        remove.mutateAsync(selected).then(() => {
+          notifySuccess(`Deleted ${selected.join(', ')}`);
+          setSelected([]);
+        }),
+    });
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (users.data ?? []).filter(
@@ -22,19 +43,37 @@ export function UsersPage() {
 
   return (
     <>
-      <PageHeader title="Users" description="Everyone who can sign in to this deployment." />
+      <PageHeader
+        title="Users"
+        description="Everyone who can sign in to this deployment."
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ user: undefined })}>
+            New User
+          </Button>
+        }
+      />
       <Card>
-        <Input
-          allowClear
-          prefix={<SearchOutlined />}
-          placeholder="Filter by name or e-mail"
-          aria-label="Filter users"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          style={{ maxWidth: 340, marginBottom: 16 }}
-        />
+        <Space wrap style={{ marginBottom: 16 }}>
+          <Input
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder="Filter by name or e-mail"
+            aria-label="Filter users"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            style={{ width: 300 }}
+          />
+          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmDelete}>
+            Delete{selected.length ? ` (${selected.length})` : ''}
+          </Button>
+        </Space>
         <Table<UserListItem>
           rowKey="name"
+          rowSelection={{
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys.map(String)),
+            getCheckboxProps: (row) => ({ disabled: row.name === me?.name, 'aria-label': `Select ${row.name}` }),
+          }}
           loading={users.isPending}
           dataSource={rows}
           pagination={{
@@ -61,7 +100,16 @@ export function UsersPage() {
               dataIndex: 'name',
               sorter: (a, b) => byText(a.name, b.name),
               defaultSortOrder: 'ascend',
-              render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+              render: (name: string, row) => (
+                <Button
+                  type="link"
+                  style={{ padding: 0, fontWeight: 600 }}
+                  onClick={() => setEditing({ user: row })}
+                  aria-label={`Edit ${name}`}
+                >
+                  {name}
+                </Button>
+              ),
             },
             {
               title: 'E-mail',
@@ -97,6 +145,7 @@ export function UsersPage() {
           ]}
         />
       </Card>
+      <UserModal open={editing !== undefined} user={editing?.user} onClose={() => setEditing(undefined)} />
     </>
   );
 }
