@@ -103,7 +103,7 @@ describe('the console against a real server', () => {
 
     await page.goto(`${server.url}/ui/admin`);
     await page.waitForURL('**/ui/admin/management/users');
-    await page.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit admin' }).waitFor();
     await screenshot(page, 'users');
 
     await page.getByRole('button', { name: /User menu for admin/ }).click();
