@@ -36,13 +36,12 @@ import {
   TRASHCAN_ROW,
   checksumsOf,
   copyOrMove,
-  deleteItemProperties,
+  changeItemProperties,
   deploy,
   emptyTrash,
   removeItem,
   repositoryOrTrash,
   restoreFromTrash,
-  setItemProperties,
   virtualMembers,
   type ArtifactContext,
 } from './artifacts.service.js';
@@ -274,12 +273,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const { repoKey, key, values, recursive } = request.body;
       const path = normalizeItemPath(request.body.path);
       await requirePermission(request, 'annotate', repoKey, path);
-      await setItemProperties(
+      await changeItemProperties(
         artifactContext(request),
-        repoKey,
-        path,
-        { [key]: values },
-        recursive,
+        { repoKey, path, recursive },
+        { set: { [key]: values } },
         actorName(request.principal),
       );
       return reply.status(204).send();
@@ -300,12 +297,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const path = normalizeItemPath(request.query.path);
       await requirePermission(request, 'annotate', request.query.repoKey, path);
-      await deleteItemProperties(
+      await changeItemProperties(
         artifactContext(request),
-        request.query.repoKey,
-        path,
-        [request.query.key],
-        request.query.recursive === 'true',
+        { repoKey: request.query.repoKey, path, recursive: request.query.recursive === 'true' },
+        { remove: [request.query.key] },
         actorName(request.principal),
       );
       return reply.status(204).send();

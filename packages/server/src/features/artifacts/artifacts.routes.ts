@@ -9,13 +9,12 @@ import { artifactContext, headerValue, sendFolderIndex, sendItem } from './artif
 import { resolveItem } from './artifacts.resolve.js';
 import {
   copyOrMove,
-  deleteItemProperties,
+  changeItemProperties,
   deploy,
   emptyTrash,
   removeItem,
   repositoryOrTrash,
   restoreFromTrash,
-  setItemProperties,
 } from './artifacts.service.js';
 import { storageInfo } from './artifacts.storage-api.js';
 
@@ -150,12 +149,10 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const properties = parsePropertiesParam(request.query.properties ?? '');
       if (!Object.keys(properties).length)
         throw badRequest('The properties parameter is required, as key=value1,value2;key2=value.');
-      await setItemProperties(
+      await changeItemProperties(
         artifactContext(request),
-        repoKey,
-        path,
-        properties,
-        request.query.recursive !== '0',
+        { repoKey, path, recursive: request.query.recursive !== '0' },
+        { set: properties },
         actorName(request.principal),
       );
       return reply.status(204).send();
@@ -173,12 +170,10 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         .map((k) => k.trim())
         .filter(Boolean);
       if (!keys.length) throw badRequest('The properties parameter is required, as key1,key2.');
-      await deleteItemProperties(
+      await changeItemProperties(
         artifactContext(request),
-        repoKey,
-        path,
-        keys,
-        request.query.recursive !== '0',
+        { repoKey, path, recursive: request.query.recursive !== '0' },
+        { remove: keys },
         actorName(request.principal),
       );
       return reply.status(204).send();

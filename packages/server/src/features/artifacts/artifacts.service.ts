@@ -14,12 +14,12 @@ import { getRepository, parseMembers } from '../repositories/repositories.servic
 import {
   countChildren,
   deleteItems,
+  deleteProperties,
   findBinary,
   findItem,
   findSubtree,
   propertiesOf,
   putProperties,
-  releaseBinaries,
   retainBinary,
 } from './artifacts.store.js';
 
@@ -553,46 +553,34 @@ async function itemsToAnnotate(trx: Db, repoKey: string, path: string, recursive
   return items;
 }
 
-/** Sets (replaces the values of) properties on an item, and on everything below it when recursive. */
-export async function setItemProperties(
+/** A change of properties: replace the values of some keys, or remove keys. */
+export type PropertyChange = { set: Properties } | { remove: string[] };
+
+/**
+ * Changes properties on an item, and on everything below it when recursive, with its event in the
+ * same transaction.
+ */
+export async function changeItemProperties(
   ctx: ArtifactContext,
-  repoKey: string,
-  path: string,
-  properties: Properties,
-  recursive: boolean,
+  target: { repoKey: string; path: string; recursive: boolean },
+  change: PropertyChange,
   actor: string,
 ): Promise<void> {
   const { db } = ctx;
+  const { repoKey, path, recursive } = target;
   await repositoryOrTrash(db, repoKey);
   await db.transaction().execute(async (trx) => {
-    const items = await itemsToAnnotate(trx, repoKey, path, recursive);
-    for (const item of items) await putProperties(trx, item.id, properties);
+    for (const item of await itemsToAnnotate(trx, repoKey, path, recursive)) {
+      if ('set' in change) await putProperties(trx, item.id, change.set);
+      else await deleteProperties(trx, item.id, change.remove);
+    }
     await recordEvent(trx, {
-      type: 'artifact.property.added',
+      type: 'set' in change ? 'artifact.property.added' : 'artifact.property.deleted',
       repoKey,
       path,
       actor,
-      payload: { properties, recursive },
+      payload: 'set' in change ? { properties: change.set, recursive } : { keys: change.remove, recursive },
     });
-  });
-}
-
-export async function deleteItemProperties(
-  ctx: ArtifactContext,
-  repoKey: string,
-  path: string,
-  keys: string[],
-  recursive: boolean,
-  actor: string,
-): Promise<void> {
-  const { db } = ctx;
-  await repositoryOrTrash(db, repoKey);
-  await db.transaction().execute(async (trx) => {
-    const items = await itemsToAnnotate(trx, repoKey, path, recursive);
-    for (const item of items) {
-      await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'in', keys).execute();
-    }
-    await recordEvent(trx, { type: 'artifact.property.deleted', repoKey, path, actor, payload: { keys, recursive } });
   });
 }
 
@@ -605,5 +593,3 @@ export async function virtualMembers(db: Db, repo: RepositoryRow): Promise<Repos
   }
   return members;
 }
-
-export { releaseBinaries };
