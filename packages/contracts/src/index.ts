@@ -6,3 +6,4 @@ export * from './users.js';
 export * from './repositories.js';
 export * from './artifacts.js';
 export * from './ui.js';
+export * from './access.js';

@@ -9,6 +9,9 @@ export const userListItemSchema = z.object({
   realm: z.string(),
   lastLoggedIn: z.string().nullable(),
   createdAt: z.string(),
+  groups: z.array(z.string()),
+  mustChangePassword: z.boolean(),
+  mfaEnrolled: z.boolean(),
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
@@ -22,7 +25,7 @@ export const USER_MESSAGES = {
   nameTaken: "A user named '{name}' already exists.",
   notFound: "User '{name}' was not found.",
   passwordRequired: 'A new user needs a password.',
-  passwordTooShort: 'The password must be at least 8 characters long.',
+  passwordTooShort: 'The password must be at least {n} characters long.',
   invalidEmail: 'Enter a valid e-mail address.',
   reserved: "The user name '{name}' is reserved.",
   lastAdmin: 'The last administrator cannot be deleted or lose administrator rights.',
@@ -41,6 +44,7 @@ export const userBodySchema = z.object({
   profileUpdatable: z.boolean().optional(),
   internalPasswordDisabled: z.boolean().optional(),
   groups: z.array(z.string()).optional(),
+  mustChangePassword: z.boolean().optional(),
 });
 export type UserBody = z.infer<typeof userBodySchema>;
 
@@ -67,6 +71,8 @@ export const userFormSchema = z.object({
   password: z.string().max(1024).optional(),
   admin: z.boolean().default(false),
   disableUIAccess: z.boolean().default(false),
+  groups: z.array(z.string()).default([]),
+  mustChangePassword: z.boolean().default(false),
 });
 export type UserForm = z.input<typeof userFormSchema>;
 

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession, type Principal } from '../features/auth/auth.service.js';
-import { onCredentialsChanged } from '../features/users/users.service.js';
+import { onCredentialsChanged } from './credentials.js';
 import { findUserById } from '../features/users/users.store.js';
+import { hasAdminGroup } from '../features/groups/groups.service.js';
+import { looksLikeToken, resolveToken } from '../features/tokens/tokens.service.js';
+import type { UserRow } from '../db/schema.js';
 import { HttpError, errorBody } from './errors.js';
 
 /**
@@ -24,16 +27,21 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Package clients send HTTP basic credentials with every request: a verified pair is remembered briefly. */
+/**
+ * Package clients send credentials with every request. A verified password is remembered briefly,
+ * keyed by an HMAC of the header under a key that lives only in this process, so that the scrypt
+ * check runs once per minute, not per request; tokens are looked up by their SHA-256.
+ */
 const BASIC_CACHE_MS = 60_000;
+const cacheKeySecret = randomBytes(32);
 const basicCache = new Map<string, { userId: string; until: number }>();
-// a changed password, removed rights or a deleted user end the cached verdicts at once
+// a changed password, lockout, removed rights or a deleted user end the cached verdicts at once
 onCredentialsChanged((userId) => {
   for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
 });
 
 async function basicPrincipal(app: FastifyInstance, header: string): Promise<Principal> {
-  const cacheKey = createHash('sha256').update(header).digest('hex');
+  const cacheKey = createHmac('sha256', cacheKeySecret).update(header).digest('hex');
   const now = Date.now();
   const cached = basicCache.get(cacheKey);
   if (cached && cached.until > now) {
@@ -43,10 +51,48 @@ async function basicPrincipal(app: FastifyInstance, header: string): Promise<Pri
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
-  const user = await authenticate(app.db, app.config, decoded.slice(0, colon), decoded.slice(colon + 1));
+  const name = decoded.slice(0, colon);
+  const secret = decoded.slice(colon + 1);
+  if (looksLikeToken(secret)) {
+    const { user, scopeGroups } = await resolveToken(app.db, secret, 'any');
+    // the user part must name the token's owner (or be empty, as some clients send)
+    if (name && name !== user.name) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+    return tokenPrincipal(user, scopeGroups);
+  }
+  const user = await authenticate(app.db, app.config, name, secret);
   if (basicCache.size > 1000) basicCache.clear();
   basicCache.set(cacheKey, { userId: user.id, until: now + BASIC_CACHE_MS });
   return { kind: 'user', user, sessionId: null };
+}
+
+function tokenPrincipal(user: UserRow, scopeGroups: string[] | undefined): Principal {
+  // a token scoped to groups carries only those groups' rights, never administration
+  return scopeGroups
+    ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups }
+    : { kind: 'user', user, sessionId: null };
+}
+
+/** Who is calling, from (in order) a bearer token, an API key header, basic credentials or the session. */
+async function resolvePrincipal(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  const apiKey = request.headers['x-jfrog-art-api'];
+  let principal: Principal;
+  if (authorization?.toLowerCase().startsWith('bearer ')) {
+    const { user, scopeGroups } = await resolveToken(app.db, authorization.slice(7).trim(), 'token');
+    principal = tokenPrincipal(user, scopeGroups);
+  } else if (typeof apiKey === 'string' && apiKey) {
+    const { user } = await resolveToken(app.db, apiKey, 'api_key');
+    principal = tokenPrincipal(user, undefined);
+  } else if (authorization?.toLowerCase().startsWith('basic ')) {
+    principal = await basicPrincipal(app, authorization);
+  } else {
+    principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
+  }
+  // members of a group with administrator privileges are administrators
+  if (principal.kind === 'user' && principal.user.admin !== 1 && !principal.scopeGroups) {
+    if (await hasAdminGroup(app.db, principal.user.id)) principal.user = { ...principal.user, admin: 1 };
+  }
+  return principal;
 }
 
 export function isAdmin(request: FastifyRequest): boolean {
@@ -64,17 +110,12 @@ export const authPlugin = fp(
           return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
         }
       }
-      const authorization = request.headers.authorization;
-      if (authorization?.toLowerCase().startsWith('basic ')) {
-        try {
-          request.principal = await basicPrincipal(app, authorization);
-        } catch (error) {
-          const status = error instanceof HttpError ? error.statusCode : 401;
-          reply.header('WWW-Authenticate', 'Basic realm="Arca"');
-          return reply.status(status).send(errorBody(status, (error as Error).message));
-        }
-      } else {
-        request.principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
+      try {
+        request.principal = await resolvePrincipal(app, request);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+        return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message));
       }
       const access = request.routeOptions.config.access ?? 'admin';
       if (access === 'public' || request.is404) return;

@@ -1,38 +1,216 @@
 import type { FastifyRequest } from 'fastify';
-import { AUTH_MESSAGES } from '@arca/contracts';
+import picomatch from 'picomatch';
+import {
+  ANONYMOUS_USER,
+  ANY_LOCAL,
+  ANY_REMOTE,
+  ANY_REPOSITORY,
+  ANY_VIRTUAL,
+  AUTH_MESSAGES,
+  ERROR_MESSAGES,
+  PERMISSION_ACTIONS,
+  type PermissionAction,
+  type PermissionResource,
+} from '@arca/contracts';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../features/auth/auth.service.js';
 import { HttpError } from './errors.js';
 import { getSetting } from './settings.store.js';
 
 /** What a caller wants to do with a repository path. */
-export type Action = 'read' | 'annotate' | 'deploy' | 'delete' | 'manage';
+export type Action = PermissionAction;
+
+/** Every action includes the weaker ones: manage ⊇ delete ⊇ deploy ⊇ annotate ⊇ read. */
+const RANK: Record<Action, number> = Object.fromEntries(PERMISSION_ACTIONS.map((a, i) => [a, i])) as Record<
+  Action,
+  number
+>;
+
+interface Grant {
+  repositories: Set<string>;
+  include: (path: string) => boolean;
+  exclude: (path: string) => boolean;
+  /** Literal beginnings of the include patterns, to tell whether a folder may lead to something readable. */
+  includePrefixes: string[];
+  rank: number;
+  /** Includes '**' and excludes nothing: every path of the covered repositories. */
+  everything: boolean;
+}
+
+interface Rights {
+  admin: boolean;
+  grants: Grant[];
+  repoClasses: Map<string, string>;
+  hideUnauthorized: boolean;
+}
+
+const WILDCARD = /[*?[{]/;
+const matcher = (patterns: string[]) => {
+  const list = patterns.filter((p) => p.trim() !== '');
+  if (list.length === 0) return () => false;
+  const match = picomatch(list, { dot: true });
+  return (path: string) => match(path);
+};
+
+function compileGrant(resource: PermissionResource, actions: string[]): Grant {
+  const includes = resource.includes.length ? resource.includes : ['**'];
+  return {
+    repositories: new Set(resource.repositories),
+    include: (() => {
+      const match = matcher(includes);
+      return (path: string) => path === '' || match(path);
+    })(),
+    exclude: matcher(resource.excludes),
+    includePrefixes: includes.map((p) => {
+      const wild = p.search(WILDCARD);
+      return (wild < 0 ? p : p.slice(0, wild)).replace(/\/+$/, '');
+    }),
+    rank: Math.max(-1, ...actions.map((a) => RANK[a as Action] ?? -1)),
+    everything: includes.includes('**') && resource.excludes.every((p) => p.trim() === ''),
+  };
+}
+
+/**
+ * Rights are loaded once per request: the principal object lives for one request, so a change
+ * to targets, groups or memberships applies to the next request at once.
+ */
+const rightsCache = new WeakMap<Principal, Promise<Rights>>();
+
+async function loadRights(db: Db, principal: Principal): Promise<Rights> {
+  const hideUnauthorized = (await getSetting(db, 'security.policy')).hideUnauthorizedResources ?? false;
+  if (principal.kind === 'user' && principal.user.admin === 1 && !principal.scopeGroups) {
+    return { admin: true, grants: [], repoClasses: new Map(), hideUnauthorized };
+  }
+  let query = db
+    .selectFrom('permission_grants as g')
+    .innerJoin('permission_targets as t', 't.name', 'g.target_name')
+    .select(['t.resources', 'g.actions'])
+    .where('g.resource', '=', 'repo');
+  if (principal.kind === 'anonymous') {
+    if (!(await getSetting(db, 'security.anonymousAccess'))) {
+      return { admin: false, grants: [], repoClasses: new Map(), hideUnauthorized };
+    }
+    query = query.where('g.principal_type', '=', 'user').where('g.principal_name', '=', ANONYMOUS_USER);
+  } else {
+    const { user, scopeGroups } = principal;
+    query = query.where((eb) => {
+      const viaGroups = eb.and([
+        eb('g.principal_type', '=', 'group'),
+        scopeGroups
+          ? eb('g.principal_name', 'in', scopeGroups.length ? scopeGroups : [''])
+          : eb(
+              'g.principal_name',
+              'in',
+              eb.selectFrom('group_members').select('group_name').where('user_id', '=', user.id),
+            ),
+      ]);
+      if (scopeGroups) return viaGroups;
+      return eb.or([eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_name', '=', user.name)]), viaGroups]);
+    });
+  }
+  const rows = await query.execute();
+  const grants = rows
+    .map((row) => {
+      const resources = JSON.parse(row.resources) as { repo?: PermissionResource };
+      return resources.repo ? compileGrant(resources.repo, row.actions.split(',')) : undefined;
+    })
+    .filter((g): g is Grant => g !== undefined && g.rank >= 0);
+  const repos = await db.selectFrom('repositories').select(['key', 'rclass']).execute();
+  return {
+    admin: false,
+    grants,
+    repoClasses: new Map(repos.map((r) => [r.key, r.rclass])),
+    hideUnauthorized,
+  };
+}
+
+function rightsOf(db: Db, principal: Principal): Promise<Rights> {
+  let rights = rightsCache.get(principal);
+  if (!rights) {
+    rights = loadRights(db, principal);
+    rightsCache.set(principal, rights);
+  }
+  return rights;
+}
+
+function coversRepo(grant: Grant, repoKey: string, rclass: string | undefined): boolean {
+  if (grant.repositories.has(repoKey) || grant.repositories.has(ANY_REPOSITORY)) return true;
+  if (rclass === 'local' && grant.repositories.has(ANY_LOCAL)) return true;
+  if (rclass === 'remote' && grant.repositories.has(ANY_REMOTE)) return true;
+  return rclass === 'virtual' && grant.repositories.has(ANY_VIRTUAL);
+}
+
+function grantAllows(grant: Grant, path: string, asFolder: boolean): boolean {
+  if (grant.exclude(path)) return false;
+  if (grant.include(path)) return true;
+  // a folder on the way to readable content is visible (include 'org/acme/**' shows 'org')
+  return asFolder && grant.includePrefixes.some((prefix) => prefix.startsWith(`${path}/`));
+}
+
+function allowed(rights: Rights, action: Action, repoKey: string, path: string, asFolder: boolean): boolean {
+  if (rights.admin) return true;
+  const rclass = rights.repoClasses.get(repoKey);
+  return rights.grants.some(
+    (g) => g.rank >= RANK[action] && coversRepo(g, repoKey, rclass) && grantAllows(g, path, asFolder),
+  );
+}
 
 /**
  * The one authorisation function every repository and artifact route calls. Admins may do
- * everything; the anonymous user may read when anonymous access is on. Permission targets for
- * other users plug in here.
+ * everything; everyone else gets the union of the permission targets granted to them and to
+ * their groups (or, for a scoped token, to the groups it names); the anonymous user gets the
+ * targets granted to 'anonymous' while anonymous access is on.
  */
 export async function isAllowed(
   db: Db,
   principal: Principal,
   action: Action,
-  _repoKey: string,
-  _path: string,
+  repoKey: string,
+  path: string,
 ): Promise<boolean> {
-  if (principal.kind === 'user') return principal.user.admin === 1;
-  return action === 'read' && (await getSetting(db, 'security.anonymousAccess'));
+  return allowed(await rightsOf(db, principal), action, repoKey, path, action === 'read');
 }
 
-/** Throws 401 for an anonymous caller and 403 for a signed-in one when the action is not allowed. */
+/** Which items of a repository a caller may see; `null` when it may see all of them. */
+export type ReadFilter = ((path: string, folder: boolean) => boolean) | null;
+
+/**
+ * A synchronous filter for listings (tree, storage API, search): folders are shown when they
+ * match or lead to something readable.
+ */
+export async function readFilter(db: Db, principal: Principal, repoKey: string): Promise<ReadFilter> {
+  const rights = await rightsOf(db, principal);
+  if (rights.admin) return null;
+  const rclass = rights.repoClasses.get(repoKey);
+  const covering = rights.grants.filter((g) => coversRepo(g, repoKey, rclass));
+  // the common case, a target on the whole repository, needs no per-item check
+  if (covering.some((g) => g.everything)) return null;
+  return (path, folder) => allowed(rights, 'read', repoKey, path, folder);
+}
+
+/** True when the caller may administer everything (not limited by a token's scope). */
+export async function isFullAdmin(db: Db, principal: Principal): Promise<boolean> {
+  return (await rightsOf(db, principal)).admin;
+}
+
+/**
+ * Throws 401 for an anonymous caller and 403 for a signed-in one when the action is not allowed;
+ * with 'hide existence of unauthorised resources' on, a caller who may not even read gets 404.
+ */
 export async function requirePermission(
   request: FastifyRequest,
   action: Action,
   repoKey: string,
   path = '',
 ): Promise<void> {
-  if (await isAllowed(request.server.db, request.principal, action, repoKey, path)) return;
+  const { db } = request.server;
+  const rights = await rightsOf(db, request.principal);
+  // reading a folder on the way to readable content is allowed; a file never has such content
+  if (allowed(rights, action, repoKey, path, action === 'read')) return;
   if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+  if (rights.hideUnauthorized && !allowed(rights, 'read', repoKey, path, true)) {
+    throw new HttpError(404, ERROR_MESSAGES.notFound);
+  }
   throw new HttpError(403, `You do not have ${action} permission on '${repoKey}${path ? `/${path}` : ''}'.`);
 }
 

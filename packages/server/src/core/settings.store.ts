@@ -1,9 +1,12 @@
+import type { SecuritySettings } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 
 /** Known settings and their defaults. */
 export const SETTING_DEFAULTS = {
-  'security.anonymousAccess': false,
-} as const;
+  'security.anonymousAccess': false as boolean,
+  /** Security settings other than anonymous access; missing fields take the configured defaults. */
+  'security.policy': {} as Partial<Omit<SecuritySettings, 'anonymousAccess'>>,
+};
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
 export async function getSetting<K extends SettingKey>(db: Db, key: K): Promise<(typeof SETTING_DEFAULTS)[K]> {

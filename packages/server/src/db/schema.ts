@@ -15,6 +15,9 @@ export interface UsersTable {
   realm: string;
   created_at: number;
   last_login_at: number | null;
+  mfa_secret: string | null;
+  mfa_enrolled_at: number | null;
+  password_changed_at: number | null;
 }
 
 export interface SessionsTable {
@@ -135,6 +138,74 @@ export interface EventsTable {
   created_at: number;
 }
 
+export interface GroupsTable {
+  name: string;
+  description: string;
+  auto_join: number;
+  admin_privileges: number;
+  realm: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GroupMembersTable {
+  group_name: string;
+  user_id: string;
+}
+
+/** `resources` is JSON: `{ repo?, build?, releaseBundle? }`, each `{ repositories, includes, excludes }`. */
+export interface PermissionTargetsTable {
+  name: string;
+  resources: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who may do what on one resource kind of a target; `actions` is a comma-separated list. */
+export interface PermissionGrantsTable {
+  target_name: string;
+  resource: string;
+  principal_type: string;
+  principal_name: string;
+  actions: string;
+}
+
+/** API keys (`kind` 'api_key', one per user) and access tokens; only the SHA-256 is stored. */
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  token_hash: string;
+  description: string;
+  scope: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  at: number;
+  actor: string;
+  source_ip: string;
+  category: string;
+  action: string;
+  target: string;
+  outcome: string;
+  /** JSON: `{ before?, after?, message? }`. */
+  details: string;
+}
+
+export interface OneTimeTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  data: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -148,6 +219,13 @@ export interface Database {
   items: ItemsTable;
   item_properties: ItemPropertiesTable;
   events: EventsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  permission_targets: PermissionTargetsTable;
+  permission_grants: PermissionGrantsTable;
+  access_tokens: AccessTokensTable;
+  audit_events: AuditEventsTable;
+  one_time_tokens: OneTimeTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -161,3 +239,7 @@ export type RepositoryRow = Selectable<RepositoriesTable>;
 export type ItemRow = Selectable<ItemsTable>;
 export type BinaryRow = Selectable<BinariesTable>;
 export type { Generated };
+export type GroupRow = Selectable<GroupsTable>;
+export type PermissionTargetRow = Selectable<PermissionTargetsTable>;
+export type AccessTokenRow = Selectable<AccessTokensTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;

@@ -6,6 +6,10 @@ import { licenseRoutes } from './license/license.routes.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
 import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
 import { usersRestRoutes, usersRoutes } from './users/users.routes.js';
+import { groupsRestRoutes, groupsRoutes } from './groups/groups.routes.js';
+import { permissionsRestRoutes, permissionsRoutes } from './permissions/permissions.routes.js';
+import { tokensRestRoutes, tokensRoutes } from './tokens/tokens.routes.js';
+import { securityRoutes } from './security/security.routes.js';
 
 /** Base of every console call: the spec's paths are mounted below it unchanged. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -16,10 +20,17 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(groupsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(permissionsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(tokensRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(securityRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(repositoriesConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);
+  await app.register(groupsRestRoutes);
+  await app.register(permissionsRestRoutes);
+  await app.register(tokensRestRoutes);
   await app.register(artifactsRestRoutes);
 }

@@ -118,7 +118,19 @@ export function put(app: FastifyInstance, url: string, body: string | Buffer, he
 /** Rows of a table, for asserting that nothing was written. */
 export async function countRows(
   app: FastifyInstance,
-  table: 'items' | 'binaries' | 'events' | 'repositories' | 'item_properties',
+  table:
+    | 'items'
+    | 'binaries'
+    | 'events'
+    | 'repositories'
+    | 'item_properties'
+    | 'users'
+    | 'groups'
+    | 'group_members'
+    | 'permission_targets'
+    | 'permission_grants'
+    | 'access_tokens'
+    | 'audit_events',
 ): Promise<number> {
   const row = await app.db
     .selectFrom(table)
@@ -134,4 +146,21 @@ export function storedFiles(dataDir: string): string[] {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) =>
     fs.statSync(path.join(root, f)).isFile(),
   );
+}
+
+/** HTTP basic credentials as a header. */
+export const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
+
+/** Creates a user through the REST call. */
+export async function createUser(app: FastifyInstance, name: string, extra: Record<string, unknown> = {}) {
+  const res = await app.inject({
+    method: 'PUT',
+    url: `/artifactory/api/security/users/${name}`,
+    headers: ADMIN_BASIC,
+    payload: { email: `${name}@example.com`, password: `${name}-Passw0rd`, ...extra },
+  });
+  if (res.statusCode !== 201) throw new Error(`creating user ${name} failed: ${res.body}`);
+  return basic(name, `${name}-Passw0rd`);
 }

@@ -27,7 +27,7 @@ import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { isAdmin } from '../../core/auth.plugin.js';
-import { actorName, isAllowed, requirePermission } from '../../core/permissions.js';
+import { actorName, isAllowed, readFilter, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { listRepositories, usageByRepository } from '../repositories/repositories.store.js';
 import { archiveKind, listArchive, readArchiveEntry } from './artifacts.archive.js';
 import { artifactContext, sendItem } from './artifacts.http.js';
@@ -45,7 +45,14 @@ import {
   virtualMembers,
   type ArtifactContext,
 } from './artifacts.service.js';
-import { listChildren, countChildren, propertiesOf, repositoryHasChildren, subtreeStats } from './artifacts.store.js';
+import {
+  countChildren,
+  findSubtree,
+  listChildren,
+  propertiesOf,
+  repositoryHasChildren,
+  subtreeStats,
+} from './artifacts.store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -65,7 +72,19 @@ function toNode(row: ItemRow): TreeNode {
 }
 
 /** Children of a folder; a virtual repository merges its members' (first member wins a name). */
-async function childrenOf(app: FastifyInstance, repo: RepositoryRow, path: string, offset: number, limit: number) {
+async function childrenOf(
+  app: FastifyInstance,
+  repo: RepositoryRow,
+  path: string,
+  offset: number,
+  limit: number,
+  visible: ReadFilter,
+) {
+  if (visible) {
+    // only part of the repository is readable: filter the whole level, then page
+    const all = (await allChildren(app, repo, path)).filter((row) => visible(row.path, row.folder === 1));
+    return { items: all.slice(offset, offset + limit).map(toNode), total: all.length, offset };
+  }
   if (repo.rclass !== 'virtual') {
     const [rows, total] = await Promise.all([
       listChildren(app.db, repo.key, path, offset, limit),
@@ -73,13 +92,34 @@ async function childrenOf(app: FastifyInstance, repo: RepositoryRow, path: strin
     ]);
     return { items: rows.map(toNode), total, offset };
   }
+  const all = await allChildren(app, repo, path);
+  return { items: all.slice(offset, offset + limit).map(toNode), total: all.length, offset };
+}
+
+/** Every child of a folder, virtual repositories merged (first member wins), folders first. */
+async function allChildren(app: FastifyInstance, repo: RepositoryRow, path: string): Promise<ItemRow[]> {
+  if (repo.rclass !== 'virtual') return listChildren(app.db, repo.key, path, 0, 100_000);
   const merged = new Map<string, ItemRow>();
   for (const member of await virtualMembers(app.db, repo)) {
     for (const row of await listChildren(app.db, member.key, path, 0, 10_000))
       if (!merged.has(row.name)) merged.set(row.name, row);
   }
-  const all = [...merged.values()].sort((a, b) => b.folder - a.folder || a.name.localeCompare(b.name));
-  return { items: all.slice(offset, offset + limit).map(toNode), total: all.length, offset };
+  return [...merged.values()].sort((a, b) => b.folder - a.folder || a.name.localeCompare(b.name));
+}
+
+/** Counts below a path; with a read filter, only what the caller may read counts. */
+async function statsOf(app: FastifyInstance, visible: ReadFilter, repoKey: string, path: string) {
+  if (!visible) return subtreeStats(app.db, repoKey, path);
+  const stats = { files: 0, folders: 0, size: 0 };
+  for (const row of await findSubtree(app.db, repoKey, path)) {
+    if (row.path === path || !visible(row.path, row.folder === 1)) continue;
+    if (row.folder === 1) stats.folders += 1;
+    else {
+      stats.files += 1;
+      stats.size += Number(row.size);
+    }
+  }
+  return stats;
 }
 
 async function describeItem(
@@ -91,7 +131,7 @@ async function describeItem(
   const repoType = repoKind(repo);
   const common = { repoKey: repo.key, pkgType: repo.package_type, repoType };
   if (!path) {
-    const stats = await subtreeStats(app.db, repo.key, '');
+    const stats = await statsOf(app, ctx.visible ?? null, repo.key, '');
     return {
       ...common,
       path: '',
@@ -124,7 +164,7 @@ async function describeItem(
         }
       : null;
   if (item.folder === 1) {
-    const stats = await subtreeStats(app.db, found.repo.key, item.path);
+    const stats = await statsOf(app, ctx.visible ?? null, found.repo.key, item.path);
     return {
       ...common,
       path: item.path,
@@ -240,7 +280,8 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const path = normalizeItemPath(request.query.path);
       const repo = await repositoryOrTrash(app.db, request.query.repoKey);
       await requirePermission(request, 'read', repo.key, path);
-      return childrenOf(app, repo, path, request.query.offset, request.query.limit);
+      const visible = await readFilter(app.db, request.principal, repo.key);
+      return childrenOf(app, repo, path, request.query.offset, request.query.limit, visible);
     },
   );
 
@@ -250,7 +291,8 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const repo = await repositoryOrTrash(app.db, request.query.repoKey);
       await requirePermission(request, 'read', repo.key, request.query.path);
-      return describeItem(app, artifactContext(request), repo, request.query.path);
+      const visible = await readFilter(app.db, request.principal, repo.key);
+      return describeItem(app, { ...artifactContext(request), visible }, repo, request.query.path);
     },
   );
 

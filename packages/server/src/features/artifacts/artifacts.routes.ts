@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, itemCreatedSchema, type Properties } from '@arca/contracts';
 import { normalizeItemPath, parseRequestPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { actorName, requirePermission } from '../../core/permissions.js';
+import { actorName, readFilter, requirePermission } from '../../core/permissions.js';
 import { artifactContext, headerValue, sendFolderIndex, sendItem } from './artifacts.http.js';
 import { resolveItem } from './artifacts.resolve.js';
 import {
@@ -131,7 +131,8 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
       const repo = await repositoryOrTrash(app.db, repoKey);
       await requirePermission(request, 'read', repoKey, path);
-      return storageInfo(artifactContext(request), repo, path, {
+      const visible = await readFilter(app.db, request.principal, repo.key);
+      return storageInfo({ ...artifactContext(request), visible }, repo, path, {
         properties: request.query.properties,
         list: request.query.list !== undefined,
         deep: flag(request.query.deep),

@@ -1,3 +1,4 @@
+import type { ReadFilter } from '../../core/permissions.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import mime from 'mime-types';
@@ -37,6 +38,8 @@ export interface ArtifactContext {
   /** `http://host:port`, for the URIs of answers. */
   baseUrl: string;
   log?: { warn(obj: object, msg: string): void };
+  /** Limits listings to what the caller may read; absent or null shows everything. */
+  visible?: ReadFilter;
 }
 
 export function mimeTypeOf(path: string): string {

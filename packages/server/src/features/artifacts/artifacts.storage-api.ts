@@ -5,6 +5,10 @@ import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
 import { findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const visibleRows = <T extends { path: string; folder: number }>(ctx: ArtifactContext, rows: T[]): T[] => {
+  const visible = ctx.visible;
+  return visible ? rows.filter((r) => visible(r.path, r.folder === 1)) : rows;
+};
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /**
@@ -37,9 +41,12 @@ export async function storageInfo(
 
   if (options.list) {
     if (item && item.folder === 0) throw notFound('The list option applies to folders.');
-    const rows = options.deep
-      ? (await findSubtree(ctx.db, itemRepo.key, path)).filter((r) => r.path !== path)
-      : await listChildren(ctx.db, itemRepo.key, path, 0, 100_000);
+    const rows = visibleRows(
+      ctx,
+      options.deep
+        ? (await findSubtree(ctx.db, itemRepo.key, path)).filter((r) => r.path !== path)
+        : await listChildren(ctx.db, itemRepo.key, path, 0, 100_000),
+    );
     const files = [];
     for (const row of rows) {
       if (row.folder === 1 && !options.listFolders) continue;
@@ -61,7 +68,7 @@ export async function storageInfo(
   }
 
   if (!item || item.folder === 1) {
-    const children = await listChildren(ctx.db, itemRepo.key, path, 0, 100_000);
+    const children = visibleRows(ctx, await listChildren(ctx.db, itemRepo.key, path, 0, 100_000));
     return {
       repo: repo.key,
       path: `/${path}`,

@@ -11,6 +11,7 @@ import {
   userDataSchema,
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
+import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
 import { getSetting } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
 
@@ -41,11 +42,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         const result = await login(app.db, app.config, body.user, body.password, remember);
         app.accessLog.info({ user: result.user.name, ip: request.ip }, 'login succeeded');
+        await recordAudit(app.db, auditActor(request, result.user.name), {
+          category: 'auth',
+          action: 'sign-in',
+          target: result.user.name,
+        });
         const maxAge = result.maxAgeMs === undefined ? undefined : Math.floor(result.maxAgeMs / 1000);
         reply.setCookie(SESSION_COOKIE, result.token, { ...cookieOptions, ...(maxAge ? { maxAge } : {}) });
         return buildUserData(app.db, { kind: 'user', user: result.user, sessionId: null });
       } catch (error) {
         app.accessLog.warn({ user: body.user, ip: request.ip, reason: (error as Error).message }, 'login failed');
+        await recordAudit(app.db, auditActor(request, body.user), {
+          category: 'auth',
+          action: 'sign-in',
+          target: body.user,
+          outcome: 'failure',
+          message: (error as Error).message,
+        });
         throw error;
       }
     },
@@ -53,7 +66,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/auth/logout', { config: { access: 'public' } }, async (request, reply) => {
     await logout(app.db, request.principal);
-    if (request.principal.kind === 'user') app.accessLog.info({ user: request.principal.user.name }, 'logout');
+    if (request.principal.kind === 'user') {
+      app.accessLog.info({ user: request.principal.user.name }, 'logout');
+      await audit(request, { category: 'auth', action: 'sign-out', target: request.principal.user.name });
+    }
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
     return reply.status(204).send();
   });

@@ -6,6 +6,8 @@ import type { UserRow } from '../../db/schema.js';
 import { HttpError, forbidden, unauthorized } from '../../core/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../core/passwords.js';
 import { getSetting } from '../../core/settings.store.js';
+import { credentialsChanged } from '../../core/credentials.js';
+import { getSecuritySettings } from '../security/security.service.js';
 import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.store.js';
 import {
   clearLoginFailures,
@@ -18,7 +20,15 @@ import {
 } from './auth.store.js';
 
 /** Who is calling: a user row, or the anonymous user. */
-export type Principal = { kind: 'user'; user: UserRow; sessionId: string | null } | { kind: 'anonymous' };
+export type Principal =
+  | {
+      kind: 'user';
+      user: UserRow;
+      sessionId: string | null;
+      /** Set for an access token scoped to groups: only those groups' permissions apply. */
+      scopeGroups?: string[];
+    }
+  | { kind: 'anonymous' };
 
 export const SESSION_COOKIE = 'arca_session';
 
@@ -74,7 +84,10 @@ export async function authenticate(
   password: string,
   now = Date.now(),
 ): Promise<UserRow> {
-  const { maxFailures, windowMs, lockMs } = config.loginLockout;
+  const settings = await getSecuritySettings(db, config);
+  const { windowMs } = config.loginLockout;
+  const maxFailures = settings.lockoutEnabled ? settings.lockoutAttempts : Number.POSITIVE_INFINITY;
+  const lockMs = settings.lockoutMinutes * 60_000;
   const failures = await findLoginFailures(db, name);
   const lockedMessage = (until: number) =>
     AUTH_MESSAGES.locked.replace('{minutes}', String(Math.max(1, Math.ceil((until - now) / 60_000))));
@@ -97,7 +110,11 @@ export async function authenticate(
     window_start: inWindow ? failures.window_start : now,
     locked_until: lockedUntil,
   });
-  if (lockedUntil) throw new HttpError(429, lockedMessage(lockedUntil));
+  if (lockedUntil) {
+    // a locked user's cached client credentials stop working too
+    if (user) credentialsChanged(user.id);
+    throw new HttpError(429, lockedMessage(lockedUntil));
+  }
   throw unauthorized(AUTH_MESSAGES.badCredentials);
 }
 
@@ -112,6 +129,7 @@ export async function login(
 ): Promise<{ user: UserRow; token: string; maxAgeMs: number | undefined }> {
   const user = await authenticate(db, config, name, password, now);
   if (user.disable_ui_access === 1) throw forbidden(AUTH_MESSAGES.uiAccessDisabled);
+  const settings = await getSecuritySettings(db, config);
   const remember = rememberMe && config.session.canRememberMe;
   const token = randomBytes(32).toString('base64url');
   const lifetime = remember ? config.session.rememberMeMs : config.session.absoluteTimeoutMs;
@@ -121,7 +139,7 @@ export async function login(
     created_at: now,
     last_seen_at: now,
     expires_at: now + lifetime,
-    idle_timeout_ms: remember ? config.session.rememberMeMs : config.session.idleTimeoutMs,
+    idle_timeout_ms: remember ? config.session.rememberMeMs : settings.sessionIdleMinutes * 60_000,
     remember_me: remember ? 1 : 0,
   });
   await setLastLogin(db, user.id, now);

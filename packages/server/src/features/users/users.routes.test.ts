@@ -45,7 +45,7 @@ describe.each(ENGINES)('user administration REST on %s', (engine) => {
   it.each([
     ['a bad name', 'bad name!', { password: 'long-enough' }, USER_MESSAGES.nameFormat],
     ['no password', 'bob', { email: 'bob@example.com' }, USER_MESSAGES.passwordRequired],
-    ['a short password', 'bob', { password: 'short' }, USER_MESSAGES.passwordTooShort],
+    ['a short password', 'bob', { password: 'short' }, 'The password must be at least 8 characters long.'],
     ['a bad e-mail', 'bob', { password: 'long-enough', email: 'not-an-email' }, USER_MESSAGES.invalidEmail],
     ['the anonymous name', 'anonymous', { password: 'long-enough' }, "The user name 'anonymous' is reserved."],
   ])('refuses %s and creates nothing', async (_name, name, body, message) => {

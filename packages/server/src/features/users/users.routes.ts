@@ -13,12 +13,15 @@ import {
 import { badRequest, conflict } from '../../core/errors.js';
 import { actorName } from '../../core/permissions.js';
 import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.service.js';
+import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
+import { audit } from '../audit/audit.service.js';
+import { groupsOfUser } from '../groups/groups.service.js';
 import { findUserByName, listUsers } from './users.store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toUserListItem(row: UserRow): UserListItem {
+export function toUserListItem(row: UserRow, groups: string[]): UserListItem {
   return {
     name: row.name,
     email: row.email,
@@ -27,16 +30,30 @@ export function toUserListItem(row: UserRow): UserListItem {
     realm: row.realm,
     lastLoggedIn: iso(row.last_login_at),
     createdAt: new Date(row.created_at).toISOString(),
+    groups,
+    mustChangePassword: row.must_change_password === 1,
+    mfaEnrolled: row.mfa_enrolled_at !== null,
   };
+}
+
+async function userListItem(db: Db, row: UserRow): Promise<UserListItem> {
+  return toUserListItem(row, await groupsOfUser(db, row.id));
 }
 
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 
 /** Users of the administration console: list, create, edit, bulk delete. */
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () =>
-    (await listUsers(app.db)).map(toUserListItem),
-  );
+  app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () => {
+    const memberships = await app.db
+      .selectFrom('group_members')
+      .select(['user_id', 'group_name'])
+      .orderBy('group_name')
+      .execute();
+    const byUser = new Map<string, string[]>();
+    for (const m of memberships) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.group_name]);
+    return (await listUsers(app.db)).map((row) => toUserListItem(row, byUser.get(row.id) ?? []));
+  });
 
   app.post(
     '/ui/users',
@@ -45,8 +62,9 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, ...body } = request.body;
       if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`);
       const { row } = await putUser(app.db, name, body);
-      app.accessLog.info({ user: name, by: actorName(request.principal) }, 'user created');
-      return toUserListItem(row);
+      const created = await userListItem(app.db, row);
+      await audit(request, { category: 'user', action: 'create', target: name, after: created });
+      return created;
     },
   );
 
@@ -58,9 +76,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { name: _ignored, password, ...rest } = request.body;
+      const before = await userListItem(app.db, await getUser(app.db, request.params.name));
       const row = await updateUser(app.db, request.params.name, { ...rest, ...(password ? { password } : {}) });
-      app.accessLog.info({ user: request.params.name, by: actorName(request.principal) }, 'user updated');
-      return toUserListItem(row);
+      const after = await userListItem(app.db, row);
+      await audit(request, {
+        category: 'user',
+        action: password ? 'update (password changed)' : 'update',
+        target: request.params.name,
+        before,
+        after,
+      });
+      return after;
     },
   );
 
@@ -72,8 +98,10 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.names.includes(actor)) throw badRequest('You cannot delete your own user.');
       // every name must exist before anything is deleted
       for (const name of request.body.names) await getUser(app.db, name);
-      for (const name of request.body.names) await deleteUser(app.db, name, actor);
-      app.accessLog.info({ users: request.body.names, by: actor }, 'users deleted');
+      for (const name of request.body.names) {
+        await deleteUser(app.db, name, actor);
+        await audit(request, { category: 'user', action: 'delete', target: name });
+      }
       return reply.status(204).send();
     },
   );
@@ -95,15 +123,25 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/artifactory/api/security/users/:name',
     { config: { access: 'admin' }, schema: { params: nameParams, response: { 200: userAnswerSchema } } },
-    async (request) => toUserAnswer(await getUser(app.db, request.params.name)),
+    async (request) => {
+      const row = await getUser(app.db, request.params.name);
+      return toUserAnswer(row, await groupsOfUser(app.db, row.id));
+    },
   );
 
   app.put(
     '/artifactory/api/security/users/:name',
     { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
     async (request, reply) => {
-      const { created } = await putUser(app.db, request.params.name, request.body);
-      app.accessLog.info({ user: request.params.name, by: actorName(request.principal), created }, 'user saved');
+      const before = await findUserByName(app.db, request.params.name);
+      const { row, created } = await putUser(app.db, request.params.name, request.body);
+      await audit(request, {
+        category: 'user',
+        action: created ? 'create' : 'update',
+        target: request.params.name,
+        ...(before ? { before: await userListItem(app.db, before) } : {}),
+        after: await userListItem(app.db, row),
+      });
       return reply.status(created ? 201 : 200).send();
     },
   );
@@ -112,8 +150,15 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/artifactory/api/security/users/:name',
     { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
     async (request, reply) => {
-      await updateUser(app.db, request.params.name, request.body);
-      app.accessLog.info({ user: request.params.name, by: actorName(request.principal) }, 'user updated');
+      const before = await userListItem(app.db, await getUser(app.db, request.params.name));
+      const row = await updateUser(app.db, request.params.name, request.body);
+      await audit(request, {
+        category: 'user',
+        action: 'update',
+        target: request.params.name,
+        before,
+        after: await userListItem(app.db, row),
+      });
       return reply.status(200).send();
     },
   );
@@ -123,7 +168,7 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { params: nameParams } },
     async (request, reply) => {
       await deleteUser(app.db, request.params.name, actorName(request.principal));
-      app.accessLog.info({ user: request.params.name, by: actorName(request.principal) }, 'user deleted');
+      await audit(request, { category: 'user', action: 'delete', target: request.params.name });
       return reply.type('text/plain').send(`User '${request.params.name}' has been removed successfully.`);
     },
   );

@@ -10,22 +10,16 @@ import {
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { credentialsChanged } from '../../core/credentials.js';
 import { hashPassword } from '../../core/passwords.js';
+import { autoJoinGroups, setUserGroups } from '../groups/groups.service.js';
+import { getSetting } from '../../core/settings.store.js';
 import { findUserByName, insertUser } from './users.store.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fill = (message: string, name: string) => formatMessage(message, { name });
 
-/** Listeners told when a user's credentials change, so that caches of verified credentials drop them. */
-const credentialListeners = new Set<(userId: string) => void>();
-export function onCredentialsChanged(listener: (userId: string) => void): void {
-  credentialListeners.add(listener);
-}
-function credentialsChanged(userId: string): void {
-  credentialListeners.forEach((listener) => listener(userId));
-}
-
-export function toUserAnswer(row: UserRow): UserAnswer {
+export function toUserAnswer(row: UserRow, groups: string[]): UserAnswer {
   return {
     name: row.name,
     email: row.email ?? '',
@@ -35,7 +29,7 @@ export function toUserAnswer(row: UserRow): UserAnswer {
     internalPasswordDisabled: false,
     ...(row.last_login_at ? { lastLoggedIn: new Date(row.last_login_at).toISOString() } : {}),
     realm: row.realm,
-    groups: [],
+    groups,
   };
 }
 
@@ -43,8 +37,11 @@ function checkEmail(email: string | undefined): void {
   if (email && !EMAIL.test(email)) throw badRequest(USER_MESSAGES.invalidEmail);
 }
 
-function checkPassword(password: string): void {
-  if (password.length < 8) throw badRequest(USER_MESSAGES.passwordTooShort);
+/** The password policy's minimum length (security settings; 8 unless changed). */
+export async function checkPassword(db: Db, password: string): Promise<void> {
+  const minLength = (await getSetting(db, 'security.policy')).passwordMinLength ?? 8;
+  if (password.length < minLength)
+    throw badRequest(formatMessage(USER_MESSAGES.passwordTooShort, { n: String(minLength) }));
 }
 
 async function adminCount(db: Db): Promise<number> {
@@ -70,7 +67,9 @@ export async function putUser(db: Db, name: string, body: UserBody): Promise<{ r
   const existing = await findUserByName(db, name);
   if (existing) return { row: await updateUser(db, name, body), created: false };
   if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired);
-  checkPassword(body.password);
+  await checkPassword(db, body.password);
+  const groups = body.groups ?? (await autoJoinGroups(db));
+  const now = Date.now();
   const row: UserRow = {
     id: randomUUID(),
     name,
@@ -78,15 +77,25 @@ export async function putUser(db: Db, name: string, body: UserBody): Promise<{ r
     password_hash: await hashPassword(body.password),
     admin: body.admin ? 1 : 0,
     disable_ui_access: body.disableUIAccess ? 1 : 0,
-    must_change_password: 0,
+    must_change_password: body.mustChangePassword ? 1 : 0,
     realm: 'internal',
-    created_at: Date.now(),
+    created_at: now,
     last_login_at: null,
+    mfa_secret: null,
+    mfa_enrolled_at: null,
+    password_changed_at: now,
   };
   try {
     await insertUser(db, row);
   } catch {
     throw conflict(fill(USER_MESSAGES.nameTaken, name));
+  }
+  try {
+    await setUserGroups(db, row.id, groups);
+  } catch (error) {
+    // an unknown group leaves no half-created user behind
+    await db.deleteFrom('users').where('id', '=', row.id).execute();
+    throw error;
   }
   return { row, created: true };
 }
@@ -95,14 +104,19 @@ export async function putUser(db: Db, name: string, body: UserBody): Promise<{ r
 export async function updateUser(db: Db, name: string, body: UserBody): Promise<UserRow> {
   const existing = await getUser(db, name);
   checkEmail(body.email);
-  if (body.password !== undefined) checkPassword(body.password);
+  if (body.password !== undefined) await checkPassword(db, body.password);
   if (body.admin === false && existing.admin === 1 && (await adminCount(db)) <= 1)
     throw badRequest(USER_MESSAGES.lastAdmin);
   const changes: Partial<UserRow> = {};
   if (body.email !== undefined) changes.email = body.email || null;
   if (body.admin !== undefined) changes.admin = body.admin ? 1 : 0;
   if (body.disableUIAccess !== undefined) changes.disable_ui_access = body.disableUIAccess ? 1 : 0;
-  if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
+  if (body.mustChangePassword !== undefined) changes.must_change_password = body.mustChangePassword ? 1 : 0;
+  if (body.password !== undefined) {
+    changes.password_hash = await hashPassword(body.password);
+    changes.password_changed_at = Date.now();
+  }
+  if (body.groups !== undefined) await setUserGroups(db, existing.id, body.groups);
   if (Object.keys(changes).length) await db.updateTable('users').set(changes).where('id', '=', existing.id).execute();
   if (changes.password_hash !== undefined || changes.disable_ui_access === 1 || changes.admin !== undefined) {
     // a new password, or fewer rights, take effect at once: end sessions and cached verdicts
@@ -117,6 +131,13 @@ export async function deleteUser(db: Db, name: string, actorName: string): Promi
   const existing = await getUser(db, name);
   if (existing.name === actorName) throw badRequest(USER_MESSAGES.deleteSelf);
   if (existing.admin === 1 && (await adminCount(db)) <= 1) throw badRequest(USER_MESSAGES.lastAdmin);
-  await db.deleteFrom('users').where('id', '=', existing.id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('permission_grants')
+      .where('principal_type', '=', 'user')
+      .where('principal_name', '=', existing.name)
+      .execute();
+    await trx.deleteFrom('users').where('id', '=', existing.id).execute();
+  });
   credentialsChanged(existing.id);
 }

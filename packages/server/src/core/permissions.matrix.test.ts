@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  XHR,
+  createRepo,
+  createUser,
+  login,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../test/harness.js';
+
+type Role = 'anonymous' | 'nobody' | 'reader' | 'deployer' | 'admin';
+const ROLES: Role[] = ['anonymous', 'nobody', 'reader', 'deployer', 'admin'];
+
+/**
+ * Every route that touches repositories, for each kind of caller: the expected status, and what
+ * lists contain. 'reader' reads libs through its own grant; 'deployer' deploys to libs through a
+ * group; 'nobody' has no grant at all; anonymous access is off unless a case turns it on.
+ */
+describe.each(ENGINES)('the permission matrix on %s', (engine) => {
+  let t: TestApp;
+  const headers: Record<Role, Record<string, string>> = {
+    anonymous: {},
+    nobody: {},
+    reader: {},
+    deployer: {},
+    admin: ADMIN_BASIC,
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'libs', { rclass: 'local', packageType: 'generic' });
+    await createRepo(t.app, 'other', { rclass: 'local', packageType: 'generic' });
+    await createRepo(t.app, 'all', { rclass: 'virtual', packageType: 'generic', repositories: ['libs', 'other'] });
+    for (const path of ['org/acme/a.jar', 'org/acme/c.secret', 'org/other/b.jar']) {
+      await put(t.app, `/artifactory/libs/${path}`, path);
+    }
+    await put(t.app, '/artifactory/other/x.txt', 'x');
+    for (const role of ROLES) await put(t.app, `/artifactory/libs/del/${role}.txt`, role);
+    headers.nobody = await createUser(t.app, 'nobody');
+    headers.reader = await createUser(t.app, 'reader');
+    headers.deployer = await createUser(t.app, 'deployer');
+    await createUser(t.app, 'partial');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/security/groups/devs',
+      headers: ADMIN_BASIC,
+      payload: { userNames: ['deployer'] },
+    });
+    const target = (name: string, repo: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/artifactory/api/v2/security/permissions/${name}`,
+        headers: ADMIN_BASIC,
+        payload: { repo },
+      });
+    await target('read-libs', { repositories: ['libs', 'all'], actions: { users: { reader: ['read'] } } });
+    await target('deploy-libs', { repositories: ['libs'], actions: { groups: { devs: ['write'] } } });
+    await target('acme-only', {
+      repositories: ['libs'],
+      'include-patterns': ['org/acme/**', 'del/**'],
+      'exclude-patterns': ['**/*.secret'],
+      actions: { users: { partial: ['read'] } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const call = (role: Role, method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, payload?: string) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...headers[role], ...(payload !== undefined ? { 'content-type': 'application/octet-stream' } : {}) },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+
+  const routes: [string, (role: Role) => ReturnType<typeof call>, Record<Role, number>][] = [
+    [
+      'download',
+      (role) => call(role, 'GET', '/artifactory/libs/org/acme/a.jar'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+    ],
+    [
+      'download through a virtual repository',
+      (role) => call(role, 'GET', '/artifactory/all/org/acme/a.jar'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 403, admin: 200 },
+    ],
+    [
+      'deploy',
+      (role) => call(role, 'PUT', `/artifactory/libs/new/${role}.jar`, 'new'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 201, admin: 201 },
+    ],
+    [
+      'delete',
+      (role) => call(role, 'DELETE', `/artifactory/libs/del/${role}.txt`),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 204 },
+    ],
+    [
+      'storage API folder info',
+      (role) => call(role, 'GET', '/artifactory/api/storage/libs/org'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+    ],
+    [
+      'set properties (annotate)',
+      (role) => call(role, 'PUT', '/artifactory/api/storage/libs/org/acme/a.jar?properties=qa=passed'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 204, admin: 204 },
+    ],
+    [
+      'tree children',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/treebrowser/children?repoKey=libs&path=org'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+    ],
+    [
+      'user administration',
+      (role) => call(role, 'GET', '/artifactory/api/security/users'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+    ],
+    [
+      'permission administration',
+      (role) => call(role, 'GET', '/artifactory/api/v2/security/permissions'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+    ],
+    [
+      'repository administration',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/admin/repositories'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+    ],
+  ];
+
+  it.each(routes)('%s answers each caller as expected', async (_name, request, expected) => {
+    const actual: Partial<Record<Role, number>> = {};
+    for (const role of ROLES) actual[role] = (await request(role)).statusCode;
+    expect(actual).toEqual(expected);
+  });
+
+  it('lists only the repositories each caller may read', async () => {
+    const lists: Partial<Record<Role, string[]>> = {};
+    for (const role of ROLES) {
+      const res = await call(role, 'GET', '/artifactory/api/repositories');
+      lists[role] = res.statusCode === 200 ? (res.json() as { key: string }[]).map((r) => r.key).sort() : [];
+    }
+    expect(lists).toEqual({
+      anonymous: [],
+      nobody: [],
+      reader: ['all', 'libs'],
+      deployer: ['libs'],
+      admin: ['all', 'libs', 'other'],
+    });
+    const tree: Partial<Record<Role, string[]>> = {};
+    for (const role of ROLES) {
+      const res = await call(role, 'GET', '/ui/api/v1/ui/treebrowser/repos');
+      tree[role] = res.statusCode === 200 ? (res.json() as { repoKey: string }[]).map((r) => r.repoKey).sort() : [];
+    }
+    expect(tree).toMatchObject({ anonymous: [], nobody: [], reader: ['all', 'libs'], deployer: ['libs'] });
+  });
+
+  it('shows a user limited by patterns only the paths it may read, in the tree, the storage API and counts', async () => {
+    const partial = { authorization: `Basic ${Buffer.from('partial:partial-Passw0rd').toString('base64')}` };
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: partial });
+    const children = await get('/ui/api/v1/ui/treebrowser/children?repoKey=libs&path=org');
+    expect((children.json() as { items: { name: string }[] }).items.map((i) => i.name)).toEqual(['acme']);
+    const acme = await get('/ui/api/v1/ui/treebrowser/children?repoKey=libs&path=org/acme');
+    expect((acme.json() as { items: { name: string }[]; total: number }).total).toBe(1);
+    const deep = await get('/artifactory/api/storage/libs?list&deep=1');
+    expect((deep.json() as { files: { uri: string }[] }).files.map((f) => f.uri).sort()).toEqual(
+      expect.arrayContaining(['/org/acme/a.jar']),
+    );
+    expect((deep.json() as { files: { uri: string }[] }).files.map((f) => f.uri)).not.toContain('/org/acme/c.secret');
+    expect((deep.json() as { files: { uri: string }[] }).files.map((f) => f.uri)).not.toContain('/org/other/b.jar');
+    expect((await get('/artifactory/libs/org/acme/a.jar')).statusCode).toBe(200);
+    expect((await get('/artifactory/libs/org/acme/c.secret')).statusCode).toBe(403);
+    expect((await get('/artifactory/libs/org/other/b.jar')).statusCode).toBe(403);
+    const info = await get('/ui/api/v1/ui/artifactgeneral?repoKey=libs&path=org');
+    expect(info.json()).toMatchObject({ files: 1 });
+  });
+
+  it('lets the anonymous user read once anonymous access is on, and hides what others may not read on request', async () => {
+    const { cookie } = await login(t.app);
+    const settings = (
+      await t.app.inject({ method: 'GET', url: '/ui/api/v1/ui/security/settings', headers: { cookie } })
+    ).json();
+    const save = (changes: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/security/settings',
+        headers: { ...XHR, cookie },
+        payload: { ...settings, ...changes },
+      });
+    expect((await save({ anonymousAccess: true })).statusCode).toBe(200);
+    expect((await call('anonymous', 'GET', '/artifactory/libs/org/acme/a.jar')).statusCode).toBe(200);
+    expect((await call('anonymous', 'PUT', '/artifactory/libs/anon.txt', 'x')).statusCode).toBe(401);
+    await save({ anonymousAccess: false, hideUnauthorizedResources: true });
+    expect((await call('anonymous', 'GET', '/artifactory/libs/org/acme/a.jar')).statusCode).toBe(401);
+    expect((await call('nobody', 'GET', '/artifactory/libs/org/acme/a.jar')).statusCode).toBe(404);
+    // a caller who may read but not deploy still learns why
+    expect((await call('reader', 'PUT', '/artifactory/libs/r.txt', 'x')).statusCode).toBe(403);
+    await save({ hideUnauthorizedResources: false });
+    expect((await call('nobody', 'GET', '/artifactory/libs/org/acme/a.jar')).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,109 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  permissionRestBodySchema,
+  permissionTargetFormSchema,
+  permissionTargetSchema,
+  type PermissionRestBody,
+} from '@arca/contracts';
+import { audit } from '../audit/audit.service.js';
+import { deleteTargets, fromRestBody, getTarget, listTargets, saveTarget, toRestBody } from './permissions.service.js';
+
+const nameParams = z.object({ name: z.string().min(1).max(128) });
+const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
+
+/** Permission targets in the administration console. */
+export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/ui/permissions', { schema: { response: { 200: z.array(permissionTargetSchema) } } }, async () =>
+    listTargets(app.db),
+  );
+
+  app.get(
+    '/ui/permissions/:name',
+    { schema: { params: nameParams, response: { 200: permissionTargetSchema } } },
+    async (request) => getTarget(app.db, request.params.name),
+  );
+
+  app.post(
+    '/ui/permissions',
+    { schema: { body: permissionTargetFormSchema, response: { 200: permissionTargetSchema } } },
+    async (request) => {
+      const { name, ...body } = request.body;
+      await saveTarget(app.db, name, body, 'create');
+      const after = await getTarget(app.db, name);
+      await audit(request, { category: 'permission', action: 'create', target: name, after });
+      return after;
+    },
+  );
+
+  app.put(
+    '/ui/permissions/:name',
+    { schema: { params: nameParams, body: permissionTargetFormSchema, response: { 200: permissionTargetSchema } } },
+    async (request) => {
+      const { name: _ignored, ...body } = request.body;
+      const before = await getTarget(app.db, request.params.name);
+      await saveTarget(app.db, request.params.name, body, 'replace');
+      const after = await getTarget(app.db, request.params.name);
+      await audit(request, { category: 'permission', action: 'update', target: request.params.name, before, after });
+      return after;
+    },
+  );
+
+  app.post('/ui/permissions/delete', { schema: { body: bulkNames } }, async (request, reply) => {
+    await deleteTargets(app.db, request.body.names);
+    for (const name of request.body.names) {
+      await audit(request, { category: 'permission', action: 'delete', target: name });
+    }
+    return reply.status(204).send();
+  });
+};
+
+/** Artifactory-compatible permission targets: `/artifactory/api/v2/security/permissions[/{name}]`. */
+export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const base = '/artifactory/api/v2/security/permissions';
+
+  app.get(base, async (request) =>
+    (await listTargets(app.db)).map((t) => ({
+      name: t.name,
+      uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(t.name)}`,
+    })),
+  );
+
+  app.get(`${base}/:name`, { schema: { params: nameParams } }, async (request) =>
+    toRestBody(await getTarget(app.db, request.params.name)),
+  );
+
+  async function saveFromRest(
+    request: FastifyRequest,
+    name: string,
+    body: PermissionRestBody,
+    mode: 'create' | 'upsert',
+  ): Promise<number> {
+    const before = await getTarget(app.db, name).catch(() => undefined);
+    const { created } = await saveTarget(app.db, name, fromRestBody(body), mode);
+    await audit(request, {
+      category: 'permission',
+      action: created ? 'create' : 'update',
+      target: name,
+      ...(before ? { before } : {}),
+      after: await getTarget(app.db, name),
+    });
+    return created ? 201 : 200;
+  }
+
+  // POST creates (409 when the name is taken); PUT creates or replaces
+  const schema = { params: nameParams, body: permissionRestBodySchema };
+  app.post(`${base}/:name`, { schema }, async (request, reply) =>
+    reply.status(await saveFromRest(request, request.params.name, request.body, 'create')).send(),
+  );
+  app.put(`${base}/:name`, { schema }, async (request, reply) =>
+    reply.status(await saveFromRest(request, request.params.name, request.body, 'upsert')).send(),
+  );
+
+  app.delete(`${base}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
+    await deleteTargets(app.db, [request.params.name]);
+    await audit(request, { category: 'permission', action: 'delete', target: request.params.name });
+    return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
+  });
+};

@@ -1,0 +1,279 @@
+import picomatch from 'picomatch';
+import {
+  ACCESS_MESSAGES,
+  ANONYMOUS_USER,
+  ANY_REPOSITORY_CHOICES,
+  PERMISSION_ACTIONS,
+  PERMISSION_RESOURCES,
+  REST_ACTION_NAMES,
+  TARGET_NAME_PATTERN,
+  formatMessage,
+  type PermissionAction,
+  type PermissionResource,
+  type PermissionResourceKind,
+  type PermissionRestBody,
+  type PermissionTarget,
+  type RestPermissionResource,
+} from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { PermissionTargetRow } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+
+const fill = (message: string, name: string) => formatMessage(message, { name });
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The target without its name and dates: what a form or REST body sets. */
+export type TargetBody = Pick<PermissionTarget, PermissionResourceKind>;
+
+/** Stored form of a resource: the scope only; who may act on it lives in permission_grants. */
+type StoredScope = Pick<PermissionResource, 'repositories' | 'includes' | 'excludes'>;
+
+function scopeOf(resource: PermissionResource): StoredScope {
+  return { repositories: resource.repositories, includes: resource.includes, excludes: resource.excludes };
+}
+
+async function toTarget(db: Db, row: PermissionTargetRow): Promise<PermissionTarget> {
+  const grants = await db.selectFrom('permission_grants').selectAll().where('target_name', '=', row.name).execute();
+  return assemble(row, grants);
+}
+
+function assemble(
+  row: PermissionTargetRow,
+  grants: { resource: string; principal_type: string; principal_name: string; actions: string }[],
+): PermissionTarget {
+  const scopes = JSON.parse(row.resources) as Partial<Record<PermissionResourceKind, StoredScope>>;
+  const target: PermissionTarget = {
+    name: row.name,
+    repo: null,
+    build: null,
+    releaseBundle: null,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+  for (const kind of PERMISSION_RESOURCES) {
+    const scope = scopes[kind];
+    if (!scope) continue;
+    const resource: PermissionResource = { ...scope, users: {}, groups: {} };
+    for (const g of grants.filter((grant) => grant.resource === kind)) {
+      const actions = g.actions.split(',').filter(Boolean) as PermissionAction[];
+      (g.principal_type === 'group' ? resource.groups : resource.users)[g.principal_name] = actions;
+    }
+    target[kind] = resource;
+  }
+  return target;
+}
+
+export async function listTargets(db: Db): Promise<PermissionTarget[]> {
+  const rows = await db.selectFrom('permission_targets').selectAll().orderBy('name').execute();
+  const grants = await db.selectFrom('permission_grants').selectAll().execute();
+  return rows.map((row) =>
+    assemble(
+      row,
+      grants.filter((g) => g.target_name === row.name),
+    ),
+  );
+}
+
+export async function getTarget(db: Db, name: string): Promise<PermissionTarget> {
+  const row = await db.selectFrom('permission_targets').selectAll().where('name', '=', name).executeTakeFirst();
+  if (!row) throw notFound(fill(ACCESS_MESSAGES.targetNotFound, name));
+  return toTarget(db, row);
+}
+
+/** Checks names, repositories, principals and patterns; throws the first problem found. */
+async function validate(db: Db, name: string, body: TargetBody): Promise<void> {
+  if (!TARGET_NAME_PATTERN.test(name)) throw badRequest(ACCESS_MESSAGES.targetNameFormat);
+  const resources = PERMISSION_RESOURCES.map((kind) => body[kind]).filter((r): r is PermissionResource => !!r);
+  if (resources.length === 0) throw badRequest(ACCESS_MESSAGES.noResource);
+  if (body.repo) {
+    if (body.repo.repositories.length === 0) throw badRequest(ACCESS_MESSAGES.noRepositories);
+    const named = body.repo.repositories.filter((r) => !(ANY_REPOSITORY_CHOICES as readonly string[]).includes(r));
+    if (named.length) {
+      const rows = await db.selectFrom('repositories').select('key').where('key', 'in', named).execute();
+      const missing = named.find((key) => !rows.some((r) => r.key === key));
+      if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownRepository, missing));
+    }
+  }
+  const users = new Set<string>();
+  const groups = new Set<string>();
+  for (const resource of resources) {
+    for (const pattern of [...resource.includes, ...resource.excludes]) {
+      try {
+        if (pattern.trim()) picomatch.makeRe(pattern);
+      } catch {
+        throw badRequest(fill(ACCESS_MESSAGES.badPattern, pattern));
+      }
+      if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
+        throw badRequest(fill(ACCESS_MESSAGES.badPattern, pattern));
+      }
+    }
+    Object.keys(resource.users).forEach((u) => users.add(u));
+    Object.keys(resource.groups).forEach((g) => groups.add(g));
+  }
+  const knownUsers = users.size
+    ? (
+        await db
+          .selectFrom('users')
+          .select('name')
+          .where('name', 'in', [...users])
+          .execute()
+      ).map((r) => r.name)
+    : [];
+  const missingUser = [...users].find((u) => u !== ANONYMOUS_USER && !knownUsers.includes(u));
+  if (missingUser) throw badRequest(fill(ACCESS_MESSAGES.unknownUser, missingUser));
+  const knownGroups = groups.size
+    ? (
+        await db
+          .selectFrom('groups')
+          .select('name')
+          .where('name', 'in', [...groups])
+          .execute()
+      ).map((r) => r.name)
+    : [];
+  const missingGroup = [...groups].find((g) => !knownGroups.includes(g));
+  if (missingGroup) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, missingGroup));
+}
+
+function grantRows(name: string, body: TargetBody) {
+  const rows: {
+    target_name: string;
+    resource: string;
+    principal_type: string;
+    principal_name: string;
+    actions: string;
+  }[] = [];
+  for (const kind of PERMISSION_RESOURCES) {
+    const resource = body[kind];
+    if (!resource) continue;
+    for (const [type, entries] of [
+      ['user', resource.users],
+      ['group', resource.groups],
+    ] as const) {
+      for (const [principal, actions] of Object.entries(entries)) {
+        const ordered = PERMISSION_ACTIONS.filter((a) => actions.includes(a));
+        if (ordered.length === 0) continue;
+        rows.push({
+          target_name: name,
+          resource: kind,
+          principal_type: type,
+          principal_name: principal,
+          actions: ordered.join(','),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+function scopes(body: TargetBody): string {
+  const stored: Partial<Record<PermissionResourceKind, StoredScope>> = {};
+  for (const kind of PERMISSION_RESOURCES) {
+    const resource = body[kind];
+    if (resource) stored[kind] = scopeOf(resource);
+  }
+  return JSON.stringify(stored);
+}
+
+/** Creates (`mode` 'create', 409 when it exists) or replaces a target; all-or-nothing. */
+export async function saveTarget(
+  db: Db,
+  name: string,
+  body: TargetBody,
+  mode: 'create' | 'replace' | 'upsert',
+  now = Date.now(),
+): Promise<{ created: boolean }> {
+  await validate(db, name, body);
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('permission_targets')
+      .select('created_at')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (existing && mode === 'create') throw conflict(fill(ACCESS_MESSAGES.targetTaken, name));
+    if (!existing && mode === 'replace') throw notFound(fill(ACCESS_MESSAGES.targetNotFound, name));
+    if (existing) {
+      await trx
+        .updateTable('permission_targets')
+        .set({ resources: scopes(body), updated_at: now })
+        .where('name', '=', name)
+        .execute();
+      await trx.deleteFrom('permission_grants').where('target_name', '=', name).execute();
+    } else {
+      await trx
+        .insertInto('permission_targets')
+        .values({ name, resources: scopes(body), created_at: now, updated_at: now })
+        .execute();
+    }
+    const rows = grantRows(name, body);
+    if (rows.length) await trx.insertInto('permission_grants').values(rows).execute();
+    return { created: !existing };
+  });
+}
+
+export async function deleteTargets(db: Db, names: string[]): Promise<void> {
+  for (const name of names) await getTarget(db, name);
+  await db.deleteFrom('permission_targets').where('name', 'in', names).execute();
+}
+
+/* ---------- Artifactory's v2 REST shape ---------- */
+
+const FROM_REST: Record<string, PermissionAction> = Object.fromEntries(
+  Object.entries(REST_ACTION_NAMES).map(([ours, theirs]) => [theirs, ours as PermissionAction]),
+);
+
+/** Actions of other products' services that have no meaning here; accepted and left out. */
+const FOREIGN_ACTIONS = new Set(['managedXrayMeta', 'managedXrayWatches', 'distribute']);
+
+function restActions(list: string[]): PermissionAction[] {
+  const actions: PermissionAction[] = [];
+  for (const name of list) {
+    if (FOREIGN_ACTIONS.has(name)) continue;
+    const action =
+      FROM_REST[name] ??
+      ((PERMISSION_ACTIONS as readonly string[]).includes(name) ? (name as PermissionAction) : undefined);
+    if (!action) throw badRequest(fill(ACCESS_MESSAGES.unknownAction, name));
+    actions.push(action);
+  }
+  return actions;
+}
+
+function fromRestResource(resource: RestPermissionResource | undefined): PermissionResource | null {
+  if (!resource) return null;
+  const map = (entries: Record<string, string[]> | undefined) =>
+    Object.fromEntries(Object.entries(entries ?? {}).map(([name, list]) => [name, restActions(list)]));
+  return {
+    repositories: resource.repositories ?? [],
+    includes: resource['include-patterns']?.length ? resource['include-patterns'] : ['**'],
+    excludes: (resource['exclude-patterns'] ?? []).filter((p) => p !== ''),
+    users: map(resource.actions?.users),
+    groups: map(resource.actions?.groups),
+  };
+}
+
+export function fromRestBody(body: PermissionRestBody): TargetBody {
+  return {
+    repo: fromRestResource(body.repo),
+    build: fromRestResource(body.build),
+    releaseBundle: fromRestResource(body.releaseBundle),
+  };
+}
+
+function toRestResource(resource: PermissionResource): RestPermissionResource {
+  const map = (entries: Record<string, PermissionAction[]>) =>
+    Object.fromEntries(Object.entries(entries).map(([name, list]) => [name, list.map((a) => REST_ACTION_NAMES[a])]));
+  return {
+    'include-patterns': resource.includes,
+    'exclude-patterns': resource.excludes.length ? resource.excludes : [''],
+    repositories: resource.repositories,
+    actions: { users: map(resource.users), groups: map(resource.groups) },
+  };
+}
+
+export function toRestBody(target: PermissionTarget): PermissionRestBody {
+  const body: PermissionRestBody = { name: target.name };
+  for (const kind of PERMISSION_RESOURCES) {
+    const resource = target[kind];
+    if (resource) body[kind] = toRestResource(resource);
+  }
+  return body;
+}

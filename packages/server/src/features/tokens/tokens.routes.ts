@@ -1,0 +1,258 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  TOKEN_MESSAGES,
+  TOKEN_SCOPE_USER,
+  accessTokenSchema,
+  apiKeyStateSchema,
+  createTokenSchema,
+  createdTokenSchema,
+} from '@arca/contracts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
+import { verifyPassword } from '../../core/passwords.js';
+import type { UserRow } from '../../db/schema.js';
+import { audit } from '../audit/audit.service.js';
+import { getUser } from '../users/users.service.js';
+import {
+  apiKeyState,
+  createAccessToken,
+  generateApiKey,
+  listAccessTokens,
+  revokeAccessToken,
+  revokeApiKey,
+  toAccessToken,
+} from './tokens.service.js';
+
+function caller(request: FastifyRequest): UserRow {
+  if (request.principal.kind !== 'user') throw unauthorized(AUTH_MESSAGES.loginRequired);
+  return request.principal.user;
+}
+const isAdminCaller = (request: FastifyRequest) =>
+  request.principal.kind === 'user' && request.principal.user.admin === 1;
+
+const userQuery = z.object({ user: z.string().max(64).optional() });
+const idParams = z.object({ id: z.string().uuid() });
+
+/**
+ * A user's own tokens and API key (the profile page); administrators may name any user. Listing
+ * everyone's tokens needs administrator rights.
+ */
+export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
+  const access = 'user' as const;
+
+  /** The user a call is about: the caller, or (administrators only) the one named. */
+  async function subject(request: FastifyRequest, name: string | undefined): Promise<UserRow> {
+    const me = caller(request);
+    if (!name || name === me.name) return me;
+    if (!isAdminCaller(request)) throw forbidden(AUTH_MESSAGES.adminRequired);
+    return getUser(app.db, name);
+  }
+
+  app.get(
+    '/ui/tokens',
+    {
+      config: { access },
+      schema: {
+        querystring: userQuery.extend({ all: z.enum(['true', 'false']).optional() }),
+        response: { 200: z.array(accessTokenSchema) },
+      },
+    },
+    async (request) => {
+      if (request.query.all === 'true') {
+        if (!isAdminCaller(request)) throw forbidden(AUTH_MESSAGES.adminRequired);
+        return listAccessTokens(app.db);
+      }
+      return listAccessTokens(app.db, (await subject(request, request.query.user)).id);
+    },
+  );
+
+  app.post(
+    '/ui/tokens',
+    { config: { access }, schema: { body: createTokenSchema, response: { 200: createdTokenSchema } } },
+    async (request) => {
+      const user = caller(request);
+      const { row, token } = await createAccessToken(app.db, user, request.body);
+      const answer = toAccessToken(row, user.name);
+      await audit(request, { category: 'token', action: 'create access token', target: user.name, after: answer });
+      return { ...answer, token };
+    },
+  );
+
+  app.delete('/ui/tokens/:id', { config: { access }, schema: { params: idParams } }, async (request, reply) => {
+    const user = caller(request);
+    const revoked = await revokeAccessToken(app.db, request.params.id, isAdminCaller(request) ? undefined : user.id);
+    await audit(request, { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked });
+    return reply.status(204).send();
+  });
+
+  app.get(
+    '/ui/apiKey',
+    { config: { access }, schema: { querystring: userQuery, response: { 200: apiKeyStateSchema } } },
+    async (request) => apiKeyState(app.db, (await subject(request, request.query.user)).id),
+  );
+
+  app.post(
+    '/ui/apiKey',
+    { config: { access }, schema: { response: { 200: z.object({ apiKey: z.string() }) } } },
+    async (request) => {
+      const user = caller(request);
+      const existed = (await apiKeyState(app.db, user.id)).exists;
+      const apiKey = await generateApiKey(app.db, user.id);
+      await audit(request, {
+        category: 'token',
+        action: existed ? 'regenerate API key' : 'create API key',
+        target: user.name,
+      });
+      return { apiKey };
+    },
+  );
+
+  app.delete('/ui/apiKey', { config: { access }, schema: { querystring: userQuery } }, async (request, reply) => {
+    const user = await subject(request, request.query.user);
+    if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
+    await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+    return reply.status(204).send();
+  });
+
+  /** Re-authentication before the profile page shows secrets (spec part 2 §7.1); empty for OAuth users. */
+  app.post(
+    '/ui/userProfile',
+    { config: { access }, schema: { body: z.object({ password: z.string().max(1024) }) } },
+    async (request) => {
+      const user = caller(request);
+      if (user.realm === 'internal' && !(await verifyPassword(request.body.password, user.password_hash))) {
+        throw badRequest(AUTH_MESSAGES.badCredentials);
+      }
+      return {
+        user: {
+          name: user.name,
+          email: user.email ?? '',
+          realm: user.realm,
+          mfaEnrolled: user.mfa_enrolled_at !== null,
+        },
+        apiKey: await apiKeyState(app.db, user.id),
+      };
+    },
+  );
+
+  /** The API key state of a user, asked with fresh basic credentials (spec part 2 §7.11). */
+  app.get(
+    '/ui/userApiKey',
+    {
+      config: { access },
+      schema: {
+        querystring: z.object({ username: z.string().max(64).optional() }),
+        response: { 200: apiKeyStateSchema },
+      },
+    },
+    async (request) => apiKeyState(app.db, (await subject(request, request.query.username)).id),
+  );
+};
+
+/** Artifactory's API key calls and the access service's token calls, for automation. */
+export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const access = 'user' as const;
+  const apiKeyPath = '/artifactory/api/security/apiKey';
+
+  app.get(apiKeyPath, { config: { access } }, async (request) => {
+    const state = await apiKeyState(app.db, caller(request).id);
+    // keys are stored as hashes, so an existing key cannot be shown again
+    return state.exists ? { exists: true, createdAt: state.createdAt } : {};
+  });
+
+  const create = async (request: FastifyRequest, regenerate: boolean) => {
+    const user = caller(request);
+    const existed = (await apiKeyState(app.db, user.id)).exists;
+    if (existed && !regenerate) throw badRequest('This user already has an API key; use PUT to regenerate it.');
+    const apiKey = await generateApiKey(app.db, user.id);
+    await audit(request, {
+      category: 'token',
+      action: existed ? 'regenerate API key' : 'create API key',
+      target: user.name,
+    });
+    return { apiKey };
+  };
+  app.post(apiKeyPath, { config: { access } }, (request) => create(request, false));
+  app.put(apiKeyPath, { config: { access } }, (request) => create(request, true));
+
+  app.delete(apiKeyPath, { config: { access } }, async (request) => {
+    const user = caller(request);
+    if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
+    await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+    return { info: 'API key revoked successfully' };
+  });
+
+  app.delete(
+    `${apiKeyPath}/:name`,
+    { config: { access: 'admin' }, schema: { params: z.object({ name: z.string().max(64) }) } },
+    async (request) => {
+      const user = await getUser(app.db, request.params.name);
+      if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
+      await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+      return { info: 'API key revoked successfully' };
+    },
+  );
+
+  const tokensPath = '/access/api/v1/tokens';
+  app.post(
+    tokensPath,
+    {
+      config: { access },
+      schema: {
+        body: z.object({
+          description: z.string().max(1024).optional(),
+          expires_in: z.number().int().min(0).optional(),
+          scope: z.string().optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const user = caller(request);
+      const { row, token } = await createAccessToken(app.db, user, {
+        description: request.body.description || 'REST API',
+        expiresIn: request.body.expires_in ?? 0,
+        scope: request.body.scope ?? TOKEN_SCOPE_USER,
+      });
+      await audit(request, {
+        category: 'token',
+        action: 'create access token',
+        target: user.name,
+        after: toAccessToken(row, user.name),
+      });
+      return {
+        token_id: row.id,
+        access_token: token,
+        expires_in: request.body.expires_in ?? 0,
+        scope: row.scope,
+        token_type: 'Bearer',
+      };
+    },
+  );
+
+  app.get(tokensPath, { config: { access } }, async (request) => {
+    const tokens = await listAccessTokens(app.db, isAdminCaller(request) ? undefined : caller(request).id);
+    return {
+      tokens: tokens.map((t) => ({
+        token_id: t.id,
+        subject: t.user,
+        description: t.description,
+        scope: t.scope,
+        issued_at: Math.floor(Date.parse(t.createdAt) / 1000),
+        ...(t.expiresAt ? { expiry: Math.floor(Date.parse(t.expiresAt) / 1000) } : {}),
+        ...(t.lastUsedAt ? { last_used: Math.floor(Date.parse(t.lastUsedAt) / 1000) } : {}),
+      })),
+    };
+  });
+
+  app.delete(`${tokensPath}/:id`, { config: { access }, schema: { params: idParams } }, async (request, reply) => {
+    const revoked = await revokeAccessToken(
+      app.db,
+      request.params.id,
+      isAdminCaller(request) ? undefined : caller(request).id,
+    );
+    await audit(request, { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked });
+    return reply.status(200).send();
+  });
+};
