@@ -68,7 +68,13 @@ describe('menu filtering', () => {
   });
   it('groups admin entries in menu order', () => {
     const groups = groupEntries(sidebarEntries(MENU, 'administration', ctx()));
-    expect(groups.map((g) => g.group)).toEqual(['Repositories', 'User Management', 'Monitoring', 'License Management']);
+    expect(groups.map((g) => g.group)).toEqual([
+      'Repositories',
+      'User Management',
+      'Security',
+      'Monitoring',
+      'License Management',
+    ]);
   });
   it('finds the entry of a path and of its sub-paths', () => {
     expect(menuItemForPath('/admin/management/users')?.key).toBe('users');

@@ -36,6 +36,8 @@ export const THEME = {
   token: {
     colorPrimary: '#1f4fd1',
     colorLink: '#1f4fd1',
+    // antd's default red (#ff4d4f) reaches 3.6:1 on white; danger buttons and errors need 4.5:1
+    colorError: '#c9302c',
     borderRadius: 6,
     fontSize: 14,
     colorBgLayout: '#f5f7fa',
@@ -43,6 +45,7 @@ export const THEME = {
     colorTextSecondary: 'rgba(0, 0, 0, 0.66)',
     colorTextDescription: 'rgba(0, 0, 0, 0.66)',
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
   },
   components: {
     Layout: { headerBg: '#0f1f3d', siderBg: '#ffffff', headerHeight: 56, headerPadding: '0 20px' },

@@ -143,6 +143,50 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/users/pages/users-page'), 'UsersPage'),
           },
           {
+            id: 'admin.management.groups',
+            path: '/admin/management/groups',
+            handle: meta({ admin: true, menuKey: 'groups' }),
+            lazy: page(() => import('../features/groups/pages/groups-page'), 'GroupsPage'),
+          },
+          {
+            id: 'admin.management.permissions',
+            path: '/admin/management/permissions',
+            handle: meta({ admin: true, menuKey: 'permissions' }),
+            lazy: page(() => import('../features/permissions/pages/permissions-page'), 'PermissionsPage'),
+          },
+          {
+            id: 'admin.management.permissions.new',
+            path: '/admin/management/permissions/new',
+            handle: meta({ admin: true, menuKey: 'permissions', title: 'New Permission' }),
+            lazy: page(() => import('../features/permissions/pages/permission-form-page'), 'PermissionFormPage'),
+          },
+          {
+            id: 'admin.management.permissions.edit',
+            path: '/admin/management/permissions/edit/:name',
+            handle: meta({ admin: true, menuKey: 'permissions', title: 'Edit Permission' }),
+            lazy: page(() => import('../features/permissions/pages/permission-form-page'), 'PermissionFormPage'),
+          },
+          {
+            path: '/admin/management/access_tokens',
+            handle: meta({ admin: true, menuKey: 'access-tokens' }),
+            lazy: page(() => import('../features/profile/pages/access-tokens-page'), 'AccessTokensPage'),
+          },
+          {
+            path: '/admin/artifactory/security/general',
+            handle: meta({ admin: true, menuKey: 'security-general' }),
+            lazy: page(() => import('../features/security/pages/security-settings-page'), 'SecuritySettingsPage'),
+          },
+          {
+            path: '/admin/monitoring/audit_trail',
+            handle: meta({ admin: true, menuKey: 'audit-trail' }),
+            lazy: page(() => import('../features/audit/pages/audit-trail-page'), 'AuditTrailPage'),
+          },
+          {
+            path: '/profile',
+            handle: meta({ title: 'Edit Profile' }),
+            lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),
+          },
+          {
             path: '/admin/monitoring/service-status',
             handle: meta({ admin: true, menuKey: 'service-status' }),
             lazy: page(() => import('../features/system/pages/service-status-page'), 'ServiceStatusPage'),

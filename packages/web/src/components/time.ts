@@ -37,3 +37,8 @@ export function formatDuration(seconds: number): string {
   if (m > 0) return `${m} min`;
   return `${seconds} s`;
 }
+
+/** True when an ISO time lies in the past. */
+export function isPast(iso: string): boolean {
+  return Date.parse(iso) <= Date.now();
+}

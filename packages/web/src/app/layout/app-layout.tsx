@@ -65,6 +65,7 @@ export function AppLayout() {
                   ),
                 },
                 { type: 'divider' },
+                { key: 'profile', icon: <UserOutlined />, label: 'Edit Profile', onClick: () => navigate('/profile') },
                 { key: 'logout', icon: <LogoutOutlined />, label: 'Log out', onClick: () => navigate('/logout') },
               ],
             }}

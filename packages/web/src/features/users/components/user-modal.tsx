@@ -1,5 +1,6 @@
-import { Checkbox, Form, Input, Modal } from 'antd';
-import { useEffect, useState } from 'react';
+import { Checkbox, Form, Input, Modal, Select } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useGroups } from '../../groups/api/groups';
 import { USER_MESSAGES, USER_NAME_PATTERN, type UserListItem } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
@@ -12,6 +13,8 @@ interface Values {
   password: string;
   admin: boolean;
   disableUIAccess: boolean;
+  mustChangePassword: boolean;
+  groups: string[];
 }
 
 /** New user, or edit one: name, e-mail, password, admin, UI access. */
@@ -27,6 +30,8 @@ export function UserModal({
   const [form] = Form.useForm<Values>();
   const save = useSaveUser(user?.name);
   const [errors, setErrors] = useState<string[]>([]);
+  const groups = useGroups(open);
+  const autoJoin = useMemo(() => (groups.data ?? []).filter((g) => g.autoJoin).map((g) => g.name), [groups.data]);
   useEffect(() => {
     if (open) {
       form.setFieldsValue({
@@ -35,9 +40,11 @@ export function UserModal({
         password: '',
         admin: user?.admin ?? false,
         disableUIAccess: user?.disableUIAccess ?? false,
+        mustChangePassword: user?.mustChangePassword ?? false,
+        groups: user?.groups ?? autoJoin,
       });
     }
-  }, [open, user, form]);
+  }, [open, user, form, autoJoin]);
   const close = () => {
     setErrors([]);
     onClose();
@@ -50,6 +57,8 @@ export function UserModal({
         email: v.email.trim(),
         admin: v.admin,
         disableUIAccess: v.disableUIAccess,
+        mustChangePassword: v.mustChangePassword,
+        groups: v.groups,
         ...(v.password ? { password: v.password } : {}),
       },
       {
@@ -91,18 +100,28 @@ export function UserModal({
           label={user ? 'New password' : 'Password'}
           name="password"
           extra={user ? 'Leave empty to keep the current password. A new one ends the user’s sessions.' : undefined}
-          rules={[
-            ...(user ? [] : [{ required: true, message: 'This field is mandatory.' }]),
-            { min: 8, message: USER_MESSAGES.passwordTooShort },
-          ]}
+          rules={user ? [] : [{ required: true, message: 'This field is mandatory.' }]}
         >
           <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item label="Groups" name="groups" extra="New users start in the groups marked auto-join.">
+          <Select
+            mode="multiple"
+            allowClear
+            aria-label="Groups"
+            loading={groups.isPending}
+            placeholder="No groups"
+            options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
+          />
         </Form.Item>
         <Form.Item name="admin" valuePropName="checked" style={{ marginBottom: 8 }}>
           <Checkbox>Administrator</Checkbox>
         </Form.Item>
-        <Form.Item name="disableUIAccess" valuePropName="checked">
+        <Form.Item name="disableUIAccess" valuePropName="checked" style={{ marginBottom: 8 }}>
           <Checkbox>No console access (for CI and other clients)</Checkbox>
+        </Form.Item>
+        <Form.Item name="mustChangePassword" valuePropName="checked">
+          <Checkbox>Must change the password at next sign-in</Checkbox>
         </Form.Item>
       </Form>
     </Modal>

@@ -128,6 +128,18 @@ export function UsersPage() {
                 </>
               ),
             },
+            {
+              title: 'Groups',
+              dataIndex: 'groups',
+              render: (groups: string[]) =>
+                groups.length ? (
+                  <Typography.Text ellipsis={{ tooltip: groups.join(', ') }} style={{ maxWidth: 200 }}>
+                    {groups.join(', ')}
+                  </Typography.Text>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
             { title: 'Realm', dataIndex: 'realm' },
             {
               title: 'Last login',

@@ -1,0 +1,166 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const adminAuth = () => ({ authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` });
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  const res = await fetch(`${server.url}/artifactory/api/repositories/libs-local`, {
+    method: 'PUT',
+    headers: { ...adminAuth(), 'content-type': 'application/json' },
+    body: JSON.stringify({ rclass: 'local', packageType: 'maven' }),
+  });
+  expect(res.status).toBe(200);
+  await fetch(`${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`, {
+    method: 'PUT',
+    headers: adminAuth(),
+    body: 'jar',
+  });
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+async function signedIn(user = 'admin', password = ADMIN_PASSWORD): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(`${server.url}/ui/login`);
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));
+  return { page, problems };
+}
+
+/** Picks an option of an Ant Design select by typing, as a keyboard user would. */
+async function chooseOption(page: Page, select: Locator, text: string) {
+  await select.focus();
+  await page.keyboard.type(text);
+  await page
+    .getByRole('option', { name: new RegExp(text) })
+    .first()
+    .waitFor({ state: 'attached' });
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+}
+
+async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('access administration in the console', () => {
+  it('creates a group, a user in it and a permission target, and the user then reads only what it grants', async () => {
+    const { page, problems } = await signedIn();
+    await page.goto(`${server.url}/ui/admin/management/groups`);
+    await expect.poll(() => page.getByText('No groups yet').isVisible()).toBe(true);
+    await page.getByRole('button', { name: /New Group/ }).click();
+    await page.getByLabel('Group name').fill('developers');
+    await page.getByLabel('Description').fill('Build and deploy the apps');
+    await page.waitForTimeout(400);
+    await screenshot(page, 'access-group-new');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Edit developers' }).isVisible()).toBe(true);
+    await screenshot(page, 'access-groups');
+
+    await page.goto(`${server.url}/ui/admin/management/users`);
+    await page.getByRole('button', { name: /New User/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('User name').fill('dev1');
+    await dialog.getByLabel('E-mail').fill('dev1@example.com');
+    await dialog.getByLabel('Password', { exact: true }).fill('Dev1-password');
+    await chooseOption(page, dialog.getByLabel('Groups'), 'developers');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Edit dev1' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('row', { name: /dev1/ }).getByText('developers').isVisible()).toBe(true);
+
+    await page.goto(`${server.url}/ui/admin/management/permissions`);
+    await page.getByRole('button', { name: /New Permission/ }).click();
+    await page.getByLabel('Permission name').fill('acme-developers');
+    await chooseOption(page, page.getByLabel('Repositories', { exact: true }), 'libs-local');
+    await page.getByLabel('Include patterns for Repositories').focus();
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('org/acme/**');
+    await page.keyboard.press('Enter');
+    await chooseOption(page, page.getByLabel('Add a group to Repositories'), 'developers');
+    await page.getByLabel('Delete/Overwrite for developers').check();
+    expect(await page.getByLabel('Deploy/Cache for developers').isChecked()).toBe(true);
+    expect(await page.getByLabel('Manage for developers').isChecked()).toBe(false);
+    await screenshot(page, 'access-permission-edit');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL('**/admin/management/permissions');
+    await expect.poll(() => page.getByRole('link', { name: 'Edit acme-developers' }).isVisible()).toBe(true);
+    await screenshot(page, 'access-permissions');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const dev = { authorization: `Basic ${Buffer.from('dev1:Dev1-password').toString('base64')}` };
+    expect(
+      (await fetch(`${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`, { headers: dev })).status,
+    ).toBe(200);
+    const deploy = await fetch(`${server.url}/artifactory/libs-local/org/other/x.jar`, {
+      method: 'PUT',
+      headers: dev,
+      body: 'x',
+    });
+    expect(deploy.status).toBe(403);
+    expect(problems).toEqual([]);
+  });
+
+  it('saves security settings and shows every change in the audit trail', async () => {
+    const { page, problems } = await signedIn();
+    await page.goto(`${server.url}/ui/admin/artifactory/security/general`);
+    await page.getByLabel('Allow anonymous access').click();
+    await page.getByLabel('Minimum length').fill('10');
+    await screenshot(page, 'access-security-settings');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('Security settings were saved').isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const anonymous = await fetch(`${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`);
+    expect(anonymous.status).toBe(200);
+
+    await page.goto(`${server.url}/ui/admin/monitoring/audit_trail`);
+    await expect.poll(() => page.getByRole('cell', { name: 'security settings', exact: true }).isVisible()).toBe(true);
+    await chooseOption(page, page.getByLabel('Category'), 'Permissions');
+    await expect.poll(() => page.getByRole('cell', { name: 'acme-developers' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: 'security settings', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Expand row' }).first().click();
+    await screenshot(page, 'access-audit-trail');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('generates a token from Edit Profile that a client can use until it is revoked', async () => {
+    const { page, problems } = await signedIn('dev1', 'Dev1-password');
+    await page.getByRole('button', { name: 'User menu for dev1' }).click();
+    await page.getByRole('menuitem', { name: /Edit Profile/ }).click();
+    await page.getByLabel('Current password').fill('Dev1-password');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('button', { name: /Generate Token/ }).click();
+    await page.getByLabel('Description').fill('CI pipeline');
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    const secret = page.locator('code').filter({ hasText: /^arca_/ });
+    await expect.poll(() => secret.isVisible()).toBe(true);
+    const token = (await secret.textContent())!;
+    await page.waitForTimeout(400);
+    await screenshot(page, 'access-profile');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const url = `${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`;
+    expect((await fetch(url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Revoke CI pipeline' }).click();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect.poll(() => page.getByText('No access tokens').isVisible()).toBe(true);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+});

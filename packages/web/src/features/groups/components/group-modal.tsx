@@ -1,0 +1,98 @@
+import { Checkbox, Form, Input, Modal, Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { ACCESS_MESSAGES, GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { ErrorList } from '../../../components/error-list';
+import { useUsers } from '../../users/api/get-users';
+import { useSaveGroup } from '../api/groups';
+
+interface Values {
+  name: string;
+  description: string;
+  autoJoin: boolean;
+  adminPrivileges: boolean;
+  members: string[];
+}
+
+/** New group, or edit one: name, description, auto-join, admin privileges, members. */
+export function GroupModal({ open, group, onClose }: { open: boolean; group: Group | undefined; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const save = useSaveGroup(group?.name);
+  const users = useUsers();
+  const [errors, setErrors] = useState<string[]>([]);
+  useEffect(() => {
+    if (open) {
+      form.setFieldsValue({
+        name: group?.name ?? '',
+        description: group?.description ?? '',
+        autoJoin: group?.autoJoin ?? false,
+        adminPrivileges: group?.adminPrivileges ?? false,
+        members: group?.members ?? [],
+      });
+    }
+  }, [open, group, form]);
+  const close = () => {
+    setErrors([]);
+    onClose();
+  };
+  const submit = (v: Values) => {
+    setErrors([]);
+    save.mutate(
+      { ...v, name: group?.name ?? v.name.trim(), description: v.description.trim() },
+      {
+        onSuccess: (saved) => {
+          notifySuccess(`Group ${saved.name} was ${group ? 'updated' : 'created'}`);
+          close();
+        },
+        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      },
+    );
+  };
+  return (
+    <Modal
+      open={open}
+      title={group ? `Edit ${group.name}` : 'New Group'}
+      okText={group ? 'Save' : 'Create'}
+      onOk={() => form.submit()}
+      confirmLoading={save.isPending}
+      onCancel={close}
+      destroyOnHidden
+      forceRender
+      width={560}
+    >
+      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+      <Form<Values> form={form} layout="vertical" onFinish={submit}>
+        <Form.Item
+          label="Group name"
+          name="name"
+          rules={[
+            { required: true, message: 'This field is mandatory.' },
+            { pattern: GROUP_NAME_PATTERN, message: ACCESS_MESSAGES.groupNameFormat },
+          ]}
+        >
+          <Input disabled={Boolean(group)} autoComplete="off" />
+        </Form.Item>
+        <Form.Item label="Description" name="description">
+          <Input.TextArea rows={2} maxLength={1024} />
+        </Form.Item>
+        <Form.Item label="Members" name="members">
+          <Select
+            mode="multiple"
+            allowClear
+            loading={users.isPending}
+            placeholder="Choose users"
+            options={(users.data ?? []).map((u) => ({ value: u.name, label: u.name }))}
+            aria-label="Members"
+          />
+        </Form.Item>
+        <Form.Item name="autoJoin" valuePropName="checked" style={{ marginBottom: 8 }}>
+          <Checkbox>Automatically join new users to this group</Checkbox>
+        </Form.Item>
+        <Form.Item name="adminPrivileges" valuePropName="checked">
+          <Checkbox>Members are administrators</Checkbox>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,287 @@
+import { KeyOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Card, Col, Descriptions, Flex, Form, Input, Modal, Radio, Row, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { useStartupData } from '../../../app/root';
+import { ErrorList } from '../../../components/error-list';
+import { PageHeader } from '../../../components/page-header';
+import { formatDateTime } from '../../../components/time';
+import {
+  useAccessTokens,
+  useApiKeyState,
+  useCreateToken,
+  useGenerateApiKey,
+  useRevokeApiKey,
+  useUnlockProfile,
+  type Profile,
+} from '../api/tokens';
+import { SecretOnce } from '../components/secret-once';
+import { TokensTable } from '../components/tokens-table';
+
+const EXPIRY_CHOICES = [
+  { value: 3600, label: '1 hour' },
+  { value: 86_400, label: '1 day' },
+  { value: 30 * 86_400, label: '30 days' },
+  { value: 365 * 86_400, label: '1 year' },
+  { value: 0, label: 'Never' },
+];
+
+/** Asks for the password before the profile shows keys and tokens. */
+function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
+  const unlock = useUnlockProfile();
+  const [errors, setErrors] = useState<string[]>([]);
+  return (
+    <Card style={{ maxWidth: 460 }}>
+      <Typography.Paragraph>
+        <LockOutlined /> Enter your current password to see and change your API key and access tokens.
+      </Typography.Paragraph>
+      <ErrorList messages={errors} style={{ marginBottom: 12 }} />
+      <Form
+        layout="vertical"
+        onFinish={({ password }: { password: string }) =>
+          unlock.mutate(password, {
+            onSuccess: onUnlocked,
+            onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+          })
+        }
+      >
+        <Form.Item
+          label="Current password"
+          name="password"
+          rules={[{ required: true, message: 'This field is mandatory.' }]}
+        >
+          <Input.Password autoFocus autoComplete="current-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={unlock.isPending}>
+          Unlock
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function ApiKeyCard() {
+  const state = useApiKeyState(true);
+  const generate = useGenerateApiKey();
+  const revoke = useRevokeApiKey();
+  const { modal } = App.useApp();
+  const [shown, setShown] = useState<string | undefined>();
+  const create = () =>
+    generate.mutate(undefined, {
+      onSuccess: ({ apiKey }) => {
+        setShown(apiKey);
+        notifySuccess('A new API key was generated');
+      },
+    });
+  const exists = state.data?.exists ?? false;
+  return (
+    <Card title="API Key" loading={state.isPending} style={{ marginBottom: 20 }}>
+      {shown && <SecretOnce label="API key" secret={shown} />}
+      <Typography.Paragraph type="secondary">
+        Package clients send it as the password, or in the <Typography.Text code>X-JFrog-Art-Api</Typography.Text>{' '}
+        header.
+      </Typography.Paragraph>
+      <Typography.Paragraph>
+        {exists
+          ? `Created ${formatDateTime(state.data!.createdAt!)}; ${state.data!.lastUsedAt ? `last used ${formatDateTime(state.data!.lastUsedAt)}` : 'never used'}.`
+          : 'You have no API key.'}
+      </Typography.Paragraph>
+      <Flex gap={8}>
+        <Button
+          type={exists ? 'default' : 'primary'}
+          icon={<KeyOutlined />}
+          loading={generate.isPending}
+          onClick={() =>
+            exists
+              ? modal.confirm({
+                  title: 'Regenerate the API key?',
+                  content: 'Clients using the current key are refused from their next request.',
+                  okText: 'Regenerate',
+                  onOk: create,
+                })
+              : create()
+          }
+        >
+          {exists ? 'Regenerate' : 'Generate API Key'}
+        </Button>
+        {exists && (
+          <Button
+            danger
+            onClick={() =>
+              modal.confirm({
+                title: 'Revoke the API key?',
+                content: 'Clients using it are refused from their next request. This cannot be undone.',
+                okText: 'Revoke',
+                okButtonProps: { danger: true },
+                onOk: () =>
+                  revoke.mutateAsync().then(() => {
+                    setShown(undefined);
+                    notifySuccess('The API key was revoked');
+                  }),
+              })
+            }
+          >
+            Revoke
+          </Button>
+        )}
+      </Flex>
+    </Card>
+  );
+}
+
+function NewTokenModal({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (t: CreatedToken) => void;
+}) {
+  const create = useCreateToken();
+  const [form] = Form.useForm<{ description: string; expiresIn: number; scope: 'user' | 'groups'; groups: string[] }>();
+  const scope = Form.useWatch('scope', form);
+  const [errors, setErrors] = useState<string[]>([]);
+  return (
+    <Modal
+      open={open}
+      title="Generate Access Token"
+      okText="Generate"
+      onOk={() => form.submit()}
+      confirmLoading={create.isPending}
+      onCancel={() => {
+        setErrors([]);
+        onClose();
+      }}
+      destroyOnHidden
+      forceRender
+    >
+      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ description: '', expiresIn: 30 * 86_400, scope: 'user', groups: [] }}
+        onFinish={(v) =>
+          create.mutate(
+            {
+              description: v.description.trim(),
+              expiresIn: v.expiresIn,
+              scope: v.scope === 'user' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${v.groups.join(',')}`,
+            },
+            {
+              onSuccess: (token) => {
+                setErrors([]);
+                form.resetFields();
+                onCreated(token);
+              },
+              onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+            },
+          )
+        }
+      >
+        <Form.Item
+          label="Description"
+          name="description"
+          rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
+        >
+          <Input placeholder="e.g. CI pipeline for web-app" maxLength={1024} />
+        </Form.Item>
+        <Form.Item label="Expires after" name="expiresIn">
+          <Select options={EXPIRY_CHOICES} aria-label="Expires after" style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item label="Scope" name="scope">
+          <Radio.Group
+            options={[
+              { value: 'user', label: 'All my rights' },
+              { value: 'groups', label: 'Only the rights of some of my groups' },
+            ]}
+          />
+        </Form.Item>
+        {scope === 'groups' && (
+          <Form.Item label="Groups" name="groups" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+            <Select mode="tags" open={false} aria-label="Groups" placeholder="Type the names of groups you belong to" />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+function TokensCard() {
+  const tokens = useAccessTokens();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedToken | undefined>();
+  return (
+    <Card
+      title="Access Tokens"
+      extra={
+        <Button icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          Generate Token
+        </Button>
+      }
+    >
+      {created && <SecretOnce label={`token “${created.description}”`} secret={created.token} />}
+      <Typography.Paragraph type="secondary">
+        Use a token as <Typography.Text code>Authorization: Bearer …</Typography.Text> or as the password of your user
+        name. Give each client its own token, so that you can revoke one without the others.
+      </Typography.Paragraph>
+      <TokensTable
+        tokens={tokens.data ?? []}
+        loading={tokens.isPending}
+        showOwner={false}
+        emptyText="No access tokens. Generate one for each CI system or package client."
+      />
+      <NewTokenModal
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(t) => {
+          setCreating(false);
+          setCreated(t);
+          notifySuccess(`Token “${t.description}” was generated`);
+        }}
+      />
+    </Card>
+  );
+}
+
+/** Edit Profile: the signed-in user's account, API key and access tokens. */
+export function ProfilePage() {
+  const { user } = useStartupData();
+  const [profile, setProfile] = useState<Profile | undefined>();
+  return (
+    <>
+      <PageHeader title="Edit Profile" description="Your account, and the credentials your package clients use." />
+      {!profile ? (
+        <Unlock onUnlocked={setProfile} />
+      ) : (
+        <Row gutter={20}>
+          <Col xs={24} xl={9}>
+            <Card title="Account" style={{ marginBottom: 20 }}>
+              <Descriptions
+                column={1}
+                size="small"
+                items={[
+                  { key: 'name', label: 'User name', children: profile.user.name },
+                  { key: 'email', label: 'E-mail', children: profile.user.email || '—' },
+                  { key: 'realm', label: 'Realm', children: profile.user.realm },
+                  { key: 'role', label: 'Role', children: user?.admin ? 'Administrator' : 'User' },
+                  {
+                    key: 'mfa',
+                    label: 'Two-factor',
+                    children: profile.user.mfaEnrolled ? 'Enrolled' : 'Not enrolled',
+                  },
+                ]}
+              />
+            </Card>
+            <ApiKeyCard />
+          </Col>
+          <Col xs={24} xl={15}>
+            <TokensCard />
+          </Col>
+        </Row>
+      )}
+    </>
+  );
+}
