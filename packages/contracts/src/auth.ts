@@ -77,3 +77,112 @@ export const AUTH_MESSAGES = {
   loginRequired: 'Authentication is required.',
   adminRequired: 'This action needs administrator rights.',
 } as const;
+
+/* ---------- Two-factor sign-in, password flows and invitations (spec part 1 §4, part 2 §7.1, §8.2) ---------- */
+
+/** A login that needs a second step answers this instead of the user data (no session yet). */
+export const mfaChallengeSchema = z.object({
+  mfaStatus: z.enum(['enroll', 'verify']),
+  authenticator: z.literal('totp'),
+  userName: z.string(),
+});
+export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;
+
+export const loginAnswerSchema = z.union([userDataSchema, mfaChallengeSchema]);
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+
+export function isMfaChallenge(answer: LoginAnswer): answer is MfaChallenge {
+  return 'mfaStatus' in answer;
+}
+
+export const mfaEnrollmentSchema = z.object({
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  /** The otpauth URL as a PNG data URL, for authenticator apps to scan. */
+  qrCode: z.string(),
+});
+export type MfaEnrollment = z.infer<typeof mfaEnrollmentSchema>;
+
+export const otpBodySchema = z.object({
+  otp: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'),
+  authenticator: z.literal('totp').default('totp'),
+});
+
+/** Error codes the login page acts on (besides showing the message). */
+export const AUTH_ERROR_CODES = {
+  passwordExpired: 'PASSWORD_EXPIRED',
+  credentialsExpired: 'CREDENTIALS_EXPIRED',
+} as const;
+
+export const PASSWORD_FLOW_MESSAGES = {
+  /** Spec part 2 §8.2 defaults when the server gives no message. */
+  emailNotSent: "Email wasn't sent",
+  resetFailed: 'Failed to reset the password',
+  changeFailed: 'Failed to change password',
+  otpFailed: 'something went wrong',
+  resetSent: 'If the user exists and has an e-mail address, a link to reset the password is on its way.',
+  badResetLink: 'This link is not valid: it was used already, or it has expired. Ask for a new one.',
+  badInvitation:
+    'This invitation is not valid: it was used already, or it has expired. Ask an administrator for a new one.',
+  passwordExpired: 'Your password has expired. Choose a new one to continue.',
+  mustChange: 'Your password must be changed before you continue.',
+  samePassword: 'The new password must differ from the current one.',
+  mismatch: 'The new passwords do not match.',
+  badOtp: 'The code is not valid. Codes change every 30 seconds; enter the current one.',
+  otpExpired: 'The sign-in took too long. Log in again.',
+  mfaAlreadyEnrolled: 'Two-factor authentication is already set up for this user.',
+  mfaRequired: 'Two-factor authentication is required on this deployment.',
+  mailNotConfigured: 'Mail is not configured: set up a mail server first.',
+} as const;
+
+export const forgotPasswordBodySchema = z.object({
+  user: z.string().trim().min(1, 'This field is mandatory.').max(256),
+});
+export const resetPasswordBodySchema = z.object({
+  user: z.string().max(256).optional(),
+  password: z.string().min(1, 'This field is mandatory.').max(1024),
+});
+export const keyQuerySchema = z.object({ key: z.string().min(1).max(256) });
+export const changePasswordBodySchema = z.object({
+  userName: z.string().trim().min(1, 'This field is mandatory.').max(256),
+  oldPassword: z.string().min(1, 'This field is mandatory.').max(1024),
+  newPassword1: z.string().min(1, 'This field is mandatory.').max(1024),
+  newPassword2: z.string().max(1024).optional(),
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+export const invitationTokenSchema = z.object({ token: z.string().min(1).max(256) });
+export const setPasswordBodySchema = z.object({
+  token: z.string().min(1).max(256),
+  password: z.string().min(1, 'This field is mandatory.').max(1024),
+});
+
+/* ---------- Mail settings ---------- */
+
+export const mailSettingsSchema = z.object({
+  enabled: z.boolean(),
+  host: z.string().max(256),
+  port: z.number().int().min(1).max(65535),
+  /** Implicit TLS (usually port 465). */
+  useSsl: z.boolean(),
+  /** STARTTLS upgrade (usually port 587). */
+  useTls: z.boolean(),
+  username: z.string().max(256),
+  /** Empty on read when one is stored (`passwordSet`); empty on write keeps the stored one. */
+  password: z.string().max(1024),
+  passwordSet: z.boolean().optional(),
+  from: z.string().max(320),
+  subjectPrefix: z.string().max(100),
+  /** The console's address as users reach it, for links in messages; the request's address when empty. */
+  externalUrl: z.string().max(1024),
+});
+export type MailSettings = z.infer<typeof mailSettingsSchema>;
+
+export const MAIL_MESSAGES = {
+  hostRequired: 'Enter the mail server host.',
+  fromInvalid: 'Enter a valid sender e-mail address.',
+  urlInvalid: 'Enter a valid URL.',
+  testSent: 'A test message was sent to {to}.',
+} as const;

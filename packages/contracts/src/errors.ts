@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Every error the server answers has this body. */
 export const errorBodySchema = z.object({
-  errors: z.array(z.object({ status: z.number().int(), message: z.string() })).min(1),
+  errors: z.array(z.object({ status: z.number().int(), message: z.string(), code: z.string().optional() })).min(1),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -25,6 +25,7 @@ export const USER_MESSAGES = {
   nameTaken: "A user named '{name}' already exists.",
   notFound: "User '{name}' was not found.",
   passwordRequired: 'A new user needs a password.',
+  emailForInvitation: 'An invited user needs an e-mail address to receive the invitation.',
   passwordTooShort: 'The password must be at least {n} characters long.',
   invalidEmail: 'Enter a valid e-mail address.',
   reserved: "The user name '{name}' is reserved.",
@@ -73,6 +74,8 @@ export const userFormSchema = z.object({
   disableUIAccess: z.boolean().default(false),
   groups: z.array(z.string()).default([]),
   mustChangePassword: z.boolean().default(false),
+  /** Create without a password and e-mail an invitation to choose one. */
+  invite: z.boolean().optional(),
 });
 export type UserForm = z.input<typeof userFormSchema>;
 

@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** A machine-readable reason the console acts on (for example PASSWORD_EXPIRED). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -20,8 +22,8 @@ export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string = ERROR_MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-export function errorBody(status: number, message: string): ErrorBody {
-  return { errors: [{ status, message }] };
+export function errorBody(status: number, message: string, code?: string): ErrorBody {
+  return { errors: [{ status, message, ...(code ? { code } : {}) }] };
 }
 
 /** One error handler: 4xx messages pass through in the `errors` shape; 5xx are generic and logged. */
@@ -37,13 +39,20 @@ export const errorHandlerPlugin = fp(
         return reply.status(400).send({ errors: messages });
       }
       const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+      if (status >= 500 && error instanceof HttpError) {
+        // a failure of something outside (mail server, upstream) whose message is meant for the caller
+        request.log.warn({ err: error }, 'request failed');
+        return reply.status(status).send(errorBody(status, error.message, error.code));
+      }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.status(status).send(errorBody(status, `${ERROR_MESSAGES.internal} (${request.id})`));
       }
       // package clients retry with credentials when asked; the console never is (no browser dialog)
       if (status === 401 && !request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
-      return reply.status(status).send(errorBody(status, error.message));
+      return reply
+        .status(status)
+        .send(errorBody(status, error.message, error instanceof HttpError ? error.code : undefined));
     });
     app.setNotFoundHandler((request, reply) => {
       reply.status(404).send(errorBody(404, ERROR_MESSAGES.notFound));

@@ -1,3 +1,4 @@
+import { purgeTokens } from '../features/auth/flows.service.js';
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
@@ -49,7 +50,7 @@ export async function collectGarbage(
   return { binaries, orphans };
 }
 
-/** The periodic jobs of this node: trash retention and binary garbage collection, hourly. */
+/** The periodic jobs of this node, hourly: trash retention, spent sign-in tokens and sessions, binary garbage collection. */
 export function startJobs(options: {
   db: Db;
   store: BinaryStore;
@@ -67,6 +68,8 @@ export function startJobs(options: {
         );
         if (removed) log.info({ removed }, 'trash retention removed expired items');
       }
+      await purgeTokens(db);
+      await db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).execute();
       const collected = await collectGarbage(db, store);
       if (collected.binaries || collected.orphans) log.info(collected, 'binary garbage collection');
     } catch (error) {

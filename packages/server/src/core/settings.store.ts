@@ -1,4 +1,4 @@
-import type { SecuritySettings } from '@arca/contracts';
+import type { MailSettings, SecuritySettings } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 
 /** Known settings and their defaults. */
@@ -6,6 +6,8 @@ export const SETTING_DEFAULTS = {
   'security.anonymousAccess': false as boolean,
   /** Security settings other than anonymous access; missing fields take the configured defaults. */
   'security.policy': {} as Partial<Omit<SecuritySettings, 'anonymousAccess'>>,
+  /** SMTP settings; see features/mail. */
+  mail: {} as Partial<MailSettings>,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { artifactsConsoleRoutes } from './artifacts/artifacts.console.routes.js';
 import { artifactsRestRoutes } from './artifacts/artifacts.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { signInFlowRoutes } from './auth/flows.routes.js';
+import { mailRoutes } from './mail/mail.routes.js';
 import { licenseRoutes } from './license/license.routes.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
 import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
@@ -17,6 +19,8 @@ export const CONSOLE_API_PREFIX = '/ui/api/v1';
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -6,6 +6,7 @@ import {
   footerSchema,
   globalStateSchema,
   loginBodySchema,
+  loginAnswerSchema,
   loginQuerySchema,
   loginRelatedDataSchema,
   userDataSchema,
@@ -14,15 +15,12 @@ import { BUILD } from '../../core/build-info.js';
 import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
 import { getSetting } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
+import { cookieOptions, finishSignIn } from './sign-in.js';
+import { mailConfigured } from '../mail/mail.service.js';
 
 /** Session, login and the start-up data of the console (spec part 2 §7.1). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: app.config.session.secureCookie,
-  };
+  const cookies = cookieOptions(app.config);
 
   app.get(
     '/ui/auth/current',
@@ -34,22 +32,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/auth/login',
     {
       config: { access: 'public' },
-      schema: { body: loginBodySchema, querystring: loginQuerySchema, response: { 200: userDataSchema } },
+      schema: { body: loginBodySchema, querystring: loginQuerySchema, response: { 200: loginAnswerSchema } },
     },
     async (request, reply) => {
       const remember = request.query._spring_security_remember_me === 'true';
       const { body } = request;
       try {
-        const result = await login(app.db, app.config, body.user, body.password, remember);
-        app.accessLog.info({ user: result.user.name, ip: request.ip }, 'login succeeded');
-        await recordAudit(app.db, auditActor(request, result.user.name), {
-          category: 'auth',
-          action: 'sign-in',
-          target: result.user.name,
-        });
-        const maxAge = result.maxAgeMs === undefined ? undefined : Math.floor(result.maxAgeMs / 1000);
-        reply.setCookie(SESSION_COOKIE, result.token, { ...cookieOptions, ...(maxAge ? { maxAge } : {}) });
-        return buildUserData(app.db, { kind: 'user', user: result.user, sessionId: null });
+        const outcome = await login(app.db, app.config, body.user, body.password, remember);
+        return await finishSignIn(app, request, reply, outcome, 'sign-in');
       } catch (error) {
         app.accessLog.warn({ user: body.user, ip: request.ip, reason: (error as Error).message }, 'login failed');
         await recordAudit(app.db, auditActor(request, body.user), {
@@ -70,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       app.accessLog.info({ user: request.principal.user.name }, 'logout');
       await audit(request, { category: 'auth', action: 'sign-out', target: request.principal.user.name });
     }
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    reply.clearCookie(SESSION_COOKIE, cookies);
     return reply.status(204).send();
   });
 
@@ -80,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: { body: z.unknown().optional(), response: { 200: loginRelatedDataSchema } },
     },
-    () => ({ forgotPassword: false, canRememberMe: app.config.session.canRememberMe }),
+    async () => ({ forgotPassword: await mailConfigured(app.db), canRememberMe: app.config.session.canRememberMe }),
   );
 
   app.get(

@@ -1,5 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ANONYMOUS_USER, AUTH_MESSAGES, type UserData } from '@arca/contracts';
+import {
+  ANONYMOUS_USER,
+  AUTH_ERROR_CODES,
+  AUTH_MESSAGES,
+  PASSWORD_FLOW_MESSAGES,
+  type UserData,
+} from '@arca/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
@@ -119,16 +125,20 @@ export async function authenticate(
 }
 
 /** Logs a user in to the console: checks UI access, records the login, opens a session. */
-export async function login(
+export interface OpenedSession {
+  user: UserRow;
+  token: string;
+  maxAgeMs: number | undefined;
+}
+
+/** Opens a console session for a user who passed every sign-in step, and records the login. */
+export async function openSession(
   db: Db,
   config: Config,
-  name: string,
-  password: string,
+  user: UserRow,
   rememberMe: boolean,
   now = Date.now(),
-): Promise<{ user: UserRow; token: string; maxAgeMs: number | undefined }> {
-  const user = await authenticate(db, config, name, password, now);
-  if (user.disable_ui_access === 1) throw forbidden(AUTH_MESSAGES.uiAccessDisabled);
+): Promise<OpenedSession> {
   const settings = await getSecuritySettings(db, config);
   const remember = rememberMe && config.session.canRememberMe;
   const token = randomBytes(32).toString('base64url');
@@ -144,6 +154,53 @@ export async function login(
   });
   await setLastLogin(db, user.id, now);
   return { user: { ...user, last_login_at: now }, token, maxAgeMs: remember ? lifetime : undefined };
+}
+
+/** Refuses a user whose password must be changed first: the console then shows change-password. */
+export async function checkPasswordFreshness(db: Db, config: Config, user: UserRow, now = Date.now()): Promise<void> {
+  if (user.must_change_password === 1) {
+    throw new HttpError(403, PASSWORD_FLOW_MESSAGES.mustChange, AUTH_ERROR_CODES.credentialsExpired);
+  }
+  const { passwordExpiryDays } = await getSecuritySettings(db, config);
+  const changed = user.password_changed_at ?? user.created_at;
+  if (passwordExpiryDays > 0 && changed + passwordExpiryDays * 86_400_000 <= now) {
+    throw new HttpError(403, PASSWORD_FLOW_MESSAGES.passwordExpired, AUTH_ERROR_CODES.passwordExpired);
+  }
+}
+
+export type LoginOutcome =
+  | ({ kind: 'session' } & OpenedSession)
+  | { kind: 'mfa'; status: 'enroll' | 'verify'; user: UserRow; rememberMe: boolean };
+
+/**
+ * Logs a user in to the console: password (with lockout), UI access, password freshness, then
+ * either a session or the second factor (enrol when required and not set up, else verify).
+ */
+export async function login(
+  db: Db,
+  config: Config,
+  name: string,
+  password: string,
+  rememberMe: boolean,
+  now = Date.now(),
+): Promise<LoginOutcome> {
+  const user = await authenticate(db, config, name, password, now);
+  return afterPassword(db, config, user, rememberMe, now);
+}
+
+/** The steps after a verified password (also after a password change, reset or invitation). */
+export async function afterPassword(
+  db: Db,
+  config: Config,
+  user: UserRow,
+  rememberMe: boolean,
+  now = Date.now(),
+): Promise<LoginOutcome> {
+  if (user.disable_ui_access === 1) throw forbidden(AUTH_MESSAGES.uiAccessDisabled);
+  await checkPasswordFreshness(db, config, user, now);
+  if (user.mfa_enrolled_at !== null) return { kind: 'mfa', status: 'verify', user, rememberMe };
+  if ((await getSecuritySettings(db, config)).requireMfa) return { kind: 'mfa', status: 'enroll', user, rememberMe };
+  return { kind: 'session', ...(await openSession(db, config, user, rememberMe, now)) };
 }
 
 /** The principal of a session cookie; expired or idle sessions are removed and count as anonymous. */

@@ -16,6 +16,7 @@ import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { audit } from '../audit/audit.service.js';
+import { sendInvitation } from '../auth/flows.service.js';
 import { groupsOfUser } from '../groups/groups.service.js';
 import { findUserByName, listUsers } from './users.store.js';
 
@@ -59,9 +60,18 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/users',
     { config: { access: 'admin' }, schema: { body: userFormSchema, response: { 200: userListItemSchema } } },
     async (request) => {
-      const { name, ...body } = request.body;
+      const { name, invite, ...body } = request.body;
       if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`);
-      const { row } = await putUser(app.db, name, body);
+      const { row } = await putUser(app.db, name, body, { invited: invite === true });
+      if (invite) {
+        try {
+          await sendInvitation(app.db, row, `${request.protocol}://${request.host}`);
+        } catch (error) {
+          // no invitation, no user: the administrator fixes the mail settings and tries again
+          await app.db.deleteFrom('users').where('id', '=', row.id).execute();
+          throw error;
+        }
+      }
       const created = await userListItem(app.db, row);
       await audit(request, { category: 'user', action: 'create', target: name, after: created });
       return created;

@@ -60,21 +60,31 @@ export async function getUser(db: Db, name: string): Promise<UserRow> {
 }
 
 /** Creates a user (Artifactory's PUT), or replaces one that exists. */
-export async function putUser(db: Db, name: string, body: UserBody): Promise<{ row: UserRow; created: boolean }> {
+export async function putUser(
+  db: Db,
+  name: string,
+  body: UserBody,
+  options: { invited?: boolean } = {},
+): Promise<{ row: UserRow; created: boolean }> {
   if (!USER_NAME_PATTERN.test(name)) throw badRequest(USER_MESSAGES.nameFormat);
   if (name === ANONYMOUS_USER) throw badRequest(fill(USER_MESSAGES.reserved, name));
   checkEmail(body.email);
   const existing = await findUserByName(db, name);
   if (existing) return { row: await updateUser(db, name, body), created: false };
-  if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired);
-  await checkPassword(db, body.password);
+  if (options.invited) {
+    if (!body.email) throw badRequest(USER_MESSAGES.emailForInvitation);
+  } else {
+    if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired);
+    await checkPassword(db, body.password);
+  }
   const groups = body.groups ?? (await autoJoinGroups(db));
   const now = Date.now();
   const row: UserRow = {
     id: randomUUID(),
     name,
     email: body.email || null,
-    password_hash: await hashPassword(body.password),
+    // an invited user has no password until the invitation is accepted
+    password_hash: body.password && !options.invited ? await hashPassword(body.password) : null,
     admin: body.admin ? 1 : 0,
     disable_ui_access: body.disableUIAccess ? 1 : 0,
     must_change_password: body.mustChangePassword ? 1 : 0,

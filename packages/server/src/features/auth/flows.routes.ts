@@ -1,0 +1,265 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  PASSWORD_FLOW_MESSAGES,
+  changePasswordBodySchema,
+  forgotPasswordBodySchema,
+  invitationTokenSchema,
+  keyQuerySchema,
+  loginAnswerSchema,
+  mfaEnrollmentSchema,
+  otpBodySchema,
+  resetPasswordBodySchema,
+  setPasswordBodySchema,
+} from '@arca/contracts';
+import { badRequest, forbidden, unauthorized } from '../../core/errors.js';
+import type { UserRow } from '../../db/schema.js';
+import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
+import { getSecuritySettings } from '../security/security.service.js';
+import { consoleBaseUrl, mailConfigured, sendMail } from '../mail/mail.service.js';
+import { getUser } from '../users/users.service.js';
+import { afterPassword, openSession } from './auth.service.js';
+import {
+  changePassword,
+  confirmEnrollment,
+  consumeToken,
+  findResettableUser,
+  issueToken,
+  peekToken,
+  redeemToken,
+  resetMfa,
+  sendInvitation,
+  startEnrollment,
+  verifyLoginOtp,
+} from './flows.service.js';
+import { MFA_COOKIE, finishSignIn } from './sign-in.js';
+
+const okSchema = z.object({ message: z.string() });
+
+/**
+ * Two-factor sign-in, password change/reset and invitations (spec part 2 §7.1). Each flow that
+ * ends with a password ends signed in, as the console expects (reset without remember-me).
+ */
+export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
+  const access = 'public' as const;
+
+  /* ---------- Two factors ---------- */
+
+  const enrollGet = async (request: Parameters<typeof audit>[0]) => {
+    const pending = await peekToken(app.db, request.cookies[MFA_COOKIE], 'mfa-login');
+    const user: UserRow | undefined =
+      pending?.user ?? (request.principal.kind === 'user' ? request.principal.user : undefined);
+    if (!user) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+    return startEnrollment(app.db, user);
+  };
+
+  for (const base of ['/auth/mfa', '/access/auth/mfa']) {
+    app.get(`${base}/enroll/`, { config: { access }, schema: { response: { 200: mfaEnrollmentSchema } } }, (request) =>
+      enrollGet(request),
+    );
+
+    app.post(
+      `${base}/enroll/`,
+      {
+        config: { access },
+        schema: {
+          body: otpBodySchema,
+          response: { 200: z.union([loginAnswerSchema, z.object({ enrolled: z.literal(true) })]) },
+        },
+      },
+      async (request, reply) => {
+        const pending = await peekToken(app.db, request.cookies[MFA_COOKIE], 'mfa-login');
+        const signedIn = request.principal.kind === 'user' ? request.principal.user : undefined;
+        const userId = pending?.user.id ?? signedIn?.id;
+        if (!userId) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+        const user = await confirmEnrollment(app.db, userId, request.body.otp);
+        await recordAudit(app.db, auditActor(request, user.name), {
+          category: 'auth',
+          action: 'two-factor enrolled',
+          target: user.name,
+        });
+        if (!pending) return { enrolled: true as const };
+        if (!(await consumeToken(app.db, pending.hash))) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+        const session = await openSession(app.db, app.config, user, pending.data.rememberMe === true);
+        return finishSignIn(app, request, reply, { kind: 'session', ...session }, 'sign-in (two-factor enrolled)');
+      },
+    );
+
+    app.post(
+      `${base}/verify/`,
+      { config: { access }, schema: { body: otpBodySchema, response: { 200: loginAnswerSchema } } },
+      async (request, reply) => {
+        const pending = await peekToken(app.db, request.cookies[MFA_COOKIE], 'mfa-login');
+        if (!pending) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+        try {
+          await verifyLoginOtp(app.db, pending, request.body.otp);
+        } catch (error) {
+          await recordAudit(app.db, auditActor(request, pending.user.name), {
+            category: 'auth',
+            action: 'sign-in (two-factor)',
+            target: pending.user.name,
+            outcome: 'failure',
+            message: (error as Error).message,
+          });
+          throw error;
+        }
+        if (!(await consumeToken(app.db, pending.hash))) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+        const session = await openSession(app.db, app.config, pending.user, pending.data.rememberMe === true);
+        return finishSignIn(app, request, reply, { kind: 'session', ...session }, 'sign-in (two-factor)');
+      },
+    );
+  }
+
+  /** A user turns their own second factor off, unless the deployment requires it. */
+  app.delete('/ui/auth/mfa', { config: { access: 'user' } }, async (request, reply) => {
+    if (request.principal.kind !== 'user') throw unauthorized(AUTH_MESSAGES.loginRequired);
+    if ((await getSecuritySettings(app.db, app.config)).requireMfa)
+      throw badRequest(PASSWORD_FLOW_MESSAGES.mfaRequired);
+    await resetMfa(app.db, request.principal.user.id);
+    await audit(request, { category: 'auth', action: 'two-factor removed', target: request.principal.user.name });
+    return reply.status(204).send();
+  });
+
+  /** An administrator resets a user's second factor (lost phone); the user enrols again. */
+  app.delete(
+    '/ui/users/:name/mfa',
+    { config: { access: 'admin' }, schema: { params: z.object({ name: z.string().max(64) }) } },
+    async (request, reply) => {
+      const user = await getUser(app.db, request.params.name);
+      await resetMfa(app.db, user.id);
+      await audit(request, { category: 'user', action: 'two-factor reset', target: user.name });
+      return reply.status(204).send();
+    },
+  );
+
+  /* ---------- Passwords ---------- */
+
+  app.post(
+    '/ui/auth/changePassword',
+    { config: { access }, schema: { body: changePasswordBodySchema, response: { 200: loginAnswerSchema } } },
+    async (request, reply) => {
+      try {
+        const user = await changePassword(app.db, app.config, request.body);
+        await recordAudit(app.db, auditActor(request, user.name), {
+          category: 'user',
+          action: 'password changed',
+          target: user.name,
+        });
+        return finishSignIn(
+          app,
+          request,
+          reply,
+          await afterPassword(app.db, app.config, user, false),
+          'sign-in (password changed)',
+        );
+      } catch (error) {
+        await recordAudit(app.db, auditActor(request, request.body.userName), {
+          category: 'user',
+          action: 'password changed',
+          target: request.body.userName,
+          outcome: 'failure',
+          message: (error as Error).message,
+        });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/ui/auth/forgotpassword',
+    { config: { access }, schema: { body: forgotPasswordBodySchema, response: { 200: okSchema } } },
+    async (request) => {
+      // checked before the user, so that the answer never depends on whether the user exists
+      if (!(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
+      const user = await findResettableUser(app.db, request.body.user);
+      if (user) {
+        const token = await issueToken(app.db, user.id, 'reset');
+        const link = `${await consoleBaseUrl(app.db, `${request.protocol}://${request.host}`)}/login/reset-password?key=${token}`;
+        await sendMail(app.db, {
+          to: user.email!,
+          subject: 'Reset your password',
+          text: `Someone (hopefully you) asked to reset the password of ${user.name}.\n\nOpen this link within an hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+        });
+        await recordAudit(app.db, auditActor(request, user.name), {
+          category: 'user',
+          action: 'password reset requested',
+          target: user.name,
+        });
+      }
+      // the same answer whether the user exists or not: nothing to learn from it
+      return { message: PASSWORD_FLOW_MESSAGES.resetSent };
+    },
+  );
+
+  app.post(
+    '/ui/auth/validatetoken',
+    { config: { access }, schema: { querystring: keyQuerySchema, response: { 200: z.object({ user: z.string() }) } } },
+    async (request) => {
+      const live = await peekToken(app.db, request.query.key, 'reset');
+      if (!live) throw badRequest(PASSWORD_FLOW_MESSAGES.badResetLink);
+      return { user: live.user.name };
+    },
+  );
+
+  app.post(
+    '/ui/auth/resetpassword',
+    {
+      config: { access },
+      schema: { querystring: keyQuerySchema, body: resetPasswordBodySchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      const user = await redeemToken(app.db, request.query.key, 'reset', request.body.password, request.body.user);
+      await recordAudit(app.db, auditActor(request, user.name), {
+        category: 'user',
+        action: 'password reset',
+        target: user.name,
+      });
+      return { message: 'The password was reset.' };
+    },
+  );
+
+  /* ---------- Invitations ---------- */
+
+  app.post(
+    '/access/token/verify',
+    {
+      config: { access },
+      schema: { body: invitationTokenSchema, response: { 200: z.object({ userName: z.string(), email: z.string() }) } },
+    },
+    async (request) => {
+      const live = await peekToken(app.db, request.body.token, 'invite');
+      if (!live) throw badRequest(PASSWORD_FLOW_MESSAGES.badInvitation);
+      return { userName: live.user.name, email: live.user.email ?? '' };
+    },
+  );
+
+  app.post(
+    '/access/entities/users/invited/setPassword',
+    { config: { access }, schema: { body: setPasswordBodySchema, response: { 200: okSchema } } },
+    async (request) => {
+      const user = await redeemToken(app.db, request.body.token, 'invite', request.body.password);
+      await recordAudit(app.db, auditActor(request, user.name), {
+        category: 'user',
+        action: 'invitation accepted',
+        target: user.name,
+      });
+      return { message: 'The password was set.' };
+    },
+  );
+
+  /** Sends (or sends again) an invitation to a user to choose a password. */
+  app.post(
+    '/ui/users/:name/invite',
+    {
+      config: { access: 'admin' },
+      schema: { params: z.object({ name: z.string().max(64) }), response: { 200: okSchema } },
+    },
+    async (request) => {
+      const user = await getUser(app.db, request.params.name);
+      await sendInvitation(app.db, user, `${request.protocol}://${request.host}`);
+      await audit(request, { category: 'user', action: 'invitation sent', target: user.name });
+      return { message: `An invitation was sent to ${user.email ?? ''}.` };
+    },
+  );
+};

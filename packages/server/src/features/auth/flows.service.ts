@@ -1,0 +1,225 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as OTPAuth from 'otpauth';
+import QRCode from 'qrcode';
+import { PASSWORD_FLOW_MESSAGES, type MfaEnrollment } from '@arca/contracts';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { UserRow } from '../../db/schema.js';
+import { credentialsChanged } from '../../core/credentials.js';
+import { badRequest, conflict, forbidden, unauthorized } from '../../core/errors.js';
+import { consoleBaseUrl, sendMail } from '../mail/mail.service.js';
+import { hashPassword, verifyPassword } from '../../core/passwords.js';
+import { checkPassword } from '../users/users.service.js';
+import { findUserById, findUserByName } from '../users/users.store.js';
+import { authenticate } from './auth.service.js';
+
+export type TokenPurpose = 'mfa-login' | 'reset' | 'invite';
+
+/** How long each kind of one-time token lives. */
+export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+  'mfa-login': 10 * 60_000,
+  reset: 60 * 60_000,
+  invite: 7 * 24 * 60 * 60_000,
+};
+
+/** Wrong codes allowed for one half-finished two-factor sign-in. */
+const MAX_OTP_ATTEMPTS = 5;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** Issues a one-time token; only its SHA-256 is stored. */
+export async function issueToken(
+  db: Db,
+  userId: string,
+  purpose: TokenPurpose,
+  data: Record<string, unknown> = {},
+  now = Date.now(),
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      token_hash: sha256(token),
+      user_id: userId,
+      purpose,
+      data: JSON.stringify(data),
+      created_at: now,
+      expires_at: now + TOKEN_LIFETIME_MS[purpose],
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+export interface LiveToken {
+  user: UserRow;
+  data: Record<string, unknown>;
+  hash: string;
+}
+
+/** A token that exists, has the purpose, is unused and unexpired; undefined otherwise. */
+export async function peekToken(
+  db: Db,
+  token: string | undefined,
+  purpose: TokenPurpose,
+  now = Date.now(),
+): Promise<LiveToken | undefined> {
+  if (!token) return undefined;
+  const hash = sha256(token);
+  const row = await db.selectFrom('one_time_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= now) return undefined;
+  const user = await findUserById(db, row.user_id);
+  if (!user) return undefined;
+  return { user, data: JSON.parse(row.data) as Record<string, unknown>, hash };
+}
+
+/** Marks a token used; false when another request used it first (so it works exactly once). */
+export async function consumeToken(db: Db, hash: string, now = Date.now()): Promise<boolean> {
+  const result = await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Removes expired and used tokens; run by the cleanup job. */
+export async function purgeTokens(db: Db, now = Date.now()): Promise<void> {
+  await db
+    .deleteFrom('one_time_tokens')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
+    .execute();
+}
+
+/* ---------- TOTP ---------- */
+
+function totp(user: UserRow, secret: string): OTPAuth.TOTP {
+  return new OTPAuth.TOTP({
+    issuer: 'Arca',
+    label: user.name,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  });
+}
+
+/** True when the code matches now or one step either side (clock drift). */
+export function otpMatches(user: UserRow, secret: string, code: string): boolean {
+  return totp(user, secret).validate({ token: code, window: 1 }) !== null;
+}
+
+/**
+ * Starts (or restarts) enrolment: a new secret is stored unconfirmed, and answered with its
+ * otpauth URL and QR code. An enrolled user must have it reset first.
+ */
+export async function startEnrollment(db: Db, user: UserRow): Promise<MfaEnrollment> {
+  if (user.mfa_enrolled_at !== null) throw conflict(PASSWORD_FLOW_MESSAGES.mfaAlreadyEnrolled);
+  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  await db.updateTable('users').set({ mfa_secret: secret }).where('id', '=', user.id).execute();
+  const otpauthUrl = totp(user, secret).toString();
+  return { secret, otpauthUrl, qrCode: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }) };
+}
+
+/** Confirms enrolment with a first code. */
+export async function confirmEnrollment(db: Db, userId: string, code: string, now = Date.now()): Promise<UserRow> {
+  const user = await findUserById(db, userId);
+  if (!user?.mfa_secret || user.mfa_enrolled_at !== null) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
+  if (!otpMatches(user, user.mfa_secret, code)) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
+  await db.updateTable('users').set({ mfa_enrolled_at: now }).where('id', '=', user.id).execute();
+  return { ...user, mfa_enrolled_at: now };
+}
+
+/**
+ * Checks the code of a half-finished sign-in. Wrong codes count; after the last one the sign-in
+ * is over (403, the console returns to login).
+ */
+export async function verifyLoginOtp(db: Db, pending: LiveToken, code: string): Promise<void> {
+  const { user } = pending;
+  if (user.mfa_secret && user.mfa_enrolled_at !== null && otpMatches(user, user.mfa_secret, code)) return;
+  const attempts = Number(pending.data.attempts ?? 0) + 1;
+  if (attempts >= MAX_OTP_ATTEMPTS) {
+    await consumeToken(db, pending.hash);
+    throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+  }
+  await db
+    .updateTable('one_time_tokens')
+    .set({ data: JSON.stringify({ ...pending.data, attempts }) })
+    .where('token_hash', '=', pending.hash)
+    .execute();
+  throw unauthorized(PASSWORD_FLOW_MESSAGES.badOtp);
+}
+
+/** Removes a user's second factor (an administrator's reset, or the user's own choice). */
+export async function resetMfa(db: Db, userId: string): Promise<void> {
+  await db.updateTable('users').set({ mfa_secret: null, mfa_enrolled_at: null }).where('id', '=', userId).execute();
+}
+
+/* ---------- Passwords ---------- */
+
+/** Sets a new password: policy checked, sessions ended, cached client credentials dropped. */
+export async function setPassword(db: Db, user: UserRow, password: string, now = Date.now()): Promise<UserRow> {
+  await checkPassword(db, password);
+  const hash = await hashPassword(password);
+  await db
+    .updateTable('users')
+    .set({ password_hash: hash, password_changed_at: now, must_change_password: 0 })
+    .where('id', '=', user.id)
+    .execute();
+  await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+  credentialsChanged(user.id);
+  return { ...user, password_hash: hash, password_changed_at: now, must_change_password: 0 };
+}
+
+/** The change-password screen: the current password (with lockout), then the new one twice. */
+export async function changePassword(
+  db: Db,
+  config: Config,
+  input: { userName: string; oldPassword: string; newPassword1: string; newPassword2?: string | undefined },
+): Promise<UserRow> {
+  if (input.newPassword2 !== undefined && input.newPassword1 !== input.newPassword2) {
+    throw badRequest(PASSWORD_FLOW_MESSAGES.mismatch);
+  }
+  const user = await authenticate(db, config, input.userName, input.oldPassword);
+  if (await verifyPassword(input.newPassword1, user.password_hash))
+    throw badRequest(PASSWORD_FLOW_MESSAGES.samePassword);
+  return setPassword(db, user, input.newPassword1);
+}
+
+/** Finds the user a forgot-password request names, by name or e-mail; undefined reveals nothing. */
+export async function findResettableUser(db: Db, nameOrEmail: string): Promise<UserRow | undefined> {
+  const byName = await findUserByName(db, nameOrEmail);
+  const user = byName ?? (await db.selectFrom('users').selectAll().where('email', '=', nameOrEmail).executeTakeFirst());
+  if (!user?.email || user.realm !== 'internal') return undefined;
+  return user;
+}
+
+/** Uses a reset or invitation token once to set the password. */
+export async function redeemToken(
+  db: Db,
+  token: string,
+  purpose: 'reset' | 'invite',
+  password: string,
+  expectedUser?: string,
+): Promise<UserRow> {
+  const live = await peekToken(db, token, purpose);
+  const invalid = purpose === 'reset' ? PASSWORD_FLOW_MESSAGES.badResetLink : PASSWORD_FLOW_MESSAGES.badInvitation;
+  if (!live || (expectedUser && expectedUser !== live.user.name)) throw badRequest(invalid);
+  await checkPassword(db, password);
+  if (!(await consumeToken(db, live.hash))) throw badRequest(invalid);
+  return setPassword(db, live.user, password);
+}
+
+/** Mails a user a link to choose a password (seven days, once). */
+export async function sendInvitation(db: Db, user: UserRow, requestBase: string): Promise<void> {
+  if (!user.email) throw badRequest('The user has no e-mail address to send the invitation to.');
+  if (user.realm !== 'internal') throw conflict('Only internal users set a password.');
+  const token = await issueToken(db, user.id, 'invite');
+  const link = `${await consoleBaseUrl(db, requestBase)}/login/invitation?token=${token}`;
+  await sendMail(db, {
+    to: user.email,
+    subject: 'You are invited',
+    text: `An administrator created the user ${user.name} for you.\n\nOpen this link within seven days to choose your password:\n${link}\n`,
+  });
+}
