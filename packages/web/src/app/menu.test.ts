@@ -72,6 +72,7 @@ describe('menu filtering', () => {
       'Repositories',
       'User Management',
       'Security',
+      'Configuration',
       'Monitoring',
       'License Management',
     ]);

@@ -177,6 +177,16 @@ export const MENU: MenuItem[] = [
     adminOnly: true,
   },
   {
+    key: 'mail',
+    minRank: 1,
+    label: 'Mail',
+    path: '/admin/configuration/mail',
+    sidebar: 'administration',
+    group: 'Configuration',
+    description: 'The mail server for password resets and invitations',
+    adminOnly: true,
+  },
+  {
     key: 'audit-trail',
     minRank: 1,
     label: 'Audit Trail',

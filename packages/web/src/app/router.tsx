@@ -63,6 +63,47 @@ export const ROUTES: RouteObject[] = [
         handle: meta({ public: true, title: 'Login' }),
         lazy: page(() => import('../features/auth/pages/login-page'), 'LoginPage'),
       },
+      {
+        id: 'otpLogin',
+        path: '/login/otp-login',
+        handle: meta({ public: true, title: 'Two-factor authentication' }),
+        lazy: page(() => import('../features/auth/pages/otp-login-page'), 'OtpLoginPage'),
+      },
+      {
+        id: 'mfaEnroll',
+        path: '/login/mfa-enroll',
+        handle: meta({ public: true, title: 'Set up two-factor authentication' }),
+        lazy: page(() => import('../features/auth/pages/mfa-enroll-page'), 'MfaEnrollPage'),
+      },
+      {
+        id: 'forgotPassword',
+        path: '/login/forgot-password',
+        handle: meta({ public: true, title: 'Forgot password' }),
+        lazy: page(() => import('../features/auth/pages/forgot-password-page'), 'ForgotPasswordPage'),
+      },
+      {
+        id: 'resetPassword',
+        path: '/login/reset-password',
+        handle: meta({ public: true, title: 'Reset password' }),
+        lazy: page(() => import('../features/auth/pages/reset-password-page'), 'ResetPasswordPage'),
+      },
+      {
+        path: '/auth/reset-password',
+        handle: meta({ public: true }),
+        lazy: page(() => import('../features/auth/pages/reset-password-page'), 'ResetPasswordPage'),
+      },
+      {
+        id: 'changePassword',
+        path: '/login/change-password/:userName?',
+        handle: meta({ public: true, title: 'Change password' }),
+        lazy: page(() => import('../features/auth/pages/change-password-page'), 'ChangePasswordPage'),
+      },
+      {
+        id: 'invitation',
+        path: '/login/invitation',
+        handle: meta({ public: true, title: 'Invitation' }),
+        lazy: page(() => import('../features/auth/pages/invitation-page'), 'InvitationPage'),
+      },
       { path: '/auth', handle: meta({ public: true }), element: <Navigate to="/login" replace /> },
       {
         path: '/logout',
@@ -175,6 +216,11 @@ export const ROUTES: RouteObject[] = [
             path: '/admin/artifactory/security/general',
             handle: meta({ admin: true, menuKey: 'security-general' }),
             lazy: page(() => import('../features/security/pages/security-settings-page'), 'SecuritySettingsPage'),
+          },
+          {
+            path: '/admin/configuration/mail',
+            handle: meta({ admin: true, menuKey: 'mail' }),
+            lazy: page(() => import('../features/mail/pages/mail-settings-page'), 'MailSettingsPage'),
           },
           {
             path: '/admin/monitoring/audit_trail',

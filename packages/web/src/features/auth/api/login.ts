@@ -1,10 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LoginBody, UserData } from '@arca/contracts';
+import { useNavigate } from 'react-router';
+import { isMfaChallenge, type LoginAnswer, type LoginBody, type UserData } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { landingPath } from '../../../app/guards';
+import { takePathAfterLogin } from '../../../app/post-login-path';
 import { currentUserKey } from './get-current-user';
 
-export function login(body: Omit<LoginBody, 'type'>, rememberMe: boolean): Promise<UserData> {
-  return apiFetch<UserData>('ui/auth/login', {
+export function login(body: Omit<LoginBody, 'type'>, rememberMe: boolean): Promise<LoginAnswer> {
+  return apiFetch<LoginAnswer>('ui/auth/login', {
     method: 'POST',
     body: { ...body, type: 'login' },
     query: { _spring_security_remember_me: rememberMe ? 'true' : undefined },
@@ -13,15 +16,35 @@ export function login(body: Omit<LoginBody, 'type'>, rememberMe: boolean): Promi
   });
 }
 
-export function useLogin() {
+/**
+ * The after-login steps of spec part 1 §4: forget what the anonymous user had cached, set the
+ * user data, then go to the remembered path or the landing page.
+ */
+export function useAfterLogin() {
   const client = useQueryClient();
+  const navigate = useNavigate();
+  return (user: UserData) => {
+    client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' || q.queryKey[1] !== 'current' });
+    client.setQueryData(currentUserKey, user);
+    navigate(takePathAfterLogin(user.admin) ?? landingPath(user), { replace: true });
+  };
+}
+
+/** Where a login answer leads: signed in, or on to the second factor. */
+export function useLoginAnswer() {
+  const afterLogin = useAfterLogin();
+  const navigate = useNavigate();
+  return (answer: LoginAnswer) => {
+    if (!isMfaChallenge(answer)) return afterLogin(answer);
+    navigate(answer.mfaStatus === 'enroll' ? '/login/mfa-enroll' : '/login/otp-login', {
+      state: { userName: answer.userName },
+    });
+  };
+}
+
+export function useLogin() {
   return useMutation({
     mutationFn: (input: { user: string; password: string; rememberMe: boolean }) =>
       login({ user: input.user, password: input.password }, input.rememberMe),
-    onSuccess: async (user) => {
-      // everything cached so far belongs to the anonymous user
-      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' || q.queryKey[1] !== 'current' });
-      client.setQueryData(currentUserKey, user);
-    },
   });
 }

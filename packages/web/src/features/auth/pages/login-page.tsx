@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isAnonymousName, type UserData } from '@arca/contracts';
+import { AUTH_ERROR_CODES, isAnonymousName, type UserData } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { landingPath } from '../../../app/guards';
@@ -13,7 +13,8 @@ import { takePathAfterLogin } from '../../../app/post-login-path';
 import { currentUserKey, useCurrentUser } from '../api/get-current-user';
 import { useFooter } from '../api/get-footer';
 import { useLoginRelatedData } from '../api/get-login-related-data';
-import { useLogin } from '../api/login';
+import { useLogin, useLoginAnswer } from '../api/login';
+import { errorCode } from '../components/auth-card';
 import { logout } from '../api/logout';
 
 interface LoginForm {
@@ -61,6 +62,7 @@ export function LoginPage() {
   const [errors, setErrors] = useState<string[]>([]);
   const notice = (location.state as { message?: string } | null)?.message;
 
+  const onAnswer = useLoginAnswer();
   const goOn = (admin: boolean, name: string) => {
     const target = takePathAfterLogin(admin) ?? landingPath({ ...current.data!, admin, name });
     navigate(target, { replace: true });
@@ -78,8 +80,16 @@ export function LoginPage() {
     login.mutate(
       { user: values.user.trim(), password: values.password, rememberMe: Boolean(values.rememberMe) },
       {
-        onSuccess: (user) => goOn(user.admin, user.name),
-        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+        onSuccess: onAnswer,
+        onError: (error) => {
+          const code = errorCode(error);
+          // an expired password or one that must change: on to change-password with the user name
+          if (code === AUTH_ERROR_CODES.passwordExpired || code === AUTH_ERROR_CODES.credentialsExpired) {
+            navigate(`/login/change-password/${encodeURIComponent(values.user.trim())}`, {
+              state: { message: (error as ApiError).messages[0] },
+            });
+          } else setErrors(error instanceof ApiError ? error.messages : [error.message]);
+        },
       },
     );
   };

@@ -1,8 +1,25 @@
 import { KeyOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Col, Descriptions, Flex, Form, Input, Modal, Radio, Row, Select, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Typography,
+} from 'antd';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
+import { ApiError, apiFetch } from '../../../api/client';
+import { StatusTag } from '../../../components/status-tag';
 import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../app/root';
 import { ErrorList } from '../../../components/error-list';
@@ -246,6 +263,35 @@ function TokensCard() {
   );
 }
 
+/** Two-factor state, with set-up (enrolment page) and removal (when the deployment allows it). */
+function MfaState({ enrolled, onRemoved }: { enrolled: boolean; onRemoved: () => void }) {
+  const { modal } = App.useApp();
+  if (!enrolled) return <Link to="/login/mfa-enroll">Not set up — set up now</Link>;
+  return (
+    <Space>
+      <StatusTag tone="success">Enabled</StatusTag>
+      <Button
+        size="small"
+        onClick={() =>
+          modal.confirm({
+            title: 'Turn two-factor authentication off?',
+            content: 'Signing in will need only your password.',
+            okText: 'Turn off',
+            okButtonProps: { danger: true },
+            onOk: () =>
+              apiFetch<void>('ui/auth/mfa', { method: 'DELETE' }).then(() => {
+                notifySuccess('Two-factor authentication was turned off');
+                onRemoved();
+              }),
+          })
+        }
+      >
+        Turn off
+      </Button>
+    </Space>
+  );
+}
+
 /** Edit Profile: the signed-in user's account, API key and access tokens. */
 export function ProfilePage() {
   const { user } = useStartupData();
@@ -270,7 +316,12 @@ export function ProfilePage() {
                   {
                     key: 'mfa',
                     label: 'Two-factor',
-                    children: profile.user.mfaEnrolled ? 'Enrolled' : 'Not enrolled',
+                    children: (
+                      <MfaState
+                        enrolled={profile.user.mfaEnrolled}
+                        onRemoved={() => setProfile({ ...profile, user: { ...profile.user, mfaEnrolled: false } })}
+                      />
+                    ),
                   },
                 ]}
               />

@@ -1,8 +1,9 @@
-import { Checkbox, Form, Input, Modal, Select } from 'antd';
+import { App, Button, Checkbox, Form, Input, Modal, Select, Space } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useGroups } from '../../groups/api/groups';
 import { USER_MESSAGES, USER_NAME_PATTERN, type UserListItem } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
+import { ApiError, apiFetch } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { useSaveUser } from '../api/save-user';
@@ -15,6 +16,47 @@ interface Values {
   disableUIAccess: boolean;
   mustChangePassword: boolean;
   groups: string[];
+  invite: boolean;
+}
+
+/** Actions on an existing user that do not wait for Save: reset two factors, send an invitation. */
+function UserActions({ user }: { user: UserListItem }) {
+  const { modal } = App.useApp();
+  const client = useQueryClient();
+  return (
+    <Space wrap style={{ borderTop: '1px solid #f0f0f0', paddingTop: 12, width: '100%' }}>
+      {user.mfaEnrolled && (
+        <Button
+          onClick={() =>
+            modal.confirm({
+              title: `Reset two-factor authentication of ${user.name}?`,
+              content: 'The user signs in with the password only, and sets up an authenticator again if required.',
+              okText: 'Reset',
+              okButtonProps: { danger: true },
+              onOk: () =>
+                apiFetch<void>(`ui/users/${encodeURIComponent(user.name)}/mfa`, { method: 'DELETE' }).then(() => {
+                  notifySuccess(`Two-factor authentication of ${user.name} was reset`);
+                  return client.invalidateQueries({ queryKey: ['users'] });
+                }),
+            })
+          }
+        >
+          Reset two-factor
+        </Button>
+      )}
+      {user.email && user.realm === 'internal' && (
+        <Button
+          onClick={() =>
+            apiFetch<{ message: string }>(`ui/users/${encodeURIComponent(user.name)}/invite`, { method: 'POST' }).then(
+              ({ message }) => notifySuccess(message),
+            )
+          }
+        >
+          E-mail a link to set the password
+        </Button>
+      )}
+    </Space>
+  );
 }
 
 /** New user, or edit one: name, e-mail, password, admin, UI access. */
@@ -30,6 +72,7 @@ export function UserModal({
   const [form] = Form.useForm<Values>();
   const save = useSaveUser(user?.name);
   const [errors, setErrors] = useState<string[]>([]);
+  const invite = Form.useWatch('invite', form) === true;
   const groups = useGroups(open);
   const autoJoin = useMemo(() => (groups.data ?? []).filter((g) => g.autoJoin).map((g) => g.name), [groups.data]);
   useEffect(() => {
@@ -42,6 +85,7 @@ export function UserModal({
         disableUIAccess: user?.disableUIAccess ?? false,
         mustChangePassword: user?.mustChangePassword ?? false,
         groups: user?.groups ?? autoJoin,
+        invite: false,
       });
     }
   }, [open, user, form, autoJoin]);
@@ -59,7 +103,8 @@ export function UserModal({
         disableUIAccess: v.disableUIAccess,
         mustChangePassword: v.mustChangePassword,
         groups: v.groups,
-        ...(v.password ? { password: v.password } : {}),
+        ...(v.invite && !user ? { invite: true } : {}),
+        ...(v.password && !v.invite ? { password: v.password } : {}),
       },
       {
         onSuccess: (saved) => {
@@ -93,17 +138,30 @@ export function UserModal({
         >
           <Input disabled={Boolean(user)} autoComplete="off" />
         </Form.Item>
-        <Form.Item label="E-mail" name="email" rules={[{ type: 'email', message: USER_MESSAGES.invalidEmail }]}>
+        <Form.Item
+          label="E-mail"
+          name="email"
+          rules={[
+            { type: 'email', message: USER_MESSAGES.invalidEmail },
+            ...(invite ? [{ required: true, message: USER_MESSAGES.emailForInvitation }] : []),
+          ]}
+        >
           <Input autoComplete="off" />
         </Form.Item>
         <Form.Item
           label={user ? 'New password' : 'Password'}
           name="password"
           extra={user ? 'Leave empty to keep the current password. A new one ends the user’s sessions.' : undefined}
-          rules={user ? [] : [{ required: true, message: 'This field is mandatory.' }]}
+          hidden={invite && !user}
+          rules={user || invite ? [] : [{ required: true, message: 'This field is mandatory.' }]}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
+        {!user && (
+          <Form.Item name="invite" valuePropName="checked" style={{ marginTop: -8 }}>
+            <Checkbox>Send an invitation by e-mail instead: the user chooses the password</Checkbox>
+          </Form.Item>
+        )}
         <Form.Item label="Groups" name="groups" extra="New users start in the groups marked auto-join.">
           <Select
             mode="multiple"
@@ -124,6 +182,7 @@ export function UserModal({
           <Checkbox>Must change the password at next sign-in</Checkbox>
         </Form.Item>
       </Form>
+      {user && <UserActions user={user} />}
     </Modal>
   );
 }

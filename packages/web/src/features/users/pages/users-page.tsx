@@ -125,6 +125,7 @@ export function UsersPage() {
                 <>
                   {admin ? <StatusTag tone="info">Admin</StatusTag> : <StatusTag tone="neutral">User</StatusTag>}
                   {row.disableUIAccess && <StatusTag tone="warning">No UI access</StatusTag>}
+                  {row.mfaEnrolled && <StatusTag tone="success">2FA</StatusTag>}
                 </>
               ),
             },

@@ -1,0 +1,59 @@
+import { Alert, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import { ErrorList } from '../../../components/error-list';
+import { useChangePassword } from '../api/flows';
+import { useLoginAnswer } from '../api/login';
+import { AuthCard, messagesOf } from '../components/auth-card';
+import { NewPasswordFields } from '../components/new-password-fields';
+
+interface Values {
+  oldPassword: string;
+  newPassword1: string;
+  newPassword2: string;
+}
+
+/** An expired (or administrator-reset) password: the current one, then a new one; then signed in. */
+export function ChangePasswordPage() {
+  const { userName = '' } = useParams();
+  const notice = (useLocation().state as { message?: string } | null)?.message;
+  const change = useChangePassword();
+  const onAnswer = useLoginAnswer();
+  const [errors, setErrors] = useState<string[]>([]);
+  const submit = (v: Values) => {
+    setErrors([]);
+    change.mutate(
+      { userName, ...v },
+      { onSuccess: onAnswer, onError: (error) => setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.changeFailed)) },
+    );
+  };
+  return (
+    <AuthCard title="Change your password" pageTitle="Change password">
+      <Alert
+        type="warning"
+        showIcon
+        title={notice ?? PASSWORD_FLOW_MESSAGES.mustChange}
+        description={userName ? `User ${userName}` : undefined}
+        style={{ marginBottom: 16 }}
+      />
+      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+      <Form<Values> layout="vertical" requiredMark={false} onFinish={submit}>
+        <Form.Item
+          label="Current password"
+          name="oldPassword"
+          rules={[{ required: true, message: 'This field is mandatory.' }]}
+        >
+          <Input.Password autoComplete="current-password" autoFocus size="large" />
+        </Form.Item>
+        <NewPasswordFields />
+        <Button type="primary" htmlType="submit" block size="large" loading={change.isPending}>
+          Change password and sign in
+        </Button>
+      </Form>
+      <div style={{ textAlign: 'center', marginTop: 16 }}>
+        <Link to="/login">Back to login</Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,53 @@
+import { Alert, Button, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import { ErrorList } from '../../../components/error-list';
+import { useForgotPassword } from '../api/flows';
+import { AuthCard, messagesOf } from '../components/auth-card';
+
+/** Asks for a reset link by e-mail. */
+export function ForgotPasswordPage() {
+  const forgot = useForgotPassword();
+  const [errors, setErrors] = useState<string[]>([]);
+  const [sent, setSent] = useState<string | undefined>();
+  return (
+    <AuthCard title="Forgot your password?">
+      {sent ? (
+        <Alert type="success" showIcon title={sent} style={{ marginBottom: 16 }} />
+      ) : (
+        <>
+          <Typography.Paragraph>
+            Enter your user name or e-mail address: we will mail you a link to choose a new password.
+          </Typography.Paragraph>
+          <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+          <Form
+            layout="vertical"
+            requiredMark={false}
+            onFinish={({ user }: { user: string }) => {
+              setErrors([]);
+              forgot.mutate(user.trim(), {
+                onSuccess: ({ message }) => setSent(message),
+                onError: (error) => setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.emailNotSent)),
+              });
+            }}
+          >
+            <Form.Item
+              label="User name or e-mail"
+              name="user"
+              rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
+            >
+              <Input autoFocus autoComplete="username" size="large" />
+            </Form.Item>
+            <Button type="primary" htmlType="submit" block size="large" loading={forgot.isPending}>
+              Send reset link
+            </Button>
+          </Form>
+        </>
+      )}
+      <div style={{ textAlign: 'center', marginTop: 16 }}>
+        <Link to="/login">Back to login</Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,58 @@
+import { Button, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { ErrorList } from '../../../components/error-list';
+import { useVerifyOtp } from '../api/flows';
+import { useLoginAnswer } from '../api/login';
+import { AuthCard, messagesOf, sixDigits } from '../components/auth-card';
+
+/** The second step of a sign-in: the code of the user's authenticator app. */
+export function OtpLoginPage() {
+  const verify = useVerifyOtp();
+  const onAnswer = useLoginAnswer();
+  const navigate = useNavigate();
+  const userName = (useLocation().state as { userName?: string } | null)?.userName;
+  const [errors, setErrors] = useState<string[]>([]);
+  const submit = ({ otp }: { otp: string }) => {
+    setErrors([]);
+    verify.mutate(otp, {
+      onSuccess: onAnswer,
+      onError: (error) => {
+        // the sign-in is over (too many codes, or too long): start again
+        if (error instanceof ApiError && error.status === 403) {
+          navigate('/login', {
+            replace: true,
+            state: { message: messagesOf(error, PASSWORD_FLOW_MESSAGES.otpExpired)[0] },
+          });
+        } else setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.otpFailed));
+      },
+    });
+  };
+  return (
+    <AuthCard title="Two-factor authentication">
+      <Typography.Paragraph>
+        Enter the 6-digit code your authenticator app shows{userName ? ` for ${userName}` : ''}.
+      </Typography.Paragraph>
+      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+      <Form layout="vertical" requiredMark={false} onFinish={submit}>
+        <Form.Item label="Authentication code" name="otp" rules={[{ validator: sixDigits }]}>
+          <Input.OTP
+            role="group"
+            aria-label="Authentication code"
+            length={6}
+            autoFocus
+            formatter={(v) => v.replace(/\D/g, '')}
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={verify.isPending}>
+          Verify
+        </Button>
+      </Form>
+      <div style={{ textAlign: 'center', marginTop: 16 }}>
+        <Link to="/login">Back to login</Link>
+      </div>
+    </AuthCard>
+  );
+}
