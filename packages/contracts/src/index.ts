@@ -7,3 +7,4 @@ export * from './repositories.js';
 export * from './artifacts.js';
 export * from './ui.js';
 export * from './access.js';
+export * from './projects.js';

@@ -40,15 +40,11 @@ async function signedIn(user = 'admin', password = ADMIN_PASSWORD): Promise<{ pa
   return { page, problems };
 }
 
-/** Picks an option of an Ant Design select by typing, as a keyboard user would. */
+/** Picks an option of an Ant Design select: opens it, narrows it by typing when it searches, clicks the option. */
 async function chooseOption(page: Page, select: Locator, text: string) {
-  await select.focus();
-  await page.keyboard.type(text);
-  await page
-    .getByRole('option', { name: new RegExp(text) })
-    .first()
-    .waitFor({ state: 'attached' });
-  await page.keyboard.press('Enter');
+  await select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]').click();
+  if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
   await page.keyboard.press('Escape');
 }
 
@@ -77,7 +73,7 @@ describe('access administration in the console', () => {
     await page.getByRole('button', { name: /New User/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('User name').fill('dev1');
-    await dialog.getByLabel('E-mail').fill('dev1@example.com');
+    await dialog.getByLabel('E-mail', { exact: true }).fill('dev1@example.com');
     await dialog.getByLabel('Password', { exact: true }).fill('Dev1-password');
     await chooseOption(page, dialog.getByLabel('Groups'), 'developers');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -162,5 +158,51 @@ describe('access administration in the console', () => {
     await expect.poll(() => page.getByText('No access tokens').isVisible()).toBe(true);
     expect((await fetch(url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     expect(problems).toEqual([]);
+  });
+
+  it('lets an administrator set up a project and its project admin manage the members', async () => {
+    const { page, problems } = await signedIn();
+    await page.goto(`${server.url}/ui/admin/projects`);
+    await page.getByRole('button', { name: /New Project/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Display name').fill('Web Shop');
+    await dialog.getByLabel('Project key').fill('Web-Shop');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => dialog.getByText('A project key starts with a lowercase letter').isVisible()).toBe(true);
+    await dialog.getByLabel('Project key').fill('webshop');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: 'Web Shop' }).click();
+    await page.waitForURL('**/projects/webshop/general');
+    await page.getByRole('link', { name: 'Repositories' }).click();
+    await chooseOption(page, page.getByLabel('Repositories to add'), 'libs-local');
+    await page.getByRole('button', { name: /Add to project/ }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'libs-local', exact: true }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await chooseOption(page, page.getByLabel('Member name'), 'dev1');
+    await chooseOption(page, page.getByLabel('Role', { exact: true }), 'Project Admin');
+    await page.getByRole('button', { name: /Add member/ }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'dev1', exact: true }).isVisible()).toBe(true);
+    await screenshot(page, 'access-project-members');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+
+    const dev = await signedIn('dev1', 'Dev1-password');
+    await chooseOption(dev.page, dev.page.getByLabel('Project', { exact: true }), 'Web Shop');
+    await dev.page.waitForURL('**/projects/webshop/general');
+    const header = dev.page.getByRole('banner');
+    await expect.poll(() => header.getByText('Project Settings', { exact: true }).isVisible()).toBe(true);
+    expect(await header.getByText('Administration', { exact: true }).count()).toBe(0);
+    await dev.page.getByRole('navigation', { name: 'Project Settings' }).getByRole('link', { name: 'Members' }).click();
+    await expect.poll(() => dev.page.getByRole('cell', { name: 'dev1', exact: true }).isVisible()).toBe(true);
+    await screenshot(dev.page, 'access-project-admin-view');
+    // the project gives dev1 every right on libs-local, also outside the permission's patterns
+    const auth = { authorization: `Basic ${Buffer.from('dev1:Dev1-password').toString('base64')}` };
+    const deploy = await fetch(`${server.url}/artifactory/libs-local/org/other/y.jar`, {
+      method: 'PUT',
+      headers: auth,
+      body: 'y',
+    });
+    expect(deploy.status).toBe(201);
+    expect(dev.problems).toEqual([]);
   });
 });

@@ -11,13 +11,14 @@ import {
   type TestApp,
 } from '../test/harness.js';
 
-type Role = 'anonymous' | 'nobody' | 'reader' | 'deployer' | 'admin';
-const ROLES: Role[] = ['anonymous', 'nobody', 'reader', 'deployer', 'admin'];
+type Role = 'anonymous' | 'nobody' | 'reader' | 'deployer' | 'projadmin' | 'admin';
+const ROLES: Role[] = ['anonymous', 'nobody', 'reader', 'deployer', 'projadmin', 'admin'];
 
 /**
  * Every route that touches repositories, for each kind of caller: the expected status, and what
  * lists contain. 'reader' reads libs through its own grant; 'deployer' deploys to libs through a
- * group; 'nobody' has no grant at all; anonymous access is off unless a case turns it on.
+ * group; 'projadmin' administers project 'web' (repository 'other'); 'nobody' has no grant at all;
+ * anonymous access is off unless a case turns it on.
  */
 describe.each(ENGINES)('the permission matrix on %s', (engine) => {
   let t: TestApp;
@@ -26,6 +27,7 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
     nobody: {},
     reader: {},
     deployer: {},
+    projadmin: {},
     admin: ADMIN_BASIC,
   };
 
@@ -43,6 +45,26 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
     headers.reader = await createUser(t.app, 'reader');
     headers.deployer = await createUser(t.app, 'deployer');
     await createUser(t.app, 'partial');
+    headers.projadmin = await createUser(t.app, 'projadmin');
+    const json = { ...ADMIN_BASIC, ...XHR, 'content-type': 'application/json' };
+    await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/projects',
+      headers: json,
+      payload: { projectKey: 'web', displayName: 'Web' },
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/projects/web/members',
+      headers: json,
+      payload: { members: [{ name: 'projadmin', type: 'user', role: 'admin' }] },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/projects/resources/assign',
+      headers: json,
+      payload: { projectKey: 'web', repositories: ['other'] },
+    });
     await t.app.inject({
       method: 'PUT',
       url: '/artifactory/api/security/groups/devs',
@@ -81,52 +103,79 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
     [
       'download',
       (role) => call(role, 'GET', '/artifactory/libs/org/acme/a.jar'),
-      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
     ],
     [
       'download through a virtual repository',
       (role) => call(role, 'GET', '/artifactory/all/org/acme/a.jar'),
-      { anonymous: 401, nobody: 403, reader: 200, deployer: 403, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 403, projadmin: 403, admin: 200 },
     ],
     [
       'deploy',
       (role) => call(role, 'PUT', `/artifactory/libs/new/${role}.jar`, 'new'),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 201, admin: 201 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 201, projadmin: 403, admin: 201 },
     ],
     [
       'delete',
       (role) => call(role, 'DELETE', `/artifactory/libs/del/${role}.txt`),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 204 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 204 },
     ],
     [
       'storage API folder info',
       (role) => call(role, 'GET', '/artifactory/api/storage/libs/org'),
-      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
     ],
     [
       'set properties (annotate)',
       (role) => call(role, 'PUT', '/artifactory/api/storage/libs/org/acme/a.jar?properties=qa=passed'),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 204, admin: 204 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 204, projadmin: 403, admin: 204 },
     ],
     [
       'tree children',
       (role) => call(role, 'GET', '/ui/api/v1/ui/treebrowser/children?repoKey=libs&path=org'),
-      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
     ],
     [
       'user administration',
       (role) => call(role, 'GET', '/artifactory/api/security/users'),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
     ],
     [
       'permission administration',
       (role) => call(role, 'GET', '/artifactory/api/v2/security/permissions'),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
     ],
     [
       'repository administration',
       (role) => call(role, 'GET', '/ui/api/v1/ui/admin/repositories'),
-      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, admin: 200 },
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'download from a project repository',
+      (role) => call(role, 'GET', '/artifactory/other/x.txt'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 200, admin: 200 },
+    ],
+    [
+      'project members',
+      (role) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/ui/api/v1/projects/web/members',
+          headers: { ...headers[role], ...XHR, 'content-type': 'application/json' },
+          payload: { members: [{ name: 'projadmin', type: 'user', role: 'admin' }] },
+        }),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 200, admin: 200 },
+    ],
+    [
+      'creating a project',
+      (role) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/projects',
+          headers: { ...headers[role], ...XHR, 'content-type': 'application/json' },
+          payload: { projectKey: `p${role}`, displayName: role },
+        }),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
     ],
   ];
 
@@ -147,6 +196,7 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       nobody: [],
       reader: ['all', 'libs'],
       deployer: ['libs'],
+      projadmin: ['other'],
       admin: ['all', 'libs', 'other'],
     });
     const tree: Partial<Record<Role, string[]>> = {};
@@ -154,7 +204,13 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       const res = await call(role, 'GET', '/ui/api/v1/ui/treebrowser/repos');
       tree[role] = res.statusCode === 200 ? (res.json() as { repoKey: string }[]).map((r) => r.repoKey).sort() : [];
     }
-    expect(tree).toMatchObject({ anonymous: [], nobody: [], reader: ['all', 'libs'], deployer: ['libs'] });
+    expect(tree).toMatchObject({
+      anonymous: [],
+      nobody: [],
+      reader: ['all', 'libs'],
+      deployer: ['libs'],
+      projadmin: ['other'],
+    });
   });
 
   it('shows a user limited by patterns only the paths it may read, in the tree, the storage API and counts', async () => {

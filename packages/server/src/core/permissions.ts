@@ -11,7 +11,9 @@ import {
   PERMISSION_ACTIONS,
   type PermissionAction,
   type PermissionResource,
+  type ProjectRole,
 } from '@arca/contracts';
+import { membershipsOf } from '../features/projects/projects.service.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from '../features/auth/auth.service.js';
 import { HttpError } from './errors.js';
@@ -25,6 +27,9 @@ const RANK: Record<Action, number> = Object.fromEntries(PERMISSION_ACTIONS.map((
   Action,
   number
 >;
+
+/** What each project role may do with the project's repositories. */
+const PROJECT_ROLE_ACTION: Record<ProjectRole, Action> = { viewer: 'read', developer: 'deploy', admin: 'manage' };
 
 interface Grant {
   repositories: Set<string>;
@@ -115,7 +120,18 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
       return resources.repo ? compileGrant(resources.repo, row.actions.split(',')) : undefined;
     })
     .filter((g): g is Grant => g !== undefined && g.rank >= 0);
-  const repos = await db.selectFrom('repositories').select(['key', 'rclass']).execute();
+  const repos = await db.selectFrom('repositories').select(['key', 'rclass', 'project_key']).execute();
+  // project members get their role's rights on every repository of the project
+  for (const [project, role] of await membershipsOf(db, principal)) {
+    const keys = repos.filter((r) => r.project_key === project).map((r) => r.key);
+    if (keys.length) {
+      grants.push(
+        compileGrant({ repositories: keys, includes: ['**'], excludes: [], users: {}, groups: {} }, [
+          PROJECT_ROLE_ACTION[role],
+        ]),
+      );
+    }
+  }
   return {
     admin: false,
     grants,

@@ -90,6 +90,8 @@ export interface RepositoriesTable {
   default_deployment_repo: string;
   created_at: number;
   updated_at: number;
+  /** The project the repository belongs to; null for none. */
+  project_key: string | null;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */
@@ -206,6 +208,21 @@ export interface OneTimeTokensTable {
   used_at: number | null;
 }
 
+export interface ProjectsTable {
+  key: string;
+  display_name: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProjectMembersTable {
+  project_key: string;
+  principal_type: string;
+  principal_name: string;
+  role: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -226,6 +243,8 @@ export interface Database {
   access_tokens: AccessTokensTable;
   audit_events: AuditEventsTable;
   one_time_tokens: OneTimeTokensTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -243,3 +262,4 @@ export type GroupRow = Selectable<GroupsTable>;
 export type PermissionTargetRow = Selectable<PermissionTargetsTable>;
 export type AccessTokenRow = Selectable<AccessTokensTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

@@ -12,6 +12,7 @@ import { groupsRestRoutes, groupsRoutes } from './groups/groups.routes.js';
 import { permissionsRestRoutes, permissionsRoutes } from './permissions/permissions.routes.js';
 import { tokensRestRoutes, tokensRoutes } from './tokens/tokens.routes.js';
 import { securityRoutes } from './security/security.routes.js';
+import { projectsRoutes } from './projects/projects.routes.js';
 
 /** Base of every console call: the spec's paths are mounted below it unchanged. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -28,6 +29,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(permissionsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(tokensRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(securityRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(projectsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(repositoriesConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);

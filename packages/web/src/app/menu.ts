@@ -134,6 +134,17 @@ export const MENU: MenuItem[] = [
     service: 'access',
   },
   {
+    key: 'projects',
+    minRank: 1,
+    label: 'Projects',
+    path: '/admin/projects',
+    sidebar: 'administration',
+    group: 'User Management',
+    description: 'Repositories and members grouped by project; project admins manage their own',
+    adminOnly: true,
+    service: 'access',
+  },
+  {
     key: 'groups',
     minRank: 1,
     label: 'Groups',

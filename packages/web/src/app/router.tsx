@@ -228,6 +228,16 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/audit/pages/audit-trail-page'), 'AuditTrailPage'),
           },
           {
+            path: '/admin/projects',
+            handle: meta({ admin: true, menuKey: 'projects' }),
+            lazy: page(() => import('../features/projects/pages/projects-page'), 'ProjectsPage'),
+          },
+          {
+            path: '/projects/:key/:section?',
+            handle: meta({ title: 'Project Settings' }),
+            lazy: page(() => import('../features/projects/pages/project-settings-page'), 'ProjectSettingsPage'),
+          },
+          {
             path: '/profile',
             handle: meta({ title: 'Edit Profile' }),
             lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),

@@ -1,12 +1,16 @@
 import type { Migration } from 'kysely';
 import * as foundation from './2026-11-22-foundation.js';
 import * as repositories from './2026-11-22-repositories.js';
-/** Names sort alphabetically: keep each new one after the last. */
 import * as security from './2026-11-22-security.js';
+import * as projects from './2026-11-22-security-projects.js';
 
-/** Every migration, in order. Names sort by their date prefix. */
+/**
+ * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
+ * sort after the last one.
+ */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-foundation': foundation,
   '2026-11-22-repositories': repositories,
   '2026-11-22-security': security,
+  '2026-11-22-security-projects': projects,
 };

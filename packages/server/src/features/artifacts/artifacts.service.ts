@@ -53,6 +53,7 @@ export const TRASHCAN_ROW: RepositoryRow = {
   package_type: 'generic',
   description: 'Deleted items, kept until the trash can is emptied',
   notes: '',
+  project_key: null,
   includes_pattern: '**/*',
   excludes_pattern: '',
   repo_layout_ref: 'simple-default',

@@ -3,6 +3,7 @@ import {
   ANONYMOUS_USER,
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
+  DEFAULT_PROJECT,
   PASSWORD_FLOW_MESSAGES,
   type UserData,
 } from '@arca/contracts';
@@ -14,6 +15,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../../core/passw
 import { getSetting } from '../../core/settings.store.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { getSecuritySettings } from '../security/security.service.js';
+import { isProjectAdmin } from '../projects/projects.service.js';
 import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.store.js';
 import {
   clearLoginFailures,
@@ -71,7 +73,7 @@ export async function buildUserData(db: Db, principal: Principal): Promise<UserD
     admin,
     anonAccessEnabled,
     disableUIAccess: user.disable_ui_access === 1,
-    isDefaultProjectAdmin: admin,
+    isDefaultProjectAdmin: admin || (await isProjectAdmin(db, principal, DEFAULT_PROJECT.key)),
     mustChangePassword: user.must_change_password === 1,
     realm: user.realm,
     lastLoggedIn: user.last_login_at === null ? null : new Date(user.last_login_at).toISOString(),

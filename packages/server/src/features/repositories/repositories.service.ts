@@ -148,6 +148,8 @@ async function validate(
           : (existing?.password ?? null),
     members: JSON.stringify(members),
     default_deployment_repo: defaultDeploymentRepo,
+    // assigned through the project calls, kept on edits
+    project_key: existing?.project_key ?? null,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };

@@ -1,5 +1,12 @@
-import { AppstoreOutlined, DownOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Layout, Segmented, Space, Tooltip, Typography } from 'antd';
+import {
+  AppstoreOutlined,
+  DownOutlined,
+  LogoutOutlined,
+  ProjectOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Layout, Menu, Segmented, Space, Tooltip, Typography } from 'antd';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useFooter } from '../../features/auth/api/get-footer';
@@ -9,7 +16,35 @@ import { useIdleSessionCheck } from '../session-watch';
 import { ContentLoadingBar } from './content-loading-bar';
 import { AppFooter } from './app-footer';
 import { SidebarMenu } from './sidebar-menu';
-import { ADMIN_HOME, APPLICATION_HOME, sidebarForPath } from './sidebars';
+import { ADMIN_HOME, APPLICATION_HOME, sidebarChoices, sidebarForPath } from './sidebars';
+import { useProjects } from '../../features/projects/api/projects';
+import { ProjectSelector } from '../../features/projects/components/project-selector';
+import { PROJECT_SECTIONS } from '../../features/projects/sections';
+import { useSelectedProject } from '../../features/projects/selected-project';
+
+const SIDEBAR_OPTIONS = {
+  application: { value: 'application', label: 'Application', icon: <AppstoreOutlined /> },
+  administration: { value: 'administration', label: 'Administration', icon: <SettingOutlined /> },
+  project: { value: 'project', label: 'Project Settings', icon: <ProjectOutlined /> },
+} as const;
+
+/** The Project Settings sidebar of the project in the path. */
+function ProjectSidebar({ pathname }: { pathname: string }) {
+  const [, , key = '', section = 'general'] = pathname.split('/');
+  return (
+    <nav aria-label="Project Settings">
+      <Menu
+        mode="inline"
+        selectedKeys={[section]}
+        style={{ borderInlineEnd: 0, paddingTop: 8 }}
+        items={PROJECT_SECTIONS.map((s) => ({
+          key: s.key,
+          label: <Link to={`/projects/${key}/${s.key}`}>{s.label}</Link>,
+        }))}
+      />
+    </nav>
+  );
+}
 
 /** The console shell: header with the sidebar switch and user menu, sidebar, content, footer. */
 export function AppLayout() {
@@ -20,6 +55,11 @@ export function AppLayout() {
   useIdleSessionCheck(Boolean(user) && user?.name !== 'anonymous');
   const sidebar = sidebarForPath(location.pathname);
   const anonymous = !user || user.name === 'anonymous';
+  const projects = useProjects(!anonymous);
+  const selectedKey = useSelectedProject();
+  const selected = projects.data?.find((p) => p.projectKey === selectedKey);
+  const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin));
+  const projectHome = selected ? `/projects/${encodeURIComponent(selected.projectKey)}/general` : APPLICATION_HOME;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -31,17 +71,17 @@ export function AppLayout() {
         <Link to="/" aria-label="Home" style={{ display: 'flex' }}>
           <Logo footer={footer.data} dark height={28} />
         </Link>
-        {user?.admin && (
+        {choices.length > 0 && (
           <Segmented
             aria-label="Sidebar"
-            value={sidebar}
-            onChange={(value) => navigate(value === 'administration' ? ADMIN_HOME : APPLICATION_HOME)}
-            options={[
-              { value: 'application', label: 'Application', icon: <AppstoreOutlined /> },
-              { value: 'administration', label: 'Administration', icon: <SettingOutlined /> },
-            ]}
+            value={choices.includes(sidebar) ? sidebar : 'application'}
+            onChange={(value) =>
+              navigate(value === 'administration' ? ADMIN_HOME : value === 'project' ? projectHome : APPLICATION_HOME)
+            }
+            options={choices.map((choice) => SIDEBAR_OPTIONS[choice])}
           />
         )}
+        {!anonymous && <ProjectSelector />}
         <div style={{ flex: 1 }} />
         {anonymous ? (
           <Button type="primary" onClick={() => navigate('/login')}>
@@ -82,7 +122,11 @@ export function AppLayout() {
       </Layout.Header>
       <Layout>
         <Layout.Sider width={236} breakpoint="lg" collapsedWidth={0} style={{ borderRight: '1px solid #e5e9f0' }}>
-          {menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} />}
+          {sidebar === 'project' ? (
+            <ProjectSidebar pathname={location.pathname} />
+          ) : (
+            menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} />
+          )}
           {sidebar === 'administration' && (
             <div style={{ padding: '8px 16px' }}>
               <Tooltip title="Every administration page on one screen">

@@ -8,6 +8,6 @@ export function getUsers(): Promise<UserListItem[]> {
 
 export const usersQuery = () => queryOptions({ queryKey: ['users', 'list'], queryFn: getUsers });
 
-export function useUsers() {
-  return useQuery(usersQuery());
+export function useUsers(enabled = true) {
+  return useQuery({ ...usersQuery(), enabled });
 }

@@ -1,0 +1,229 @@
+import {
+  ACCESS_MESSAGES,
+  DEFAULT_PROJECT,
+  PROJECT_MESSAGES,
+  formatMessage,
+  type Project,
+  type ProjectMember,
+  type ProjectRole,
+} from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { ProjectRow } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
+import type { Principal } from '../auth/auth.service.js';
+
+const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
+
+/** The projects a principal is a member of (directly or through a group), with the strongest role. */
+export async function membershipsOf(db: Db, principal: Principal): Promise<Map<string, ProjectRole>> {
+  const roles = new Map<string, ProjectRole>();
+  if (principal.kind !== 'user') return roles;
+  const { user, scopeGroups } = principal;
+  const rows = await db
+    .selectFrom('project_members')
+    .select(['project_key', 'role'])
+    .where((eb) => {
+      const viaGroups = eb.and([
+        eb('principal_type', '=', 'group'),
+        scopeGroups
+          ? eb('principal_name', 'in', scopeGroups.length ? scopeGroups : [''])
+          : eb(
+              'principal_name',
+              'in',
+              eb.selectFrom('group_members').select('group_name').where('user_id', '=', user.id),
+            ),
+      ]);
+      if (scopeGroups) return viaGroups;
+      return eb.or([eb.and([eb('principal_type', '=', 'user'), eb('principal_name', '=', user.name)]), viaGroups]);
+    })
+    .execute();
+  const rank = (r: string) => ['viewer', 'developer', 'admin'].indexOf(r);
+  for (const row of rows) {
+    const current = roles.get(row.project_key);
+    if (!current || rank(row.role) > rank(current)) roles.set(row.project_key, row.role as ProjectRole);
+  }
+  return roles;
+}
+
+const isAdmin = (principal: Principal) =>
+  principal.kind === 'user' && principal.user.admin === 1 && !principal.scopeGroups;
+
+export async function isProjectAdmin(db: Db, principal: Principal, key: string): Promise<boolean> {
+  if (isAdmin(principal)) return true;
+  return (await membershipsOf(db, principal)).get(key) === 'admin';
+}
+
+/** Throws 403 unless the caller administers the platform or this project. */
+export async function requireProjectAdmin(db: Db, principal: Principal, key: string): Promise<void> {
+  await getProjectRow(db, key);
+  if (!(await isProjectAdmin(db, principal, key))) throw forbidden(PROJECT_MESSAGES.notProjectAdmin);
+}
+
+export async function getProjectRow(db: Db, key: string): Promise<ProjectRow> {
+  const row = await db.selectFrom('projects').selectAll().where('key', '=', key).executeTakeFirst();
+  if (!row) throw notFound(fill(PROJECT_MESSAGES.notFound, { name: key }));
+  return row;
+}
+
+/** Projects the caller may see (administrators: all; others: those they belong to), with details. */
+export async function listProjects(db: Db, principal: Principal): Promise<Project[]> {
+  const memberships = await membershipsOf(db, principal);
+  const admin = isAdmin(principal);
+  const rows = await db.selectFrom('projects').selectAll().orderBy('key').execute();
+  const visible = rows.filter((r) => admin || memberships.has(r.key));
+  if (!visible.length) return [];
+  const keys = visible.map((r) => r.key);
+  const repos = await db
+    .selectFrom('repositories')
+    .select(['key', 'project_key'])
+    .where('project_key', 'in', keys)
+    .orderBy('key')
+    .execute();
+  const members = await db
+    .selectFrom('project_members')
+    .selectAll()
+    .where('project_key', 'in', keys)
+    .orderBy('principal_type', 'desc')
+    .orderBy('principal_name')
+    .execute();
+  return visible.map((row) => ({
+    projectKey: row.key,
+    name: row.key,
+    displayName: row.display_name,
+    description: row.description,
+    isCurrentUserProjectAdmin: admin || memberships.get(row.key) === 'admin',
+    repositories: repos.filter((r) => r.project_key === row.key).map((r) => r.key),
+    members: members
+      .filter((m) => m.project_key === row.key)
+      .map((m) => ({
+        name: m.principal_name,
+        type: m.principal_type as 'user' | 'group',
+        role: m.role as ProjectRole,
+      })),
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
+
+export async function getProject(db: Db, principal: Principal, key: string): Promise<Project> {
+  await getProjectRow(db, key);
+  const project = (await listProjects(db, principal)).find((p) => p.projectKey === key);
+  if (!project) throw notFound(fill(PROJECT_MESSAGES.notFound, { name: key }));
+  return project;
+}
+
+export async function createProject(
+  db: Db,
+  input: { projectKey: string; displayName: string; description: string },
+  now = Date.now(),
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const exists = await trx
+      .selectFrom('projects')
+      .select('key')
+      .where('key', '=', input.projectKey)
+      .executeTakeFirst();
+    if (exists) throw conflict(fill(PROJECT_MESSAGES.keyTaken, { name: input.projectKey }));
+    await trx
+      .insertInto('projects')
+      .values({
+        key: input.projectKey,
+        display_name: input.displayName.trim(),
+        description: input.description,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+}
+
+export async function updateProject(
+  db: Db,
+  key: string,
+  input: { displayName: string; description: string },
+  now = Date.now(),
+): Promise<void> {
+  await getProjectRow(db, key);
+  await db
+    .updateTable('projects')
+    .set({ display_name: input.displayName.trim(), description: input.description, updated_at: now })
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Deletes a project; its repositories stay, unassigned. The default project stays. */
+export async function deleteProject(db: Db, key: string): Promise<void> {
+  await getProjectRow(db, key);
+  if (key === DEFAULT_PROJECT.key) throw badRequest(PROJECT_MESSAGES.defaultProject);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('repositories').set({ project_key: null }).where('project_key', '=', key).execute();
+    await trx.deleteFrom('projects').where('key', '=', key).execute();
+  });
+}
+
+/** Replaces the members of a project; users and groups must exist. All or nothing. */
+export async function setMembers(db: Db, key: string, members: ProjectMember[]): Promise<void> {
+  await getProjectRow(db, key);
+  const users = members.filter((m) => m.type === 'user').map((m) => m.name);
+  const groups = members.filter((m) => m.type === 'group').map((m) => m.name);
+  if (users.length) {
+    const known = (await db.selectFrom('users').select('name').where('name', 'in', users).execute()).map((r) => r.name);
+    const missing = users.find((u) => !known.includes(u));
+    if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownUser, { name: missing }));
+  }
+  if (groups.length) {
+    const known = (await db.selectFrom('groups').select('name').where('name', 'in', groups).execute()).map(
+      (r) => r.name,
+    );
+    const missing = groups.find((g) => !known.includes(g));
+    if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, { name: missing }));
+  }
+  const unique = new Map(members.map((m) => [`${m.type}:${m.name}`, m]));
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('project_members').where('project_key', '=', key).execute();
+    if (unique.size) {
+      await trx
+        .insertInto('project_members')
+        .values(
+          [...unique.values()].map((m) => ({
+            project_key: key,
+            principal_type: m.type,
+            principal_name: m.name,
+            role: m.role,
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+/**
+ * Puts repositories in a project, or (projectKey null) takes them out. Administrators move any
+ * repository; a project admin only takes its own project's repositories out.
+ */
+export async function assignRepositories(
+  db: Db,
+  principal: Principal,
+  projectKey: string | null,
+  keys: string[],
+): Promise<void> {
+  if (projectKey) await getProjectRow(db, projectKey);
+  const rows = await db.selectFrom('repositories').select(['key', 'project_key']).where('key', 'in', keys).execute();
+  const missing = keys.find((k) => !rows.some((r) => r.key === k));
+  if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownRepository, { name: missing }));
+  if (!isAdmin(principal)) {
+    for (const row of rows) {
+      const own = row.project_key !== null && (await isProjectAdmin(db, principal, row.project_key));
+      if (projectKey !== null || !own) throw forbidden(PROJECT_MESSAGES.notProjectAdmin);
+    }
+  }
+  await db.updateTable('repositories').set({ project_key: projectKey }).where('key', 'in', keys).execute();
+}
+
+export async function unassignedRepositoryCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('repositories')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('project_key', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,74 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Project, ProjectForm, ProjectMember } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+export const projectsQuery = () =>
+  queryOptions({ queryKey: ['projects', 'list'], queryFn: () => apiFetch<Project[]>('projects', { silent: true }) });
+
+export function useProjects(enabled = true) {
+  return useQuery({ ...projectsQuery(), enabled });
+}
+
+export function useProject(key: string | undefined) {
+  return useQuery({
+    queryKey: ['projects', 'one', key],
+    queryFn: () => apiFetch<Project>(`projects/${encodeURIComponent(key!)}`),
+    enabled: Boolean(key),
+  });
+}
+
+function useInvalidate() {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['projects'] }),
+      client.invalidateQueries({ queryKey: ['repositories'] }),
+    ]);
+}
+
+export function useCreateProject() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (form: ProjectForm) => apiFetch<Project>('projects', { method: 'POST', body: form, silent: true }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateProject(key: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (form: { displayName: string; description: string }) =>
+      apiFetch<Project>(`projects/${encodeURIComponent(key)}`, { method: 'PUT', body: form, silent: true }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteProject() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (key: string) => apiFetch<void>(`projects/${encodeURIComponent(key)}`, { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useSetMembers(key: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (members: ProjectMember[]) =>
+      apiFetch<Project>(`projects/${encodeURIComponent(key)}/members`, {
+        method: 'PUT',
+        body: { members },
+        silent: true,
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAssignRepositories() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (input: { projectKey: string | null; repositories: string[] }) =>
+      apiFetch<void>('projects/resources/assign', { method: 'POST', body: input }),
+    onSuccess: invalidate,
+  });
+}

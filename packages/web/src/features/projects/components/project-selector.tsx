@@ -1,0 +1,38 @@
+import { ProjectOutlined } from '@ant-design/icons';
+import { Select } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { ALL_PROJECTS_CONTEXT } from '@arca/contracts';
+import { useProjects } from '../api/projects';
+import { selectProject, useSelectedProject } from '../selected-project';
+
+/** The header's project selector: All, or one of the projects the user belongs to. */
+export function ProjectSelector() {
+  const projects = useProjects();
+  const selected = useSelectedProject();
+  const navigate = useNavigate();
+  const known = projects.data?.some((p) => p.projectKey === selected);
+  // a project that was deleted, or that the user left, falls back to All
+  useEffect(() => {
+    if (projects.data && selected !== ALL_PROJECTS_CONTEXT.key && !known) selectProject(ALL_PROJECTS_CONTEXT.key);
+  }, [projects.data, selected, known]);
+  if (!projects.data?.length) return null;
+  return (
+    <Select
+      aria-label="Project"
+      showSearch={{ optionFilterProp: 'label' }}
+      value={known ? selected : ALL_PROJECTS_CONTEXT.key}
+      style={{ width: 200 }}
+      suffixIcon={<ProjectOutlined />}
+      onChange={(key: string) => {
+        selectProject(key);
+        const project = projects.data.find((p) => p.projectKey === key);
+        if (project?.isCurrentUserProjectAdmin) navigate(`/projects/${encodeURIComponent(key)}/general`);
+      }}
+      options={[
+        { value: ALL_PROJECTS_CONTEXT.key, label: `${ALL_PROJECTS_CONTEXT.displayName} projects` },
+        ...projects.data.map((p) => ({ value: p.projectKey, label: p.displayName })),
+      ]}
+    />
+  );
+}

@@ -1,0 +1,161 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Card, Empty, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  DEFAULT_LIST_PAGE_SIZE,
+  DEFAULT_PROJECT,
+  PROJECT_KEY_MAX,
+  PROJECT_KEY_PATTERN,
+  PROJECT_MESSAGES,
+  type Project,
+} from '@arca/contracts';
+import { ApiError } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { ErrorList } from '../../../components/error-list';
+import { PageHeader } from '../../../components/page-header';
+import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
+import { selectProject } from '../selected-project';
+
+function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
+  const create = useCreateProject();
+  const [errors, setErrors] = useState<string[]>([]);
+  return (
+    <Modal
+      open={open}
+      title="New Project"
+      okText="Create"
+      onOk={() => form.submit()}
+      confirmLoading={create.isPending}
+      onCancel={() => {
+        setErrors([]);
+        onClose();
+      }}
+      destroyOnHidden
+      forceRender
+    >
+      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ projectKey: '', displayName: '', description: '' }}
+        onFinish={(v) =>
+          create.mutate(v, {
+            onSuccess: (p) => {
+              notifySuccess(`Project ${p.displayName} was created`);
+              form.resetFields();
+              setErrors([]);
+              onClose();
+            },
+            onError: (error) => setErrors(error instanceof ApiError ? error.messages : [PROJECT_MESSAGES.createFailed]),
+          })
+        }
+      >
+        <Form.Item
+          label="Display name"
+          name="displayName"
+          rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
+        >
+          <Input autoFocus placeholder="e.g. Web Shop" />
+        </Form.Item>
+        <Form.Item
+          label="Project key"
+          name="projectKey"
+          extra="Lowercase letters and digits, starting with a letter; it cannot change later."
+          rules={[
+            { required: true, message: 'This field is mandatory.' },
+            { max: PROJECT_KEY_MAX, message: PROJECT_MESSAGES.keyLength },
+            { pattern: PROJECT_KEY_PATTERN, message: PROJECT_MESSAGES.keyFormat },
+          ]}
+        >
+          <Input placeholder="e.g. webshop" />
+        </Form.Item>
+        <Form.Item label="Description" name="description">
+          <Input.TextArea rows={2} maxLength={2048} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** Projects of this deployment (administrators): create, open the settings, delete. */
+export function ProjectsPage() {
+  const projects = useProjects();
+  const remove = useDeleteProject();
+  const { modal } = App.useApp();
+  const [creating, setCreating] = useState(false);
+  const confirmDelete = (p: Project) =>
+    modal.confirm({
+      title: `Delete project ${p.displayName}?`,
+      content: `Its ${p.repositories.length} repositor${p.repositories.length === 1 ? 'y stays' : 'ies stay'}, without a project; its ${p.members.length} member${p.members.length === 1 ? '' : 's'} lose the rights the project gave them.`,
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () => remove.mutateAsync(p.projectKey).then(() => notifySuccess(`Deleted project ${p.displayName}`)),
+    });
+  return (
+    <>
+      <PageHeader
+        title="Projects"
+        description="Group repositories and the people who work on them; project admins manage their own project."
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+            New Project
+          </Button>
+        }
+      />
+      <Card>
+        <Table<Project>
+          rowKey="projectKey"
+          loading={projects.isPending}
+          dataSource={projects.data ?? []}
+          pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description="No projects yet." /> }}
+          columns={[
+            {
+              title: 'Project',
+              dataIndex: 'displayName',
+              sorter: (a, b) => a.displayName.localeCompare(b.displayName),
+              render: (name: string, p) => (
+                <Link
+                  to={`/projects/${encodeURIComponent(p.projectKey)}/general`}
+                  onClick={() => selectProject(p.projectKey)}
+                  style={{ fontWeight: 600 }}
+                >
+                  {name}
+                </Link>
+              ),
+            },
+            {
+              title: 'Key',
+              dataIndex: 'projectKey',
+              render: (k: string) => <Typography.Text code>{k}</Typography.Text>,
+            },
+            { title: 'Repositories', key: 'repos', render: (_: unknown, p) => p.repositories.length },
+            { title: 'Members', key: 'members', render: (_: unknown, p) => p.members.length },
+            {
+              title: '',
+              key: 'delete',
+              align: 'right',
+              render: (_: unknown, p) =>
+                p.projectKey === DEFAULT_PROJECT.key ? (
+                  <Tooltip title={PROJECT_MESSAGES.defaultProject}>
+                    <Button type="text" icon={<DeleteOutlined />} disabled aria-label={`Delete ${p.displayName}`} />
+                  </Tooltip>
+                ) : (
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => confirmDelete(p)}
+                    aria-label={`Delete ${p.displayName}`}
+                  />
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <NewProjectModal open={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}
