@@ -95,6 +95,12 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     binaries,
   });
+  // an empty JSON body is no body (clients POST /api/security/apiKey with the header and nothing else)
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
+  );
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin);
   await registerFeatures(app);

@@ -241,17 +241,17 @@ describe('the console against a real server', () => {
     await page.getByRole('button', { name: /New User/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('User name').fill('carol');
-    await dialog.getByLabel('E-mail').fill('carol@example.com');
-    await dialog.getByLabel('Password').fill('short');
+    await dialog.getByLabel('E-mail', { exact: true }).fill('carol@example.com');
+    await dialog.getByLabel('Password', { exact: true }).fill('short');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByText('The password must be at least 8 characters long.').waitFor();
-    await dialog.getByLabel('Password').fill('carol-password');
+    await dialog.getByLabel('Password', { exact: true }).fill('carol-password');
     await screenshot(page, 'user-new');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'carol@example.com' }).waitFor();
 
     await page.getByRole('button', { name: 'Edit carol' }).click();
-    await page.getByRole('dialog').getByLabel('E-mail').fill('carol@acme.example');
+    await page.getByRole('dialog').getByLabel('E-mail', { exact: true }).fill('carol@acme.example');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'carol@acme.example' }).waitFor();
 

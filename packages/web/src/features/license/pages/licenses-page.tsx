@@ -108,13 +108,14 @@ export function LicensesPage() {
 
   const onInstall = () => {
     setErrors([]);
-    install.mutate(keyText, {
-      onSuccess: (info) => {
+    // a promise rather than mutate callbacks: those are skipped when the new licence re-renders the shell
+    install.mutateAsync(keyText).then(
+      (info) => {
         notifySuccess(`${LICENSE_MESSAGES.installed} Edition: ${LICENSE_EDITION_LABELS[info.edition]}.`);
         reset();
       },
-      onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
-    });
+      (error: Error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+    );
   };
 
   const readFile = (file: File) => {
