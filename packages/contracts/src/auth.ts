@@ -13,6 +13,8 @@ export const userDataSchema = z.object({
   mustChangePassword: z.boolean(),
   realm: z.string(),
   lastLoggedIn: z.string().nullable(),
+  /** When the password expires, once it is within the policy's warning period; null otherwise. */
+  passwordExpiresAt: z.string().nullable().optional(),
   xrayPermissions: z.object({
     canManage: z.boolean(),
     isWatchManager: z.boolean(),

@@ -68,8 +68,11 @@ async function seriousA11yViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-const totp = (secret: string) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+/** The code of the current 30-second step, or of a later one (accepted one step ahead, for clock drift). */
+const totp = (secret: string, stepsAhead = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + stepsAhead * 30_000,
+  });
 
 async function typeCode(page: Page, code: string) {
   await page.locator('.ant-otp input').first().click();
@@ -114,7 +117,8 @@ describe('sign-in flows in the browser', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.locator('.ant-otp input').first().click();
     for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
-    await typeCode(page, totp(secret));
+    // the enrolment used this step's code, and a code works once
+    await typeCode(page, totp(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/ui/overview');
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);

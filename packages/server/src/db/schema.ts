@@ -18,6 +18,7 @@ export interface UsersTable {
   mfa_secret: string | null;
   mfa_enrolled_at: number | null;
   password_changed_at: number | null;
+  mfa_last_step: number | null;
 }
 
 export interface SessionsTable {

@@ -3,6 +3,7 @@ import * as foundation from './2026-11-22-foundation.js';
 import * as repositories from './2026-11-22-repositories.js';
 import * as security from './2026-11-22-security.js';
 import * as projects from './2026-11-22-security-projects.js';
+import * as totp from './2026-11-22-security-totp.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-repositories': repositories,
   '2026-11-22-security': security,
   '2026-11-22-security-projects': projects,
+  '2026-11-22-security-totp': totp,
 };

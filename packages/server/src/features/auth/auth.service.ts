@@ -48,6 +48,15 @@ const TOUCH_EVERY_MS = 30_000;
 // Compared against when the user does not exist, so that both paths take the same time.
 let dummyHash: Promise<string> | undefined;
 
+/** The expiry time of a password that expires within the policy's warning period. */
+async function passwordExpiryWarning(db: Db, user: UserRow, now = Date.now()): Promise<string | null> {
+  const policy = await getSetting(db, 'security.policy');
+  const days = policy.passwordExpiryDays ?? 0;
+  if (days <= 0 || user.realm !== 'internal') return null;
+  const expires = (user.password_changed_at ?? user.created_at) + days * 86_400_000;
+  return expires - now <= (policy.passwordExpiryNotifyDays ?? 5) * 86_400_000 ? new Date(expires).toISOString() : null;
+}
+
 export async function buildUserData(db: Db, principal: Principal): Promise<UserData> {
   const anonAccessEnabled = await getSetting(db, 'security.anonymousAccess');
   const xrayPermissions = { canManage: false, isWatchManager: false, isPolicyManager: false, isPolicyViewer: false };
@@ -77,6 +86,7 @@ export async function buildUserData(db: Db, principal: Principal): Promise<UserD
     mustChangePassword: user.must_change_password === 1,
     realm: user.realm,
     lastLoggedIn: user.last_login_at === null ? null : new Date(user.last_login_at).toISOString(),
+    passwordExpiresAt: await passwordExpiryWarning(db, user),
     xrayPermissions: { ...xrayPermissions, canManage: admin },
   };
 }

@@ -77,13 +77,17 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
     const pending = mfaCookie(first.res);
     const wrong = await post('/access/auth/mfa/verify/', { otp: '123456' }, { cookie: pending });
     expect(wrong.statusCode).toBe(401);
-    const right = await post('/auth/mfa/verify/', { otp: code(secret), authenticator: 'totp' }, { cookie: pending });
+    // the enrolment used this step's code; the next step's is accepted too (clock drift)
+    const right = await post('/auth/mfa/verify/', { otp: code(secret, 1), authenticator: 'totp' }, { cookie: pending });
     expect(right.json()).toMatchObject({ name: 'ann' });
     const session = sessionCookie(right);
     const current = await t.app.inject({ method: 'GET', url: `${API}/ui/auth/current`, headers: { cookie: session } });
     expect(current.json()).toMatchObject({ name: 'ann' });
     // the pending sign-in was used up
     expect((await post('/auth/mfa/verify/', { otp: code(secret) }, { cookie: pending })).statusCode).toBe(403);
+    // and a code works once: replaying it at the next sign-in fails
+    const replay = mfaCookie((await login(t.app, 'ann', 'ann-Passw0rd')).res);
+    expect((await post('/auth/mfa/verify/', { otp: code(secret, 1) }, { cookie: replay })).statusCode).toBe(401);
 
     const reset = await t.app.inject({
       method: 'DELETE',
@@ -181,6 +185,14 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
       headers: { ...XHR, cookie: admin },
       payload: { ...settings, passwordExpiryDays: 30 },
     });
+    // within the warning period the user data says when it expires
+    await t.app.db
+      .updateTable('users')
+      .set({ password_changed_at: Date.now() - 27 * 86_400_000 })
+      .where('name', '=', 'ann')
+      .execute();
+    const warned = (await login(t.app, 'ann', 'ann-Passw0rd')).res.json() as { passwordExpiresAt: string };
+    expect(Date.parse(warned.passwordExpiresAt) - Date.now()).toBeGreaterThan(2 * 86_400_000);
     await t.app.db
       .updateTable('users')
       .set({ password_changed_at: Date.now() - 31 * 86_400_000 })

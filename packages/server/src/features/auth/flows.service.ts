@@ -105,9 +105,26 @@ function totp(user: UserRow, secret: string): OTPAuth.TOTP {
   });
 }
 
-/** True when the code matches now or one step either side (clock drift). */
-export function otpMatches(user: UserRow, secret: string, code: string): boolean {
-  return totp(user, secret).validate({ token: code, window: 1 }) !== null;
+/** The time step a code matches (now or one step either side, for clock drift); null when none. */
+export function otpStep(user: UserRow, secret: string, code: string, now = Date.now()): number | null {
+  const delta = totp(user, secret).validate({ token: code, window: 1, timestamp: now });
+  return delta === null ? null : Math.floor(now / 30_000) + delta;
+}
+
+/**
+ * Accepts a code once: its step must be later than the last one used, and is recorded in the
+ * same statement (two requests racing with one code cannot both pass).
+ */
+async function useCode(db: Db, user: UserRow, secret: string, code: string): Promise<boolean> {
+  const step = otpStep(user, secret, code);
+  if (step === null) return false;
+  const result = await db
+    .updateTable('users')
+    .set({ mfa_last_step: step })
+    .where('id', '=', user.id)
+    .where((eb) => eb.or([eb('mfa_last_step', 'is', null), eb('mfa_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**
@@ -126,7 +143,7 @@ export async function startEnrollment(db: Db, user: UserRow): Promise<MfaEnrollm
 export async function confirmEnrollment(db: Db, userId: string, code: string, now = Date.now()): Promise<UserRow> {
   const user = await findUserById(db, userId);
   if (!user?.mfa_secret || user.mfa_enrolled_at !== null) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
-  if (!otpMatches(user, user.mfa_secret, code)) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
+  if (!(await useCode(db, user, user.mfa_secret, code))) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
   await db.updateTable('users').set({ mfa_enrolled_at: now }).where('id', '=', user.id).execute();
   return { ...user, mfa_enrolled_at: now };
 }
@@ -137,7 +154,7 @@ export async function confirmEnrollment(db: Db, userId: string, code: string, no
  */
 export async function verifyLoginOtp(db: Db, pending: LiveToken, code: string): Promise<void> {
   const { user } = pending;
-  if (user.mfa_secret && user.mfa_enrolled_at !== null && otpMatches(user, user.mfa_secret, code)) return;
+  if (user.mfa_secret && user.mfa_enrolled_at !== null && (await useCode(db, user, user.mfa_secret, code))) return;
   const attempts = Number(pending.data.attempts ?? 0) + 1;
   if (attempts >= MAX_OTP_ATTEMPTS) {
     await consumeToken(db, pending.hash);
@@ -153,7 +170,11 @@ export async function verifyLoginOtp(db: Db, pending: LiveToken, code: string): 
 
 /** Removes a user's second factor (an administrator's reset, or the user's own choice). */
 export async function resetMfa(db: Db, userId: string): Promise<void> {
-  await db.updateTable('users').set({ mfa_secret: null, mfa_enrolled_at: null }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ mfa_secret: null, mfa_enrolled_at: null, mfa_last_step: null })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /* ---------- Passwords ---------- */

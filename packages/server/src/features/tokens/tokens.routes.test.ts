@@ -228,4 +228,22 @@ describe.each(ENGINES)('tokens and client credentials on %s', (engine) => {
     });
     expect(signIns.json()).toMatchObject({ events: [{ actor: 'ann', action: 'sign-in', outcome: 'success' }] });
   });
+
+  it('issues an identity token for oneself, and for others only to administrators', async () => {
+    const mine = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/ann',
+      headers: { ...XHR, cookie },
+      payload: { expiresIn: 600 },
+    });
+    const { token } = mine.json() as { token: string };
+    expect((await download({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/userIdentifyToken/admin',
+      headers: { ...XHR, cookie },
+      payload: { expiresIn: 600 },
+    });
+    expect(other.statusCode).toBe(403);
+  });
 });

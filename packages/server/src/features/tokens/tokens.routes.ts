@@ -137,6 +137,41 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** A short-lived token that identifies the user to an integration (spec part 2 §7.1). */
+  app.post(
+    '/ui/userIdentifyToken/:name',
+    {
+      config: { access },
+      schema: {
+        params: z.object({ name: z.string().max(64) }),
+        body: z.object({
+          expiresIn: z
+            .number()
+            .int()
+            .min(60)
+            .max(30 * 86_400)
+            .default(3600),
+        }),
+        response: { 200: z.object({ token: z.string(), expiresIn: z.number() }) },
+      },
+    },
+    async (request) => {
+      const user = await subject(request, request.params.name);
+      const { row, token } = await createAccessToken(app.db, user, {
+        description: 'Identity token',
+        expiresIn: request.body.expiresIn,
+        scope: TOKEN_SCOPE_USER,
+      });
+      await audit(request, {
+        category: 'token',
+        action: 'create identity token',
+        target: user.name,
+        after: toAccessToken(row, user.name),
+      });
+      return { token, expiresIn: request.body.expiresIn };
+    },
+  );
+
   /** The API key state of a user, asked with fresh basic credentials (spec part 2 §7.11). */
   app.get(
     '/ui/userApiKey',

@@ -93,6 +93,7 @@ export async function putUser(
     last_login_at: null,
     mfa_secret: null,
     mfa_enrolled_at: null,
+    mfa_last_step: null,
     password_changed_at: now,
   };
   try {

@@ -2,11 +2,13 @@ import {
   AppstoreOutlined,
   DownOutlined,
   LogoutOutlined,
+  PlusOutlined,
   ProjectOutlined,
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Layout, Menu, Segmented, Space, Tooltip, Typography } from 'antd';
+import { Alert, Avatar, Button, Dropdown, Layout, Menu, Segmented, Space, Tooltip, Typography } from 'antd';
+import { formatRelative } from '../../components/time';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useFooter } from '../../features/auth/api/get-footer';
@@ -21,6 +23,17 @@ import { useProjects } from '../../features/projects/api/projects';
 import { ProjectSelector } from '../../features/projects/components/project-selector';
 import { PROJECT_SECTIONS } from '../../features/projects/sections';
 import { useSelectedProject } from '../../features/projects/selected-project';
+
+/** The admin menu's creation actions (spec part 1 §2), each opening its form. */
+const ADMIN_ACTIONS: [string, string][] = [
+  ['Quick Repository Creation', '/admin/repositories?quick=1'],
+  ['New Local Repository', '/admin/repositories/new?rclass=local'],
+  ['New Remote Repository', '/admin/repositories/new?rclass=remote'],
+  ['New Virtual Repository', '/admin/repositories/new?rclass=virtual'],
+  ['New User', '/admin/management/users?new=1'],
+  ['New Group', '/admin/management/groups?new=1'],
+  ['New Permission', '/admin/management/permissions/new'],
+];
 
 const SIDEBAR_OPTIONS = {
   application: { value: 'application', label: 'Application', icon: <AppstoreOutlined /> },
@@ -105,6 +118,20 @@ export function AppLayout() {
                   ),
                 },
                 { type: 'divider' },
+                ...(user.admin
+                  ? [
+                      {
+                        key: 'create',
+                        icon: <PlusOutlined />,
+                        label: 'Create',
+                        children: ADMIN_ACTIONS.map(([label, path]) => ({
+                          key: path,
+                          label,
+                          onClick: () => navigate(path),
+                        })),
+                      },
+                    ]
+                  : []),
                 { key: 'profile', icon: <UserOutlined />, label: 'Edit Profile', onClick: () => navigate('/profile') },
                 { key: 'logout', icon: <LogoutOutlined />, label: 'Log out', onClick: () => navigate('/logout') },
               ],
@@ -137,6 +164,22 @@ export function AppLayout() {
         </Layout.Sider>
         <Layout style={{ display: 'flex', flexDirection: 'column' }}>
           <Layout.Content id="main-content" tabIndex={-1} style={{ padding: '24px 32px', flex: 1, outline: 'none' }}>
+            {user?.passwordExpiresAt && (
+              <Alert
+                type="warning"
+                showIcon
+                style={{ marginBottom: 16 }}
+                title={`Your password expires ${formatRelative(user.passwordExpiresAt)}.`}
+                action={
+                  <Link
+                    to={`/login/change-password/${encodeURIComponent(user.name)}`}
+                    state={{ message: 'Choose a new password before the old one expires.' }}
+                  >
+                    Change it now
+                  </Link>
+                }
+              />
+            )}
             <Suspense fallback={<FullPageSpinner />}>
               <Outlet />
             </Suspense>

@@ -9,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import { App, Button, Card, Dropdown, Empty, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, packageTypeLabel, type RepositorySummary } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { formatBytes } from '../../../components/format';
@@ -29,7 +29,13 @@ export function RepositoriesPage() {
   const { modal } = App.useApp();
   const [filter, setFilter] = useState<Filter>('all');
   const [query, setQuery] = useState('');
-  const [quickOpen, setQuickOpen] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // the admin menu's Quick Repository Creation opens the dialog at once
+  const [quickOpen, setQuickOpen] = useState(() => params.has('quick'));
+  const closeQuick = () => {
+    setQuickOpen(false);
+    if (params.has('quick')) setParams({}, { replace: true });
+  };
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (repositories.data ?? []).filter(
@@ -201,7 +207,7 @@ export function RepositoriesPage() {
           ]}
         />
       </Card>
-      <QuickCreateModal open={quickOpen} onClose={() => setQuickOpen(false)} />
+      <QuickCreateModal open={quickOpen} onClose={closeQuick} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { App, Button, Card, Empty, Input, Space, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
@@ -21,7 +22,15 @@ export function UsersPage() {
   const { user: me } = useStartupData();
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
-  const [editing, setEditing] = useState<{ user: UserListItem | undefined } | undefined>();
+  const [params, setParams] = useSearchParams();
+  // the admin menu's New User opens the dialog at once
+  const [editing, setEditing] = useState<{ user: UserListItem | undefined } | undefined>(() =>
+    params.has('new') ? { user: undefined } : undefined,
+  );
+  const closeEditor = () => {
+    setEditing(undefined);
+    if (params.has('new')) setParams({}, { replace: true });
+  };
   const confirmDelete = () =>
     modal.confirm({
       title: `Delete ${selected.length} user${selected.length === 1 ? '' : 's'}?`,
@@ -158,7 +167,7 @@ export function UsersPage() {
           ]}
         />
       </Card>
-      <UserModal open={editing !== undefined} user={editing?.user} onClose={() => setEditing(undefined)} />
+      <UserModal open={editing !== undefined} user={editing?.user} onClose={closeEditor} />
     </>
   );
 }
