@@ -9,6 +9,7 @@ import { hasAdminGroup } from '../features/groups/groups.service.js';
 import { looksLikeToken, resolveToken } from '../features/tokens/tokens.service.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, errorBody } from './errors.js';
+import { recordAudit } from '../features/audit/audit.service.js';
 
 /**
  * What a route needs: `public` anyone (also when anonymous access is off), `user` a signed-in
@@ -95,6 +96,15 @@ async function resolvePrincipal(app: FastifyInstance, request: FastifyRequest): 
   return principal;
 }
 
+/** The user name of basic credentials, or what kind of token was presented. */
+function claimedUser(authorization: string | undefined): string {
+  if (authorization?.toLowerCase().startsWith('basic ')) {
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    return decoded.slice(0, Math.max(0, decoded.indexOf(':'))) || '(no user name)';
+  }
+  return authorization ? '(access token)' : '(API key)';
+}
+
 export function isAdmin(request: FastifyRequest): boolean {
   return request.principal.kind === 'user' && request.principal.user.admin === 1;
 }
@@ -114,6 +124,19 @@ export const authPlugin = fp(
         request.principal = await resolvePrincipal(app, request);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
+        // a refused client credential is a failed sign-in (successful ones are every request: not recorded)
+        const name = claimedUser(request.headers.authorization);
+        await recordAudit(
+          app.db,
+          { actor: name, sourceIp: request.ip },
+          {
+            category: 'auth',
+            action: 'client sign-in',
+            target: name,
+            outcome: 'failure',
+            message: error.message,
+          },
+        );
         reply.header('WWW-Authenticate', 'Basic realm="Arca"');
         return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message));
       }

@@ -178,17 +178,18 @@ export const ROUTES: RouteObject[] = [
             handle: meta({ admin: true, title: 'Administration' }),
             lazy: page(() => import('../features/admin-menu/pages/admin-menu-page'), 'AdminMenuPage'),
           },
-          {
-            path: '/admin/management/users',
+          ...(['', '/new', '/edit/:name'] as const).map((suffix) => ({
+            id: `admin.management.users${suffix ? `.${suffix.split('/')[1]}` : ''}`,
+            path: `/admin/management/users${suffix}`,
             handle: meta({ admin: true, menuKey: 'users' }),
             lazy: page(() => import('../features/users/pages/users-page'), 'UsersPage'),
-          },
-          {
-            id: 'admin.management.groups',
-            path: '/admin/management/groups',
+          })),
+          ...(['', '/new', '/edit/:name'] as const).map((suffix) => ({
+            id: `admin.management.groups${suffix ? `.${suffix.split('/')[1]}` : ''}`,
+            path: `/admin/management/groups${suffix}`,
             handle: meta({ admin: true, menuKey: 'groups' }),
             lazy: page(() => import('../features/groups/pages/groups-page'), 'GroupsPage'),
-          },
+          })),
           {
             id: 'admin.management.permissions',
             path: '/admin/management/permissions',

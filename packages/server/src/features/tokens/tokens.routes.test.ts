@@ -194,6 +194,14 @@ describe.each(ENGINES)('tokens and client credentials on %s', (engine) => {
     for (let i = 0; i < 5; i++) await download(basic('ann', 'wrong-password'));
     const locked = await download(ann);
     expect(locked.statusCode).toBe(429);
+    const audit = await t.app.inject({
+      method: 'GET',
+      url: '/ui/api/v1/ui/audit?category=auth&outcome=failure',
+      headers: ADMIN_BASIC,
+    });
+    const failures = audit.json() as { total: number; events: { action: string; target: string }[] };
+    expect(failures.events[0]).toMatchObject({ action: 'client sign-in', target: 'ann', sourceIp: '127.0.0.1' });
+    expect(failures.total).toBe(6);
   });
 
   it('re-authenticates for the profile and records token changes in the audit trail', async () => {

@@ -30,8 +30,8 @@ const ADMIN_ACTIONS: [string, string][] = [
   ['New Local Repository', '/admin/repositories/new?rclass=local'],
   ['New Remote Repository', '/admin/repositories/new?rclass=remote'],
   ['New Virtual Repository', '/admin/repositories/new?rclass=virtual'],
-  ['New User', '/admin/management/users?new=1'],
-  ['New Group', '/admin/management/groups?new=1'],
+  ['New User', '/admin/management/users/new'],
+  ['New Group', '/admin/management/groups/new'],
   ['New Permission', '/admin/management/permissions/new'],
 ];
 

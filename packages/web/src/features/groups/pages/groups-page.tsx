@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { App, Button, Card, Empty, Input, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type Group } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { PageHeader } from '../../../components/page-header';
@@ -14,16 +14,14 @@ export function GroupsPage() {
   const groups = useGroups();
   const remove = useDeleteGroups();
   const { modal } = App.useApp();
-  const [params, setParams] = useSearchParams();
+  // the editor follows the route: /new, /edit/:name (admin.management.groups.new / .edit)
+  const { name: editName } = useParams();
+  const creating = useLocation().pathname.endsWith('/new');
+  const navigate = useNavigate();
+  const editedGroup = editName ? groups.data?.find((g) => g.name === editName) : undefined;
+  const close = () => navigate('/admin/management/groups');
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
-  const [editing, setEditing] = useState<{ group: Group | undefined } | undefined>(() =>
-    params.get('new') ? { group: undefined } : undefined,
-  );
-  const close = () => {
-    setEditing(undefined);
-    if (params.has('new')) setParams({}, { replace: true });
-  };
   const confirmDelete = () =>
     modal.confirm({
       title: `Delete ${selected.length} group${selected.length === 1 ? '' : 's'}?`,
@@ -49,7 +47,7 @@ export function GroupsPage() {
         title="Groups"
         description="Give permissions to many users at once; members get every right of their groups."
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ group: undefined })}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/admin/management/groups/new')}>
             New Group
           </Button>
         }
@@ -106,7 +104,7 @@ export function GroupsPage() {
                 <Button
                   type="link"
                   style={{ padding: 0, fontWeight: 600 }}
-                  onClick={() => setEditing({ group: row })}
+                  onClick={() => navigate(`/admin/management/groups/edit/${encodeURIComponent(row.name)}`)}
                   aria-label={`Edit ${name}`}
                 >
                   {name}
@@ -144,7 +142,7 @@ export function GroupsPage() {
           ]}
         />
       </Card>
-      <GroupModal open={editing !== undefined} group={editing?.group} onClose={close} />
+      <GroupModal open={creating || editedGroup !== undefined} group={editedGroup} onClose={close} />
     </>
   );
 }

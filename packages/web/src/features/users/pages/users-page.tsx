@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { App, Button, Card, Empty, Input, Space, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
@@ -22,15 +22,12 @@ export function UsersPage() {
   const { user: me } = useStartupData();
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
-  const [params, setParams] = useSearchParams();
-  // the admin menu's New User opens the dialog at once
-  const [editing, setEditing] = useState<{ user: UserListItem | undefined } | undefined>(() =>
-    params.has('new') ? { user: undefined } : undefined,
-  );
-  const closeEditor = () => {
-    setEditing(undefined);
-    if (params.has('new')) setParams({}, { replace: true });
-  };
+  // the editor follows the route: /new, /edit/:name (admin.management.users.new / .edit)
+  const { name: editName } = useParams();
+  const creating = useLocation().pathname.endsWith('/new');
+  const navigate = useNavigate();
+  const editedUser = editName ? users.data?.find((u) => u.name === editName) : undefined;
+  const closeEditor = () => navigate('/admin/management/users');
   const confirmDelete = () =>
     modal.confirm({
       title: `Delete ${selected.length} user${selected.length === 1 ? '' : 's'}?`,
@@ -56,7 +53,7 @@ export function UsersPage() {
         title="Users"
         description="Everyone who can sign in to this deployment."
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ user: undefined })}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/admin/management/users/new')}>
             New User
           </Button>
         }
@@ -113,7 +110,7 @@ export function UsersPage() {
                 <Button
                   type="link"
                   style={{ padding: 0, fontWeight: 600 }}
-                  onClick={() => setEditing({ user: row })}
+                  onClick={() => navigate(`/admin/management/users/edit/${encodeURIComponent(row.name)}`)}
                   aria-label={`Edit ${name}`}
                 >
                   {name}
@@ -167,7 +164,7 @@ export function UsersPage() {
           ]}
         />
       </Card>
-      <UserModal open={editing !== undefined} user={editing?.user} onClose={closeEditor} />
+      <UserModal open={creating || editedUser !== undefined} user={editedUser} onClose={closeEditor} />
     </>
   );
 }
