@@ -51,7 +51,7 @@ export function TokensTable({
           title: 'Scope',
           dataIndex: 'scope',
           render: (scope: string) =>
-            scope === 'applied-permissions/user' ? 'All my rights' : `Groups: ${scope.split(':')[1] ?? ''}`,
+            scope === 'applied-permissions/user' ? 'Full user rights' : `Groups: ${scope.split(':')[1] ?? ''}`,
         },
         { title: 'Created', dataIndex: 'createdAt', render: (at: string) => when(at, '') },
         {
