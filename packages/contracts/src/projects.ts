@@ -31,6 +31,7 @@ export const PROJECT_MESSAGES = {
   defaultProject: 'The default project cannot be deleted.',
   notProjectAdmin: 'Only administrators and admins of this project may change it.',
   repoInOtherProject: "Repository '{name}' belongs to project '{project}'.",
+  repoKeyPrefix: "A project repository's key starts with the project key and a dash: '{project}-'.",
 } as const;
 
 export const projectMemberSchema = z.object({
@@ -69,3 +70,11 @@ export const assignResourcesSchema = z.object({
   projectKey: z.string().max(PROJECT_KEY_MAX).nullable(),
   repositories: z.array(z.string().min(1)).min(1, 'This field is mandatory.'),
 });
+
+/** A project admin creates a local repository in the project (its key starts with '{projectKey}-'). */
+export const projectRepositorySchema = z.object({
+  key: z.string().min(1).max(64),
+  packageType: z.string().min(1).default('generic'),
+  description: z.string().max(2000).default(''),
+});
+export type ProjectRepositoryForm = z.input<typeof projectRepositorySchema>;

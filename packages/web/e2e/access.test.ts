@@ -195,6 +195,14 @@ describe('access administration in the console', () => {
     await dev.page.getByRole('navigation', { name: 'Project Settings' }).getByRole('link', { name: 'Members' }).click();
     await expect.poll(() => dev.page.getByRole('cell', { name: 'dev1', exact: true }).isVisible()).toBe(true);
     await screenshot(dev.page, 'access-project-admin-view');
+    await dev.page
+      .getByRole('navigation', { name: 'Project Settings' })
+      .getByRole('link', { name: 'Repositories' })
+      .click();
+    await dev.page.getByLabel('Repository key').fill('webshop-npm');
+    await dev.page.getByRole('button', { name: /Create local repository/ }).click();
+    await expect.poll(() => dev.page.getByRole('cell', { name: 'webshop-npm', exact: true }).isVisible()).toBe(true);
+    await screenshot(dev.page, 'access-project-repositories');
     // the project gives dev1 every right on libs-local, also outside the permission's patterns
     const auth = { authorization: `Basic ${Buffer.from('dev1:Dev1-password').toString('base64')}` };
     const deploy = await fetch(`${server.url}/artifactory/libs-local/org/other/y.jar`, {

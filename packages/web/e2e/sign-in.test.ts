@@ -1,4 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,15 +151,20 @@ describe('sign-in flows in the browser', () => {
     await expect.poll(() => again.getByText(/This link is not valid/).isVisible()).toBe(true);
   });
 
-  it('sends a user whose password must change to change-password, then signs in', async () => {
-    await call('PUT', '/artifactory/api/security/users/gil', {
-      email: 'gil@example.com',
-      password: 'Gil-password-1',
-      mustChangePassword: true,
-    });
+  it('sends a user whose password expired to change-password, then signs in', async () => {
+    await call('PUT', '/artifactory/api/security/users/gil', { email: 'gil@example.com', password: 'Gil-password-1' });
+    const settings = (await (await call('GET', '/ui/api/v1/ui/security/settings')).json()) as Record<string, unknown>;
+    await call('PUT', '/ui/api/v1/ui/security/settings', { ...settings, passwordExpiryDays: 90 });
+    // the password was last changed 91 days ago
+    const db = new Database(path.join(server.dataDir, 'arca.db'));
+    db.prepare("UPDATE users SET password_changed_at = ? WHERE name = 'gil'").run(Date.now() - 91 * 86_400_000);
+    db.close();
     const { page } = await newPage();
     await logIn(page, 'gil', 'Gil-password-1');
     await page.waitForURL('**/ui/login/change-password/gil');
+    await expect
+      .poll(() => page.getByText('Your password has expired. Choose a new one to continue.').isVisible())
+      .toBe(true);
     await page.getByLabel('Current password').fill('Gil-password-1');
     await page.getByLabel('New password', { exact: true }).fill('Gil-password-1');
     await page.getByLabel('Confirm new password').fill('Gil-password-1');

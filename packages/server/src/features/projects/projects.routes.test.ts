@@ -120,4 +120,24 @@ describe.each(ENGINES)('projects on %s', (engine) => {
     const audit = (await call('GET', '/ui/audit?category=project')).json() as { events: { action: string }[] };
     expect(audit.events.map((e) => e.action)).toEqual(['delete', 'assign repositories', 'create']);
   });
+
+  it('lets a project admin create a local repository in the project, keyed after it', async () => {
+    const lead = await createUser(t.app, 'lead');
+    await call('POST', '/projects', { projectKey: 'web', displayName: 'Web' });
+    await call('PUT', '/projects/web/members', { members: [{ name: 'lead', type: 'user', role: 'admin' }] });
+    const badKey = await call('POST', '/projects/web/repositories', { key: 'libs-local', packageType: 'npm' }, lead);
+    expect(messages(badKey)).toEqual(["A project repository's key starts with the project key and a dash: 'web-'."]);
+    const created = await call(
+      'POST',
+      '/projects/web/repositories',
+      { key: 'web-npm-local', packageType: 'npm' },
+      lead,
+    );
+    expect(created.json()).toMatchObject({ repositories: ['web-npm-local'] });
+    expect((await put(t.app, '/artifactory/web-npm-local/a.tgz', 'a', lead)).statusCode).toBe(201);
+    const stranger = await createUser(t.app, 'stranger');
+    expect(
+      (await call('POST', '/projects/web/repositories', { key: 'web-x', packageType: 'npm' }, stranger)).statusCode,
+    ).toBe(403);
+  });
 });

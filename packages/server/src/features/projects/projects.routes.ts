@@ -8,8 +8,14 @@ import {
   assignResourcesSchema,
   projectFormSchema,
   projectMembersBodySchema,
+  projectRepositorySchema,
   projectSchema,
+  PROJECT_MESSAGES,
+  formatMessage,
 } from '@arca/contracts';
+import { badRequest } from '../../core/errors.js';
+import { actorName } from '../../core/permissions.js';
+import { createRepository } from '../repositories/repositories.service.js';
 import { audit } from '../audit/audit.service.js';
 import {
   assignRepositories,
@@ -114,6 +120,33 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
         after: request.body,
       });
       return reply.status(204).send();
+    },
+  );
+
+  /** A project admin's own repositories: local ones, in the project, keyed '{project}-…'. */
+  app.post(
+    '/projects/:key/repositories',
+    { config: user, schema: { params: keyParams, body: projectRepositorySchema, response: { 200: projectSchema } } },
+    async (request) => {
+      const { key } = request.params;
+      await requireProjectAdmin(app.db, request.principal, key);
+      if (!request.body.key.startsWith(`${key}-`)) {
+        throw badRequest(formatMessage(PROJECT_MESSAGES.repoKeyPrefix, { project: key }));
+      }
+      const row = await createRepository(
+        app.db,
+        { ...request.body, rclass: 'local' },
+        actorName(request.principal),
+        Date.now(),
+        key,
+      );
+      await audit(request, {
+        category: 'project',
+        action: 'create repository',
+        target: key,
+        after: { repository: row.key },
+      });
+      return getProject(app.db, request.principal, key);
     },
   );
 

@@ -175,8 +175,9 @@ export async function createRepository(
   input: unknown,
   actor: string,
   now = Date.now(),
+  projectKey: string | null = null,
 ): Promise<RepositoryRow> {
-  const row = await validate(db, parseConfig(input), undefined, now);
+  const row = { ...(await validate(db, parseConfig(input), undefined, now)), project_key: projectKey };
   await db.transaction().execute(async (trx) => {
     await insertRepository(trx, row);
     await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Project, ProjectForm, ProjectMember } from '@arca/contracts';
+import type { Project, ProjectForm, ProjectMember, ProjectRepositoryForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 
 export const projectsQuery = () =>
@@ -69,6 +69,20 @@ export function useAssignRepositories() {
   return useMutation({
     mutationFn: (input: { projectKey: string | null; repositories: string[] }) =>
       apiFetch<void>('projects/resources/assign', { method: 'POST', body: input }),
+    onSuccess: invalidate,
+  });
+}
+
+/** A project admin's new local repository in the project. */
+export function useCreateProjectRepository(key: string) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (form: ProjectRepositoryForm) =>
+      apiFetch<Project>(`projects/${encodeURIComponent(key)}/repositories`, {
+        method: 'POST',
+        body: form,
+        silent: true,
+      }),
     onSuccess: invalidate,
   });
 }

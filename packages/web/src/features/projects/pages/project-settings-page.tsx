@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import {
   ERROR_MESSAGES,
+  PACKAGE_TYPES,
+  packageTypeLabel,
   PROJECT_ROLES,
   PROJECT_ROLE_DESCRIPTIONS,
   PROJECT_ROLE_LABELS,
@@ -20,7 +22,13 @@ import { useGroups } from '../../groups/api/groups';
 import { useRepositories } from '../../repositories/api/get-repositories';
 import { useUsers } from '../../users/api/get-users';
 import { PROJECT_SECTIONS } from '../sections';
-import { useAssignRepositories, useProject, useSetMembers, useUpdateProject } from '../api/projects';
+import {
+  useCreateProjectRepository,
+  useAssignRepositories,
+  useProject,
+  useSetMembers,
+  useUpdateProject,
+} from '../api/projects';
 
 function General({ project }: { project: Project }) {
   const update = useUpdateProject(project.projectKey);
@@ -200,6 +208,52 @@ function Members({ project }: { project: Project }) {
   );
 }
 
+/** Creates a local repository in the project (project admins and administrators). */
+function NewProjectRepository({ project }: { project: Project }) {
+  const create = useCreateProjectRepository(project.projectKey);
+  const [form] = Form.useForm<{ key: string; packageType: string }>();
+  const [errors, setErrors] = useState<string[]>([]);
+  return (
+    <div style={{ marginBottom: 20 }}>
+      <Typography.Title level={5}>New repository in this project</Typography.Title>
+      <ErrorList messages={errors} style={{ marginBottom: 12 }} />
+      <Form
+        form={form}
+        layout="inline"
+        initialValues={{ key: `${project.projectKey}-`, packageType: 'generic' }}
+        onFinish={(v) =>
+          create.mutate(
+            { key: v.key.trim(), packageType: v.packageType },
+            {
+              onSuccess: () => {
+                setErrors([]);
+                notifySuccess(`Repository ${v.key.trim()} was created in ${project.displayName}`);
+                form.resetFields();
+              },
+              onError: (e) => setErrors(e instanceof ApiError ? e.messages : [e.message]),
+            },
+          )
+        }
+      >
+        <Form.Item label="Repository key" name="key" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+          <Input style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item label="Package type" name="packageType">
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 180 }}
+            aria-label="Package type"
+            options={PACKAGE_TYPES.map((t) => ({ value: t, label: packageTypeLabel(t) }))}
+          />
+        </Form.Item>
+        <Button htmlType="submit" icon={<PlusOutlined />} loading={create.isPending}>
+          Create local repository
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
 function Repositories({ project }: { project: Project }) {
   const { user } = useStartupData();
   const all = useRepositories(user?.admin ?? false);
@@ -209,6 +263,7 @@ function Repositories({ project }: { project: Project }) {
   const free = (all.data ?? []).filter((r) => !project.repositories.includes(r.key));
   return (
     <Card>
+      <NewProjectRepository project={project} />
       {user?.admin ? (
         <Space wrap style={{ marginBottom: 16 }}>
           <Select
@@ -240,7 +295,9 @@ function Repositories({ project }: { project: Project }) {
           </Button>
         </Space>
       ) : (
-        <Typography.Paragraph type="secondary">An administrator adds repositories to projects.</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          An administrator adds existing repositories to projects.
+        </Typography.Paragraph>
       )}
       <Table
         rowKey="key"
