@@ -1,8 +1,8 @@
 import { App, Button, Checkbox, Form, Input, Modal, Select, Space } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useGroups } from '../../groups/api/groups';
-import { USER_MESSAGES, USER_NAME_PATTERN, type UserListItem } from '@arca/contracts';
+import { USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
 import { ApiError, apiFetch } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
@@ -23,8 +23,32 @@ interface Values {
 function UserActions({ user }: { user: UserListItem }) {
   const { modal } = App.useApp();
   const client = useQueryClient();
+  const apiKey = useQuery({
+    queryKey: ['apiKey', 'of', user.name],
+    queryFn: () => apiFetch<ApiKeyState>('ui/apiKey', { query: { user: user.name } }),
+  });
   return (
     <Space wrap style={{ borderTop: '1px solid #f0f0f0', paddingTop: 12, width: '100%' }}>
+      {apiKey.data?.exists && (
+        <Button
+          danger
+          onClick={() =>
+            modal.confirm({
+              title: `Revoke the API key of ${user.name}?`,
+              content: 'Clients using it are refused from their next request. The user can generate a new one.',
+              okText: 'Revoke',
+              okButtonProps: { danger: true },
+              onOk: () =>
+                apiFetch<void>('ui/apiKey', { method: 'DELETE', query: { user: user.name } }).then(() => {
+                  notifySuccess(`The API key of ${user.name} was revoked`);
+                  return client.invalidateQueries({ queryKey: ['apiKey', 'of', user.name] });
+                }),
+            })
+          }
+        >
+          Revoke API key
+        </Button>
+      )}
       {user.mfaEnrolled && (
         <Button
           onClick={() =>
