@@ -40,7 +40,10 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       await put(t.app, `/artifactory/libs/${path}`, path);
     }
     await put(t.app, '/artifactory/other/x.txt', 'x');
-    for (const role of ROLES) await put(t.app, `/artifactory/libs/del/${role}.txt`, role);
+    for (const role of ROLES) {
+      await put(t.app, `/artifactory/libs/del/${role}.txt`, role);
+      await put(t.app, `/artifactory/libs/mv/${role}.txt`, role);
+    }
     headers.nobody = await createUser(t.app, 'nobody');
     headers.reader = await createUser(t.app, 'reader');
     headers.deployer = await createUser(t.app, 'deployer');
@@ -99,6 +102,14 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       ...(payload !== undefined ? { payload } : {}),
     });
 
+  const json = (role: Role, method: 'POST' | 'PUT', url: string, payload: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...headers[role], ...XHR, 'content-type': 'application/json' },
+      payload,
+    });
+
   const routes: [string, (role: Role) => ReturnType<typeof call>, Record<Role, number>][] = [
     [
       'download',
@@ -149,6 +160,81 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       'repository administration',
       (role) => call(role, 'GET', '/ui/api/v1/ui/admin/repositories'),
       { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'file details in the console',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/artifactgeneral?repoKey=libs&path=org/acme/a.jar'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
+    ],
+    [
+      'properties in the console',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/artifactproperties?repoKey=libs&path=org/acme/a.jar'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
+    ],
+    [
+      'viewing a file in the console',
+      (role) => json(role, 'POST', '/ui/api/v1/ui/artifactactions/view', { repoKey: 'libs', path: 'org/acme/a.jar' }),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
+    ],
+    [
+      'download from the console',
+      (role) => call(role, 'GET', '/ui/api/v1/download?repoKey=libs&path=org/acme/a.jar'),
+      { anonymous: 401, nobody: 403, reader: 200, deployer: 200, projadmin: 403, admin: 200 },
+    ],
+    [
+      'copy (read the source, deploy the target)',
+      (role) => call(role, 'POST', `/artifactory/api/copy/libs/org/acme/a.jar?to=/libs/copies/${role}.jar`),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 200, projadmin: 403, admin: 200 },
+    ],
+    [
+      'move (delete the source)',
+      (role) => call(role, 'POST', `/artifactory/api/move/libs/mv/${role}.txt?to=/libs/moved/${role}.txt`),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'emptying the trash can',
+      (role) => call(role, 'POST', '/artifactory/api/trash/empty'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'storage summary',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/storagesummary'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'group administration',
+      (role) => call(role, 'GET', '/artifactory/api/security/groups'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'security settings',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/security/settings'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'mail settings',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/mail'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'audit trail',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/audit'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'everyone’s access tokens',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/tokens?all=true'),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 403, projadmin: 403, admin: 200 },
+    ],
+    [
+      'one’s own access tokens',
+      (role) => call(role, 'GET', '/ui/api/v1/ui/tokens'),
+      { anonymous: 401, nobody: 200, reader: 200, deployer: 200, projadmin: 200, admin: 200 },
+    ],
+    [
+      'the projects one belongs to',
+      (role) => call(role, 'GET', '/ui/api/v1/projects'),
+      { anonymous: 401, nobody: 200, reader: 200, deployer: 200, projadmin: 200, admin: 200 },
     ],
     [
       'download from a project repository',
