@@ -1,9 +1,9 @@
-import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Input, Space, Table, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type Group } from '@arca/contracts';
-import { notifySuccess } from '../../../api/notifications';
+import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { useDeleteGroups, useGroups } from '../api/groups';
@@ -13,7 +13,6 @@ import { GroupModal } from '../components/group-modal';
 export function GroupsPage() {
   const groups = useGroups();
   const remove = useDeleteGroups();
-  const { modal } = App.useApp();
   // the editor follows the route: /new, /edit/:name (admin.management.groups.new / .edit)
   const { name: editName } = useParams();
   const creating = useLocation().pathname.endsWith('/new');
@@ -21,19 +20,11 @@ export function GroupsPage() {
   const editedGroup = editName ? groups.data?.find((g) => g.name === editName) : undefined;
   const close = () => navigate('/admin/management/groups');
   const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState<string[]>([]);
-  const confirmDelete = () =>
-    modal.confirm({
-      title: `Delete ${selected.length} group${selected.length === 1 ? '' : 's'}?`,
-      content: `${selected.join(', ')} will be removed, with their memberships and permissions. This cannot be undone.`,
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        remove.mutateAsync(selected).then(() => {
-          notifySuccess(`Deleted ${selected.join(', ')}`);
-          setSelected([]);
-        }),
-    });
+  const { selected, setSelected, confirmDelete } = useBulkDelete({
+    noun: 'group',
+    consequence: (names) => `${names} will be removed, with their memberships and permissions. This cannot be undone.`,
+    remove: (names) => remove.mutateAsync(names),
+  });
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (groups.data ?? []).filter(
@@ -53,20 +44,14 @@ export function GroupsPage() {
         }
       />
       <Card>
-        <Space wrap style={{ marginBottom: 16 }}>
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder="Filter by name or description"
-            aria-label="Filter groups"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            style={{ width: 300 }}
-          />
-          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmDelete}>
-            Delete{selected.length ? ` (${selected.length})` : ''}
-          </Button>
-        </Space>
+        <ListToolbar
+          query={query}
+          onQuery={setQuery}
+          placeholder="Filter by name or description"
+          label="Filter groups"
+          selectedCount={selected.length}
+          onDelete={confirmDelete}
+        />
         <Table<Group>
           rowKey="name"
           rowSelection={{

@@ -1,5 +1,5 @@
-import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Input, Space, Table, Tag, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -8,7 +8,7 @@ import {
   PERMISSION_RESOURCE_LABELS,
   type PermissionTarget,
 } from '@arca/contracts';
-import { notifySuccess } from '../../../api/notifications';
+import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useDeletePermissions, usePermissions } from '../api/permissions';
 
@@ -32,9 +32,7 @@ export function PermissionsPage() {
   const targets = usePermissions();
   const remove = useDeletePermissions();
   const navigate = useNavigate();
-  const { modal } = App.useApp();
   const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState<string[]>([]);
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (targets.data ?? []).filter(
@@ -45,18 +43,11 @@ export function PermissionsPage() {
         [...principals(t, 'users'), ...principals(t, 'groups')].some((p) => p.toLowerCase().includes(q)),
     );
   }, [targets.data, query]);
-  const confirmDelete = () =>
-    modal.confirm({
-      title: `Delete ${selected.length} permission${selected.length === 1 ? '' : 's'}?`,
-      content: `Everyone who gets rights from ${selected.join(', ')} loses them at once. This cannot be undone.`,
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        remove.mutateAsync(selected).then(() => {
-          notifySuccess(`Deleted ${selected.join(', ')}`);
-          setSelected([]);
-        }),
-    });
+  const { selected, setSelected, confirmDelete } = useBulkDelete({
+    noun: 'permission',
+    consequence: (names) => `Everyone who gets rights from ${names} loses them at once. This cannot be undone.`,
+    remove: (names) => remove.mutateAsync(names),
+  });
 
   return (
     <>
@@ -70,20 +61,15 @@ export function PermissionsPage() {
         }
       />
       <Card>
-        <Space wrap style={{ marginBottom: 16 }}>
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder="Filter by name, repository, user or group"
-            aria-label="Filter permissions"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            style={{ width: 340 }}
-          />
-          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmDelete}>
-            Delete{selected.length ? ` (${selected.length})` : ''}
-          </Button>
-        </Space>
+        <ListToolbar
+          query={query}
+          onQuery={setQuery}
+          placeholder="Filter by name, repository, user or group"
+          label="Filter permissions"
+          width={340}
+          selectedCount={selected.length}
+          onDelete={confirmDelete}
+        />
         <Table<PermissionTarget>
           rowKey="name"
           rowSelection={{

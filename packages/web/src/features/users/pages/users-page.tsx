@@ -1,15 +1,15 @@
-import { DeleteOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Input, Space, Table, Tooltip, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
+import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useUsers } from '../api/get-users';
 import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
-import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../app/root';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
@@ -18,28 +18,19 @@ const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b
 export function UsersPage() {
   const users = useUsers();
   const remove = useDeleteUsers();
-  const { modal } = App.useApp();
   const { user: me } = useStartupData();
   const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState<string[]>([]);
   // the editor follows the route: /new, /edit/:name (admin.management.users.new / .edit)
   const { name: editName } = useParams();
   const creating = useLocation().pathname.endsWith('/new');
   const navigate = useNavigate();
   const editedUser = editName ? users.data?.find((u) => u.name === editName) : undefined;
   const closeEditor = () => navigate('/admin/management/users');
-  const confirmDelete = () =>
-    modal.confirm({
-      title: `Delete ${selected.length} user${selected.length === 1 ? '' : 's'}?`,
-      content: `${selected.join(', ')} will no longer be able to sign in. This cannot be undone.`,
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        remove.mutateAsync(selected).then(() => {
-          notifySuccess(`Deleted ${selected.join(', ')}`);
-          setSelected([]);
-        }),
-    });
+  const { selected, setSelected, confirmDelete } = useBulkDelete({
+    noun: 'user',
+    consequence: (names) => `${names} will no longer be able to sign in. This cannot be undone.`,
+    remove: (names) => remove.mutateAsync(names),
+  });
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (users.data ?? []).filter(
@@ -59,20 +50,14 @@ export function UsersPage() {
         }
       />
       <Card>
-        <Space wrap style={{ marginBottom: 16 }}>
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder="Filter by name or e-mail"
-            aria-label="Filter users"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            style={{ width: 300 }}
-          />
-          <Button danger icon={<DeleteOutlined />} disabled={!selected.length} onClick={confirmDelete}>
-            Delete{selected.length ? ` (${selected.length})` : ''}
-          </Button>
-        </Space>
+        <ListToolbar
+          query={query}
+          onQuery={setQuery}
+          placeholder="Filter by name or e-mail"
+          label="Filter users"
+          selectedCount={selected.length}
+          onDelete={confirmDelete}
+        />
         <Table<UserListItem>
           rowKey="name"
           rowSelection={{

@@ -1,0 +1,66 @@
+import { DeleteOutlined, SearchOutlined } from '@ant-design/icons';
+import { App, Button, Input, Space } from 'antd';
+import { useState } from 'react';
+import { notifySuccess } from '../api/notifications';
+
+/**
+ * Row selection and a bulk delete that asks first, for list pages. `consequence` says what
+ * deleting the named rows does; the selection clears once they are gone.
+ */
+export function useBulkDelete(options: {
+  noun: string;
+  consequence: (names: string) => string;
+  remove: (names: string[]) => Promise<unknown>;
+}) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const { modal } = App.useApp();
+  const confirmDelete = () =>
+    modal.confirm({
+      title: `Delete ${selected.length} ${options.noun}${selected.length === 1 ? '' : 's'}?`,
+      content: options.consequence(selected.join(', ')),
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        options.remove(selected).then(() => {
+          notifySuccess(`Deleted ${selected.join(', ')}`);
+          setSelected([]);
+        }),
+    });
+  return { selected, setSelected, confirmDelete };
+}
+
+/** The filter box and the Delete (n) button above a list. */
+export function ListToolbar({
+  query,
+  onQuery,
+  placeholder,
+  label,
+  width = 300,
+  selectedCount,
+  onDelete,
+}: {
+  query: string;
+  onQuery: (query: string) => void;
+  placeholder: string;
+  label: string;
+  width?: number;
+  selectedCount: number;
+  onDelete: () => void;
+}) {
+  return (
+    <Space wrap style={{ marginBottom: 16 }}>
+      <Input
+        allowClear
+        prefix={<SearchOutlined />}
+        placeholder={placeholder}
+        aria-label={label}
+        value={query}
+        onChange={(e) => onQuery(e.target.value)}
+        style={{ width }}
+      />
+      <Button danger icon={<DeleteOutlined />} disabled={!selectedCount} onClick={onDelete}>
+        Delete{selectedCount ? ` (${selectedCount})` : ''}
+      </Button>
+    </Space>
+  );
+}
