@@ -10,6 +10,8 @@ export const userListItemSchema = z.object({
   lastLoggedIn: z.string().nullable(),
   createdAt: z.string(),
   groups: z.array(z.string()),
+  /** Administrator through a group with administrator privileges (not the user's own flag). */
+  adminViaGroup: z.boolean(),
   mustChangePassword: z.boolean(),
   mfaEnrolled: z.boolean(),
 });

@@ -197,5 +197,7 @@ describe.each(ENGINES)('groups and permission targets on %s', (engine) => {
       (await t.app.inject({ method: 'GET', url: '/artifactory/api/security/users', headers: ann })).statusCode,
     ).toBe(200);
     expect((await put(t.app, '/artifactory/libs/a.txt', 'a', ann)).statusCode).toBe(201);
+    const users = (await rest('GET', '/ui/api/v1/ui/users')).json() as { name: string; adminViaGroup: boolean }[];
+    expect(users.find((u) => u.name === 'ann')).toMatchObject({ adminViaGroup: true });
   });
 });

@@ -22,7 +22,11 @@ import { findUserByName, listUsers } from './users.store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toUserListItem(row: UserRow, groups: string[]): UserListItem {
+export function toUserListItem(
+  row: UserRow,
+  groups: string[],
+  adminGroups: ReadonlySet<string> = new Set(),
+): UserListItem {
   return {
     name: row.name,
     email: row.email,
@@ -32,13 +36,19 @@ export function toUserListItem(row: UserRow, groups: string[]): UserListItem {
     lastLoggedIn: iso(row.last_login_at),
     createdAt: new Date(row.created_at).toISOString(),
     groups,
+    adminViaGroup: groups.some((g) => adminGroups.has(g)),
     mustChangePassword: row.must_change_password === 1,
     mfaEnrolled: row.mfa_enrolled_at !== null,
   };
 }
 
+async function adminGroupNames(db: Db): Promise<Set<string>> {
+  const rows = await db.selectFrom('groups').select('name').where('admin_privileges', '=', 1).execute();
+  return new Set(rows.map((r) => r.name));
+}
+
 async function userListItem(db: Db, row: UserRow): Promise<UserListItem> {
-  return toUserListItem(row, await groupsOfUser(db, row.id));
+  return toUserListItem(row, await groupsOfUser(db, row.id), await adminGroupNames(db));
 }
 
 const nameParams = z.object({ name: z.string().min(1).max(64) });
@@ -53,7 +63,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       .execute();
     const byUser = new Map<string, string[]>();
     for (const m of memberships) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.group_name]);
-    return (await listUsers(app.db)).map((row) => toUserListItem(row, byUser.get(row.id) ?? []));
+    const adminGroups = await adminGroupNames(app.db);
+    return (await listUsers(app.db)).map((row) => toUserListItem(row, byUser.get(row.id) ?? [], adminGroups));
   });
 
   app.post(

@@ -114,7 +114,17 @@ export function UsersPage() {
               sorter: (a, b) => Number(a.admin) - Number(b.admin),
               render: (admin: boolean, row) => (
                 <>
-                  {admin ? <StatusTag tone="info">Admin</StatusTag> : <StatusTag tone="neutral">User</StatusTag>}
+                  {admin ? (
+                    <StatusTag tone="info">Admin</StatusTag>
+                  ) : row.adminViaGroup ? (
+                    <Tooltip title="Administrator through a group with administrator privileges">
+                      <span>
+                        <StatusTag tone="info">Admin (group)</StatusTag>
+                      </span>
+                    </Tooltip>
+                  ) : (
+                    <StatusTag tone="neutral">User</StatusTag>
+                  )}
                   {row.disableUIAccess && <StatusTag tone="warning">No UI access</StatusTag>}
                   {row.mfaEnrolled && <StatusTag tone="success">2FA</StatusTag>}
                 </>
