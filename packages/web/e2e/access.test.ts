@@ -46,6 +46,8 @@ async function chooseOption(page: Page, select: Locator, text: string) {
   if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
   await page.keyboard.press('Escape');
+  // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
+  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
 }
 
 async function seriousA11yViolations(page: Page): Promise<string[]> {
