@@ -14,7 +14,9 @@ import {
   type ProjectRole,
 } from '@arca/contracts';
 import { membershipsOf } from '../features/projects/projects.service.js';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { principalNames, principalPairs } from './principals.js';
 import type { Principal } from '../features/auth/auth.service.js';
 import { HttpError } from './errors.js';
 import { getSetting } from './settings.store.js';
@@ -97,21 +99,13 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
     }
     query = query.where('g.principal_type', '=', 'user').where('g.principal_name', '=', ANONYMOUS_USER);
   } else {
-    const { user, scopeGroups } = principal;
-    query = query.where((eb) => {
-      const viaGroups = eb.and([
-        eb('g.principal_type', '=', 'group'),
-        scopeGroups
-          ? eb('g.principal_name', 'in', scopeGroups.length ? scopeGroups : [''])
-          : eb(
-              'g.principal_name',
-              'in',
-              eb.selectFrom('group_members').select('group_name').where('user_id', '=', user.id),
-            ),
-      ]);
-      if (scopeGroups) return viaGroups;
-      return eb.or([eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_name', '=', user.name)]), viaGroups]);
-    });
+    const pairs = principalPairs(await principalNames(db, principal));
+    if (pairs.length === 0) query = query.where(sql<boolean>`1 = 0`);
+    else {
+      query = query.where((eb) =>
+        eb.or(pairs.map((p) => eb.and([eb('g.principal_type', '=', p.type), eb('g.principal_name', 'in', p.names)]))),
+      );
+    }
   }
   const rows = await query.execute();
   const grants = rows

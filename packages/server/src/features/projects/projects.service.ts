@@ -11,31 +11,21 @@ import type { Db } from '../../db/database.js';
 import type { ProjectRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { Principal } from '../auth/auth.service.js';
+import { principalNames, principalPairs } from '../../core/principals.js';
 
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
 /** The projects a principal is a member of (directly or through a group), with the strongest role. */
 export async function membershipsOf(db: Db, principal: Principal): Promise<Map<string, ProjectRole>> {
   const roles = new Map<string, ProjectRole>();
-  if (principal.kind !== 'user') return roles;
-  const { user, scopeGroups } = principal;
+  const pairs = principalPairs(await principalNames(db, principal));
+  if (pairs.length === 0) return roles;
   const rows = await db
     .selectFrom('project_members')
     .select(['project_key', 'role'])
-    .where((eb) => {
-      const viaGroups = eb.and([
-        eb('principal_type', '=', 'group'),
-        scopeGroups
-          ? eb('principal_name', 'in', scopeGroups.length ? scopeGroups : [''])
-          : eb(
-              'principal_name',
-              'in',
-              eb.selectFrom('group_members').select('group_name').where('user_id', '=', user.id),
-            ),
-      ]);
-      if (scopeGroups) return viaGroups;
-      return eb.or([eb.and([eb('principal_type', '=', 'user'), eb('principal_name', '=', user.name)]), viaGroups]);
-    })
+    .where((eb) =>
+      eb.or(pairs.map((p) => eb.and([eb('principal_type', '=', p.type), eb('principal_name', 'in', p.names)]))),
+    )
     .execute();
   const rank = (r: string) => ['viewer', 'developer', 'admin'].indexOf(r);
   for (const row of rows) {

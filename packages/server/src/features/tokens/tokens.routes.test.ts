@@ -114,6 +114,14 @@ describe.each(ENGINES)('tokens and client credentials on %s', (engine) => {
     expect((await download(bearer)).statusCode).toBe(200);
     const deploy = await put(t.app, '/artifactory/libs/b.txt', 'b', bearer);
     expect(deploy.statusCode).toBe(403);
+    // leaving the group takes its rights from the token at once
+    await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/groups/readers',
+      headers: ADMIN_BASIC,
+      payload: { userNames: [] },
+    });
+    expect((await download(bearer)).statusCode).toBe(403);
   });
 
   it('generates, uses, regenerates and revokes an API key (X-JFrog-Art-Api and basic)', async () => {
