@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession, type Principal } from '../features/auth/auth.service.js';
 import { onCredentialsChanged } from './credentials.js';
 import { findUserById } from '../features/users/users.store.js';
-import { hasAdminGroup } from '../features/groups/groups.service.js';
+import { principalNames } from './principals.js';
 import { looksLikeToken, resolveToken } from '../features/tokens/tokens.service.js';
 import type { UserRow } from '../db/schema.js';
 import { HttpError, errorBody } from './errors.js';
@@ -91,7 +91,7 @@ async function resolvePrincipal(app: FastifyInstance, request: FastifyRequest): 
   }
   // members of a group with administrator privileges are administrators
   if (principal.kind === 'user' && principal.user.admin !== 1 && !principal.scopeGroups) {
-    if (await hasAdminGroup(app.db, principal.user.id)) principal.user = { ...principal.user, admin: 1 };
+    if ((await principalNames(app.db, principal)).adminViaGroup) principal.user = { ...principal.user, admin: 1 };
   }
   return principal;
 }

@@ -6,22 +6,25 @@ export interface PrincipalNames {
   /** Null for a token scoped to groups: only the groups' rights apply. */
   user: string | null;
   groups: string[];
+  /** One of the user's groups has administrator privileges. */
+  adminViaGroup: boolean;
 }
 
 const cache = new WeakMap<Principal, Promise<PrincipalNames>>();
 
 async function load(db: Db, principal: Principal): Promise<PrincipalNames> {
-  if (principal.kind !== 'user') return { user: null, groups: [] };
+  if (principal.kind !== 'user') return { user: null, groups: [], adminViaGroup: false };
   const rows = await db
-    .selectFrom('group_members')
-    .select('group_name')
-    .where('user_id', '=', principal.user.id)
+    .selectFrom('group_members as m')
+    .innerJoin('groups as g', 'g.name', 'm.group_name')
+    .select(['m.group_name', 'g.admin_privileges'])
+    .where('m.user_id', '=', principal.user.id)
     .execute();
   const groups = rows.map((r) => r.group_name);
   const { scopeGroups } = principal;
-  // a token scoped to groups carries those of them the user still belongs to
-  if (scopeGroups) return { user: null, groups: groups.filter((g) => scopeGroups.includes(g)) };
-  return { user: principal.user.name, groups };
+  // a token scoped to groups carries those of them the user still belongs to, never administration
+  if (scopeGroups) return { user: null, groups: groups.filter((g) => scopeGroups.includes(g)), adminViaGroup: false };
+  return { user: principal.user.name, groups, adminViaGroup: rows.some((r) => r.admin_privileges === 1) };
 }
 
 /**

@@ -199,18 +199,6 @@ export async function autoJoinGroups(db: Db): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** True when one of the user's groups carries administrator privileges. */
-export async function hasAdminGroup(db: Db, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('group_members as m')
-    .innerJoin('groups as g', 'g.name', 'm.group_name')
-    .select('g.name')
-    .where('m.user_id', '=', userId)
-    .where('g.admin_privileges', '=', 1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Maps Artifactory's REST group body onto the changes above. */
 export function restGroupChanges(body: GroupRestBody): GroupChanges {
   return {
