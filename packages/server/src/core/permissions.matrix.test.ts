@@ -3,9 +3,9 @@ import {
   ADMIN_BASIC,
   ENGINES,
   XHR,
+  changeSecuritySettings,
   createRepo,
   createUser,
-  login,
   put,
   startTestApp,
   type TestApp,
@@ -320,17 +320,7 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
   });
 
   it('lets the anonymous user read once anonymous access is on, and hides what others may not read on request', async () => {
-    const { cookie } = await login(t.app);
-    const settings = (
-      await t.app.inject({ method: 'GET', url: '/ui/api/v1/ui/security/settings', headers: { cookie } })
-    ).json();
-    const save = (changes: Record<string, unknown>) =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/ui/api/v1/ui/security/settings',
-        headers: { ...XHR, cookie },
-        payload: { ...settings, ...changes },
-      });
+    const save = (changes: Record<string, unknown>) => changeSecuritySettings(t.app, changes);
     expect((await save({ anonymousAccess: true })).statusCode).toBe(200);
     expect((await call('anonymous', 'GET', '/artifactory/libs/org/acme/a.jar')).statusCode).toBe(200);
     expect((await call('anonymous', 'PUT', '/artifactory/libs/anon.txt', 'x')).statusCode).toBe(401);

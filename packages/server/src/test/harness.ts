@@ -148,6 +148,13 @@ export function storedFiles(dataDir: string): string[] {
   );
 }
 
+/** Changes some security settings as the administrator (the others stay as they are). */
+export async function changeSecuritySettings(app: FastifyInstance, changes: Record<string, unknown>) {
+  const url = '/ui/api/v1/ui/security/settings';
+  const current = (await app.inject({ method: 'GET', url, headers: ADMIN_BASIC })).json() as object;
+  return app.inject({ method: 'PUT', url, headers: { ...ADMIN_BASIC, ...XHR }, payload: { ...current, ...changes } });
+}
+
 /** HTTP basic credentials as a header. */
 export const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,

@@ -5,6 +5,7 @@ import {
   ADMIN_BASIC,
   ENGINES,
   XHR,
+  changeSecuritySettings,
   createUser,
   linkIn,
   login,
@@ -115,16 +116,7 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
   });
 
   it('makes everyone enrol when the deployment requires two factors', async () => {
-    const admin = await adminCookie();
-    const settings = (
-      await t.app.inject({ method: 'GET', url: `${API}/ui/security/settings`, headers: { cookie: admin } })
-    ).json();
-    await t.app.inject({
-      method: 'PUT',
-      url: `${API}/ui/security/settings`,
-      headers: { ...XHR, cookie: admin },
-      payload: { ...settings, requireMfa: true },
-    });
+    await changeSecuritySettings(t.app, { requireMfa: true });
     const first = await login(t.app, 'ann', 'ann-Passw0rd');
     expect(first.res.json()).toMatchObject({ mfaStatus: 'enroll' });
     const pending = mfaCookie(first.res);
@@ -175,16 +167,7 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
   });
 
   it('sends an expired password to change-password, then signs in with the new one', async () => {
-    const admin = await adminCookie();
-    const settings = (
-      await t.app.inject({ method: 'GET', url: `${API}/ui/security/settings`, headers: { cookie: admin } })
-    ).json();
-    await t.app.inject({
-      method: 'PUT',
-      url: `${API}/ui/security/settings`,
-      headers: { ...XHR, cookie: admin },
-      payload: { ...settings, passwordExpiryDays: 30 },
-    });
+    await changeSecuritySettings(t.app, { passwordExpiryDays: 30 });
     // within the warning period the user data says when it expires
     await t.app.db
       .updateTable('users')
