@@ -25,6 +25,7 @@ export const ARTIFACT_MESSAGES = {
   propertyKey: 'A property key may contain letters, digits, dots, dashes, underscores and colons.',
   notText: 'This file is not a text file that can be viewed.',
   notArchive: 'This file is not an archive that can be browsed.',
+  archiveTooLarge: 'This archive is too large to browse: it expands past the viewing limit.',
 } as const;
 
 /** Most bytes of a text file the console shows in its viewer. */

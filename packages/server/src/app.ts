@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { authPlugin } from './core/auth.plugin.js';
+import { authPlugin } from './features/auth/auth.plugin.js';
 import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';

@@ -13,11 +13,11 @@ import {
   type PermissionResource,
   type ProjectRole,
 } from '@arca/contracts';
-import { membershipsOf } from '../features/projects/projects.service.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { principalNames, principalPairs } from './principals.js';
-import type { Principal } from '../features/auth/auth.service.js';
+import { membershipsOf, principalNames, principalPairs, type Principal } from './principals.js';
+
+export { actorName } from './principals.js';
 import { HttpError } from './errors.js';
 import { getSetting } from './settings.store.js';
 
@@ -222,9 +222,4 @@ export async function requirePermission(
     throw new HttpError(404, ERROR_MESSAGES.notFound);
   }
   throw new HttpError(403, `You do not have ${action} permission on '${repoKey}${path ? `/${path}` : ''}'.`);
-}
-
-/** Display name of the caller, recorded as created-by / deleted-by. */
-export function actorName(principal: Principal): string {
-  return principal.kind === 'user' ? principal.user.name : 'anonymous';
 }

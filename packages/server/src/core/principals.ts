@@ -1,5 +1,52 @@
+import type { FastifyRequest } from 'fastify';
+import type { ProjectRole } from '@arca/contracts';
 import type { Db } from '../db/database.js';
-import type { Principal } from '../features/auth/auth.service.js';
+import type { UserRow } from '../db/schema.js';
+
+/**
+ * Who is calling: a user row, or the anonymous user. How a request becomes a principal (session,
+ * password, token, API key) is the auth feature's business; what a principal may do is `core`'s.
+ */
+export type Principal =
+  | {
+      kind: 'user';
+      user: UserRow;
+      sessionId: string | null;
+      /** Set for an access token scoped to groups: only those groups' permissions apply. */
+      scopeGroups?: string[];
+      /** How the caller proved who it is: a console session, a password, or a token / API key. */
+      via?: 'session' | 'password' | 'token';
+    }
+  | { kind: 'anonymous' };
+
+/**
+ * What a route needs: `public` anyone (also when anonymous access is off), `user` a signed-in
+ * user, `admin` an administrator. A route that declares nothing needs `admin`.
+ */
+export type Access = 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/** An administrator: the user's own flag or an administrators' group, and not limited by a token's scope. */
+export function isAdminPrincipal(principal: Principal): boolean {
+  return principal.kind === 'user' && principal.user.admin === 1 && !principal.scopeGroups;
+}
+
+export function isAdmin(request: FastifyRequest): boolean {
+  return request.principal.kind === 'user' && request.principal.user.admin === 1;
+}
+
+/** Display name of the caller, recorded as created-by / deleted-by. */
+export function actorName(principal: Principal): string {
+  return principal.kind === 'user' ? principal.user.name : 'anonymous';
+}
 
 /** Who a grant or membership may name on a principal's behalf: its user name and its groups. */
 export interface PrincipalNames {
@@ -46,4 +93,41 @@ export function principalPairs(names: PrincipalNames): { type: 'user' | 'group';
     ...(names.user ? [{ type: 'user' as const, names: [names.user] }] : []),
     ...(names.groups.length ? [{ type: 'group' as const, names: names.groups }] : []),
   ];
+}
+
+const ROLE_RANK: Record<ProjectRole, number> = { viewer: 0, developer: 1, admin: 2 };
+const membershipCache = new WeakMap<Principal, Promise<Map<string, ProjectRole>>>();
+
+async function loadMemberships(db: Db, principal: Principal): Promise<Map<string, ProjectRole>> {
+  const roles = new Map<string, ProjectRole>();
+  const pairs = principalPairs(await principalNames(db, principal));
+  if (pairs.length === 0) return roles;
+  const rows = await db
+    .selectFrom('project_members')
+    .select(['project_key', 'role'])
+    .where((eb) =>
+      eb.or(pairs.map((p) => eb.and([eb('principal_type', '=', p.type), eb('principal_name', 'in', p.names)]))),
+    )
+    .execute();
+  for (const row of rows) {
+    const role = row.role as ProjectRole;
+    const current = roles.get(row.project_key);
+    if (!current || ROLE_RANK[role] > ROLE_RANK[current]) roles.set(row.project_key, role);
+  }
+  return roles;
+}
+
+/** The projects a principal is a member of (directly or through a group), with the strongest role; once per request. */
+export function membershipsOf(db: Db, principal: Principal): Promise<Map<string, ProjectRole>> {
+  let roles = membershipCache.get(principal);
+  if (!roles) {
+    roles = loadMemberships(db, principal);
+    membershipCache.set(principal, roles);
+  }
+  return roles;
+}
+
+export async function isProjectAdmin(db: Db, principal: Principal, key: string): Promise<boolean> {
+  if (isAdminPrincipal(principal)) return true;
+  return (await membershipsOf(db, principal)).get(key) === 'admin';
 }

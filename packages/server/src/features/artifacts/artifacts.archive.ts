@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
@@ -49,23 +50,67 @@ async function readStreamLimited(stream: Readable, limit: number): Promise<{ tex
   return { text: buffer.toString('utf8'), truncated };
 }
 
-/** Walks a tar stream, calling `visit` per entry; `visit` returns true to stop. */
+/** An archive view reads at most this many decompressed bytes … */
+export const ARCHIVE_MAX_BYTES = 256 * 1024 * 1024;
+/** … and spends at most this long: a small compressed file can expand to gigabytes. */
+export const ARCHIVE_MAX_MS = 5_000;
+
+/** Passes bytes through until the byte or time budget is spent, then fails the stream. */
+function budget(maxBytes: number, maxMs: number): Transform {
+  const deadline = Date.now() + maxMs;
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > maxBytes || Date.now() > deadline) callback(badRequest(ARTIFACT_MESSAGES.archiveTooLarge));
+      else callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * Walks a tar stream, calling `visit` per entry; `visit` returns true to stop. A corrupt gzip or
+ * tar stream, or one past the byte or time budget, rejects: it never escapes as an unhandled error.
+ */
 async function walkTar(
   source: Readable,
   gzip: boolean,
   visit: (header: tar.Header, stream: Readable) => Promise<boolean>,
 ): Promise<void> {
   const extract = tar.extract();
-  const input = gzip ? source.pipe(createGunzip()) : source;
-  input.pipe(extract);
-  for await (const entry of extract) {
-    const stop = await visit(entry.header, entry as unknown as Readable);
-    if (stop) {
-      source.destroy();
-      break;
+  let failure: unknown;
+  const piping = pipeline([source, ...(gzip ? [createGunzip()] : []), budget(ARCHIVE_MAX_BYTES, ARCHIVE_MAX_MS), extract]).catch(
+    (error: unknown) => {
+      failure ??= error;
+    },
+  );
+  let stopped = false;
+  try {
+    for await (const entry of extract) {
+      if (await visit(entry.header, entry as unknown as Readable)) {
+        stopped = true;
+        break;
+      }
+      entry.resume();
     }
-    entry.resume();
+  } catch (error) {
+    source.destroy();
+    await piping;
+    throw failure ?? error;
   }
+  if (stopped) {
+    source.destroy();
+    await piping;
+    return;
+  }
+  await piping;
+  if (failure) throw failure;
+}
+
+/** Client errors pass through; anything else a broken archive raises becomes 'not an archive'. */
+function asArchiveError(error: unknown): never {
+  if (error instanceof Error && 'statusCode' in error) throw error;
+  throw badRequest(ARTIFACT_MESSAGES.notArchive);
 }
 
 /** Lists the entries of a zip, jar, tgz or tar stored under `sha256`. */
@@ -104,8 +149,7 @@ export async function listArchive(
       });
     }
   } catch (error) {
-    if (error instanceof Error && 'statusCode' in error) throw error;
-    throw badRequest(ARTIFACT_MESSAGES.notArchive);
+    asArchiveError(error);
   }
   return entries;
 }
@@ -119,6 +163,22 @@ export async function readArchiveEntry(
 ): Promise<{ fileContent: string; truncated: boolean }> {
   const kind = archiveKind(name);
   if (!kind) throw badRequest(ARTIFACT_MESSAGES.notArchive);
+  let result: { text: string; truncated: boolean } | undefined;
+  try {
+    result = await readEntry(store, sha256, kind, entryPath);
+  } catch (error) {
+    asArchiveError(error);
+  }
+  if (!result) throw notFound();
+  return { fileContent: result.text, truncated: result.truncated };
+}
+
+async function readEntry(
+  store: BinaryStore & { pathOf?(sha: string): string },
+  sha256: string,
+  kind: Kind,
+  entryPath: string,
+): Promise<{ text: string; truncated: boolean } | undefined> {
   let result: { text: string; truncated: boolean } | undefined;
   if (kind === 'zip') {
     const zip = await openZip(store.pathOf!(sha256));
@@ -144,6 +204,5 @@ export async function readArchiveEntry(
       return true;
     });
   }
-  if (!result) throw notFound();
-  return { fileContent: result.text, truncated: result.truncated };
+  return result;
 }

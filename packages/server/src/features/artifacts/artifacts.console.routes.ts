@@ -26,7 +26,7 @@ import {
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { isAdmin } from '../../core/auth.plugin.js';
+import { isAdmin } from '../../core/principals.js';
 import { actorName, isAllowed, readFilter, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { listRepositories, usageByRepository } from '../repositories/repositories.store.js';
 import { archiveKind, listArchive, readArchiveEntry } from './artifacts.archive.js';

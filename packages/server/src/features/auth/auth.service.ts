@@ -15,7 +15,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../../core/passw
 import { getSetting } from '../../core/settings.store.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { getSecuritySettings } from '../security/security.service.js';
-import { isProjectAdmin } from '../projects/projects.service.js';
+import { isProjectAdmin, type Principal } from '../../core/principals.js';
 import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.store.js';
 import {
   clearLoginFailures,
@@ -26,17 +26,6 @@ import {
   putLoginFailures,
   touchSession,
 } from './auth.store.js';
-
-/** Who is calling: a user row, or the anonymous user. */
-export type Principal =
-  | {
-      kind: 'user';
-      user: UserRow;
-      sessionId: string | null;
-      /** Set for an access token scoped to groups: only those groups' permissions apply. */
-      scopeGroups?: string[];
-    }
-  | { kind: 'anonymous' };
 
 export const SESSION_COOKIE = 'arca_session';
 

@@ -10,38 +10,11 @@ import {
 import type { Db } from '../../db/database.js';
 import type { ProjectRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
-import type { Principal } from '../auth/auth.service.js';
-import { principalNames, principalPairs } from '../../core/principals.js';
+import { isAdminPrincipal, isProjectAdmin, membershipsOf, type Principal } from '../../core/principals.js';
 
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
-/** The projects a principal is a member of (directly or through a group), with the strongest role. */
-export async function membershipsOf(db: Db, principal: Principal): Promise<Map<string, ProjectRole>> {
-  const roles = new Map<string, ProjectRole>();
-  const pairs = principalPairs(await principalNames(db, principal));
-  if (pairs.length === 0) return roles;
-  const rows = await db
-    .selectFrom('project_members')
-    .select(['project_key', 'role'])
-    .where((eb) =>
-      eb.or(pairs.map((p) => eb.and([eb('principal_type', '=', p.type), eb('principal_name', 'in', p.names)]))),
-    )
-    .execute();
-  const rank = (r: string) => ['viewer', 'developer', 'admin'].indexOf(r);
-  for (const row of rows) {
-    const current = roles.get(row.project_key);
-    if (!current || rank(row.role) > rank(current)) roles.set(row.project_key, row.role as ProjectRole);
-  }
-  return roles;
-}
-
-const isAdmin = (principal: Principal) =>
-  principal.kind === 'user' && principal.user.admin === 1 && !principal.scopeGroups;
-
-export async function isProjectAdmin(db: Db, principal: Principal, key: string): Promise<boolean> {
-  if (isAdmin(principal)) return true;
-  return (await membershipsOf(db, principal)).get(key) === 'admin';
-}
+const isAdmin = isAdminPrincipal;
 
 /** Throws 403 unless the caller administers the platform or this project. */
 export async function requireProjectAdmin(db: Db, principal: Principal, key: string): Promise<void> {

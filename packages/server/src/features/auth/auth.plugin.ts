@@ -2,29 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, authenticate, resolveSession, type Principal } from '../features/auth/auth.service.js';
-import { onCredentialsChanged } from './credentials.js';
-import { findUserById } from '../features/users/users.store.js';
-import { principalNames } from './principals.js';
-import { looksLikeToken, resolveToken } from '../features/tokens/tokens.service.js';
-import type { UserRow } from '../db/schema.js';
-import { HttpError, errorBody } from './errors.js';
-import { recordAudit } from '../features/audit/audit.service.js';
-
-/**
- * What a route needs: `public` anyone (also when anonymous access is off), `user` a signed-in
- * user, `admin` an administrator. A route that declares nothing needs `admin`.
- */
-export type Access = 'public' | 'user' | 'admin';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
-  interface FastifyRequest {
-    principal: Principal;
-  }
-}
+import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js';
+import { onCredentialsChanged } from '../../core/credentials.js';
+import { findUserById } from '../users/users.store.js';
+import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
+import { looksLikeToken, resolveToken } from '../tokens/tokens.service.js';
+import type { UserRow } from '../../db/schema.js';
+import { HttpError, errorBody } from '../../core/errors.js';
+import { recordAudit } from '../audit/audit.service.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -103,10 +88,6 @@ function claimedUser(authorization: string | undefined): string {
     return decoded.slice(0, Math.max(0, decoded.indexOf(':'))) || '(no user name)';
   }
   return authorization ? '(access token)' : '(API key)';
-}
-
-export function isAdmin(request: FastifyRequest): boolean {
-  return request.principal.kind === 'user' && request.principal.user.admin === 1;
 }
 
 /** Sessions, the console's CSRF rule and each route's declared access, in that order. */
