@@ -177,14 +177,13 @@ export const accessTokenSchema = z.object({
 });
 export type AccessToken = z.infer<typeof accessTokenSchema>;
 
+/** The longest a token may live: ten years (the console offers no more). */
+export const TOKEN_MAX_EXPIRES_IN_SECONDS = 10 * 366 * 24 * 3600;
+
 export const createTokenSchema = z.object({
   description: z.string().trim().min(1, 'This field is mandatory.').max(1024),
   /** Seconds until expiry; 0 never expires. */
-  expiresIn: z
-    .number()
-    .int()
-    .min(0)
-    .max(10 * 366 * 24 * 3600),
+  expiresIn: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS),
   scope: z.string().default(TOKEN_SCOPE_USER),
 });
 export type CreateToken = z.input<typeof createTokenSchema>;

@@ -78,6 +78,8 @@ export const AUTH_MESSAGES = {
   locked: 'Too many failed login attempts. The user is locked for {minutes} minute(s).',
   loginRequired: 'Authentication is required.',
   adminRequired: 'This action needs administrator rights.',
+  /** A user with a second factor signs clients in with a token or API key, never the password alone. */
+  mfaUseToken: 'This user signs in with a second factor: use an access token or API key instead of the password.',
 } as const;
 
 /* ---------- Two-factor sign-in, password flows and invitations (spec part 1 §4, part 2 §7.1, §8.2) ---------- */
@@ -137,6 +139,7 @@ export const PASSWORD_FLOW_MESSAGES = {
   otpExpired: 'The sign-in took too long. Log in again.',
   mfaAlreadyEnrolled: 'Two-factor authentication is already set up for this user.',
   mfaRequired: 'Two-factor authentication is required on this deployment.',
+  mfaNeedsSession: 'Turn two-factor authentication off from a signed-in console session.',
   mailNotConfigured: 'Mail is not configured: set up a mail server first.',
 } as const;
 
@@ -187,4 +190,6 @@ export const MAIL_MESSAGES = {
   fromInvalid: 'Enter a valid sender e-mail address.',
   urlInvalid: 'Enter a valid URL.',
   testSent: 'A test message was sent to {to}.',
+  linkAddressRequired:
+    'Links in mails need the address users reach this server at: set the link address in the mail settings, or ARCA_BASE_URL.',
 } as const;

@@ -33,6 +33,10 @@ export interface Config {
   trashRetentionDays: number;
   /** Directory holding the built console; it is served under /ui/ when it exists. */
   webDir: string;
+  /** The address users reach this server at (`https://arca.example.com`), for links in mails; none when unset. */
+  baseUrl: string | undefined;
+  /** `host[:port]` that outbound requests may reach although they are loopback or link-local. */
+  outboundAllowedHosts: string[];
 }
 
 const DEFAULT_SERVICES: ServiceName[] = ['artifactory', 'access', 'event', 'metadata', 'mc', 'replicator', 'tracker'];
@@ -53,6 +57,19 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new Error(`${name} must be true or false, got '${raw}'`);
+}
+
+function baseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`ARCA_BASE_URL must be an http(s) address, got '${raw}'`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol))
+    throw new Error(`ARCA_BASE_URL must be an http(s) address, got '${raw}'`);
+  return raw.replace(/\/+$/, '');
 }
 
 function services(raw: string | undefined): ServiceName[] {
@@ -103,6 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
+    baseUrl: baseUrl(env.ARCA_BASE_URL),
+    outboundAllowedHosts: (env.ARCA_OUTBOUND_ALLOWED_HOSTS || '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     webDir: path.resolve(env.ARCA_WEB_DIR || path.join(import.meta.dirname, '..', '..', 'web', 'dist')),
   };
 }

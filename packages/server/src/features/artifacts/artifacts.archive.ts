@@ -79,11 +79,14 @@ async function walkTar(
 ): Promise<void> {
   const extract = tar.extract();
   let failure: unknown;
-  const piping = pipeline([source, ...(gzip ? [createGunzip()] : []), budget(ARCHIVE_MAX_BYTES, ARCHIVE_MAX_MS), extract]).catch(
-    (error: unknown) => {
-      failure ??= error;
-    },
-  );
+  const piping = pipeline([
+    source,
+    ...(gzip ? [createGunzip()] : []),
+    budget(ARCHIVE_MAX_BYTES, ARCHIVE_MAX_MS),
+    extract,
+  ]).catch((error: unknown) => {
+    failure ??= error;
+  });
   let stopped = false;
   try {
     for await (const entry of extract) {

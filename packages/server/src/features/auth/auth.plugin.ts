@@ -32,7 +32,7 @@ async function basicPrincipal(app: FastifyInstance, header: string): Promise<Pri
   const cached = basicCache.get(cacheKey);
   if (cached && cached.until > now) {
     const user = await findUserById(app.db, cached.userId);
-    if (user) return { kind: 'user', user, sessionId: null };
+    if (user && user.mfa_enrolled_at === null) return { kind: 'user', user, sessionId: null, via: 'password' };
   }
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -46,20 +46,30 @@ async function basicPrincipal(app: FastifyInstance, header: string): Promise<Pri
     return tokenPrincipal(user, scopeGroups);
   }
   const user = await authenticate(app.db, app.config, name, secret);
+  // the password alone is not enough for a user with a second factor: clients use tokens
+  if (user.mfa_enrolled_at !== null) throw new HttpError(401, AUTH_MESSAGES.mfaUseToken);
   if (basicCache.size > 1000) basicCache.clear();
   basicCache.set(cacheKey, { userId: user.id, until: now + BASIC_CACHE_MS });
-  return { kind: 'user', user, sessionId: null };
+  return { kind: 'user', user, sessionId: null, via: 'password' };
 }
 
 function tokenPrincipal(user: UserRow, scopeGroups: string[] | undefined): Principal {
   // a token scoped to groups carries only those groups' rights, never administration
   return scopeGroups
-    ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups }
-    : { kind: 'user', user, sessionId: null };
+    ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups, via: 'token' }
+    : { kind: 'user', user, sessionId: null, via: 'token' };
 }
 
-/** Who is calling, from (in order) a bearer token, an API key header, basic credentials or the session. */
-async function resolvePrincipal(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
+/**
+ * Who is calling, from (in order) a bearer token, an API key header, basic credentials or the
+ * session. The session cookie counts only on console routes: REST clients authenticate with
+ * Basic, Bearer or an API key, so a page elsewhere cannot make a browser act on them.
+ */
+async function resolvePrincipal(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  consoleRoute: boolean,
+): Promise<Principal> {
   const authorization = request.headers.authorization;
   const apiKey = request.headers['x-jfrog-art-api'];
   let principal: Principal;
@@ -71,14 +81,29 @@ async function resolvePrincipal(app: FastifyInstance, request: FastifyRequest): 
     principal = tokenPrincipal(user, undefined);
   } else if (authorization?.toLowerCase().startsWith('basic ')) {
     principal = await basicPrincipal(app, authorization);
-  } else {
+  } else if (consoleRoute) {
     principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
+    if (principal.kind === 'user') principal.via = 'session';
+  } else {
+    principal = { kind: 'anonymous' };
   }
   // members of a group with administrator privileges are administrators
   if (principal.kind === 'user' && principal.user.admin !== 1 && !principal.scopeGroups) {
     if ((await principalNames(app.db, principal)).adminViaGroup) principal.user = { ...principal.user, admin: 1 };
   }
   return principal;
+}
+
+/** The path the router matched (its pattern), or the decoded request path when no route matched. */
+function routedPath(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern) return pattern;
+  const raw = (request.raw.url ?? '/').split('?')[0]!;
+  try {
+    return decodeURIComponent(raw).replace(/\/{2,}/g, '/');
+  } catch {
+    return raw;
+  }
 }
 
 /** The user name of basic credentials, or what kind of token was presented. */
@@ -96,13 +121,15 @@ export const authPlugin = fp(
     app.decorateRequest('principal', null as never);
 
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url.startsWith('/ui/api/') && !SAFE_METHODS.has(request.method)) {
+      // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
+      const consoleRoute = routedPath(request).startsWith('/ui/');
+      if (consoleRoute && !SAFE_METHODS.has(request.method)) {
         if (request.headers['x-requested-with'] !== 'XMLHttpRequest') {
           return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
         }
       }
       try {
-        request.principal = await resolvePrincipal(app, request);
+        request.principal = await resolvePrincipal(app, request, consoleRoute);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         // a refused client credential is a failed sign-in (successful ones are every request: not recorded)

@@ -16,7 +16,7 @@ import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
 import { getSetting } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
 import { cookieOptions, finishSignIn } from './sign-in.js';
-import { mailConfigured } from '../mail/mail.service.js';
+import { linkBaseUrl, mailConfigured } from '../mail/mail.service.js';
 
 /** Session, login and the start-up data of the console (spec part 2 §7.1). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -70,7 +70,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: { body: z.unknown().optional(), response: { 200: loginRelatedDataSchema } },
     },
-    async () => ({ forgotPassword: await mailConfigured(app.db), canRememberMe: app.config.session.canRememberMe }),
+    async () => ({
+      forgotPassword: (await mailConfigured(app.db)) && (await linkBaseUrl(app.db, app.config.baseUrl)) !== undefined,
+      canRememberMe: app.config.session.canRememberMe,
+    }),
   );
 
   app.get(

@@ -91,16 +91,7 @@ export async function authenticate(
   password: string,
   now = Date.now(),
 ): Promise<UserRow> {
-  const settings = await getSecuritySettings(db, config);
-  const { windowMs } = config.loginLockout;
-  const maxFailures = settings.lockoutEnabled ? settings.lockoutAttempts : Number.POSITIVE_INFINITY;
-  const lockMs = settings.lockoutMinutes * 60_000;
-  const failures = await findLoginFailures(db, name);
-  const lockedMessage = (until: number) =>
-    AUTH_MESSAGES.locked.replace('{minutes}', String(Math.max(1, Math.ceil((until - now) / 60_000))));
-  if (failures?.locked_until && failures.locked_until > now) {
-    throw new HttpError(429, lockedMessage(failures.locked_until));
-  }
+  const failures = await refuseWhileLocked(db, name, now);
   const user = await findUserByName(db, name);
   dummyHash ??= hashPassword(randomUUID());
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
@@ -108,6 +99,38 @@ export async function authenticate(
     if (failures) await clearLoginFailures(db, name);
     return user;
   }
+  await recordLoginFailure(db, config, name, user, now);
+  throw unauthorized(AUTH_MESSAGES.badCredentials);
+}
+
+const lockedMessage = (until: number, now: number) =>
+  AUTH_MESSAGES.locked.replace('{minutes}', String(Math.max(1, Math.ceil((until - now) / 60_000))));
+
+/** 429 while the name is locked; otherwise the failures counted so far, if any. */
+export async function refuseWhileLocked(db: Db, name: string, now = Date.now()) {
+  const failures = await findLoginFailures(db, name);
+  if (failures?.locked_until && failures.locked_until > now) {
+    throw new HttpError(429, lockedMessage(failures.locked_until, now));
+  }
+  return failures;
+}
+
+/**
+ * Counts one failed proof of identity (a wrong password or second-factor code) for a name:
+ * `maxFailures` within the window lock it for the policy's minutes (429 on the failure that locks).
+ */
+export async function recordLoginFailure(
+  db: Db,
+  config: Config,
+  name: string,
+  user: UserRow | undefined,
+  now = Date.now(),
+): Promise<void> {
+  const settings = await getSecuritySettings(db, config);
+  const { windowMs } = config.loginLockout;
+  const maxFailures = settings.lockoutEnabled ? settings.lockoutAttempts : Number.POSITIVE_INFINITY;
+  const lockMs = settings.lockoutMinutes * 60_000;
+  const failures = await findLoginFailures(db, name);
   const inWindow = failures !== undefined && failures.window_start + windowMs > now && !failures.locked_until;
   const count = inWindow ? failures.failures + 1 : 1;
   const lockedUntil = count >= maxFailures ? now + lockMs : null;
@@ -120,9 +143,8 @@ export async function authenticate(
   if (lockedUntil) {
     // a locked user's cached client credentials stop working too
     if (user) credentialsChanged(user.id);
-    throw new HttpError(429, lockedMessage(lockedUntil));
+    throw new HttpError(429, lockedMessage(lockedUntil, now));
   }
-  throw unauthorized(AUTH_MESSAGES.badCredentials);
 }
 
 /** Logs a user in to the console: checks UI access, records the login, opens a session. */

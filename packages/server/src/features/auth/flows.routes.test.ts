@@ -99,7 +99,26 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
     expect((await login(t.app, 'ann', 'ann-Passw0rd')).cookie).not.toBe('');
   });
 
-  it('ends a two-factor sign-in after five wrong codes', async () => {
+  it('counts wrong second-factor codes toward the lockout, so signing in again gives no fresh guesses', async () => {
+    const { cookie } = await login(t.app, 'ann', 'ann-Passw0rd');
+    const { secret } = (
+      await t.app.inject({ method: 'GET', url: `${API}/auth/mfa/enroll/`, headers: { cookie } })
+    ).json() as {
+      secret: string;
+    };
+    await post('/auth/mfa/enroll/', { otp: code(secret) }, { cookie });
+    const pending = mfaCookie((await login(t.app, 'ann', 'ann-Passw0rd')).res);
+    const statuses = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await post('/auth/mfa/verify/', { otp: '000000' }, { cookie: pending })).statusCode);
+    // the fifth wrong code locks the user, as five wrong passwords would
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect((await post('/auth/mfa/verify/', { otp: code(secret) }, { cookie: pending })).statusCode).toBe(403);
+    expect((await login(t.app, 'ann', 'ann-Passw0rd')).res.statusCode).toBe(429);
+  });
+
+  it('ends a two-factor sign-in after five wrong codes when lockout is off', async () => {
+    await changeSecuritySettings(t.app, { lockoutEnabled: false });
     const { cookie } = await login(t.app, 'ann', 'ann-Passw0rd');
     const { secret } = (
       await t.app.inject({ method: 'GET', url: `${API}/auth/mfa/enroll/`, headers: { cookie } })

@@ -17,7 +17,7 @@ import { badRequest, forbidden, unauthorized } from '../../core/errors.js';
 import type { UserRow } from '../../db/schema.js';
 import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
 import { getSecuritySettings } from '../security/security.service.js';
-import { consoleBaseUrl, mailConfigured, sendMail } from '../mail/mail.service.js';
+import { linkBaseUrl, mailConfigured, requireLinkBaseUrl, sendMail } from '../mail/mail.service.js';
 import { getUser } from '../users/users.service.js';
 import { afterPassword, openSession } from './auth.service.js';
 import {
@@ -31,6 +31,7 @@ import {
   resetMfa,
   sendInvitation,
   startEnrollment,
+  verifyCurrentOtp,
   verifyLoginOtp,
 } from './flows.service.js';
 import { MFA_COOKIE, finishSignIn } from './sign-in.js';
@@ -93,7 +94,7 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
         const pending = await peekToken(app.db, request.cookies[MFA_COOKIE], 'mfa-login');
         if (!pending) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
         try {
-          await verifyLoginOtp(app.db, pending, request.body.otp);
+          await verifyLoginOtp(app.db, app.config, pending, request.body.otp);
         } catch (error) {
           await recordAudit(app.db, auditActor(request, pending.user.name), {
             category: 'auth',
@@ -111,15 +112,22 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
-  /** A user turns their own second factor off, unless the deployment requires it. */
-  app.delete('/ui/auth/mfa', { config: { access: 'user' } }, async (request, reply) => {
-    if (request.principal.kind !== 'user') throw unauthorized(AUTH_MESSAGES.loginRequired);
-    if ((await getSecuritySettings(app.db, app.config)).requireMfa)
-      throw badRequest(PASSWORD_FLOW_MESSAGES.mfaRequired);
-    await resetMfa(app.db, request.principal.user.id);
-    await audit(request, { category: 'auth', action: 'two-factor removed', target: request.principal.user.name });
-    return reply.status(204).send();
-  });
+  /** A user turns their own second factor off, unless the deployment requires it: with a fresh code, in a session. */
+  app.delete(
+    '/ui/auth/mfa',
+    { config: { access: 'user' }, schema: { body: otpBodySchema } },
+    async (request, reply) => {
+      const { principal } = request;
+      if (principal.kind !== 'user') throw unauthorized(AUTH_MESSAGES.loginRequired);
+      if (principal.via !== 'session') throw forbidden(PASSWORD_FLOW_MESSAGES.mfaNeedsSession);
+      if ((await getSecuritySettings(app.db, app.config)).requireMfa)
+        throw badRequest(PASSWORD_FLOW_MESSAGES.mfaRequired);
+      await verifyCurrentOtp(app.db, app.config, principal.user, request.body.otp);
+      await resetMfa(app.db, principal.user.id);
+      await audit(request, { category: 'auth', action: 'two-factor removed', target: principal.user.name });
+      return reply.status(204).send();
+    },
+  );
 
   /** An administrator resets a user's second factor (lost phone); the user enrols again. */
   app.delete(
@@ -172,25 +180,37 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // checked before the user, so that the answer never depends on whether the user exists
       if (!(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
-      const user = await findResettableUser(app.db, request.body.user);
-      if (user) {
-        const token = await issueToken(app.db, user.id, 'reset');
-        const link = `${await consoleBaseUrl(app.db, `${request.protocol}://${request.host}`)}/login/reset-password?key=${token}`;
-        await sendMail(app.db, {
-          to: user.email!,
-          subject: 'Reset your password',
-          text: `Someone (hopefully you) asked to reset the password of ${user.name}.\n\nOpen this link within an hour to choose a new password:\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
-        });
-        await recordAudit(app.db, auditActor(request, user.name), {
-          category: 'user',
-          action: 'password reset requested',
-          target: user.name,
-        });
-      }
-      // the same answer whether the user exists or not: nothing to learn from it
+      const base = await requireLinkBaseUrl(app.db, app.config.baseUrl);
+      const who = auditActor(request, request.body.user);
+      // looked up and mailed after the answer: the same answer in the same time whether the user exists or not
+      setImmediate(() => {
+        void mailResetLink(request.body.user, base, who).catch((error: unknown) =>
+          request.log.warn({ err: error }, 'sending a password reset link failed'),
+        );
+      });
       return { message: PASSWORD_FLOW_MESSAGES.resetSent };
     },
   );
+
+  async function mailResetLink(name: string, base: string, who: { actor: string; sourceIp: string }): Promise<void> {
+    const user = await findResettableUser(app.db, name);
+    if (!user) return;
+    const token = await issueToken(app.db, user.id, 'reset');
+    await sendMail(app.db, {
+      to: user.email!,
+      subject: 'Reset your password',
+      text: `Someone (hopefully you) asked to reset the password of ${user.name}.\n\nOpen this link within an hour to choose a new password:\n${base}/login/reset-password?key=${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+    });
+    await recordAudit(
+      app.db,
+      { ...who, actor: user.name },
+      {
+        category: 'user',
+        action: 'password reset requested',
+        target: user.name,
+      },
+    );
+  }
 
   app.post(
     '/ui/auth/validatetoken',
@@ -257,7 +277,7 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await getUser(app.db, request.params.name);
-      await sendInvitation(app.db, user, `${request.protocol}://${request.host}`);
+      await sendInvitation(app.db, user, await requireLinkBaseUrl(app.db, app.config.baseUrl));
       await audit(request, { category: 'user', action: 'invitation sent', target: user.name });
       return { message: `An invitation was sent to ${user.email ?? ''}.` };
     },

@@ -7,11 +7,12 @@ import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { badRequest, conflict, forbidden, unauthorized } from '../../core/errors.js';
-import { consoleBaseUrl, sendMail } from '../mail/mail.service.js';
+import { sendMail } from '../mail/mail.service.js';
 import { hashPassword, verifyPassword } from '../../core/passwords.js';
 import { checkPassword } from '../users/users.service.js';
 import { findUserById, findUserByName } from '../users/users.store.js';
-import { authenticate } from './auth.service.js';
+import { authenticate, recordLoginFailure, refuseWhileLocked } from './auth.service.js';
+import { clearLoginFailures } from './auth.store.js';
 
 export type TokenPurpose = 'mfa-login' | 'reset' | 'invite';
 
@@ -149,23 +150,38 @@ export async function confirmEnrollment(db: Db, userId: string, code: string, no
 }
 
 /**
- * Checks the code of a half-finished sign-in. Wrong codes count; after the last one the sign-in
- * is over (403, the console returns to login).
+ * Checks the code of a half-finished sign-in. Wrong codes count toward the user's lockout, like
+ * wrong passwords (signing in again gives no fresh guesses), and after the last one for this
+ * sign-in it is over (403, the console returns to login).
  */
-export async function verifyLoginOtp(db: Db, pending: LiveToken, code: string): Promise<void> {
+export async function verifyLoginOtp(db: Db, config: Config, pending: LiveToken, code: string): Promise<void> {
   const { user } = pending;
-  if (user.mfa_secret && user.mfa_enrolled_at !== null && (await useCode(db, user, user.mfa_secret, code))) return;
-  const attempts = Number(pending.data.attempts ?? 0) + 1;
-  if (attempts >= MAX_OTP_ATTEMPTS) {
-    await consumeToken(db, pending.hash);
-    throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+  await refuseWhileLocked(db, user.name);
+  if (user.mfa_secret && user.mfa_enrolled_at !== null && (await useCode(db, user, user.mfa_secret, code))) {
+    await clearLoginFailures(db, user.name);
+    return;
   }
-  await db
-    .updateTable('one_time_tokens')
-    .set({ data: JSON.stringify({ ...pending.data, attempts }) })
-    .where('token_hash', '=', pending.hash)
-    .execute();
-  throw unauthorized(PASSWORD_FLOW_MESSAGES.badOtp);
+  const attempts = Number(pending.data.attempts ?? 0) + 1;
+  const last = attempts >= MAX_OTP_ATTEMPTS;
+  if (last) await consumeToken(db, pending.hash);
+  else {
+    await db
+      .updateTable('one_time_tokens')
+      .set({ data: JSON.stringify({ ...pending.data, attempts }) })
+      .where('token_hash', '=', pending.hash)
+      .execute();
+  }
+  // answers 429 on the failure that locks the user
+  await recordLoginFailure(db, config, user.name, user);
+  throw last ? forbidden(PASSWORD_FLOW_MESSAGES.otpExpired) : unauthorized(PASSWORD_FLOW_MESSAGES.badOtp);
+}
+
+/** A signed-in user proves the second factor again (before removing it); wrong codes count toward lockout. */
+export async function verifyCurrentOtp(db: Db, config: Config, user: UserRow, code: string): Promise<void> {
+  await refuseWhileLocked(db, user.name);
+  if (user.mfa_secret && user.mfa_enrolled_at !== null && (await useCode(db, user, user.mfa_secret, code))) return;
+  await recordLoginFailure(db, config, user.name, user);
+  throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
 }
 
 /** Removes a user's second factor (an administrator's reset, or the user's own choice). */
@@ -233,11 +249,11 @@ export async function redeemToken(
 }
 
 /** Mails a user a link to choose a password (seven days, once). */
-export async function sendInvitation(db: Db, user: UserRow, requestBase: string): Promise<void> {
+export async function sendInvitation(db: Db, user: UserRow, base: string): Promise<void> {
   if (!user.email) throw badRequest('The user has no e-mail address to send the invitation to.');
   if (user.realm !== 'internal') throw conflict('Only internal users set a password.');
   const token = await issueToken(db, user.id, 'invite');
-  const link = `${await consoleBaseUrl(db, requestBase)}/login/invitation?token=${token}`;
+  const link = `${base}/login/invitation?token=${token}`;
   await sendMail(db, {
     to: user.email,
     subject: 'You are invited',

@@ -157,6 +157,11 @@ export async function deleteGroups(db: Db, names: string[]): Promise<void> {
       .where('principal_type', '=', 'group')
       .where('principal_name', 'in', names)
       .execute();
+    await trx
+      .deleteFrom('project_members')
+      .where('principal_type', '=', 'group')
+      .where('principal_name', 'in', names)
+      .execute();
     await trx.deleteFrom('groups').where('name', 'in', names).execute();
   });
   affected.forEach(credentialsChanged);

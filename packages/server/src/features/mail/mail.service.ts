@@ -57,6 +57,24 @@ export async function mailConfigured(db: Db): Promise<boolean> {
   return settings.enabled && settings.host !== '';
 }
 
+/**
+ * The console's base address for links in messages: the mail settings' link address, else
+ * `ARCA_BASE_URL`. Never the request's Host header, which the caller controls; undefined when
+ * neither is set, and then no link is sent.
+ */
+export async function linkBaseUrl(db: Db, configured: string | undefined): Promise<string | undefined> {
+  const { externalUrl } = await getMailSettings(db);
+  const base = externalUrl || configured;
+  return base ? `${base}/ui` : undefined;
+}
+
+/** The console's base address for a link, or a 400 that says how to set it. */
+export async function requireLinkBaseUrl(db: Db, configured: string | undefined): Promise<string> {
+  const base = await linkBaseUrl(db, configured);
+  if (!base) throw badRequest(MAIL_MESSAGES.linkAddressRequired);
+  return base;
+}
+
 export interface Message {
   to: string;
   subject: string;
@@ -92,10 +110,4 @@ export async function sendMail(db: Db, message: Message, settings?: MailSettings
   } finally {
     transport.close();
   }
-}
-
-/** The console's base address for links in messages. */
-export async function consoleBaseUrl(db: Db, requestBase: string): Promise<string> {
-  const { externalUrl } = await getMailSettings(db);
-  return `${externalUrl || requestBase}/ui`;
 }

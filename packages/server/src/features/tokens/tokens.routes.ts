@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   AUTH_MESSAGES,
   TOKEN_MESSAGES,
+  TOKEN_MAX_EXPIRES_IN_SECONDS,
   TOKEN_SCOPE_USER,
   accessTokenSchema,
   apiKeyStateSchema,
@@ -238,7 +239,7 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         body: z.object({
           description: z.string().max(1024).optional(),
-          expires_in: z.number().int().min(0).optional(),
+          expires_in: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS).optional(),
           scope: z.string().optional(),
         }),
       },

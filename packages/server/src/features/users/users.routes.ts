@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  PASSWORD_FLOW_MESSAGES,
   bulkDeleteUsersSchema,
   userAnswerSchema,
   userBodySchema,
@@ -17,6 +18,7 @@ import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { audit } from '../audit/audit.service.js';
 import { sendInvitation } from '../auth/flows.service.js';
+import { mailConfigured, requireLinkBaseUrl } from '../mail/mail.service.js';
 import { groupsOfUser } from '../groups/groups.service.js';
 import { findUserByName, listUsers } from './users.store.js';
 
@@ -73,10 +75,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name, invite, ...body } = request.body;
       if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`);
+      if (invite && !(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
+      const linkBase = invite ? await requireLinkBaseUrl(app.db, app.config.baseUrl) : '';
       const { row } = await putUser(app.db, name, body, { invited: invite === true });
       if (invite) {
         try {
-          await sendInvitation(app.db, row, `${request.protocol}://${request.host}`);
+          await sendInvitation(app.db, row, linkBase);
         } catch (error) {
           // no invitation, no user: the administrator fixes the mail settings and tries again
           await app.db.deleteFrom('users').where('id', '=', row.id).execute();

@@ -148,6 +148,12 @@ export async function deleteUser(db: Db, name: string, actorName: string): Promi
       .where('principal_type', '=', 'user')
       .where('principal_name', '=', existing.name)
       .execute();
+    // a later user of the same name starts with no memberships
+    await trx
+      .deleteFrom('project_members')
+      .where('principal_type', '=', 'user')
+      .where('principal_name', '=', existing.name)
+      .execute();
     await trx.deleteFrom('users').where('id', '=', existing.id).execute();
   });
   credentialsChanged(existing.id);

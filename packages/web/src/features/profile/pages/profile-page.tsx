@@ -263,31 +263,59 @@ function TokensCard() {
   );
 }
 
-/** Two-factor state, with set-up (enrolment page) and removal (when the deployment allows it). */
+/** Two-factor state, with set-up (enrolment page) and removal (with a current code, when the deployment allows it). */
 function MfaState({ enrolled, onRemoved }: { enrolled: boolean; onRemoved: () => void }) {
-  const { modal } = App.useApp();
+  const [removing, setRemoving] = useState(false);
+  const [otp, setOtp] = useState('');
+  const [errors, setErrors] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
   if (!enrolled) return <Link to="/login/mfa-enroll">Not set up — set up now</Link>;
+  const close = () => {
+    setRemoving(false);
+    setOtp('');
+    setErrors([]);
+  };
+  const submit = () => {
+    setBusy(true);
+    apiFetch<void>('ui/auth/mfa', { method: 'DELETE', body: { otp }, silent: true })
+      .then(() => {
+        notifySuccess('Two-factor authentication was turned off');
+        close();
+        onRemoved();
+      })
+      .catch((e: unknown) => setErrors(e instanceof ApiError ? e.messages : [String(e)]))
+      .finally(() => setBusy(false));
+  };
   return (
     <Space>
       <StatusTag tone="success">Enabled</StatusTag>
-      <Button
-        size="small"
-        onClick={() =>
-          modal.confirm({
-            title: 'Turn two-factor authentication off?',
-            content: 'Signing in will need only your password.',
-            okText: 'Turn off',
-            okButtonProps: { danger: true },
-            onOk: () =>
-              apiFetch<void>('ui/auth/mfa', { method: 'DELETE' }).then(() => {
-                notifySuccess('Two-factor authentication was turned off');
-                onRemoved();
-              }),
-          })
-        }
-      >
+      <Button size="small" onClick={() => setRemoving(true)}>
         Turn off
       </Button>
+      <Modal
+        open={removing}
+        title="Turn two-factor authentication off?"
+        okText="Turn off"
+        okButtonProps={{ danger: true, disabled: !/^\d{6}$/.test(otp.trim()), loading: busy }}
+        onOk={submit}
+        onCancel={close}
+        destroyOnHidden
+      >
+        <p>Signing in will need only your password. Enter the current code from your authenticator app to confirm.</p>
+        <Form layout="vertical" onFinish={submit}>
+          <Form.Item label="Authentication code" htmlFor="mfa-off-code">
+            <Input
+              id="mfa-off-code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={6}
+              value={otp}
+              onChange={(e) => setOtp(e.target.value)}
+            />
+          </Form.Item>
+        </Form>
+        <ErrorList messages={errors} />
+      </Modal>
     </Space>
   );
 }

@@ -1,0 +1,226 @@
+import * as OTPAuth from 'otpauth';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES, MAIL_MESSAGES, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  XHR,
+  basic,
+  countRows,
+  createRepo,
+  createUser,
+  login,
+  messages,
+  startMailServer,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+
+const API = '/ui/api/v1';
+const code = (secret: string, offset = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offset * 30_000,
+  });
+
+/** Sign-in and session findings of testing the server as an attacker would. */
+describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
+  let t: TestApp;
+  let mail: Awaited<ReturnType<typeof startMailServer>>;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    mail = await startMailServer();
+  });
+  afterEach(async () => {
+    await t.close();
+    await mail.close();
+  });
+
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: `${API}${url}`, headers: { ...XHR, ...headers }, payload: payload as object });
+
+  async function configureMail(externalUrl: string, port = mail.port) {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/ui/mail`,
+      headers: { ...XHR, ...ADMIN_BASIC },
+      payload: {
+        enabled: true,
+        host: '127.0.0.1',
+        port,
+        useSsl: false,
+        useTls: false,
+        username: '',
+        password: '',
+        from: 'arca@example.com',
+        subjectPrefix: '[Arca]',
+        externalUrl,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+  }
+
+  /** Enrols `name` in TOTP through the console and answers its secret and session cookie. */
+  async function enrol(name: string, password: string) {
+    const { cookie } = await login(t.app, name, password);
+    const { secret } = (await t.app.inject({ url: `${API}/auth/mfa/enroll/`, headers: { cookie } })).json() as {
+      secret: string;
+    };
+    expect((await post('/auth/mfa/enroll/', { otp: code(secret) }, { cookie })).statusCode).toBe(200);
+    return { secret, cookie };
+  }
+
+  it('refuses the password alone over Basic for a user with a second factor; tokens still work', async () => {
+    const ann = await createUser(t.app, 'ann');
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/access/api/v1/tokens',
+        headers: ann,
+        payload: { description: 'ci', expires_in: 3600 },
+      })
+    ).json() as { access_token: string };
+    await enrol('ann', 'ann-Passw0rd');
+    const tokensBefore = await countRows(t.app, 'access_tokens');
+    const viaPassword = await t.app.inject({
+      method: 'POST',
+      url: '/access/api/v1/tokens',
+      headers: ann,
+      payload: { description: 'bypass', expires_in: 0 },
+    });
+    expect(viaPassword.statusCode).toBe(401);
+    expect(messages(viaPassword)).toEqual([AUTH_MESSAGES.mfaUseToken]);
+    expect(await countRows(t.app, 'access_tokens')).toBe(tokensBefore);
+    // removing the second factor needs the session, not a client credential
+    const viaToken = await t.app.inject({
+      method: 'DELETE',
+      url: `${API}/ui/auth/mfa`,
+      headers: { ...XHR, authorization: `Bearer ${token.access_token}` },
+      payload: { otp: '123456' },
+    });
+    expect(messages(viaToken)).toEqual([PASSWORD_FLOW_MESSAGES.mfaNeedsSession]);
+    const ping = await t.app.inject({
+      url: '/ui/api/v1/ui/auth/current',
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    expect(ping.json()).toMatchObject({ name: 'ann' });
+  });
+
+  it('removes one’s own second factor only with a fresh code', async () => {
+    await createUser(t.app, 'ann');
+    const { secret } = await enrol('ann', 'ann-Passw0rd');
+    // a session that passed the second factor
+    const first = await login(t.app, 'ann', 'ann-Passw0rd');
+    const pending = `arca_mfa=${first.res.cookies.find((c) => c.name === 'arca_mfa')!.value}`;
+    const verified = await post('/auth/mfa/verify/', { otp: code(secret, 1) }, { cookie: pending });
+    const cookie = `arca_session=${verified.cookies.find((c) => c.name === 'arca_session')!.value}`;
+    const remove = (otp: string | undefined) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `${API}/ui/auth/mfa`,
+        headers: { ...XHR, cookie },
+        ...(otp === undefined ? {} : { payload: { otp } }),
+      });
+    expect((await remove(undefined)).statusCode).toBe(400);
+    expect(messages(await remove('000000'))).toEqual([PASSWORD_FLOW_MESSAGES.badOtp]);
+    const user = await t.app.db
+      .selectFrom('users')
+      .select('mfa_enrolled_at')
+      .where('name', '=', 'ann')
+      .executeTakeFirst();
+    expect(user?.mfa_enrolled_at).not.toBeNull();
+    // a code is good once per 30 s step: let the steps used so far pass
+    await t.app.db.updateTable('users').set({ mfa_last_step: null }).where('name', '=', 'ann').execute();
+    expect((await remove(code(secret))).statusCode).toBe(204);
+  });
+
+  it('never builds a reset link from the Host header', async () => {
+    await createUser(t.app, 'ann');
+    await configureMail('');
+    const attacker = { host: 'attacker.example:8080' };
+    const refused = await post('/ui/auth/forgotpassword', { user: 'ann' }, attacker);
+    expect(refused.statusCode).toBe(400);
+    expect(messages(refused)).toEqual([MAIL_MESSAGES.linkAddressRequired]);
+    expect((await post('/ui/auth/loginRelatedData', {})).json()).toMatchObject({ forgotPassword: false });
+    await configureMail('https://arca.example.com');
+    expect((await post('/ui/auth/forgotpassword', { user: 'ann' }, attacker)).statusCode).toBe(200);
+    await expect.poll(() => mail.messages.length).toBe(1);
+    expect(mail.messages[0]!.raw).toContain('https://arca.example.com/ui/login/reset-password?key=');
+    expect(mail.messages[0]!.raw).not.toContain('attacker.example');
+  });
+
+  it('answers forgot-password the same for known and unknown users, also when mail is down', async () => {
+    await createUser(t.app, 'ann');
+    await configureMail('https://arca.example.com', 1);
+    const known = await post('/ui/auth/forgotpassword', { user: 'ann' });
+    const unknown = await post('/ui/auth/forgotpassword', { user: 'nobody' });
+    expect([known.statusCode, unknown.statusCode]).toEqual([200, 200]);
+    expect(known.body).toBe(unknown.body);
+  });
+
+  it('deletes project memberships with their user, so a new user of the same name inherits nothing', async () => {
+    await createRepo(t.app, 'web-local', { rclass: 'local' });
+    await createUser(t.app, 'lead');
+    const call = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      t.app.inject({ method, url: `${API}${url}`, headers: { ...ADMIN_BASIC, ...XHR }, payload: payload as object });
+    await call('POST', '/projects', { projectKey: 'web', displayName: 'Web' });
+    await call('POST', '/projects/resources/assign', { projectKey: 'web', repositories: ['web-local'] });
+    await call('PUT', '/projects/web/members', { members: [{ name: 'lead', type: 'user', role: 'admin' }] });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/artifactory/api/security/users/lead', headers: ADMIN_BASIC }))
+        .statusCode,
+    ).toBe(200);
+    expect(await t.app.db.selectFrom('project_members').selectAll().execute()).toEqual([]);
+    const lead = await createUser(t.app, 'lead');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/web-local/a.txt',
+      headers: lead,
+      payload: 'x',
+    });
+    expect(put.statusCode).toBe(403);
+  });
+
+  it('refuses a token lifetime past ten years and stores nothing', async () => {
+    const before = await countRows(t.app, 'access_tokens');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/access/api/v1/tokens',
+      headers: ADMIN_BASIC,
+      payload: { expires_in: 9007199254740991 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(await countRows(t.app, 'access_tokens')).toBe(before);
+    expect((await t.app.inject({ url: '/access/api/v1/tokens', headers: ADMIN_BASIC })).statusCode).toBe(200);
+  });
+
+  it('checks the CSRF header on the decoded path and accepts the session cookie only on console routes', async () => {
+    await createRepo(t.app, 'libs-local', { rclass: 'local' });
+    const { cookie } = await login(t.app);
+    const encoded = await t.app.inject({
+      method: 'POST',
+      url: '/ui/%61pi/v1/ui/artifactactions/emptytrash',
+      headers: { cookie },
+    });
+    expect(encoded.statusCode).toBe(403);
+    // REST calls take Basic, Bearer or an API key: the console's cookie makes the caller anonymous there
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/apiKey',
+      headers: { cookie, 'content-type': 'text/plain' },
+      payload: '',
+    });
+    expect(rest.statusCode).toBe(401);
+    const deploy = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/libs-local/a.txt',
+      headers: { cookie },
+      payload: 'x',
+    });
+    expect(deploy.statusCode).toBe(401);
+    expect(await countRows(t.app, 'items')).toBe(0);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/artifactory/libs-local/a.txt', headers: basic('admin', 'x') }))
+        .statusCode,
+    ).toBe(401);
+  });
+});
