@@ -17,7 +17,7 @@ import { badRequest, forbidden, unauthorized } from '../../core/errors.js';
 import type { UserRow } from '../../db/schema.js';
 import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
 import { getSecuritySettings } from '../security/security.service.js';
-import { linkBaseUrl, mailConfigured, requireLinkBaseUrl, sendMail } from '../mail/mail.service.js';
+import { mailConfigured, requireLinkBaseUrl, sendMail } from '../mail/mail.service.js';
 import { getUser } from '../users/users.service.js';
 import { afterPassword, openSession } from './auth.service.js';
 import {
