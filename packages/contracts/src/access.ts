@@ -214,6 +214,21 @@ export const securitySettingsSchema = z.object({
   lockoutMinutes: z.number().int().min(1).max(1440),
   sessionIdleMinutes: z.number().int().min(1).max(10080),
   requireMfa: z.boolean(),
+  /**
+   * `host[:port]` that remote repositories and webhooks may reach although they are loopback or
+   * link-local (an internal mirror on this host, say); besides `ARCA_OUTBOUND_ALLOWED_HOSTS`.
+   */
+  outboundAllowedHosts: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(255)
+        .regex(/^[A-Za-z0-9.\-:[\]]+$/, 'Enter a host name or address, optionally with :port.'),
+    )
+    .max(100)
+    .default([]),
 });
 export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
 

@@ -14,12 +14,14 @@ import { errorHandlerPlugin } from './core/errors.js';
 import { createLoggers } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
-import { startJobs } from './core/jobs.js';
+import { createJobRunner } from './core/jobs.js';
 import { ensureAdminUser } from './features/auth/auth.service.js';
-import { deleteExpiredSessions } from './features/auth/auth.store.js';
 import { registerFeatures } from './features/index.js';
 import { LicenseService } from './features/license/license.service.js';
 import { FileBinaryStore } from './storage/binary-store.js';
+
+/** A temporary upload file untouched for this long belongs to an upload that will not finish. */
+const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -47,17 +49,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
-  const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'));
-  const leftovers = await binaries.cleanTemporary();
-  if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
-  const stopJobs = startJobs({ db, store: binaries, log: loggers.jfrt, trashRetentionDays: config.trashRetentionDays });
-
   const nodeId = process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}`;
+  const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'), nodeId);
+  // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
+  const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
+  if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
+
+  const jobs = createJobRunner({ db, log: loggers.jfrt, nodeId });
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
   const timer = setInterval(() => {
-    heartbeat(db, nodeId)
-      .then(() => deleteExpiredSessions(db, Date.now()))
-      .catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
+    heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
   }, config.heartbeatMs);
   timer.unref();
 
@@ -74,7 +75,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
-    stopJobs();
+    jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     await db.destroy();
     await loggers.close();
@@ -91,9 +92,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     db,
     dbEngine: engine,
     accessLog: loggers.jfac,
-    license,
     nodeId,
     binaries,
+    jobs,
   });
   // an empty JSON body is no body (clients POST /api/security/apiKey with the header and nothing else)
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
@@ -101,6 +102,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
+  app.decorate('license', license);
   await app.register(errorHandlerPlugin);
   await app.register(authPlugin);
   await registerFeatures(app);

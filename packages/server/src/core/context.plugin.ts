@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db, DbEngine } from '../db/database.js';
-import type { LicenseService } from '../features/license/license.service.js';
 import type { BinaryStore } from '../storage/binary-store.js';
+import type { JobRunner } from './jobs.js';
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */
 export interface AppContext {
@@ -13,11 +13,12 @@ export interface AppContext {
   dbEngine: DbEngine;
   /** The access service's logger (log key jfac). */
   accessLog: Logger;
-  license: LicenseService;
   /** This process's node id in the `nodes` table. */
   nodeId: string;
   /** Where artifact contents live. */
   binaries: BinaryStore;
+  /** Scheduled jobs: features register theirs. */
+  jobs: JobRunner;
 }
 
 declare module 'fastify' {
@@ -32,9 +33,9 @@ export const contextPlugin = fp(
     app.decorate('db', context.db);
     app.decorate('dbEngine', context.dbEngine);
     app.decorate('accessLog', context.accessLog);
-    app.decorate('license', context.license);
     app.decorate('nodeId', context.nodeId);
     app.decorate('binaries', context.binaries);
+    app.decorate('jobs', context.jobs);
   },
   { name: 'arca-context' },
 );

@@ -1,80 +1,84 @@
-import { purgeTokens } from '../features/auth/flows.service.js';
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { emptyTrash } from '../features/artifacts/artifacts.service.js';
-import type { BinaryStore } from '../storage/binary-store.js';
 
-/** A content unreferenced for this long is removed; uploads in flight are never that old. */
-export const GC_GRACE_MS = 60 * 60 * 1000;
+/** How long a node may take over one run before another may take the job over. */
+const LEASE_MS = 30 * 60_000;
 
 /**
- * Removes contents no item refers to any more: rows with a zero reference count (the row first,
- * so that a concurrent upload re-creates it), then files with no row at all (left by a crash
- * between storing a file and recording it). Both only past the grace period.
+ * Claims one run of a job for this node: a run is one minute slot of its schedule, and only the
+ * first node to claim a slot (with no other holder's lease still running) runs it.
  */
-export async function collectGarbage(
-  db: Db,
-  store: BinaryStore,
-  now = Date.now(),
-  graceMs = GC_GRACE_MS,
-): Promise<{ binaries: number; orphans: number }> {
-  const cutoff = now - graceMs;
-  const unused = await db
-    .selectFrom('binaries')
-    .select('sha256')
-    .where('ref_count', '<=', 0)
-    .where('updated_at', '<', cutoff)
+export async function claimJobRun(db: Db, name: string, holder: string, now = Date.now()): Promise<boolean> {
+  const slot = Math.floor(now / 60_000);
+  await db
+    .insertInto('job_leases')
+    .values({ name, holder: '', lease_until: 0, last_slot: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  let binaries = 0;
-  for (const { sha256 } of unused) {
-    const deleted = await db
-      .deleteFrom('binaries')
-      .where('sha256', '=', sha256)
-      .where('ref_count', '<=', 0)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) > 0) {
-      await store.remove(sha256);
-      binaries += 1;
-    }
-  }
-  let orphans = 0;
-  for await (const file of store.list()) {
-    if (file.mtimeMs >= cutoff) continue;
-    const row = await db.selectFrom('binaries').select('sha256').where('sha256', '=', file.sha256).executeTakeFirst();
-    if (!row) {
-      await store.remove(file.sha256);
-      orphans += 1;
-    }
-  }
-  return { binaries, orphans };
+  const claimed = await db
+    .updateTable('job_leases')
+    .set({ holder, lease_until: now + LEASE_MS, last_slot: slot })
+    .where('name', '=', name)
+    .where('last_slot', '<', slot)
+    .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', holder)]))
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
 }
 
-/** The periodic jobs of this node, hourly: trash retention, spent sign-in tokens and sessions, binary garbage collection. */
-export function startJobs(options: {
-  db: Db;
-  store: BinaryStore;
-  log: Logger;
-  trashRetentionDays: number;
-}): () => void {
-  const { db, store, log, trashRetentionDays } = options;
-  const job = new Cron('17 * * * *', { protect: true, unref: true }, async () => {
+/** Ends this node's lease on a job once its run is over. */
+export async function releaseJob(db: Db, name: string, holder: string): Promise<void> {
+  await db
+    .updateTable('job_leases')
+    .set({ lease_until: 0 })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .execute();
+}
+
+/** Scheduled jobs of this node; the features that own them register them. */
+export interface JobRunner {
+  /**
+   * Runs `run` on `cron` (croner syntax); with several nodes on one database, exactly one of
+   * them runs each scheduled run. A failure is logged, never thrown.
+   */
+  register(name: string, cron: string, run: () => Promise<void>): void;
+  /** Runs a registered job now (on this node, under the same lease), for operators and tests. */
+  runNow(name: string): Promise<boolean>;
+  stop(): void;
+}
+
+export function createJobRunner(options: { db: Db; log: Logger; nodeId: string }): JobRunner {
+  const { db, log, nodeId } = options;
+  const jobs = new Map<string, { cron: Cron; run: () => Promise<void> }>();
+  const runOnce = async (name: string, run: () => Promise<void>): Promise<boolean> => {
+    if (!(await claimJobRun(db, name, nodeId))) return false;
     try {
-      if (trashRetentionDays > 0) {
-        const removed = await emptyTrash(
-          { db, store, baseUrl: '' },
-          'system',
-          Date.now() - trashRetentionDays * 86_400_000,
-        );
-        if (removed) log.info({ removed }, 'trash retention removed expired items');
-      }
-      await purgeTokens(db);
-      await db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).execute();
-      const collected = await collectGarbage(db, store);
-      if (collected.binaries || collected.orphans) log.info(collected, 'binary garbage collection');
+      await run();
     } catch (error) {
-      log.error({ err: error }, 'maintenance job failed');
+      log.error({ err: error, job: name }, 'a scheduled job failed');
+    } finally {
+      await releaseJob(db, name, nodeId).catch(() => undefined);
     }
-  });
-  return () => job.stop();
+    return true;
+  };
+  return {
+    register(name, cron, run) {
+      if (jobs.has(name)) throw new Error(`the job '${name}' is registered twice`);
+      const job = new Cron(cron, { protect: true, unref: true }, () => {
+        void runOnce(name, run).catch((error: unknown) =>
+          log.error({ err: error, job: name }, 'claiming a job failed'),
+        );
+      });
+      jobs.set(name, { cron: job, run });
+    },
+    async runNow(name) {
+      const job = jobs.get(name);
+      if (!job) throw new Error(`no job '${name}'`);
+      return runOnce(name, job.run);
+    },
+    stop() {
+      for (const { cron } of jobs.values()) cron.stop();
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -11,6 +11,11 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 export type Db = Kysely<Database>;
 export type DbEngine = 'sqlite' | 'postgres';
+
+/** True on PostgreSQL (also inside a transaction), for the few queries the engines spell differently. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
 export function openDatabase(options: {

@@ -224,6 +224,31 @@ export interface ProjectMembersTable {
   role: string;
 }
 
+/** Which node runs a scheduled job: the holder of an unexpired lease, once per slot (minute). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  lease_until: number;
+  last_slot: number;
+}
+
+/** A consumer's claim on an outbox event: leased while being delivered, then delivered. */
+export interface EventReceiptsTable {
+  consumer: string;
+  event_id: string;
+  holder: string;
+  lease_until: number;
+  delivered_at: number | null;
+}
+
+/** Files, folders and bytes of a repository, kept up to date by every change of its items. */
+export interface RepositoryUsageTable {
+  repo_key: string;
+  files: number;
+  folders: number;
+  size: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -246,6 +271,9 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
+  job_leases: JobLeasesTable;
+  event_receipts: EventReceiptsTable;
+  repository_usage: RepositoryUsageTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

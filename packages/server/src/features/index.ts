@@ -13,6 +13,8 @@ import { permissionsRestRoutes, permissionsRoutes } from './permissions/permissi
 import { tokensRestRoutes, tokensRoutes } from './tokens/tokens.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { registerArtifactJobs } from './artifacts/artifacts.jobs.js';
+import { registerAuthJobs } from './auth/auth.jobs.js';
 
 /** Base of every console call: the spec's paths are mounted below it unchanged. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -39,4 +41,6 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(permissionsRestRoutes);
   await app.register(tokensRestRoutes);
   await app.register(artifactsRestRoutes);
+  registerAuthJobs(app);
+  registerArtifactJobs(app);
 }

@@ -38,21 +38,40 @@ export interface BinaryStore {
   exists(sha256: string): Promise<boolean>;
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
-  remove(sha256: string): Promise<void>;
-  /** Removes temporary files left by interrupted uploads. */
-  cleanTemporary(): Promise<number>;
+  /**
+   * Removes a stored content, but only when it was last written or touched before `olderThan`
+   * (epoch ms): a deploy of the same bytes that has just put it back in place keeps it.
+   * Answers whether it was removed.
+   */
+  remove(sha256: string, olderThan?: number): Promise<boolean>;
+  /** Marks a content as just used (a deploy by checksum); false when it is not stored. */
+  touch(sha256: string): Promise<boolean>;
+  /**
+   * Removes temporary files left by interrupted uploads: all of this node's, and other nodes'
+   * not written to since `olderThan` (epoch ms), so that their uploads in flight go on.
+   */
+  cleanTemporary(olderThan: number): Promise<number>;
   /** Every stored SHA-256 with the file's modification time. */
   list(): AsyncIterable<{ sha256: string; mtimeMs: number }>;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** `<root>/ab/cd/<sha256>`, with temporary files under `<root>/_tmp`. */
+/**
+ * `<root>/ab/cd/<sha256>`, with temporary files under `<root>/_tmp/<node>`: each node of a
+ * cluster sharing the store writes its uploads in its own folder, so that a node starting up
+ * clears what its own previous run left without touching uploads other nodes are receiving.
+ */
 export class FileBinaryStore implements BinaryStore {
+  private readonly tmpRoot: string;
   private readonly tmpDir: string;
 
-  constructor(private readonly root: string) {
-    this.tmpDir = path.join(root, '_tmp');
+  constructor(
+    private readonly root: string,
+    nodeId = 'local',
+  ) {
+    this.tmpRoot = path.join(root, '_tmp');
+    this.tmpDir = path.join(this.tmpRoot, nodeId.replace(/[^A-Za-z0-9._-]/g, '_'));
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
@@ -122,14 +141,48 @@ export class FileBinaryStore implements BinaryStore {
     return fs.createReadStream(this.pathOf(sha256), { ...range, highWaterMark: 1024 * 1024 });
   }
 
-  async remove(sha256: string): Promise<void> {
-    await fsp.rm(this.pathOf(sha256), { force: true });
+  async remove(sha256: string, olderThan?: number): Promise<boolean> {
+    const file = this.pathOf(sha256);
+    if (olderThan !== undefined) {
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (!stat) return false;
+      if (stat.mtimeMs >= olderThan) return false;
+    }
+    await fsp.rm(file, { force: true });
+    return true;
   }
 
-  async cleanTemporary(): Promise<number> {
-    const names = await fsp.readdir(this.tmpDir);
-    await Promise.all(names.map((name) => fsp.rm(path.join(this.tmpDir, name), { force: true })));
-    return names.length;
+  async touch(sha256: string): Promise<boolean> {
+    const now = new Date();
+    try {
+      await fsp.utimes(this.pathOf(sha256), now, now);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async cleanTemporary(olderThan: number): Promise<number> {
+    let removed = 0;
+    for (const entry of await fsp.readdir(this.tmpRoot, { withFileTypes: true })) {
+      const full = path.join(this.tmpRoot, entry.name);
+      if (entry.isDirectory()) {
+        // this node's own folder: nothing in it is in flight while the node starts
+        const own = full === this.tmpDir;
+        for (const name of await fsp.readdir(full))
+          removed += (await this.removeIdle(path.join(full, name), own ? Infinity : olderThan)) ? 1 : 0;
+      } else {
+        removed += (await this.removeIdle(full, olderThan)) ? 1 : 0;
+      }
+    }
+    return removed;
+  }
+
+  private async removeIdle(file: string, olderThan: number): Promise<boolean> {
+    const stat = await fsp.stat(file).catch(() => undefined);
+    if (!stat || stat.mtimeMs >= olderThan) return false;
+    await fsp.rm(file, { force: true });
+    return true;
   }
 
   async *list(): AsyncIterable<{ sha256: string; mtimeMs: number }> {

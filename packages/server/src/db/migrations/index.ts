@@ -4,6 +4,7 @@ import * as repositories from './2026-11-22-repositories.js';
 import * as security from './2026-11-22-security.js';
 import * as projects from './2026-11-22-security-projects.js';
 import * as totp from './2026-11-22-security-totp.js';
+import * as kernel from './2026-11-23-kernel.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-security': security,
   '2026-11-22-security-projects': projects,
   '2026-11-22-security-totp': totp,
+  '2026-11-23-kernel': kernel,
 };

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError } from '../../core/errors.js';
+import { allowedOutboundHosts } from '../../core/outbound.js';
 import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
 import { listChildren } from './artifacts.store.js';
 
@@ -10,6 +11,7 @@ export function artifactContext(request: FastifyRequest): ArtifactContext {
     store: request.server.binaries,
     baseUrl: `${request.protocol}://${request.host}`,
     log: request.log,
+    allowedHosts: () => allowedOutboundHosts(request.server.db, request.server.config.outboundAllowedHosts),
   };
 }
 

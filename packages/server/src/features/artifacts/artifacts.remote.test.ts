@@ -21,7 +21,8 @@ describe.each(ENGINES)('remote and virtual repositories against an upstream serv
     await put(upstream.app, '/artifactory/public-local/lib/a-1.0.jar', 'upstream bytes');
     await upstream.app.listen({ port: 0, host: '127.0.0.1' });
     upstreamUrl = `http://127.0.0.1:${(upstream.app.server.address() as AddressInfo).port}/artifactory/public-local/`;
-    t = await startTestApp(engine);
+    // the upstream runs on this host: the outbound policy must be told
+    t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     await createRepo(t.app, 'upstream-remote', {
       rclass: 'remote',
       url: upstreamUrl,

@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Response } from 'undici';
+import { outboundFetch } from '../../core/outbound.js';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
 import { findItem } from './artifacts.store.js';
-
-/** How long an upstream may take to start answering. */
-const UPSTREAM_TIMEOUT_MS = 30_000;
 
 const inflight = new Map<string, Promise<ItemRow | undefined>>();
 
@@ -28,12 +27,9 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
     let response: Response;
     try {
-      response = await fetch(upstreamUrl(repo, path), {
-        headers,
-        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-        redirect: 'follow',
-      });
-    } catch {
+      response = await outboundFetch(upstreamUrl(repo, path), { headers, allowed: (await ctx.allowedHosts?.()) ?? [] });
+    } catch (error) {
+      ctx.log?.warn({ err: error, repo: repo.key, path }, 'fetching from the upstream failed');
       return undefined;
     }
     if (!response.ok || !response.body) {

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ARTIFACT_MESSAGES } from '@arca/contracts';
-import { collectGarbage } from '../../core/jobs.js';
+import { collectGarbage } from './artifacts.gc.js';
 import { putSetting } from '../../core/settings.store.js';
 import {
   ADMIN_BASIC,
@@ -145,7 +145,7 @@ describe.each(ENGINES)('artifacts on %s', (engine) => {
   });
 
   it('refuses deploys to unknown, remote and target-less virtual repositories', async () => {
-    await createRepo(t.app, 'r', { rclass: 'remote', url: 'http://127.0.0.1:9/' });
+    await createRepo(t.app, 'r', { rclass: 'remote', url: 'http://upstream.invalid:9/' });
     await createRepo(t.app, 'v', { rclass: 'virtual', repositories: ['libs-local'] });
     const unknown = await put(t.app, '/artifactory/nope/a.txt', 'x');
     expect([unknown.statusCode, messages(unknown)]).toEqual([404, ["Repository 'nope' was not found."]]);

@@ -13,7 +13,9 @@ import type { BinaryStore } from '../../storage/binary-store.js';
 import { findRepository } from '../repositories/repositories.store.js';
 import { getRepository, parseMembers } from '../repositories/repositories.service.js';
 import {
+  adjustUsage,
   countChildren,
+  countItems,
   deleteItems,
   deleteProperties,
   findBinary,
@@ -40,6 +42,8 @@ export interface ArtifactContext {
   log?: { warn(obj: object, msg: string): void };
   /** Limits listings to what the caller may read; absent or null shows everything. */
   visible?: ReadFilter;
+  /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
+  allowedHosts?: () => Promise<readonly string[]>;
 }
 
 export function mimeTypeOf(path: string): string {
@@ -116,7 +120,7 @@ async function ensureFolders(trx: Db, repoKey: string, path: string, actor: stri
       if (existing.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: folder }));
       continue;
     }
-    await trx
+    const inserted = await trx
       .insertInto('items')
       .values({
         id: randomUUID(),
@@ -134,7 +138,8 @@ async function ensureFolders(trx: Db, repoKey: string, path: string, actor: stri
         modified_by: actor,
       })
       .onConflict((oc) => oc.columns(['repo_key', 'path']).doNothing())
-      .execute();
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await adjustUsage(trx, repoKey, { folders: 1 });
   }
 }
 
@@ -169,6 +174,7 @@ async function putFile(
     modified_by: actor,
   };
   await trx.insertInto('items').values(row).execute();
+  await adjustUsage(trx, repoKey, { files: 1, size: row.size });
   return row;
 }
 
@@ -221,7 +227,8 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     if (!input.checksums.sha256 && !input.checksums.sha1)
       throw badRequest(ARTIFACT_MESSAGES.checksumDeployNeedsChecksum);
     const found = await findBinary(db, input.checksums);
-    if (!found || !(await store.exists(found.sha256))) throw notFound(ARTIFACT_MESSAGES.checksumDeployNotFound);
+    // touched, so that garbage collection keeps it while this deploy records its use
+    if (!found || !(await store.touch(found.sha256))) throw notFound(ARTIFACT_MESSAGES.checksumDeployNotFound);
     verifyChecksums(input.checksums, found);
     binary = { sha256: found.sha256, sha1: found.sha1, md5: found.md5, size: Number(found.size) };
   } else {
@@ -365,6 +372,7 @@ async function relocate(
       if (existing.folder === 1 && item.folder === 1) {
         // merge: keep the destination folder, drop the source one
         await trx.deleteFrom('items').where('id', '=', item.id).execute();
+        await countItems(trx, [item], -1);
         continue;
       }
       if (existing.folder !== item.folder) {
@@ -386,6 +394,10 @@ async function relocate(
       })
       .where('id', '=', item.id)
       .execute();
+    if (to.repoKey !== item.repo_key) {
+      await countItems(trx, [item], -1);
+      await countItems(trx, [{ ...item, repo_key: to.repoKey }], 1);
+    }
     if (extraProperties) await putProperties(trx, item.id, extraProperties);
   }
 }
@@ -471,12 +483,13 @@ export async function copyOrMove(
 async function pruneEmptyTrashFolders(trx: Db, path: string): Promise<void> {
   for (const folder of ancestorsOf(path).reverse()) {
     if ((await countChildren(trx, TRASHCAN_REPO, folder)) > 0) return;
-    await trx
+    const deleted = await trx
       .deleteFrom('items')
       .where('repo_key', '=', TRASHCAN_REPO)
       .where('path', '=', folder)
       .where('folder', '=', 1)
-      .execute();
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) > 0) await adjustUsage(trx, TRASHCAN_REPO, { folders: -1 });
   }
 }
 

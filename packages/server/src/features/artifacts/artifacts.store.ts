@@ -1,21 +1,68 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { isPostgres, type Db } from '../../db/database.js';
 import type { ItemRow } from '../../db/schema.js';
 
 export function findItem(db: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').selectAll().where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst();
 }
 
-/** An item and everything below it. Prefix matching uses substr so that '%' and '_' in names are literal. */
+/** `path` compared byte-wise (PostgreSQL's "C" collation; SQLite compares bytes already). */
+function bytewisePath(db: Db) {
+  return isPostgres(db) ? sql<string>`path collate "C"` : sql<string>`path`;
+}
+
+/**
+ * The items strictly below `path` as an index range: `path/` ≤ p < `path0` ('0' follows '/'),
+ * so listing a subtree reads only that subtree, never the whole repository.
+ */
+function belowPath(db: Db, path: string) {
+  const column = bytewisePath(db);
+  return sql<boolean>`(${column} >= ${`${path}/`} and ${column} < ${`${path}0`})`;
+}
+
+/** An item and everything below it, by path. */
 export function findSubtree(db: Db, repoKey: string, path: string): Promise<ItemRow[]> {
   let query = db.selectFrom('items').selectAll().where('repo_key', '=', repoKey);
-  if (path) {
-    const prefix = `${path}/`;
-    query = query.where((eb) =>
-      eb.or([eb('path', '=', path), eb(eb.fn('substr', ['path', sql.lit(1), sql.lit(prefix.length)]), '=', prefix)]),
-    );
+  if (path) query = query.where((eb) => eb.or([eb('path', '=', path), belowPath(db, path)]));
+  return query.orderBy(bytewisePath(db)).execute();
+}
+
+/** Changes a repository's counters by the given amounts (in the change's transaction). */
+export async function adjustUsage(
+  db: Db,
+  repoKey: string,
+  delta: { files?: number; folders?: number; size?: number },
+): Promise<void> {
+  const files = delta.files ?? 0;
+  const folders = delta.folders ?? 0;
+  const size = delta.size ?? 0;
+  if (!files && !folders && !size) return;
+  await db
+    .insertInto('repository_usage')
+    .values({ repo_key: repoKey, files, folders, size })
+    .onConflict((oc) =>
+      oc.column('repo_key').doUpdateSet({
+        files: sql<number>`repository_usage.files + ${files}`,
+        folders: sql<number>`repository_usage.folders + ${folders}`,
+        size: sql<number>`repository_usage.size + ${size}`,
+      }),
+    )
+    .execute();
+}
+
+/** What a set of items adds to its repositories' counters (negate to remove them). */
+export async function countItems(db: Db, items: ItemRow[], sign: 1 | -1): Promise<void> {
+  const byRepo = new Map<string, { files: number; folders: number; size: number }>();
+  for (const item of items) {
+    const entry = byRepo.get(item.repo_key) ?? { files: 0, folders: 0, size: 0 };
+    if (item.folder === 1) entry.folders += sign;
+    else {
+      entry.files += sign;
+      entry.size += sign * Number(item.size);
+    }
+    byRepo.set(item.repo_key, entry);
   }
-  return query.orderBy('path').execute();
+  for (const [repoKey, delta] of byRepo) await adjustUsage(db, repoKey, delta);
 }
 
 function childrenOfKind(db: Db, repoKey: string, parent: string, folder: 0 | 1, offset: number, limit: number) {
@@ -157,9 +204,10 @@ export function findBinary(db: Db, checksum: { sha256?: string; sha1?: string })
   return query.executeTakeFirst();
 }
 
-/** Deletes items (properties go with them) and releases their contents. */
+/** Deletes items (properties go with them), releases their contents and updates the counters. */
 export async function deleteItems(db: Db, items: ItemRow[], now: number): Promise<void> {
   if (!items.length) return;
+  await countItems(db, items, -1);
   const ids = items.map((i) => i.id);
   for (let i = 0; i < ids.length; i += 500) {
     await db
@@ -188,10 +236,7 @@ export async function subtreeStats(
       eb.fn.sum<number | string | null>('size').as('size'),
     ])
     .where('repo_key', '=', repoKey);
-  if (path) {
-    const prefix = `${path}/`;
-    query = query.where(sql<boolean>`substr(path, 1, ${sql.lit(prefix.length)}) = ${prefix}`);
-  }
+  if (path) query = query.where(belowPath(db, path));
   const rows = await query.groupBy('folder').execute();
   const stats = { files: 0, folders: 0, size: 0 };
   for (const row of rows) {

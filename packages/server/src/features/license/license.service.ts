@@ -20,6 +20,13 @@ import { activateLicense, findActiveLicense } from './license.store.js';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The licence in force: verification, installation, issuing and the edition that gates features. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The installed licence of this deployment. */
+    license: LicenseService;
+  }
+}
+
 export class LicenseService {
   readonly ownKey: IssuerKey;
   readonly trusted: IssuerKey[];

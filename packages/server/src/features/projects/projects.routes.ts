@@ -133,13 +133,9 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.body.key.startsWith(`${key}-`)) {
         throw badRequest(formatMessage(PROJECT_MESSAGES.repoKeyPrefix, { project: key }));
       }
-      const row = await createRepository(
-        app.db,
-        { ...request.body, rclass: 'local' },
-        actorName(request.principal),
-        Date.now(),
-        key,
-      );
+      const row = await createRepository(app.db, { ...request.body, rclass: 'local' }, actorName(request.principal), {
+        projectKey: key,
+      });
       await audit(request, {
         category: 'project',
         action: 'create repository',

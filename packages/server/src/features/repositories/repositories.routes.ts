@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { allowedOutboundHosts } from '../../core/outbound.js';
 import {
   REPOSITORY_LAYOUTS,
   quickCreateBodySchema,
@@ -59,6 +60,7 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         { ...request.body, key: request.params.key },
         actorName(request.principal),
+        { allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts) },
       );
       return reply.type('text/plain').send(`Successfully created repository '${row.key}'`);
     },
@@ -68,7 +70,9 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/artifactory/api/repositories/:key',
     { config: { access: 'admin' }, schema: { params: keyParams, body: z.record(z.string(), z.unknown()) } },
     async (request, reply) => {
-      const row = await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal));
+      const row = await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal), {
+        allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+      });
       return reply.type('text/plain').send(`Repository '${row.key}' update successful.`);
     },
   );
@@ -116,7 +120,12 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: { body: quickCreateBodySchema, response: { 200: z.array(repositoryAnswerSchema) } },
     },
-    async (request) => (await quickCreate(app.db, request.body, actorName(request.principal))).map(toAnswer),
+    async (request) =>
+      (
+        await quickCreate(app.db, request.body, actorName(request.principal), {
+          allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+        })
+      ).map(toAnswer),
   );
 
   app.get(
@@ -131,7 +140,12 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: { body: z.record(z.string(), z.unknown()), response: { 200: repositoryAnswerSchema } },
     },
-    async (request) => toAnswer(await createRepository(app.db, request.body, actorName(request.principal))),
+    async (request) =>
+      toAnswer(
+        await createRepository(app.db, request.body, actorName(request.principal), {
+          allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+        }),
+      ),
   );
 
   app.put(
@@ -141,7 +155,11 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: keyParams, body: z.record(z.string(), z.unknown()), response: { 200: repositoryAnswerSchema } },
     },
     async (request) =>
-      toAnswer(await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal))),
+      toAnswer(
+        await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal), {
+          allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+        }),
+      ),
   );
 
   app.delete(

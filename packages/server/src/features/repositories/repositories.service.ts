@@ -14,6 +14,7 @@ import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { recordEvent } from '../../core/events.js';
+import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
   findRepository,
@@ -93,6 +94,7 @@ async function validate(
   config: RepositoryConfig,
   existing: RepositoryRow | undefined,
   now: number,
+  allowedHosts: readonly string[] = [],
 ): Promise<RepositoryRow> {
   const { key } = config;
   if (!existing) {
@@ -106,6 +108,12 @@ async function validate(
   if (config.rclass === 'remote') {
     if (!config.url.trim()) throw badRequest(REPOSITORY_MESSAGES.urlRequired);
     if (!validUrl(config.url.trim())) throw badRequest(REPOSITORY_MESSAGES.invalidUrl);
+    try {
+      checkOutboundUrl(config.url.trim(), allowedHosts);
+    } catch (error) {
+      if (error instanceof OutboundRefused) throw badRequest(error.message);
+      throw error;
+    }
   }
   let members: string[] = [];
   let defaultDeploymentRepo = '';
@@ -170,14 +178,21 @@ export async function getRepository(db: Db, key: string): Promise<RepositoryRow>
   return row;
 }
 
+/** What a repository change may need besides its input. */
+export interface RepositoryChangeOptions {
+  now?: number;
+  projectKey?: string | null;
+  /** Hosts a remote repository may name although they are loopback or link-local. */
+  allowedHosts?: readonly string[];
+}
+
 export async function createRepository(
   db: Db,
   input: unknown,
   actor: string,
-  now = Date.now(),
-  projectKey: string | null = null,
+  { now = Date.now(), projectKey = null, allowedHosts = [] }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow> {
-  const row = { ...(await validate(db, parseConfig(input), undefined, now)), project_key: projectKey };
+  const row = { ...(await validate(db, parseConfig(input), undefined, now, allowedHosts)), project_key: projectKey };
   await db.transaction().execute(async (trx) => {
     await insertRepository(trx, row);
     await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
@@ -191,7 +206,7 @@ export async function updateRepositoryConfig(
   key: string,
   input: Record<string, unknown>,
   actor: string,
-  now = Date.now(),
+  { now = Date.now(), allowedHosts = [] }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow> {
   const existing = await getRepository(db, key);
   const merged: RepositoryConfigInput = {
@@ -199,7 +214,7 @@ export async function updateRepositoryConfig(
     ...(input as Partial<RepositoryConfigInput>),
     key,
   };
-  const row = await validate(db, parseConfig(merged), existing, now);
+  const row = await validate(db, parseConfig(merged), existing, now, allowedHosts);
   await db.transaction().execute(async (trx) => {
     await updateRepository(trx, row);
     await recordEvent(trx, { type: 'repository.updated', repoKey: key, actor });
@@ -224,6 +239,7 @@ export async function quickCreate(
   db: Db,
   input: { packageType: string; prefix: string; remoteUrl: string },
   actor: string,
+  { allowedHosts = [] }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow[]> {
   const packageType = canonicalPackageType(input.packageType);
   if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: input.packageType }));
@@ -245,7 +261,7 @@ export async function quickCreate(
   return db.transaction().execute(async (trx) => {
     const rows: RepositoryRow[] = [];
     for (const config of configs) {
-      const row = await validate(trx, parseConfig(config), undefined, now);
+      const row = await validate(trx, parseConfig(config), undefined, now, allowedHosts);
       await insertRepository(trx, row);
       await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
       rows.push(row);

@@ -32,30 +32,14 @@ export async function deleteRepository(db: Db, key: string): Promise<void> {
 }
 
 /** Files and their total size per repository. */
+/** Files, folders and bytes per repository, from the counters every item change keeps up to date. */
 export async function usageByRepository(
   db: Db,
 ): Promise<Map<string, { files: number; folders: number; size: number }>> {
-  const rows = await db
-    .selectFrom('items')
-    .select((eb) => [
-      'repo_key',
-      'folder',
-      eb.fn.countAll<number | string>().as('count'),
-      eb.fn.sum<number | string | null>('size').as('size'),
-    ])
-    .groupBy(['repo_key', 'folder'])
-    .execute();
-  const usage = new Map<string, { files: number; folders: number; size: number }>();
-  for (const row of rows) {
-    const entry = usage.get(row.repo_key) ?? { files: 0, folders: 0, size: 0 };
-    if (row.folder === 1) entry.folders += Number(row.count);
-    else {
-      entry.files += Number(row.count);
-      entry.size += Number(row.size ?? 0);
-    }
-    usage.set(row.repo_key, entry);
-  }
-  return usage;
+  const rows = await db.selectFrom('repository_usage').selectAll().execute();
+  return new Map(
+    rows.map((r) => [r.repo_key, { files: Number(r.files), folders: Number(r.folders), size: Number(r.size) }]),
+  );
 }
 
 export async function hasItems(db: Db, key: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Skeleton, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import type { SecuritySettings } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
@@ -126,6 +126,27 @@ function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
                   {number('lockoutMinutes', 'Lock for', 1, 1440, 'minutes')}
                 </Flex>
               )}
+            </Card>
+            <Card title="Outbound requests" style={{ marginBottom: 20 }}>
+              <Typography.Paragraph type="secondary">
+                Remote repositories and webhooks never reach this host or link-local addresses (such as cloud metadata
+                services) unless they are listed here. Private networks stay reachable.
+              </Typography.Paragraph>
+              <Form.Item
+                name="outboundAllowedHosts"
+                label="Allowed hosts"
+                htmlFor="outboundAllowedHosts"
+                extra="A host name or address, optionally with :port — type it and press Enter."
+              >
+                <Select
+                  id="outboundAllowedHosts"
+                  mode="tags"
+                  tokenSeparators={[',', ' ']}
+                  open={false}
+                  suffixIcon={null}
+                  placeholder="e.g. localhost:8081"
+                />
+              </Form.Item>
             </Card>
           </Col>
         </Row>

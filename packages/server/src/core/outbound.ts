@@ -1,0 +1,177 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch, type Dispatcher, type Response } from 'undici';
+import type { Db } from '../db/database.js';
+import { getSetting } from './settings.store.js';
+
+/** Why an outbound request was not made. */
+export class OutboundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundRefused';
+  }
+}
+
+/** Ranges no outbound request reaches unless allowed by name: this host and cloud metadata services. */
+const BLOCKED_RANGES = new Set(['loopback', 'linkLocal', 'unspecified']);
+
+/** True for loopback, link-local (169.254.0.0/16, fe80::/10, metadata services) and unspecified addresses. */
+export function isBlockedAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return true;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return BLOCKED_RANGES.has(parsed.range());
+}
+
+/** Timeouts of one outbound request: none of them bounds a long download that keeps flowing. */
+export interface OutboundTimeouts {
+  /** To open the connection. */
+  connectMs: number;
+  /** From the request to the response headers. */
+  firstByteMs: number;
+  /** Longest pause between two chunks of the body. */
+  idleMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: OutboundTimeouts = { connectMs: 10_000, firstByteMs: 30_000, idleMs: 60_000 };
+
+const MAX_REDIRECTS = 5;
+
+/** A DNS lookup that refuses blocked addresses: the check applies to the address actually connected to. */
+function guardedLookup(
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+): void {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '');
+    const list = addresses as dns.LookupAddress[];
+    const blocked = list.find((a) => isBlockedAddress(a.address));
+    if (blocked) {
+      return callback(
+        new OutboundRefused(`'${hostname}' resolves to ${blocked.address}, which outbound requests may not reach.`),
+        '',
+      );
+    }
+    if (options.all) return callback(null, list);
+    callback(null, list[0]!.address, list[0]!.family);
+  });
+}
+
+const agents = new Map<string, Agent>();
+
+function agentFor(guarded: boolean, timeouts: OutboundTimeouts): Agent {
+  const key = `${guarded}:${timeouts.connectMs}:${timeouts.firstByteMs}:${timeouts.idleMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: { timeout: timeouts.connectMs, ...(guarded ? { lookup: guardedLookup } : {}) },
+      headersTimeout: timeouts.firstByteMs,
+      bodyTimeout: timeouts.idleMs,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** `host:port` of a URL, with the scheme's default port. */
+function hostAndPort(url: URL): { host: string; port: string } {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return { host, port: url.port || (url.protocol === 'https:' ? '443' : '80') };
+}
+
+/** Whether the allow-list names this URL's host (any port) or host:port. */
+export function allowedByName(url: URL, allowed: readonly string[]): boolean {
+  const { host, port } = hostAndPort(url);
+  return allowed.some((entry) => {
+    const e = entry
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '');
+    return e === host || e === `${host}:${port}` || e === `[${host}]:${port}`;
+  });
+}
+
+/**
+ * Checks what can be checked before connecting: the scheme, and a literal address in the URL.
+ * Names are checked when they are resolved (see `outboundFetch`). Throws `OutboundRefused`.
+ */
+export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRefused(`'${raw}' is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundRefused(`Outbound requests use http or https, not '${url.protocol.replace(':', '')}'.`);
+  }
+  const { host } = hostAndPort(url);
+  if (!allowedByName(url, allowed)) {
+    if (net.isIP(host) && isBlockedAddress(host)) {
+      throw new OutboundRefused(`${host} is a loopback or link-local address, which outbound requests may not reach.`);
+    }
+    if (host === 'localhost' || host.endsWith('.localhost')) {
+      throw new OutboundRefused(`'${host}' is this host, which outbound requests may not reach.`);
+    }
+  }
+  return url;
+}
+
+export interface OutboundRequest {
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string | Uint8Array;
+  /** `host[:port]` entries that may be reached although loopback or link-local. */
+  allowed: readonly string[];
+  timeouts?: OutboundTimeouts;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one way Arca makes an HTTP request to somewhere else (remote repositories, webhooks):
+ * never to loopback or link-local addresses unless the allow-list names the host — checked on
+ * the resolved address and again on every redirect — with connect, first-byte and idle timeouts
+ * instead of one for the whole transfer. Credentials are not sent on to another origin.
+ */
+export async function outboundFetch(raw: string, request: OutboundRequest): Promise<Response> {
+  const timeouts = request.timeouts ?? DEFAULT_TIMEOUTS;
+  let url = checkOutboundUrl(raw, request.allowed);
+  const origin = url.origin;
+  for (let hop = 0; ; hop++) {
+    const dispatcher: Dispatcher = agentFor(!allowedByName(url, request.allowed), timeouts);
+    const sameOrigin = url.origin === origin;
+    const headers = Object.fromEntries(
+      Object.entries(request.headers ?? {}).filter(([name]) => sameOrigin || name.toLowerCase() !== 'authorization'),
+    );
+    let response: Response;
+    try {
+      response = await undiciFetch(url, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        redirect: 'manual',
+        dispatcher,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof OutboundRefused) throw cause;
+      throw error;
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || !location) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects from ${raw}.`);
+    url = checkOutboundUrl(new URL(location, url).toString(), request.allowed);
+  }
+}
+
+/** The allow-list in force: `ARCA_OUTBOUND_ALLOWED_HOSTS` and the administrators' list in the security settings. */
+export async function allowedOutboundHosts(db: Db, configured: readonly string[]): Promise<string[]> {
+  const policy = await getSetting(db, 'security.policy');
+  return [...configured, ...(policy.outboundAllowedHosts ?? [])];
+}
