@@ -23,6 +23,8 @@ export const ARTIFACT_MESSAGES = {
   notInTrash: 'Only items in the trash can can be restored.',
   upstreamFailed: 'The upstream of remote repository {key} did not answer with the file.',
   propertyKey: 'A property key may contain letters, digits, dots, dashes, underscores and colons.',
+  propertyKeyReserved: "Property keys starting with 'trash.' are reserved for the trash can.",
+  propertyValue: 'A property value may not contain control characters and is at most 4000 characters long.',
   notText: 'This file is not a text file that can be viewed.',
   notArchive: 'This file is not an archive that can be browsed.',
   archiveTooLarge: 'This archive is too large to browse: it expands past the viewing limit.',

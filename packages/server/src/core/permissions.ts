@@ -9,6 +9,7 @@ import {
   AUTH_MESSAGES,
   ERROR_MESSAGES,
   PERMISSION_ACTIONS,
+  TRASHCAN_REPO,
   type PermissionAction,
   type PermissionResource,
   type ProjectRole,
@@ -42,6 +43,8 @@ interface Grant {
   rank: number;
   /** Includes '**' and excludes nothing: every path of the covered repositories. */
   everything: boolean;
+  /** The Ant patterns themselves, for callers that turn rights into queries. */
+  patterns: { includes: string[]; excludes: string[] };
 }
 
 interface Rights {
@@ -74,6 +77,7 @@ function compileGrant(resource: PermissionResource, actions: string[]): Grant {
     }),
     rank: Math.max(-1, ...actions.map((a) => RANK[a as Action] ?? -1)),
     everything: includes.includes('**') && resource.excludes.every((p) => p.trim() === ''),
+    patterns: { includes, excludes: resource.excludes.filter((p) => p.trim() !== '') },
   };
 }
 
@@ -159,10 +163,25 @@ function grantAllows(grant: Grant, path: string, asFolder: boolean): boolean {
 
 function allowed(rights: Rights, action: Action, repoKey: string, path: string, asFolder: boolean): boolean {
   if (rights.admin) return true;
+  if (repoKey === TRASHCAN_REPO) return allowedInTrash(rights, action, path, asFolder);
   const rclass = rights.repoClasses.get(repoKey);
   return rights.grants.some(
     (g) => g.rank >= RANK[action] && coversRepo(g, repoKey, rclass) && grantAllows(g, path, asFolder),
   );
+}
+
+/**
+ * The trash can holds `<original repository>/<original path>`. An item there is authorised
+ * against where it was deleted from, and needs the right to delete there (those who could have
+ * deleted it may see and restore it); no grant covers the trash can itself, 'any' grants
+ * included, so only administrators browse it as a whole.
+ */
+function allowedInTrash(rights: Rights, action: Action, path: string, asFolder: boolean): boolean {
+  const slash = path.indexOf('/');
+  const repoKey = slash < 0 ? path : path.slice(0, slash);
+  if (!repoKey || repoKey === TRASHCAN_REPO) return false;
+  const needed = RANK[action] > RANK.delete ? action : 'delete';
+  return allowed(rights, needed, repoKey, slash < 0 ? '' : path.slice(slash + 1), asFolder);
 }
 
 /**
@@ -181,6 +200,30 @@ export async function isAllowed(
   return allowed(await rightsOf(db, principal), action, repoKey, path, action === 'read');
 }
 
+/** The message of a refused action on one path. */
+function refusal(action: Action, repoKey: string, path: string): string {
+  return `You do not have ${action} permission on '${repoKey}${path ? `/${path}` : ''}'.`;
+}
+
+/**
+ * Requires `action` on every one of `paths` (an operation on a folder touches everything below
+ * it: a path an exclude pattern refuses refuses the whole operation, which then changes nothing).
+ */
+export async function requireOnEach(
+  request: FastifyRequest,
+  action: Action,
+  repoKey: string,
+  paths: Iterable<string>,
+): Promise<void> {
+  const rights = await rightsOf(request.server.db, request.principal);
+  if (rights.admin) return;
+  for (const path of paths) {
+    if (allowed(rights, action, repoKey, path, false)) continue;
+    if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+    throw new HttpError(403, refusal(action, repoKey, path));
+  }
+}
+
 /** Which items of a repository a caller may see; `null` when it may see all of them. */
 export type ReadFilter = ((path: string, folder: boolean) => boolean) | null;
 
@@ -191,11 +234,29 @@ export type ReadFilter = ((path: string, folder: boolean) => boolean) | null;
 export async function readFilter(db: Db, principal: Principal, repoKey: string): Promise<ReadFilter> {
   const rights = await rightsOf(db, principal);
   if (rights.admin) return null;
+  if (repoKey === TRASHCAN_REPO) return (path, folder) => allowed(rights, 'read', repoKey, path, folder);
   const rclass = rights.repoClasses.get(repoKey);
   const covering = rights.grants.filter((g) => coversRepo(g, repoKey, rclass));
   // the common case, a target on the whole repository, needs no per-item check
   if (covering.some((g) => g.everything)) return null;
   return (path, folder) => allowed(rights, 'read', repoKey, path, folder);
+}
+
+/**
+ * What a caller may read of one repository, as data: everything, nothing, or the union of
+ * include/exclude Ant pattern sets (a path is readable when some set includes it and does not
+ * exclude it). Search and other bulk queries turn this into SQL instead of filtering row by row.
+ */
+export type ReadScope = { kind: 'all' } | { kind: 'patterns'; sets: { includes: string[]; excludes: string[] }[] };
+
+export async function readScope(db: Db, principal: Principal, repoKey: string): Promise<ReadScope> {
+  const rights = await rightsOf(db, principal);
+  if (rights.admin) return { kind: 'all' };
+  if (repoKey === TRASHCAN_REPO) return { kind: 'patterns', sets: [] };
+  const rclass = rights.repoClasses.get(repoKey);
+  const covering = rights.grants.filter((g) => g.rank >= RANK.read && coversRepo(g, repoKey, rclass));
+  if (covering.some((g) => g.everything)) return { kind: 'all' };
+  return { kind: 'patterns', sets: covering.map((g) => g.patterns) };
 }
 
 /** True when the caller may administer everything (not limited by a token's scope). */
@@ -221,5 +282,5 @@ export async function requirePermission(
   if (rights.hideUnauthorized && !allowed(rights, 'read', repoKey, path, true)) {
     throw new HttpError(404, ERROR_MESSAGES.notFound);
   }
-  throw new HttpError(403, `You do not have ${action} permission on '${repoKey}${path ? `/${path}` : ''}'.`);
+  throw new HttpError(403, refusal(action, repoKey, path));
 }

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import {
   ARTIFACT_MESSAGES,
-  TRASHCAN_REPO,
   VIEW_MAX_BYTES,
   archiveEntrySchema,
   archiveViewSourceBodySchema,
@@ -20,187 +19,19 @@ import {
   treeReposQuerySchema,
   treeRepoSchema,
   viewSourceSchema,
-  type ItemInfo,
-  type TreeNode,
 } from '@arca/contracts';
-import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
+import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { actorName, isAllowed, readFilter, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { listRepositories, usageByRepository } from '../repositories/repositories.store.js';
-import { archiveKind, listArchive, readArchiveEntry } from './artifacts.archive.js';
-import { artifactContext, sendItem } from './artifacts.http.js';
-import { resolveItem } from './artifacts.resolve.js';
-import {
-  TRASHCAN_ROW,
-  checksumsOf,
-  copyOrMove,
-  changeItemProperties,
-  deploy,
-  emptyTrash,
-  removeItem,
-  repositoryOrTrash,
-  restoreFromTrash,
-  virtualMembers,
-  type ArtifactContext,
-} from './artifacts.service.js';
-import {
-  countChildren,
-  findSubtree,
-  listChildren,
-  propertiesOf,
-  repositoryHasChildren,
-  subtreeStats,
-} from './artifacts.store.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function repoKind(repo: RepositoryRow): 'local' | 'remote' | 'virtual' | 'trashcan' {
-  if (repo.key === TRASHCAN_REPO) return 'trashcan';
-  return repo.rclass as 'local' | 'remote' | 'virtual';
-}
-
-function toNode(row: ItemRow): TreeNode {
-  return {
-    name: row.name,
-    path: row.path,
-    type: row.folder === 1 ? 'folder' : archiveKind(row.name) ? 'archive' : 'file',
-    size: Number(row.size),
-    lastModified: iso(row.modified_at),
-  };
-}
-
-/** Children of a folder; a virtual repository merges its members' (first member wins a name). */
-async function childrenOf(
-  app: FastifyInstance,
-  repo: RepositoryRow,
-  path: string,
-  offset: number,
-  limit: number,
-  visible: ReadFilter,
-) {
-  if (visible) {
-    // only part of the repository is readable: filter the whole level, then page
-    const all = (await allChildren(app, repo, path)).filter((row) => visible(row.path, row.folder === 1));
-    return { items: all.slice(offset, offset + limit).map(toNode), total: all.length, offset };
-  }
-  if (repo.rclass !== 'virtual') {
-    const [rows, total] = await Promise.all([
-      listChildren(app.db, repo.key, path, offset, limit),
-      countChildren(app.db, repo.key, path),
-    ]);
-    return { items: rows.map(toNode), total, offset };
-  }
-  const all = await allChildren(app, repo, path);
-  return { items: all.slice(offset, offset + limit).map(toNode), total: all.length, offset };
-}
-
-/** Every child of a folder, virtual repositories merged (first member wins), folders first. */
-async function allChildren(app: FastifyInstance, repo: RepositoryRow, path: string): Promise<ItemRow[]> {
-  if (repo.rclass !== 'virtual') return listChildren(app.db, repo.key, path, 0, 100_000);
-  const merged = new Map<string, ItemRow>();
-  for (const member of await virtualMembers(app.db, repo)) {
-    for (const row of await listChildren(app.db, member.key, path, 0, 10_000))
-      if (!merged.has(row.name)) merged.set(row.name, row);
-  }
-  return [...merged.values()].sort((a, b) => b.folder - a.folder || a.name.localeCompare(b.name));
-}
-
-/** Counts below a path; with a read filter, only what the caller may read counts. */
-async function statsOf(app: FastifyInstance, visible: ReadFilter, repoKey: string, path: string) {
-  if (!visible) return subtreeStats(app.db, repoKey, path);
-  const stats = { files: 0, folders: 0, size: 0 };
-  for (const row of await findSubtree(app.db, repoKey, path)) {
-    if (row.path === path || !visible(row.path, row.folder === 1)) continue;
-    if (row.folder === 1) stats.folders += 1;
-    else {
-      stats.files += 1;
-      stats.size += Number(row.size);
-    }
-  }
-  return stats;
-}
-
-async function describeItem(
-  app: FastifyInstance,
-  ctx: ArtifactContext,
-  repo: RepositoryRow,
-  path: string,
-): Promise<ItemInfo> {
-  const repoType = repoKind(repo);
-  const common = { repoKey: repo.key, pkgType: repo.package_type, repoType };
-  if (!path) {
-    const stats = await statsOf(app, ctx.visible ?? null, repo.key, '');
-    return {
-      ...common,
-      path: '',
-      name: repo.key,
-      type: 'repository',
-      size: stats.size,
-      created: iso(repo.created_at),
-      createdBy: null,
-      lastModified: iso(repo.updated_at),
-      modifiedBy: null,
-      mimeType: null,
-      checksums: null,
-      downloadUri: null,
-      files: stats.files,
-      folders: stats.folders,
-      trash: null,
-    };
-  }
-  const found = await resolveItem(ctx, repo, path);
-  if (!found) throw notFound();
-  const { item } = found;
-  const properties = repo.key === TRASHCAN_REPO ? await propertiesOf(app.db, item.id) : {};
-  const trash =
-    repo.key === TRASHCAN_REPO && properties['trash.originalRepository']
-      ? {
-          originalRepository: properties['trash.originalRepository'][0]!,
-          originalPath: properties['trash.originalPath']?.[0] ?? '',
-          deletedBy: properties['trash.deletedBy']?.[0] ?? '',
-          deletedAt: iso(Number(properties['trash.time']?.[0] ?? 0)),
-        }
-      : null;
-  if (item.folder === 1) {
-    const stats = await statsOf(app, ctx.visible ?? null, found.repo.key, item.path);
-    return {
-      ...common,
-      path: item.path,
-      name: item.name,
-      type: 'folder',
-      size: stats.size,
-      created: iso(item.created_at),
-      createdBy: item.created_by,
-      lastModified: iso(item.modified_at),
-      modifiedBy: item.modified_by,
-      mimeType: null,
-      checksums: null,
-      downloadUri: null,
-      files: stats.files,
-      folders: stats.folders,
-      trash,
-    };
-  }
-  return {
-    ...common,
-    path: item.path,
-    name: item.name,
-    type: archiveKind(item.name) ? 'archive' : 'file',
-    size: Number(item.size),
-    created: iso(item.created_at),
-    createdBy: item.created_by,
-    lastModified: iso(item.modified_at),
-    modifiedBy: item.modified_by,
-    mimeType: item.mime_type,
-    checksums: await checksumsOf(app.db, item.sha256!),
-    downloadUri: `${ctx.baseUrl}/artifactory/${repo.key}/${item.path.split('/').map(encodeURIComponent).join('/')}`,
-    files: null,
-    folders: null,
-    trash,
-  };
-}
+import { listArchive, readArchiveEntry } from './artifacts.archive.js';
+import { describeItem, repoKind, treeChildren } from './artifacts.browse.js';
+import { repoContent } from './artifacts.content.js';
+import { baseUrlOf, sendItem } from './artifacts.http.js';
+import { TRASHCAN_ROW, virtualMembers } from './artifacts.service.js';
+import { repositoryHasChildren } from './artifacts.store.js';
+import { itemCreated } from './artifacts.uris.js';
 
 const refQuery = itemRefSchema.transform((ref) => ({ repoKey: ref.repoKey, path: normalizeItemPath(ref.path) }));
 
@@ -214,20 +45,17 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
     { config: { access: 'user' }, schema: { querystring: refQuery, response: { 201: itemCreatedSchema } } },
     async (request, reply) => {
       const { repoKey, path } = request.query;
-      const repo = await repositoryOrTrash(app.db, repoKey);
-      await requirePermission(request, 'deploy', repoKey, path);
       const length = request.headers['content-length'];
-      const created = await deploy(artifactContext(request), {
-        repo,
+      const deployed = await repoContent(request).deploy({
+        repoKey,
         path,
         properties: {},
         body: request.raw,
         contentLength: length === undefined ? undefined : Number(length),
         checksums: {},
         checksumDeploy: false,
-        actor: actorName(request.principal),
       });
-      return reply.status(201).send(created);
+      return reply.status(201).send(itemCreated(baseUrlOf(request), deployed));
     },
   );
 }
@@ -278,10 +106,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const path = normalizeItemPath(request.query.path);
-      const repo = await repositoryOrTrash(app.db, request.query.repoKey);
+      const content = repoContent(request);
+      const repo = await content.repository(request.query.repoKey);
       await requirePermission(request, 'read', repo.key, path);
-      const visible = await readFilter(app.db, request.principal, repo.key);
-      return childrenOf(app, repo, path, request.query.offset, request.query.limit, visible);
+      return treeChildren(app.db, content, repo, path, request.query);
     },
   );
 
@@ -289,10 +117,9 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/artifactgeneral',
     { config: { access: 'public' }, schema: { querystring: refQuery, response: { 200: itemInfoSchema } } },
     async (request) => {
-      const repo = await repositoryOrTrash(app.db, request.query.repoKey);
-      await requirePermission(request, 'read', repo.key, request.query.path);
-      const visible = await readFilter(app.db, request.principal, repo.key);
-      return describeItem(app, { ...artifactContext(request), visible }, repo, request.query.path);
+      const content = repoContent(request);
+      const repo = await content.repository(request.query.repoKey);
+      return describeItem(app.db, content, baseUrlOf(request), repo, request.query.path);
     },
   );
 
@@ -300,11 +127,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/artifactproperties',
     { config: { access: 'public' }, schema: { querystring: refQuery, response: { 200: propertiesSchema } } },
     async (request) => {
-      const repo = await repositoryOrTrash(app.db, request.query.repoKey);
-      await requirePermission(request, 'read', repo.key, request.query.path);
-      const found = await resolveItem(artifactContext(request), repo, request.query.path);
+      const content = repoContent(request);
+      const found = await content.resolve(request.query.repoKey, request.query.path);
       if (!found) throw notFound();
-      return propertiesOf(app.db, found.item.id);
+      return content.properties(found.item);
     },
   );
 
@@ -314,13 +140,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { repoKey, key, values, recursive } = request.body;
       const path = normalizeItemPath(request.body.path);
-      await requirePermission(request, 'annotate', repoKey, path);
-      await changeItemProperties(
-        artifactContext(request),
-        { repoKey, path, recursive },
-        { set: { [key]: values } },
-        actorName(request.principal),
-      );
+      await repoContent(request).changeProperties({ repoKey, path, recursive }, { set: { [key]: values } });
       return reply.status(204).send();
     },
   );
@@ -338,12 +158,9 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const path = normalizeItemPath(request.query.path);
-      await requirePermission(request, 'annotate', request.query.repoKey, path);
-      await changeItemProperties(
-        artifactContext(request),
+      await repoContent(request).changeProperties(
         { repoKey: request.query.repoKey, path, recursive: request.query.recursive === 'true' },
         { remove: [request.query.key] },
-        actorName(request.principal),
       );
       return reply.status(204).send();
     },
@@ -355,8 +172,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const path = normalizeItemPath(request.body.path);
       if (!path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
-      await requirePermission(request, 'delete', request.body.repoKey, path);
-      await removeItem(artifactContext(request), request.body.repoKey, path, actorName(request.principal));
+      await repoContent(request).remove(request.body.repoKey, path);
       return reply.status(204).send();
     },
   );
@@ -371,9 +187,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
           repoKey: request.body.targetRepoKey,
           path: normalizeItemPath(request.body.targetPath) || from.path,
         };
-        await requirePermission(request, mode === 'move' ? 'delete' : 'read', from.repoKey, from.path);
-        await requirePermission(request, 'deploy', to.repoKey, to.path);
-        const files = await copyOrMove(artifactContext(request), mode, from, to, actorName(request.principal));
+        const files = await repoContent(request).copyOrMove(mode, from, to);
         return { files, repoKey: to.repoKey, path: to.path };
       },
     );
@@ -384,16 +198,15 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'user' }, schema: { body: restoreBodySchema } },
     async (request) => {
       const trashPath = normalizeItemPath(request.body.path);
-      await requirePermission(request, 'delete', TRASHCAN_REPO, trashPath);
       const to = request.body.targetRepoKey
         ? { repoKey: request.body.targetRepoKey, path: normalizeItemPath(request.body.targetPath ?? '') }
         : undefined;
-      return restoreFromTrash(artifactContext(request), trashPath, to, actorName(request.principal));
+      return repoContent(request).restore(trashPath, to);
     },
   );
 
   app.post('/ui/artifactactions/emptytrash', { config: { access: 'admin' } }, async (request) => ({
-    files: await emptyTrash(artifactContext(request), actorName(request.principal)),
+    files: await repoContent(request).emptyTrash(),
   }));
 
   app.post(
@@ -401,13 +214,12 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { body: itemRefSchema, response: { 200: viewSourceSchema } } },
     async (request) => {
       const path = normalizeItemPath(request.body.path);
-      const repo = await repositoryOrTrash(app.db, request.body.repoKey);
-      await requirePermission(request, 'read', repo.key, path);
-      const found = await resolveItem(artifactContext(request), repo, path);
+      const content = repoContent(request);
+      const found = await content.resolve(request.body.repoKey, path);
       if (!found || found.item.folder === 1) throw notFound();
       const size = Number(found.item.size);
-      const stream = app.binaries.read(
-        found.item.sha256!,
+      const stream = content.open(
+        found.item,
         size > 0 ? { start: 0, end: Math.min(size, VIEW_MAX_BYTES) - 1 } : undefined,
       );
       const chunks: Buffer[] = [];
@@ -423,9 +235,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/archive/entries',
     { config: { access: 'public' }, schema: { querystring: refQuery, response: { 200: z.array(archiveEntrySchema) } } },
     async (request) => {
-      const repo = await repositoryOrTrash(app.db, request.query.repoKey);
-      await requirePermission(request, 'read', repo.key, request.query.path);
-      const found = await resolveItem(artifactContext(request), repo, request.query.path);
+      const found = await repoContent(request).resolve(request.query.repoKey, request.query.path);
       if (!found || found.item.folder === 1) throw notFound();
       return listArchive(app.binaries, found.item.sha256!, found.item.name);
     },
@@ -439,18 +249,14 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const path = normalizeItemPath(request.body.archivePath);
-      const repo = await repositoryOrTrash(app.db, request.body.repoKey);
-      await requirePermission(request, 'read', repo.key, path);
-      const found = await resolveItem(artifactContext(request), repo, path);
+      const found = await repoContent(request).resolve(request.body.repoKey, path);
       if (!found || found.item.folder === 1) throw notFound();
       return readArchiveEntry(app.binaries, found.item.sha256!, found.item.name, request.body.sourcePath);
     },
   );
 
   app.get('/download', { config: { access: 'public' }, schema: { querystring: refQuery } }, async (request, reply) => {
-    const repo = await repositoryOrTrash(app.db, request.query.repoKey);
-    await requirePermission(request, 'read', repo.key, request.query.path);
-    const found = await resolveItem(artifactContext(request), repo, request.query.path);
+    const found = await repoContent(request).resolve(request.query.repoKey, request.query.path);
     if (!found || found.item.folder === 1) throw notFound();
     return sendItem(request, reply, found.item);
   });

@@ -1,18 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError } from '../../core/errors.js';
-import { allowedOutboundHosts } from '../../core/outbound.js';
-import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
-import { listChildren } from './artifacts.store.js';
+import { checksumsOf } from './artifacts.service.js';
 
-export function artifactContext(request: FastifyRequest): ArtifactContext {
-  return {
-    db: request.server.db,
-    store: request.server.binaries,
-    baseUrl: `${request.protocol}://${request.host}`,
-    log: request.log,
-    allowedHosts: () => allowedOutboundHosts(request.server.db, request.server.config.outboundAllowedHosts),
-  };
+/** `http(s)://host[:port]` of the request, for the addresses in answers. */
+export function baseUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
 }
 
 function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {
@@ -84,16 +77,20 @@ export async function sendItem(request: FastifyRequest, reply: FastifyReply, ite
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A folder asked for with GET: a plain HTML index, as Artifactory answers browsers and wget. */
+/** A folder asked for with GET: a plain HTML index of what the caller may read, as Artifactory answers browsers and wget. */
 export async function sendFolderIndex(
   request: FastifyRequest,
   reply: FastifyReply,
   repo: RepositoryRow,
   path: string,
+  children: ItemRow[],
 ): Promise<FastifyReply> {
-  const children = await listChildren(request.server.db, repo.key, path, 0, 10_000);
+  if (!request.url.split('?')[0]!.endsWith('/')) {
+    return reply.redirect(`${request.url.split('?')[0]}/`);
+  }
   const title = `Index of ${repo.key}/${path}`;
   const rows = children
+    .slice(0, 10_000)
     .map((child) => {
       const name = child.folder ? `${child.name}/` : child.name;
       const size = child.folder ? '-' : String(child.size);
@@ -101,9 +98,6 @@ export async function sendFolderIndex(
     })
     .join('\n');
   const up = path ? '<a href="../">../</a>\n' : '';
-  if (!request.url.split('?')[0]!.endsWith('/')) {
-    return reply.redirect(`${request.url.split('?')[0]}/`);
-  }
   return reply
     .type('text/html; charset=utf-8')
     .send(

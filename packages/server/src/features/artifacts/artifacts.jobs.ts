@@ -7,11 +7,7 @@ export function registerArtifactJobs(app: FastifyInstance): void {
   const { db, binaries: store, config, log } = app;
   app.jobs.register('trash-retention', '17 * * * *', async () => {
     if (config.trashRetentionDays <= 0) return;
-    const removed = await emptyTrash(
-      { db, store, baseUrl: '' },
-      'system',
-      Date.now() - config.trashRetentionDays * 86_400_000,
-    );
+    const removed = await emptyTrash({ db, store }, 'system', Date.now() - config.trashRetentionDays * 86_400_000);
     if (removed) log.info({ removed }, 'trash retention removed expired items');
   });
   app.jobs.register('binary-gc', '27 * * * *', async () => {

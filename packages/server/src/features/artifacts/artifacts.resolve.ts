@@ -65,10 +65,13 @@ export async function resolveItem(
   ctx: ArtifactContext,
   repo: RepositoryRow,
   path: string,
+  mayRead: (repoKey: string, path: string) => Promise<boolean> = async () => true,
 ): Promise<Resolved | undefined> {
   if (repo.rclass === 'virtual') {
+    // a member the caller may not read is not consulted: the virtual repository grants nothing of its own
     for (const member of await virtualMembers(ctx.db, repo)) {
-      const found = await resolveItem(ctx, member, path);
+      if (!(await mayRead(member.key, path))) continue;
+      const found = await resolveItem(ctx, member, path, mayRead);
       if (found) return found;
     }
     return undefined;

@@ -4,19 +4,11 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, itemCreatedSchema, type Properties } from '@arca/contracts';
 import { normalizeItemPath, parseRequestPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { actorName, readFilter, requirePermission } from '../../core/permissions.js';
-import { artifactContext, headerValue, sendFolderIndex, sendItem } from './artifacts.http.js';
-import { resolveItem } from './artifacts.resolve.js';
-import {
-  copyOrMove,
-  changeItemProperties,
-  deploy,
-  emptyTrash,
-  removeItem,
-  repositoryOrTrash,
-  restoreFromTrash,
-} from './artifacts.service.js';
+import { requirePermission } from '../../core/permissions.js';
+import { repoContent } from './artifacts.content.js';
+import { baseUrlOf, headerValue, sendFolderIndex, sendItem } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
+import { itemCreated } from './artifacts.uris.js';
 
 /** Splits `/<prefix>/<repoKey>/<path…>` of the raw URL into a repository key and a checked path. */
 export function repoAndPath(
@@ -71,11 +63,9 @@ async function artifactContentRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, path, properties } = repoAndPath(request, '/artifactory/');
-    const repo = await repositoryOrTrash(app.db, repoKey);
-    await requirePermission(request, 'deploy', repoKey, path);
     const length = request.headers['content-length'];
-    const created = await deploy(artifactContext(request), {
-      repo,
+    const deployed = await repoContent(request).deploy({
+      repoKey,
       path,
       properties,
       body: request.raw,
@@ -86,28 +76,29 @@ async function artifactContentRoutes(app: FastifyInstance): Promise<void> {
         md5: headerValue(request, 'x-checksum-md5'),
       },
       checksumDeploy: headerValue(request, 'x-checksum-deploy')?.toLowerCase() === 'true',
-      actor: actorName(request.principal),
     });
-    return reply.status(201).send(itemCreatedSchema.parse(created));
+    return reply.status(201).send(itemCreatedSchema.parse(itemCreated(baseUrlOf(request), deployed)));
   });
 
   app.get('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');
-    const repo = await repositoryOrTrash(app.db, repoKey);
-    await requirePermission(request, 'read', repoKey, path);
-    if (!path) return sendFolderIndex(request, reply, repo, '');
-    const found = await resolveItem(artifactContext(request), repo, path);
+    const content = repoContent(request);
+    const repo = await content.repository(repoKey);
+    const found = await content.resolve(repo.key, path);
+    if (!path) return sendFolderIndex(request, reply, repo, '', await content.children(repo, ''));
     if (!found) throw notFound();
-    if (found.item.folder === 1) return sendFolderIndex(request, reply, found.repo, path);
+    if (found.item.folder === 1) {
+      return sendFolderIndex(request, reply, found.repo, path, await content.children(found.repo, path));
+    }
     return sendItem(request, reply, found.item);
   });
 
   app.delete('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');
-    await repositoryOrTrash(app.db, repoKey);
-    await requirePermission(request, 'delete', repoKey, path);
+    const content = repoContent(request);
+    await content.repository(repoKey);
     if (!path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
-    await removeItem(artifactContext(request), repoKey, path, actorName(request.principal));
+    await content.remove(repoKey, path);
     return reply.status(204).send();
   });
 }
@@ -129,10 +120,7 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { querystring: storageQuery } },
     async (request) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
-      const repo = await repositoryOrTrash(app.db, repoKey);
-      await requirePermission(request, 'read', repoKey, path);
-      const visible = await readFilter(app.db, request.principal, repo.key);
-      return storageInfo({ ...artifactContext(request), visible }, repo, path, {
+      return storageInfo(repoContent(request), baseUrlOf(request), repoKey, path, {
         properties: request.query.properties,
         list: request.query.list !== undefined,
         deep: flag(request.query.deep),
@@ -146,15 +134,12 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { querystring: storageQuery } },
     async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
-      await requirePermission(request, 'annotate', repoKey, path);
       const properties = parsePropertiesParam(request.query.properties ?? '');
       if (!Object.keys(properties).length)
         throw badRequest('The properties parameter is required, as key=value1,value2;key2=value.');
-      await changeItemProperties(
-        artifactContext(request),
+      await repoContent(request).changeProperties(
         { repoKey, path, recursive: request.query.recursive !== '0' },
         { set: properties },
-        actorName(request.principal),
       );
       return reply.status(204).send();
     },
@@ -165,17 +150,14 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { querystring: storageQuery } },
     async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
-      await requirePermission(request, 'annotate', repoKey, path);
       const keys = (request.query.properties ?? '')
         .split(',')
         .map((k) => k.trim())
         .filter(Boolean);
       if (!keys.length) throw badRequest('The properties parameter is required, as key1,key2.');
-      await changeItemProperties(
-        artifactContext(request),
+      await repoContent(request).changeProperties(
         { repoKey, path, recursive: request.query.recursive !== '0' },
         { remove: keys },
-        actorName(request.principal),
       );
       return reply.status(204).send();
     },
@@ -192,9 +174,9 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         const from = repoAndPath(request, `/artifactory/api/${mode}/`);
         if (!from.path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
         const to = parseTarget(request.query.to);
-        await requirePermission(request, mode === 'move' ? 'delete' : 'read', from.repoKey, from.path);
-        await requirePermission(request, 'deploy', to.repoKey, to.path);
         if (flag(request.query.dry)) {
+          await requirePermission(request, mode === 'move' ? 'delete' : 'read', from.repoKey, from.path);
+          await requirePermission(request, 'deploy', to.repoKey, to.path);
           return {
             messages: [
               {
@@ -204,7 +186,7 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
             ],
           };
         }
-        const files = await copyOrMove(artifactContext(request), mode, from, to, actorName(request.principal));
+        const files = await repoContent(request).copyOrMove(mode, from, to);
         const verb = mode === 'copy' ? 'copying' : 'moving';
         return {
           messages: [
@@ -225,25 +207,19 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/trash/restore/');
       const trashPath = path ? `${repoKey}/${path}` : repoKey;
       const to = request.query.to ? parseTarget(request.query.to) : undefined;
-      await requirePermission(request, 'delete', TRASHCAN_REPO, trashPath);
-      const restored = await restoreFromTrash(artifactContext(request), trashPath, to, actorName(request.principal));
+      const restored = await repoContent(request).restore(trashPath, to);
       return reply.type('text/plain').send(`Successfully restored trash items to ${restored.repoKey}/${restored.path}`);
     },
   );
 
   app.post('/artifactory/api/trash/empty', { config: { access: 'admin' } }, async (request, reply) => {
-    const files = await emptyTrash(artifactContext(request), actorName(request.principal));
+    const files = await repoContent(request).emptyTrash();
     return reply.type('text/plain').send(`Trash can emptied: ${files} file(s) removed.`);
   });
 
   app.delete('/artifactory/api/trash/clean/*', { config: { access: 'admin' } }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/api/trash/clean/');
-    await removeItem(
-      artifactContext(request),
-      TRASHCAN_REPO,
-      path ? `${repoKey}/${path}` : repoKey,
-      actorName(request.principal),
-    );
+    await repoContent(request).remove(TRASHCAN_REPO, path ? `${repoKey}/${path}` : repoKey);
     return reply.status(204).send();
   });
 };

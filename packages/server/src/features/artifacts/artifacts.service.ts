@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import mime from 'mime-types';
 import picomatch from 'picomatch';
-import { ARTIFACT_MESSAGES, TRASHCAN_REPO, formatMessage, type ItemCreated, type Properties } from '@arca/contracts';
+import {
+  ARTIFACT_MESSAGES,
+  PROPERTY_KEY_PATTERN,
+  TRASHCAN_REPO,
+  formatMessage,
+  type Properties,
+} from '@arca/contracts';
+import type { Deployed } from './artifacts.uris.js';
 import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
@@ -37,8 +44,6 @@ export interface Checksums {
 export interface ArtifactContext {
   db: Db;
   store: BinaryStore;
-  /** `http://host:port`, for the URIs of answers. */
-  baseUrl: string;
   log?: { warn(obj: object, msg: string): void };
   /** Limits listings to what the caller may read; absent or null shows everything. */
   visible?: ReadFilter;
@@ -92,6 +97,26 @@ export function acceptsPath(repo: RepositoryRow, path: string): boolean {
   return included && !excludes.some((p) => picomatch.isMatch(path, p, options));
 }
 
+/**
+ * The console's key rule, applied to every way properties arrive (console, storage API, matrix
+ * parameters): no control characters or markup, and `trash.*` belongs to the trash can.
+ */
+export function checkProperties(properties: Properties): void {
+  for (const [key, values] of Object.entries(properties)) {
+    checkPropertyKey(key);
+    for (const value of values) {
+      // eslint-disable-next-line no-control-regex
+      if (value.length > 4000 || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value))
+        throw badRequest(ARTIFACT_MESSAGES.propertyValue);
+    }
+  }
+}
+
+export function checkPropertyKey(key: string): void {
+  if (!PROPERTY_KEY_PATTERN.test(key)) throw badRequest(ARTIFACT_MESSAGES.propertyKey);
+  if (key.toLowerCase().startsWith('trash.')) throw badRequest(ARTIFACT_MESSAGES.propertyKeyReserved);
+}
+
 /** Where a deploy to `repo` lands: the repository itself, or a virtual's default deployment repository. */
 export async function deployTarget(db: Db, repo: RepositoryRow): Promise<RepositoryRow> {
   if (repo.key === TRASHCAN_REPO) throw new HttpError(403, `Cannot deploy to '${TRASHCAN_REPO}'.`);
@@ -102,14 +127,6 @@ export async function deployTarget(db: Db, repo: RepositoryRow): Promise<Reposit
     return target;
   }
   return repo;
-}
-
-function uri(ctx: ArtifactContext, repoKey: string, path: string): { downloadUri: string; uri: string } {
-  const encoded = path.split('/').map(encodeURIComponent).join('/');
-  return {
-    downloadUri: `${ctx.baseUrl}/artifactory/${repoKey}/${encoded}`,
-    uri: `${ctx.baseUrl}/artifactory/api/storage/${repoKey}/${encoded}`,
-  };
 }
 
 /** Creates the missing ancestor folders of `path`; refuses when one of them is a file. */
@@ -214,9 +231,10 @@ export interface DeployInput {
  * checked against the client's checksums, moved into the store, and only then recorded, with its
  * folders, properties and event, in one transaction. A failure at any point leaves nothing visible.
  */
-export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<ItemCreated> {
+export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<Deployed> {
   const { db, store } = ctx;
   if (!input.path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
+  checkProperties(input.properties);
   const target = await deployTarget(db, input.repo);
   if (!acceptsPath(target, input.path)) {
     throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: input.path, key: target.key }));
@@ -264,18 +282,7 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     });
     return item;
   });
-  const checksums = { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 };
-  return {
-    repo: target.key,
-    path: `/${row.path}`,
-    created: new Date(row.created_at).toISOString(),
-    createdBy: row.created_by,
-    ...uri(ctx, target.key, row.path),
-    mimeType: row.mime_type ?? 'application/octet-stream',
-    size: String(row.size),
-    checksums,
-    originalChecksums: checksums,
-  };
+  return { repoKey: target.key, item: row, checksums: { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 } };
 }
 
 /** Stores a file fetched from a remote repository's upstream in its cache. */
@@ -309,13 +316,20 @@ export async function cacheRemoteFile(
 }
 
 /** Deletes an item: to the trash can, or for good when it already is in the trash can. */
-export async function removeItem(ctx: ArtifactContext, repoKey: string, path: string, actor: string): Promise<void> {
+export async function removeItem(
+  ctx: ArtifactContext,
+  repoKey: string,
+  path: string,
+  actor: string,
+  authorize: Authorize = allowAll,
+): Promise<void> {
   const { db } = ctx;
   const repo = await repositoryOrTrash(db, repoKey);
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     const items = await findSubtree(trx, repo.key, path);
     if (!items.length) throw notFound();
+    await authorize(items);
     if (repo.key === TRASHCAN_REPO) {
       await deleteItems(trx, items, now);
       await pruneEmptyTrashFolders(trx, path);
@@ -348,7 +362,19 @@ export async function removeItem(ctx: ArtifactContext, repoKey: string, path: st
   });
 }
 
-type Location = { repoKey: string; path: string };
+export type Location = { repoKey: string; path: string };
+
+/**
+ * Checks, inside the change's transaction, that the caller may touch every item it is about to
+ * change (and, for copies and moves, every path it will write); throws to refuse the whole change.
+ */
+export type Authorize<T = undefined> = (
+  items: ItemRow[],
+  targetPathOf?: (item: ItemRow) => string,
+  destination?: T,
+) => Promise<void>;
+
+const allowAll = async () => undefined;
 
 /**
  * Moves a subtree to another place. A file at the destination is replaced; a folder at the
@@ -451,6 +477,7 @@ export async function copyOrMove(
   from: Location,
   to: Location,
   actor: string,
+  authorize: Authorize = allowAll,
 ): Promise<number> {
   const { db } = ctx;
   await repositoryOrTrash(db, from.repoKey);
@@ -459,6 +486,7 @@ export async function copyOrMove(
   return db.transaction().execute(async (trx) => {
     const items = await findSubtree(trx, from.repoKey, from.path);
     if (!items.length) throw notFound();
+    await authorize(items, (item) => (to.path + item.path.slice(from.path.length)).replace(/^\/+/, ''));
     for (const item of items) {
       const newPath = (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
       if (item.folder === 0 && !acceptsPath(target, newPath)) {
@@ -499,6 +527,7 @@ export async function restoreFromTrash(
   trashPath: string,
   to: Location | undefined,
   actor: string,
+  authorize: Authorize<Location> = allowAll,
 ): Promise<Location> {
   const { db } = ctx;
   const top = await findItem(db, TRASHCAN_REPO, trashPath);
@@ -517,6 +546,11 @@ export async function restoreFromTrash(
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     const items = await findSubtree(trx, TRASHCAN_REPO, trashPath);
+    await authorize(
+      items,
+      (item) => (destination.path + item.path.slice(trashPath.length)).replace(/^\/+/, ''),
+      destination,
+    );
     await relocate(trx, items, { repoKey: TRASHCAN_REPO, path: trashPath }, destination, actor, now);
     for (const item of items) {
       await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
@@ -582,12 +616,17 @@ export async function changeItemProperties(
   target: { repoKey: string; path: string; recursive: boolean },
   change: PropertyChange,
   actor: string,
+  authorize: Authorize = allowAll,
 ): Promise<void> {
   const { db } = ctx;
   const { repoKey, path, recursive } = target;
   await repositoryOrTrash(db, repoKey);
+  if ('set' in change) checkProperties(change.set);
+  else change.remove.forEach(checkPropertyKey);
   await db.transaction().execute(async (trx) => {
-    for (const item of await itemsToAnnotate(trx, repoKey, path, recursive)) {
+    const items = await itemsToAnnotate(trx, repoKey, path, recursive);
+    await authorize(items);
+    for (const item of items) {
       if ('set' in change) await putProperties(trx, item.id, change.set);
       else await deleteProperties(trx, item.id, change.remove);
     }

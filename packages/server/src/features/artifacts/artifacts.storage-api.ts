@@ -1,35 +1,31 @@
-import type { RepositoryRow } from '../../db/schema.js';
 import { notFound } from '../../core/errors.js';
-import { resolveItem } from './artifacts.resolve.js';
-import { checksumsOf, type ArtifactContext } from './artifacts.service.js';
-import { findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
+import type { RepoContent } from './artifacts.content.js';
+import { downloadUri, storageUri } from './artifacts.uris.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const visibleRows = <T extends { path: string; folder: number }>(ctx: ArtifactContext, rows: T[]): T[] => {
-  const visible = ctx.visible;
-  return visible ? rows.filter((r) => visible(r.path, r.folder === 1)) : rows;
-};
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /**
  * `GET /artifactory/api/storage/{repo}/{path}`: file info, folder info with children, `?properties`,
- * or `?list[&deep=1][&listFolders=1]`, in Artifactory's shapes.
+ * or `?list[&deep=1][&listFolders=1]`, in Artifactory's shapes, with addresses on `baseUrl`.
+ * Listings show only what the caller may read, of the repository that really holds the folder.
  */
 export async function storageInfo(
-  ctx: ArtifactContext,
-  repo: RepositoryRow,
+  content: RepoContent,
+  baseUrl: string,
+  repoKey: string,
   path: string,
   options: { properties: string | undefined; list: boolean; deep: boolean; listFolders: boolean },
 ): Promise<unknown> {
-  const base = `${ctx.baseUrl}/artifactory/api/storage/${repo.key}${path ? `/${encodePath(path)}` : ''}`;
-  const found = path ? await resolveItem(ctx, repo, path) : undefined;
+  const repo = await content.repository(repoKey);
+  const base = storageUri(baseUrl, repo.key, path);
+  const found = await content.resolve(repo.key, path);
   if (path && !found) throw notFound();
   const item = found?.item;
   const itemRepo = found?.repo ?? repo;
 
   if (options.properties !== undefined) {
     if (!item) throw notFound();
-    let properties = await propertiesOf(ctx.db, item.id);
+    let properties = await content.properties(item);
     const wanted = options.properties
       .split(',')
       .map((k) => k.trim())
@@ -41,12 +37,7 @@ export async function storageInfo(
 
   if (options.list) {
     if (item && item.folder === 0) throw notFound('The list option applies to folders.');
-    const rows = visibleRows(
-      ctx,
-      options.deep
-        ? (await findSubtree(ctx.db, itemRepo.key, path)).filter((r) => r.path !== path)
-        : await listChildren(ctx.db, itemRepo.key, path, 0, 100_000),
-    );
+    const rows = options.deep ? await content.below(itemRepo.key, path) : await content.children(itemRepo, path);
     const files = [];
     for (const row of rows) {
       if (row.folder === 1 && !options.listFolders) continue;
@@ -58,7 +49,7 @@ export async function storageInfo(
         folder: row.folder === 1,
       };
       if (row.folder === 0 && row.sha256) {
-        const checksums = await checksumsOf(ctx.db, row.sha256);
+        const checksums = await content.checksums(row);
         entry.sha1 = checksums.sha1;
         entry.sha2 = checksums.sha256;
       }
@@ -68,7 +59,7 @@ export async function storageInfo(
   }
 
   if (!item || item.folder === 1) {
-    const children = visibleRows(ctx, await listChildren(ctx.db, itemRepo.key, path, 0, 100_000));
+    const children = await content.children(item ? itemRepo : repo, path);
     return {
       repo: repo.key,
       path: `/${path}`,
@@ -81,7 +72,7 @@ export async function storageInfo(
       uri: base,
     };
   }
-  const checksums = await checksumsOf(ctx.db, item.sha256!);
+  const checksums = await content.checksums(item);
   return {
     repo: itemRepo.key,
     path: `/${item.path}`,
@@ -90,7 +81,7 @@ export async function storageInfo(
     lastModified: iso(item.modified_at),
     modifiedBy: item.modified_by,
     lastUpdated: iso(item.modified_at),
-    downloadUri: `${ctx.baseUrl}/artifactory/${itemRepo.key}/${encodePath(item.path)}`,
+    downloadUri: downloadUri(baseUrl, itemRepo.key, item.path),
     mimeType: item.mime_type ?? 'application/octet-stream',
     size: String(item.size),
     checksums,
