@@ -79,6 +79,7 @@ export const AUTH_MESSAGES = {
   loginRequired: 'Authentication is required.',
   adminRequired: 'This action needs administrator rights.',
   /** A user with a second factor signs clients in with a token or API key, never the password alone. */
+  tooManyFailures: 'Too many failed sign-ins from this address. Try again in a minute.',
   mfaUseToken: 'This user signs in with a second factor: use an access token or API key instead of the password.',
 } as const;
 

@@ -11,6 +11,7 @@ import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
+import { securityHeadersPlugin } from './core/security-headers.js';
 import { createLoggers } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   );
   app.decorate('license', license);
   await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin, { secureCookie: config.session.secureCookie });
   await app.register(authPlugin);
   await registerFeatures(app);
   await app.register(consolePlugin, { webDir: config.webDir });

@@ -224,3 +224,46 @@ describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
     ).toBe(401);
   });
 });
+
+describe('limits on guessing and flooding', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp('sqlite');
+  });
+  afterEach(() => t.close());
+
+  it('answers a flood of wrong client credentials with 429 before checking them, and records no more', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 35; i++) {
+      const res = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic(`guess${i}`, 'wrong') });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+    expect(await countRows(t.app, 'audit_events')).toBe(30);
+  });
+
+  it('limits forgot-password requests per client address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `${API}/ui/auth/forgotpassword`,
+            headers: XHR,
+            payload: { user: 'x' },
+          })
+        ).statusCode,
+      );
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('sends the console with a content security policy that forbids framing and sniffing', async () => {
+    const res = await t.app.inject({ url: '/artifactory/api/system/ping' });
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});

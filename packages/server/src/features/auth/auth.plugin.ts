@@ -94,6 +94,30 @@ async function resolvePrincipal(
   return principal;
 }
 
+/** Refused client credentials from one address within a minute, past which it is answered 429 at once. */
+const MAX_REFUSED_PER_MINUTE = 30;
+/** Counts refused credentials per client address over one-minute windows. */
+function refusalCounter() {
+  const refused = new Map<string, { count: number; since: number }>();
+  return {
+    recent(ip: string, now = Date.now()): number {
+      const entry = refused.get(ip);
+      return !entry || entry.since + 60_000 <= now ? 0 : entry.count;
+    },
+    count(ip: string, now = Date.now()): void {
+      const entry = refused.get(ip);
+      if (entry && entry.since + 60_000 > now) entry.count += 1;
+      else {
+        if (refused.size > 10_000) refused.clear();
+        refused.set(ip, { count: 1, since: now });
+      }
+    },
+  };
+}
+
+const hasCredentials = (request: FastifyRequest) =>
+  request.headers.authorization !== undefined || request.headers['x-jfrog-art-api'] !== undefined;
+
 /** The path the router matched (its pattern), or the decoded request path when no route matched. */
 function routedPath(request: FastifyRequest): string {
   const pattern = request.routeOptions.url;
@@ -119,6 +143,7 @@ function claimedUser(authorization: string | undefined): string {
 export const authPlugin = fp(
   (app: FastifyInstance) => {
     app.decorateRequest('principal', null as never);
+    const refusals = refusalCounter();
 
     app.addHook('onRequest', async (request, reply) => {
       // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
@@ -128,10 +153,15 @@ export const authPlugin = fp(
           return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
         }
       }
+      if (refusals.recent(request.ip) >= MAX_REFUSED_PER_MINUTE && hasCredentials(request)) {
+        // guessing at speed: answered before any password check or audit row
+        return reply.status(429).send(errorBody(429, AUTH_MESSAGES.tooManyFailures));
+      }
       try {
         request.principal = await resolvePrincipal(app, request, consoleRoute);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
+        refusals.count(request.ip);
         // a refused client credential is a failed sign-in (successful ones are every request: not recorded)
         const name = claimedUser(request.headers.authorization);
         await recordAudit(

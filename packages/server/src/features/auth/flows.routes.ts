@@ -27,6 +27,7 @@ import {
   findResettableUser,
   issueToken,
   peekToken,
+  recentlyIssued,
   redeemToken,
   resetMfa,
   sendInvitation,
@@ -37,6 +38,9 @@ import {
 import { MFA_COOKIE, finishSignIn } from './sign-in.js';
 
 const okSchema = z.object({ message: z.string() });
+
+/** At most one reset mail per user in this time, however many ask. */
+const RESET_MAIL_INTERVAL_MS = 5 * 60_000;
 
 /**
  * Two-factor sign-in, password change/reset and invitations (spec part 2 §7.1). Each flow that
@@ -176,7 +180,11 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/ui/auth/forgotpassword',
-    { config: { access }, schema: { body: forgotPasswordBodySchema, response: { 200: okSchema } } },
+    {
+      // a mailbox is not to be flooded: a few requests per client address, and one mail per user (below)
+      config: { access, rateLimit: { max: 5, timeWindow: '15 minutes' } },
+      schema: { body: forgotPasswordBodySchema, response: { 200: okSchema } },
+    },
     async (request) => {
       // checked before the user, so that the answer never depends on whether the user exists
       if (!(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
@@ -194,7 +202,7 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function mailResetLink(name: string, base: string, who: { actor: string; sourceIp: string }): Promise<void> {
     const user = await findResettableUser(app.db, name);
-    if (!user) return;
+    if (!user || (await recentlyIssued(app.db, user.id, 'reset', RESET_MAIL_INTERVAL_MS))) return;
     const token = await issueToken(app.db, user.id, 'reset');
     await sendMail(app.db, {
       to: user.email!,

@@ -58,6 +58,23 @@ export interface LiveToken {
   hash: string;
 }
 
+/** Whether a token of this purpose was issued to the user within the last `withinMs`. */
+export async function recentlyIssued(
+  db: Db,
+  userId: string,
+  purpose: TokenPurpose,
+  withinMs: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .select('token_hash')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('created_at', '>', Date.now() - withinMs)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A token that exists, has the purpose, is unused and unexpired; undefined otherwise. */
 export async function peekToken(
   db: Db,
