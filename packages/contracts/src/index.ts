@@ -8,3 +8,4 @@ export * from './artifacts.js';
 export * from './ui.js';
 export * from './access.js';
 export * from './projects.js';
+export * from './events.js';

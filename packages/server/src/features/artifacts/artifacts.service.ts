@@ -15,7 +15,7 @@ import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
-import { recordEvent } from '../../core/events.js';
+import { recordEvent } from '../../core/changes.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
 import { findRepository } from '../repositories/repositories.store.js';
 import { getRepository, parseMembers } from '../repositories/repositories.service.js';
@@ -273,11 +273,10 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
   const row = await db.transaction().execute(async (trx) => {
     const item = await putFile(trx, target.key, input.path, binary, input.actor, now);
     if (Object.keys(input.properties).length) await putProperties(trx, item.id, input.properties);
-    await recordEvent(trx, {
+    await recordEvent(trx, input.actor, {
       type: 'artifact.deployed',
       repoKey: target.key,
       path: input.path,
-      actor: input.actor,
       payload: { sha256: binary.sha256, size: binary.size },
     });
     return item;
@@ -304,12 +303,11 @@ export async function cacheRemoteFile(
   const now = Date.now();
   return ctx.db.transaction().execute(async (trx) => {
     const item = await putFile(trx, repo.key, path, pending, 'remote', now);
-    await recordEvent(trx, {
+    await recordEvent(trx, 'remote', {
       type: 'artifact.deployed',
       repoKey: repo.key,
       path,
-      actor: 'remote',
-      payload: { sha256: pending.sha256, cached: true },
+      payload: { sha256: pending.sha256, size: pending.size, cached: true },
     });
     return item;
   });
@@ -333,11 +331,10 @@ export async function removeItem(
     if (repo.key === TRASHCAN_REPO) {
       await deleteItems(trx, items, now);
       await pruneEmptyTrashFolders(trx, path);
-      await recordEvent(trx, {
+      await recordEvent(trx, actor, {
         type: 'artifact.deleted',
         repoKey: repo.key,
         path,
-        actor,
         payload: { permanently: true },
       });
       return;
@@ -358,7 +355,7 @@ export async function removeItem(
       now,
       trashProps,
     );
-    await recordEvent(trx, { type: 'artifact.deleted', repoKey: repo.key, path, actor, payload: { trashPath } });
+    await recordEvent(trx, actor, { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath } });
   });
 }
 
@@ -496,11 +493,10 @@ export async function copyOrMove(
     let files = items.filter((i) => i.folder === 0).length;
     if (mode === 'copy') files = await duplicate(trx, items, from, to, actor, now);
     else await relocate(trx, items, from, to, actor, now);
-    await recordEvent(trx, {
+    await recordEvent(trx, actor, {
       type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
       repoKey: from.repoKey,
       path: from.path,
-      actor,
       payload: { to },
     });
     return files;
@@ -556,11 +552,10 @@ export async function restoreFromTrash(
       await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
     }
     await pruneEmptyTrashFolders(trx, trashPath);
-    await recordEvent(trx, {
+    await recordEvent(trx, actor, {
       type: 'artifact.restored',
       repoKey: destination.repoKey,
       path: destination.path,
-      actor,
       payload: { trashPath },
     });
   });
@@ -584,11 +579,10 @@ export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: n
     }
     await deleteItems(trx, items, now);
     if (items.length)
-      await recordEvent(trx, {
+      await recordEvent(trx, actor, {
         type: 'artifact.deleted',
         repoKey: TRASHCAN_REPO,
         path: '',
-        actor,
         payload: { emptied: items.length },
       });
     return items.filter((i) => i.folder === 0).length;
@@ -630,13 +624,13 @@ export async function changeItemProperties(
       if ('set' in change) await putProperties(trx, item.id, change.set);
       else await deleteProperties(trx, item.id, change.remove);
     }
-    await recordEvent(trx, {
-      type: 'set' in change ? 'artifact.property.added' : 'artifact.property.deleted',
-      repoKey,
-      path,
+    await recordEvent(
+      trx,
       actor,
-      payload: 'set' in change ? { properties: change.set, recursive } : { keys: change.remove, recursive },
-    });
+      'set' in change
+        ? { type: 'artifact.property.added', repoKey, path, payload: { properties: change.set, recursive } }
+        : { type: 'artifact.property.deleted', repoKey, path, payload: { keys: change.remove, recursive } },
+    );
   });
 }
 

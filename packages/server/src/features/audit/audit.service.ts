@@ -1,64 +1,34 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AuditCategory, AuditEvent, AuditFilter, AuditPage } from '@arca/contracts';
+import { recordAudit, recordChange, type AuditEntry, type ChangeActor, type OnChange } from '../../core/changes.js';
+import type { ArcaEvent } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { AuditEventRow } from '../../db/schema.js';
 
-export interface AuditEntry {
-  category: AuditCategory;
-  action: string;
-  target: string;
-  outcome?: 'success' | 'failure';
-  before?: unknown;
-  after?: unknown;
-  message?: string;
-}
-
-/** Field names whose values never reach the audit trail. */
-const SECRET_FIELDS = /password|secret|token|otp/i;
-
-function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, v]) => [key, SECRET_FIELDS.test(key) ? '••••••' : redact(v)]),
-    );
-  }
-  return value;
-}
-
 /** Who did it and from where: the signed-in user (or the name tried at sign-in) and the client address. */
-export function auditActor(request: FastifyRequest, actorOverride?: string): { actor: string; sourceIp: string } {
+export function auditActor(request: FastifyRequest, actorOverride?: string): ChangeActor {
   const actor = actorOverride ?? (request.principal?.kind === 'user' ? request.principal.user.name : 'anonymous');
   return { actor, sourceIp: request.ip };
 }
 
-/** Records one event. `db` may be a transaction, so that the record lands with the change or not at all. */
-export async function recordAudit(
-  db: Db,
-  who: { actor: string; sourceIp: string },
-  entry: AuditEntry,
-  now = Date.now(),
-): Promise<void> {
-  const details: Record<string, unknown> = {};
-  if (entry.before !== undefined) details.before = redact(entry.before);
-  if (entry.after !== undefined) details.after = redact(entry.after);
-  if (entry.message !== undefined) details.message = entry.message;
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: randomUUID(),
-      at: now,
-      actor: who.actor.slice(0, 256),
-      source_ip: who.sourceIp.slice(0, 64),
-      category: entry.category,
-      action: entry.action,
-      target: entry.target.slice(0, 512),
-      outcome: entry.outcome ?? 'success',
-      details: JSON.stringify(details),
-    })
-    .execute();
+export { recordAudit, type AuditEntry };
+
+/**
+ * What a route hands a service to record its change inside the service's transaction: the audit
+ * entry and the event, built from what the service changed.
+ */
+export function recordWith<T>(
+  request: FastifyRequest,
+  build: (trx: Db, result: T) => Promise<Change | Change[]> | Change | Change[],
+): OnChange<T> {
+  return async (trx, result) => {
+    const changes = await build(trx, result);
+    for (const change of Array.isArray(changes) ? changes : [changes])
+      await recordChange(trx, auditActor(request), change);
+  };
 }
+
+type Change = { audit?: AuditEntry; event?: ArcaEvent };
 
 /** Shortcut for route handlers. */
 export function audit(request: FastifyRequest, entry: AuditEntry, db: Db = request.server.db): Promise<void> {

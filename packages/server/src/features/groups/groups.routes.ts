@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { groupFormSchema, groupRestBodySchema, groupSchema } from '@arca/contracts';
-import { audit } from '../audit/audit.service.js';
+import type { FastifyRequest } from 'fastify';
+import type { Group } from '@arca/contracts';
+import type { GroupRow } from '../../db/schema.js';
+import { recordWith } from '../audit/audit.service.js';
 import {
   createGroup,
   deleteGroups,
@@ -15,6 +18,25 @@ import {
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
 
+/* A group change is audited (with the group as it is after it, members included) and announced in its transaction. */
+const created = (request: FastifyRequest) =>
+  recordWith<GroupRow>(request, async (trx, row) => ({
+    audit: { category: 'group', action: 'create', target: row.name, after: await toGroup(trx, row) },
+    event: { type: 'group.created', payload: { name: row.name } },
+  }));
+const updated = (request: FastifyRequest, before: Group) =>
+  recordWith<GroupRow>(request, async (trx, row) => ({
+    audit: { category: 'group', action: 'update', target: row.name, before, after: await toGroup(trx, row) },
+    event: { type: 'group.updated', payload: { name: row.name } },
+  }));
+const deleted = (request: FastifyRequest) =>
+  recordWith<string[]>(request, (_trx, names) =>
+    names.map((name) => ({
+      audit: { category: 'group', action: 'delete', target: name },
+      event: { type: 'group.deleted', payload: { name } },
+    })),
+  );
+
 /** Groups in the administration console. */
 export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ui/groups', { schema: { response: { 200: z.array(groupSchema) } } }, async () => listGroups(app.db));
@@ -25,9 +47,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/ui/groups', { schema: { body: groupFormSchema, response: { 200: groupSchema } } }, async (request) => {
     const { name, ...changes } = request.body;
-    const group = await toGroup(app.db, await createGroup(app.db, name, changes));
-    await audit(request, { category: 'group', action: 'create', target: name, after: group });
-    return group;
+    return toGroup(app.db, await createGroup(app.db, name, changes, created(request)));
   });
 
   app.put(
@@ -36,15 +56,12 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name: _ignored, ...changes } = request.body;
       const before = await toGroup(app.db, await getGroup(app.db, request.params.name));
-      const after = await toGroup(app.db, await updateGroup(app.db, request.params.name, changes));
-      await audit(request, { category: 'group', action: 'update', target: request.params.name, before, after });
-      return after;
+      return toGroup(app.db, await updateGroup(app.db, request.params.name, changes, updated(request, before)));
     },
   );
 
   app.post('/ui/groups/delete', { schema: { body: bulkNames } }, async (request, reply) => {
-    await deleteGroups(app.db, request.body.names);
-    for (const name of request.body.names) await audit(request, { category: 'group', action: 'delete', target: name });
+    await deleteGroups(app.db, request.body.names, deleted(request));
     return reply.status(204).send();
   });
 };
@@ -82,33 +99,31 @@ export const groupsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     const changes = restGroupChanges(request.body);
     if (exists) {
       const before = await toGroup(app.db, await getGroup(app.db, name));
-      const after = await toGroup(
+      await updateGroup(
         app.db,
-        await updateGroup(app.db, name, {
+        name,
+        {
           description: changes.description ?? '',
           autoJoin: changes.autoJoin ?? false,
           adminPrivileges: changes.adminPrivileges ?? false,
           ...(changes.members ? { members: changes.members } : {}),
-        }),
+        },
+        updated(request, before),
       );
-      await audit(request, { category: 'group', action: 'update', target: name, before, after });
       return reply.status(200).send();
     }
-    const group = await toGroup(app.db, await createGroup(app.db, name, changes));
-    await audit(request, { category: 'group', action: 'create', target: name, after: group });
+    await createGroup(app.db, name, changes, created(request));
     return reply.status(201).send();
   });
 
   app.post(`${base}/:name`, { schema: { params: nameParams, body: groupRestBodySchema } }, async (request, reply) => {
     const before = await toGroup(app.db, await getGroup(app.db, request.params.name));
-    const after = await toGroup(app.db, await updateGroup(app.db, request.params.name, restGroupChanges(request.body)));
-    await audit(request, { category: 'group', action: 'update', target: request.params.name, before, after });
+    await updateGroup(app.db, request.params.name, restGroupChanges(request.body), updated(request, before));
     return reply.status(200).send();
   });
 
   app.delete(`${base}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
-    await deleteGroups(app.db, [request.params.name]);
-    await audit(request, { category: 'group', action: 'delete', target: request.params.name });
+    await deleteGroups(app.db, [request.params.name], deleted(request));
     return reply.type('text/plain').send(`Group '${request.params.name}' has been removed successfully.`);
   });
 };

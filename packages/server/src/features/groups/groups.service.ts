@@ -1,4 +1,5 @@
 import { ACCESS_MESSAGES, GROUP_NAME_PATTERN, formatMessage, type Group, type GroupRestBody } from '@arca/contracts';
+import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
 import type { GroupRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
@@ -83,7 +84,13 @@ async function memberIds(db: Db, name: string): Promise<string[]> {
 }
 
 /** Creates a group; all-or-nothing with its members. */
-export async function createGroup(db: Db, name: string, changes: GroupChanges, now = Date.now()): Promise<GroupRow> {
+export async function createGroup(
+  db: Db,
+  name: string,
+  changes: GroupChanges,
+  onChange?: OnChange<GroupRow>,
+  now = Date.now(),
+): Promise<GroupRow> {
   if (!GROUP_NAME_PATTERN.test(name)) throw badRequest(ACCESS_MESSAGES.groupNameFormat);
   const ids = await userIds(db, changes.members ?? []);
   const row: GroupRow = {
@@ -105,12 +112,19 @@ export async function createGroup(db: Db, name: string, changes: GroupChanges, n
         .values(ids.map((user_id) => ({ group_name: name, user_id })))
         .execute();
     }
+    await onChange?.(trx, row);
   });
   ids.forEach(credentialsChanged);
   return row;
 }
 
-export async function updateGroup(db: Db, name: string, changes: GroupChanges, now = Date.now()): Promise<GroupRow> {
+export async function updateGroup(
+  db: Db,
+  name: string,
+  changes: GroupChanges,
+  onChange?: OnChange<GroupRow>,
+  now = Date.now(),
+): Promise<GroupRow> {
   const existing = await getGroup(db, name);
   const ids = changes.members ? await userIds(db, changes.members) : undefined;
   const before = await memberIds(db, name);
@@ -142,12 +156,13 @@ export async function updateGroup(db: Db, name: string, changes: GroupChanges, n
           .execute();
       }
     }
+    await onChange?.(trx, updated);
   });
   new Set([...before, ...(ids ?? [])]).forEach(credentialsChanged);
   return updated;
 }
 
-export async function deleteGroups(db: Db, names: string[]): Promise<void> {
+export async function deleteGroups(db: Db, names: string[], onChange?: OnChange<string[]>): Promise<void> {
   for (const name of names) await getGroup(db, name);
   const affected = new Set<string>();
   for (const name of names) (await memberIds(db, name)).forEach((id) => affected.add(id));
@@ -163,6 +178,7 @@ export async function deleteGroups(db: Db, names: string[]): Promise<void> {
       .where('principal_name', 'in', names)
       .execute();
     await trx.deleteFrom('groups').where('name', 'in', names).execute();
+    await onChange?.(trx, names);
   });
   affected.forEach(credentialsChanged);
 }
@@ -180,22 +196,25 @@ export async function groupsOfUser(db: Db, userId: string): Promise<string[]> {
 
 /** Sets a user's groups (names must exist); used by the user form and the users REST API. */
 export async function setUserGroups(db: Db, userId: string, names: string[]): Promise<void> {
+  await db.transaction().execute((trx) => replaceUserGroups(trx, userId, names));
+  credentialsChanged(userId);
+}
+
+/** Replaces a user's groups inside the caller's transaction (the caller ends cached verdicts after commit). */
+export async function replaceUserGroups(trx: Db, userId: string, names: string[]): Promise<void> {
   const unique = [...new Set(names)];
   if (unique.length) {
-    const rows = await db.selectFrom('groups').select('name').where('name', 'in', unique).execute();
+    const rows = await trx.selectFrom('groups').select('name').where('name', 'in', unique).execute();
     const missing = unique.find((n) => !rows.some((r) => r.name === n));
     if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, missing));
   }
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('group_members').where('user_id', '=', userId).execute();
-    if (unique.length) {
-      await trx
-        .insertInto('group_members')
-        .values(unique.map((group_name) => ({ group_name, user_id: userId })))
-        .execute();
-    }
-  });
-  credentialsChanged(userId);
+  await trx.deleteFrom('group_members').where('user_id', '=', userId).execute();
+  if (unique.length) {
+    await trx
+      .insertInto('group_members')
+      .values(unique.map((group_name) => ({ group_name, user_id: userId })))
+      .execute();
+  }
 }
 
 /** Groups every new user joins. */

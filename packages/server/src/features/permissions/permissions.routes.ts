@@ -2,16 +2,37 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  type PermissionTarget,
   permissionRestBodySchema,
   permissionTargetFormSchema,
   permissionTargetSchema,
   type PermissionRestBody,
 } from '@arca/contracts';
-import { audit } from '../audit/audit.service.js';
+import { recordWith } from '../audit/audit.service.js';
 import { deleteTargets, fromRestBody, getTarget, listTargets, saveTarget, toRestBody } from './permissions.service.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(128) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
+
+/* A target change is audited (the target before and after) and announced in its transaction. */
+const targetSaved = (request: FastifyRequest, before: PermissionTarget | undefined) =>
+  recordWith<{ name: string; created: boolean }>(request, async (trx, { name, created }) => ({
+    audit: {
+      category: 'permission',
+      action: created ? 'create' : 'update',
+      target: name,
+      ...(before ? { before } : {}),
+      after: await getTarget(trx, name),
+    },
+    event: { type: 'permission.saved', payload: { name } },
+  }));
+const targetsDeleted = (request: FastifyRequest) =>
+  recordWith<string[]>(request, (_trx, names) =>
+    names.map((name) => ({
+      audit: { category: 'permission', action: 'delete', target: name },
+      event: { type: 'permission.deleted', payload: { name } },
+    })),
+  );
 
 /** Permission targets in the administration console. */
 export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,10 +51,8 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: permissionTargetFormSchema, response: { 200: permissionTargetSchema } } },
     async (request) => {
       const { name, ...body } = request.body;
-      await saveTarget(app.db, name, body, 'create');
-      const after = await getTarget(app.db, name);
-      await audit(request, { category: 'permission', action: 'create', target: name, after });
-      return after;
+      await saveTarget(app.db, name, body, 'create', targetSaved(request, undefined));
+      return getTarget(app.db, name);
     },
   );
 
@@ -43,18 +62,13 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name: _ignored, ...body } = request.body;
       const before = await getTarget(app.db, request.params.name);
-      await saveTarget(app.db, request.params.name, body, 'replace');
-      const after = await getTarget(app.db, request.params.name);
-      await audit(request, { category: 'permission', action: 'update', target: request.params.name, before, after });
-      return after;
+      await saveTarget(app.db, request.params.name, body, 'replace', targetSaved(request, before));
+      return getTarget(app.db, request.params.name);
     },
   );
 
   app.post('/ui/permissions/delete', { schema: { body: bulkNames } }, async (request, reply) => {
-    await deleteTargets(app.db, request.body.names);
-    for (const name of request.body.names) {
-      await audit(request, { category: 'permission', action: 'delete', target: name });
-    }
+    await deleteTargets(app.db, request.body.names, targetsDeleted(request));
     return reply.status(204).send();
   });
 };
@@ -81,14 +95,7 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     mode: 'create' | 'upsert',
   ): Promise<number> {
     const before = await getTarget(app.db, name).catch(() => undefined);
-    const { created } = await saveTarget(app.db, name, fromRestBody(body), mode);
-    await audit(request, {
-      category: 'permission',
-      action: created ? 'create' : 'update',
-      target: name,
-      ...(before ? { before } : {}),
-      after: await getTarget(app.db, name),
-    });
+    const { created } = await saveTarget(app.db, name, fromRestBody(body), mode, targetSaved(request, before));
     return created ? 201 : 200;
   }
 
@@ -102,8 +109,7 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(`${base}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
-    await deleteTargets(app.db, [request.params.name]);
-    await audit(request, { category: 'permission', action: 'delete', target: request.params.name });
+    await deleteTargets(app.db, [request.params.name], targetsDeleted(request));
     return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
   });
 };

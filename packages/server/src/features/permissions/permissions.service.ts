@@ -15,6 +15,7 @@ import {
   type PermissionTarget,
   type RestPermissionResource,
 } from '@arca/contracts';
+import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
 import type { PermissionTargetRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
@@ -180,6 +181,7 @@ export async function saveTarget(
   name: string,
   body: TargetBody,
   mode: 'create' | 'replace' | 'upsert',
+  onChange?: OnChange<{ name: string; created: boolean }>,
   now = Date.now(),
 ): Promise<{ created: boolean }> {
   await validate(db, name, body);
@@ -206,13 +208,17 @@ export async function saveTarget(
     }
     const rows = grantRows(name, body);
     if (rows.length) await trx.insertInto('permission_grants').values(rows).execute();
+    await onChange?.(trx, { name, created: !existing });
     return { created: !existing };
   });
 }
 
-export async function deleteTargets(db: Db, names: string[]): Promise<void> {
+export async function deleteTargets(db: Db, names: string[], onChange?: OnChange<string[]>): Promise<void> {
   for (const name of names) await getTarget(db, name);
-  await db.deleteFrom('permission_targets').where('name', 'in', names).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('permission_targets').where('name', 'in', names).execute();
+    await onChange?.(trx, names);
+  });
 }
 
 /* ---------- Artifactory's v2 REST shape ---------- */

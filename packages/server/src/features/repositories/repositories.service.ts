@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { recordEvent } from '../../core/events.js';
+import { recordEvent } from '../../core/changes.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
@@ -195,7 +195,7 @@ export async function createRepository(
   const row = { ...(await validate(db, parseConfig(input), undefined, now, allowedHosts)), project_key: projectKey };
   await db.transaction().execute(async (trx) => {
     await insertRepository(trx, row);
-    await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
+    await recordEvent(trx, actor, { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } });
   });
   return row;
 }
@@ -217,7 +217,7 @@ export async function updateRepositoryConfig(
   const row = await validate(db, parseConfig(merged), existing, now, allowedHosts);
   await db.transaction().execute(async (trx) => {
     await updateRepository(trx, row);
-    await recordEvent(trx, { type: 'repository.updated', repoKey: key, actor });
+    await recordEvent(trx, actor, { type: 'repository.updated', repoKey: key, payload: {} });
   });
   return row;
 }
@@ -230,7 +230,7 @@ export async function removeRepository(db: Db, key: string, actor: string): Prom
   if (user) throw conflict(fill(REPOSITORY_MESSAGES.usedByVirtual, { key, virtual: user.key }));
   await db.transaction().execute(async (trx) => {
     await deleteRepository(trx, key);
-    await recordEvent(trx, { type: 'repository.deleted', repoKey: key, actor });
+    await recordEvent(trx, actor, { type: 'repository.deleted', repoKey: key, payload: {} });
   });
 }
 
@@ -263,7 +263,7 @@ export async function quickCreate(
     for (const config of configs) {
       const row = await validate(trx, parseConfig(config), undefined, now, allowedHosts);
       await insertRepository(trx, row);
-      await recordEvent(trx, { type: 'repository.created', repoKey: row.key, actor, payload: { rclass: row.rclass } });
+      await recordEvent(trx, actor, { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } });
       rows.push(row);
     }
     return rows;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  type AccessToken,
   AUTH_MESSAGES,
   TOKEN_MESSAGES,
   TOKEN_MAX_EXPIRES_IN_SECONDS,
@@ -13,8 +14,8 @@ import {
 } from '@arca/contracts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { verifyPassword } from '../../core/passwords.js';
-import type { UserRow } from '../../db/schema.js';
-import { audit } from '../audit/audit.service.js';
+import type { AccessTokenRow, UserRow } from '../../db/schema.js';
+import { recordWith } from '../audit/audit.service.js';
 import { getUser } from '../users/users.service.js';
 import {
   apiKeyState,
@@ -32,6 +33,20 @@ function caller(request: FastifyRequest): UserRow {
 }
 const isAdminCaller = (request: FastifyRequest) =>
   request.principal.kind === 'user' && request.principal.user.admin === 1;
+
+/* A token change is audited and announced in its transaction; the token itself never reaches either. */
+const tokenCreated = (request: FastifyRequest, owner: string, action = 'create access token') =>
+  recordWith<AccessTokenRow>(request, (_trx, row) => ({
+    audit: { category: 'token', action, target: owner, after: toAccessToken(row, owner) },
+    event: { type: 'token.created', payload: { id: row.id, user: owner } },
+  }));
+const tokenRevoked = (request: FastifyRequest) =>
+  recordWith<AccessToken>(request, (_trx, revoked) => ({
+    audit: { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked },
+    event: { type: 'token.revoked', payload: { id: revoked.id, user: revoked.user } },
+  }));
+const apiKeyChanged = (request: FastifyRequest, action: string, owner: string) =>
+  recordWith<undefined>(request, () => ({ audit: { category: 'token', action, target: owner } }));
 
 const userQuery = z.object({ user: z.string().max(64).optional() });
 const idParams = z.object({ id: z.string().uuid() });
@@ -74,17 +89,19 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access }, schema: { body: createTokenSchema, response: { 200: createdTokenSchema } } },
     async (request) => {
       const user = caller(request);
-      const { row, token } = await createAccessToken(app.db, user, request.body);
-      const answer = toAccessToken(row, user.name);
-      await audit(request, { category: 'token', action: 'create access token', target: user.name, after: answer });
-      return { ...answer, token };
+      const { row, token } = await createAccessToken(app.db, user, request.body, tokenCreated(request, user.name));
+      return { ...toAccessToken(row, user.name), token };
     },
   );
 
   app.delete('/ui/tokens/:id', { config: { access }, schema: { params: idParams } }, async (request, reply) => {
     const user = caller(request);
-    const revoked = await revokeAccessToken(app.db, request.params.id, isAdminCaller(request) ? undefined : user.id);
-    await audit(request, { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked });
+    await revokeAccessToken(
+      app.db,
+      request.params.id,
+      isAdminCaller(request) ? undefined : user.id,
+      tokenRevoked(request),
+    );
     return reply.status(204).send();
   });
 
@@ -100,20 +117,19 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = caller(request);
       const existed = (await apiKeyState(app.db, user.id)).exists;
-      const apiKey = await generateApiKey(app.db, user.id);
-      await audit(request, {
-        category: 'token',
-        action: existed ? 'regenerate API key' : 'create API key',
-        target: user.name,
-      });
+      const apiKey = await generateApiKey(
+        app.db,
+        user.id,
+        apiKeyChanged(request, existed ? 'regenerate API key' : 'create API key', user.name),
+      );
       return { apiKey };
     },
   );
 
   app.delete('/ui/apiKey', { config: { access }, schema: { querystring: userQuery } }, async (request, reply) => {
     const user = await subject(request, request.query.user);
-    if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
-    await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+    if (!(await revokeApiKey(app.db, user.id, apiKeyChanged(request, 'revoke API key', user.name))))
+      throw notFound(TOKEN_MESSAGES.noApiKey);
     return reply.status(204).send();
   });
 
@@ -158,17 +174,12 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await subject(request, request.params.name);
-      const { row, token } = await createAccessToken(app.db, user, {
-        description: 'Identity token',
-        expiresIn: request.body.expiresIn,
-        scope: TOKEN_SCOPE_USER,
-      });
-      await audit(request, {
-        category: 'token',
-        action: 'create identity token',
-        target: user.name,
-        after: toAccessToken(row, user.name),
-      });
+      const { token } = await createAccessToken(
+        app.db,
+        user,
+        { description: 'Identity token', expiresIn: request.body.expiresIn, scope: TOKEN_SCOPE_USER },
+        tokenCreated(request, user.name, 'create identity token'),
+      );
       return { token, expiresIn: request.body.expiresIn };
     },
   );
@@ -202,12 +213,11 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = caller(request);
     const existed = (await apiKeyState(app.db, user.id)).exists;
     if (existed && !regenerate) throw badRequest('This user already has an API key; use PUT to regenerate it.');
-    const apiKey = await generateApiKey(app.db, user.id);
-    await audit(request, {
-      category: 'token',
-      action: existed ? 'regenerate API key' : 'create API key',
-      target: user.name,
-    });
+    const apiKey = await generateApiKey(
+      app.db,
+      user.id,
+      apiKeyChanged(request, existed ? 'regenerate API key' : 'create API key', user.name),
+    );
     return { apiKey };
   };
   app.post(apiKeyPath, { config: { access } }, (request) => create(request, false));
@@ -215,8 +225,8 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(apiKeyPath, { config: { access } }, async (request) => {
     const user = caller(request);
-    if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
-    await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+    if (!(await revokeApiKey(app.db, user.id, apiKeyChanged(request, 'revoke API key', user.name))))
+      throw notFound(TOKEN_MESSAGES.noApiKey);
     return { info: 'API key revoked successfully' };
   });
 
@@ -225,8 +235,8 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { params: z.object({ name: z.string().max(64) }) } },
     async (request) => {
       const user = await getUser(app.db, request.params.name);
-      if (!(await revokeApiKey(app.db, user.id))) throw notFound(TOKEN_MESSAGES.noApiKey);
-      await audit(request, { category: 'token', action: 'revoke API key', target: user.name });
+      if (!(await revokeApiKey(app.db, user.id, apiKeyChanged(request, 'revoke API key', user.name))))
+        throw notFound(TOKEN_MESSAGES.noApiKey);
       return { info: 'API key revoked successfully' };
     },
   );
@@ -246,17 +256,16 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = caller(request);
-      const { row, token } = await createAccessToken(app.db, user, {
-        description: request.body.description || 'REST API',
-        expiresIn: request.body.expires_in ?? 0,
-        scope: request.body.scope ?? TOKEN_SCOPE_USER,
-      });
-      await audit(request, {
-        category: 'token',
-        action: 'create access token',
-        target: user.name,
-        after: toAccessToken(row, user.name),
-      });
+      const { row, token } = await createAccessToken(
+        app.db,
+        user,
+        {
+          description: request.body.description || 'REST API',
+          expiresIn: request.body.expires_in ?? 0,
+          scope: request.body.scope ?? TOKEN_SCOPE_USER,
+        },
+        tokenCreated(request, user.name),
+      );
       return {
         token_id: row.id,
         access_token: token,
@@ -283,12 +292,12 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete(`${tokensPath}/:id`, { config: { access }, schema: { params: idParams } }, async (request, reply) => {
-    const revoked = await revokeAccessToken(
+    await revokeAccessToken(
       app.db,
       request.params.id,
       isAdminCaller(request) ? undefined : caller(request).id,
+      tokenRevoked(request),
     );
-    await audit(request, { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked });
     return reply.status(200).send();
   });
 };

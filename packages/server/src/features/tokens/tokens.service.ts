@@ -8,6 +8,7 @@ import {
   type ApiKeyState,
   type CreateToken,
 } from '@arca/contracts';
+import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
 import type { AccessTokenRow, UserRow } from '../../db/schema.js';
 import { badRequest, notFound, unauthorized } from '../../core/errors.js';
@@ -64,6 +65,7 @@ export async function createAccessToken(
   db: Db,
   user: UserRow,
   input: Required<CreateToken>,
+  onChange?: OnChange<AccessTokenRow>,
   now = Date.now(),
 ): Promise<{ row: AccessTokenRow; token: string }> {
   await checkScope(db, user, input.scope);
@@ -79,7 +81,10 @@ export async function createAccessToken(
     expires_at: input.expiresIn > 0 ? now + input.expiresIn * 1000 : null,
     last_used_at: null,
   };
-  await db.insertInto('access_tokens').values(row).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('access_tokens').values(row).execute();
+    await onChange?.(trx, row);
+  });
   return { row, token };
 }
 
@@ -97,7 +102,12 @@ export async function listAccessTokens(db: Db, userId?: string): Promise<AccessT
 }
 
 /** Revokes a token; `ownerId` limits it to that user's tokens (404 otherwise, revealing nothing). */
-export async function revokeAccessToken(db: Db, id: string, ownerId?: string): Promise<AccessToken> {
+export async function revokeAccessToken(
+  db: Db,
+  id: string,
+  ownerId: string | undefined,
+  onChange?: OnChange<AccessToken>,
+): Promise<AccessToken> {
   let query = db
     .selectFrom('access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -108,8 +118,12 @@ export async function revokeAccessToken(db: Db, id: string, ownerId?: string): P
   if (ownerId) query = query.where('t.user_id', '=', ownerId);
   const row = await query.executeTakeFirst();
   if (!row) throw notFound(TOKEN_MESSAGES.notFound);
-  await db.deleteFrom('access_tokens').where('id', '=', id).execute();
-  return toAccessToken(row, row.user_name);
+  const revoked = toAccessToken(row, row.user_name);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('access_tokens').where('id', '=', id).execute();
+    await onChange?.(trx, revoked);
+  });
+  return revoked;
 }
 
 export async function apiKeyState(db: Db, userId: string): Promise<ApiKeyState> {
@@ -123,7 +137,12 @@ export async function apiKeyState(db: Db, userId: string): Promise<ApiKeyState> 
 }
 
 /** Creates the user's API key, replacing any earlier one; the key is answered once. */
-export async function generateApiKey(db: Db, userId: string, now = Date.now()): Promise<string> {
+export async function generateApiKey(
+  db: Db,
+  userId: string,
+  onChange?: OnChange<undefined>,
+  now = Date.now(),
+): Promise<string> {
   const key = API_KEY_PREFIX + randomBytes(48).toString('base64url');
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('access_tokens').where('user_id', '=', userId).where('kind', '=', API_KEY).execute();
@@ -141,17 +160,22 @@ export async function generateApiKey(db: Db, userId: string, now = Date.now()): 
         last_used_at: null,
       })
       .execute();
+    await onChange?.(trx, undefined);
   });
   return key;
 }
 
-export async function revokeApiKey(db: Db, userId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('access_tokens')
-    .where('user_id', '=', userId)
-    .where('kind', '=', API_KEY)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export async function revokeApiKey(db: Db, userId: string, onChange?: OnChange<undefined>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('access_tokens')
+      .where('user_id', '=', userId)
+      .where('kind', '=', API_KEY)
+      .executeTakeFirst();
+    const revoked = Number(result.numDeletedRows) > 0;
+    if (revoked) await onChange?.(trx, undefined);
+    return revoked;
+  });
 }
 
 /** Record use at most once a minute, so that every client request does not write. */

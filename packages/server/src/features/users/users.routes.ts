@@ -16,7 +16,8 @@ import { actorName } from '../../core/permissions.js';
 import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.service.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
-import { audit } from '../audit/audit.service.js';
+import type { FastifyRequest } from 'fastify';
+import { recordWith } from '../audit/audit.service.js';
 import { sendInvitation } from '../auth/flows.service.js';
 import { mailConfigured, requireLinkBaseUrl } from '../mail/mail.service.js';
 import { groupsOfUser } from '../groups/groups.service.js';
@@ -56,6 +57,23 @@ async function userListItem(db: Db, row: UserRow): Promise<UserListItem> {
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 
 /** Users of the administration console: list, create, edit, bulk delete. */
+/* A user change is audited (the user as the list shows it, before and after) and announced in its transaction. */
+const userCreated = (request: FastifyRequest) =>
+  recordWith<UserRow>(request, async (trx, row) => ({
+    audit: { category: 'user', action: 'create', target: row.name, after: await userListItem(trx, row) },
+    event: { type: 'user.created', payload: { name: row.name } },
+  }));
+const userUpdated = (request: FastifyRequest, before: UserListItem, action = 'update') =>
+  recordWith<UserRow>(request, async (trx, row) => ({
+    audit: { category: 'user', action, target: row.name, before, after: await userListItem(trx, row) },
+    event: { type: 'user.updated', payload: { name: row.name } },
+  }));
+const userDeleted = (request: FastifyRequest, message?: string) =>
+  recordWith<UserRow>(request, (_trx, row) => ({
+    audit: { category: 'user', action: 'delete', target: row.name, ...(message ? { message } : {}) },
+    event: { type: 'user.deleted', payload: { name: row.name } },
+  }));
+
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () => {
     const memberships = await app.db
@@ -77,19 +95,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`);
       if (invite && !(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
       const linkBase = invite ? await requireLinkBaseUrl(app.db, app.config.baseUrl) : '';
-      const { row } = await putUser(app.db, name, body, { invited: invite === true });
+      const { row } = await putUser(app.db, name, body, { invited: invite === true, onCreate: userCreated(request) });
       if (invite) {
         try {
           await sendInvitation(app.db, row, linkBase);
         } catch (error) {
           // no invitation, no user: the administrator fixes the mail settings and tries again
-          await app.db.deleteFrom('users').where('id', '=', row.id).execute();
+          await deleteUser(app.db, name, '', userDeleted(request, (error as Error).message));
           throw error;
         }
       }
-      const created = await userListItem(app.db, row);
-      await audit(request, { category: 'user', action: 'create', target: name, after: created });
-      return created;
+      return userListItem(app.db, row);
     },
   );
 
@@ -102,16 +118,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { name: _ignored, password, ...rest } = request.body;
       const before = await userListItem(app.db, await getUser(app.db, request.params.name));
-      const row = await updateUser(app.db, request.params.name, { ...rest, ...(password ? { password } : {}) });
-      const after = await userListItem(app.db, row);
-      await audit(request, {
-        category: 'user',
-        action: password ? 'update (password changed)' : 'update',
-        target: request.params.name,
-        before,
-        after,
-      });
-      return after;
+      const row = await updateUser(
+        app.db,
+        request.params.name,
+        { ...rest, ...(password ? { password } : {}) },
+        userUpdated(request, before, password ? 'update (password changed)' : 'update'),
+      );
+      return userListItem(app.db, row);
     },
   );
 
@@ -123,10 +136,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.names.includes(actor)) throw badRequest('You cannot delete your own user.');
       // every name must exist before anything is deleted
       for (const name of request.body.names) await getUser(app.db, name);
-      for (const name of request.body.names) {
-        await deleteUser(app.db, name, actor);
-        await audit(request, { category: 'user', action: 'delete', target: name });
-      }
+      for (const name of request.body.names) await deleteUser(app.db, name, actor, userDeleted(request));
       return reply.status(204).send();
     },
   );
@@ -159,13 +169,9 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
     async (request, reply) => {
       const before = await findUserByName(app.db, request.params.name);
-      const { row, created } = await putUser(app.db, request.params.name, request.body);
-      await audit(request, {
-        category: 'user',
-        action: created ? 'create' : 'update',
-        target: request.params.name,
-        ...(before ? { before: await userListItem(app.db, before) } : {}),
-        after: await userListItem(app.db, row),
+      const { created } = await putUser(app.db, request.params.name, request.body, {
+        onCreate: userCreated(request),
+        ...(before ? { onUpdate: userUpdated(request, await userListItem(app.db, before)) } : {}),
       });
       return reply.status(created ? 201 : 200).send();
     },
@@ -176,14 +182,7 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { params: nameParams, body: userBodySchema } },
     async (request, reply) => {
       const before = await userListItem(app.db, await getUser(app.db, request.params.name));
-      const row = await updateUser(app.db, request.params.name, request.body);
-      await audit(request, {
-        category: 'user',
-        action: 'update',
-        target: request.params.name,
-        before,
-        after: await userListItem(app.db, row),
-      });
+      await updateUser(app.db, request.params.name, request.body, userUpdated(request, before));
       return reply.status(200).send();
     },
   );
@@ -192,8 +191,7 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/artifactory/api/security/users/:name',
     { config: { access: 'admin' }, schema: { params: nameParams } },
     async (request, reply) => {
-      await deleteUser(app.db, request.params.name, actorName(request.principal));
-      await audit(request, { category: 'user', action: 'delete', target: request.params.name });
+      await deleteUser(app.db, request.params.name, actorName(request.principal), userDeleted(request));
       return reply.type('text/plain').send(`User '${request.params.name}' has been removed successfully.`);
     },
   );

@@ -7,12 +7,13 @@ import {
   type UserAnswer,
   type UserBody,
 } from '@arca/contracts';
+import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { hashPassword } from '../../core/passwords.js';
-import { autoJoinGroups, setUserGroups } from '../groups/groups.service.js';
+import { autoJoinGroups, replaceUserGroups } from '../groups/groups.service.js';
 import { getSetting } from '../../core/settings.store.js';
 import { findUserByName, insertUser } from './users.store.js';
 
@@ -64,13 +65,13 @@ export async function putUser(
   db: Db,
   name: string,
   body: UserBody,
-  options: { invited?: boolean } = {},
+  options: { invited?: boolean; onCreate?: OnChange<UserRow>; onUpdate?: OnChange<UserRow> } = {},
 ): Promise<{ row: UserRow; created: boolean }> {
   if (!USER_NAME_PATTERN.test(name)) throw badRequest(USER_MESSAGES.nameFormat);
   if (name === ANONYMOUS_USER) throw badRequest(fill(USER_MESSAGES.reserved, name));
   checkEmail(body.email);
   const existing = await findUserByName(db, name);
-  if (existing) return { row: await updateUser(db, name, body), created: false };
+  if (existing) return { row: await updateUser(db, name, body, options.onUpdate), created: false };
   if (options.invited) {
     if (!body.email) throw badRequest(USER_MESSAGES.emailForInvitation);
   } else {
@@ -96,23 +97,18 @@ export async function putUser(
     mfa_last_step: null,
     password_changed_at: now,
   };
-  try {
-    await insertUser(db, row);
-  } catch {
-    throw conflict(fill(USER_MESSAGES.nameTaken, name));
-  }
-  try {
-    await setUserGroups(db, row.id, groups);
-  } catch (error) {
-    // an unknown group leaves no half-created user behind
-    await db.deleteFrom('users').where('id', '=', row.id).execute();
-    throw error;
-  }
+  // one transaction: an unknown group leaves no half-created user behind
+  await db.transaction().execute(async (trx) => {
+    if (await findUserByName(trx, name)) throw conflict(fill(USER_MESSAGES.nameTaken, name));
+    await insertUser(trx, row);
+    await replaceUserGroups(trx, row.id, groups);
+    await options.onCreate?.(trx, row);
+  });
   return { row, created: true };
 }
 
 /** Changes the given fields of a user (Artifactory's POST). */
-export async function updateUser(db: Db, name: string, body: UserBody): Promise<UserRow> {
+export async function updateUser(db: Db, name: string, body: UserBody, onChange?: OnChange<UserRow>): Promise<UserRow> {
   const existing = await getUser(db, name);
   checkEmail(body.email);
   if (body.password !== undefined) await checkPassword(db, body.password);
@@ -127,18 +123,28 @@ export async function updateUser(db: Db, name: string, body: UserBody): Promise<
     changes.password_hash = await hashPassword(body.password);
     changes.password_changed_at = Date.now();
   }
-  if (body.groups !== undefined) await setUserGroups(db, existing.id, body.groups);
-  if (Object.keys(changes).length) await db.updateTable('users').set(changes).where('id', '=', existing.id).execute();
-  if (changes.password_hash !== undefined || changes.disable_ui_access === 1 || changes.admin !== undefined) {
-    // a new password, or fewer rights, take effect at once: end sessions and cached verdicts
+  const updated = { ...existing, ...changes };
+  await db.transaction().execute(async (trx) => {
+    if (body.groups !== undefined) await replaceUserGroups(trx, existing.id, body.groups);
+    if (Object.keys(changes).length)
+      await trx.updateTable('users').set(changes).where('id', '=', existing.id).execute();
+    // a new password ends the user's sessions
     if (changes.password_hash !== undefined)
-      await db.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
+      await trx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
+    await onChange?.(trx, updated);
+  });
+  // a new password, other groups or fewer rights take effect at once: cached verdicts end
+  if (
+    body.groups !== undefined ||
+    changes.password_hash !== undefined ||
+    changes.disable_ui_access === 1 ||
+    changes.admin !== undefined
+  )
     credentialsChanged(existing.id);
-  }
-  return { ...existing, ...changes };
+  return updated;
 }
 
-export async function deleteUser(db: Db, name: string, actorName: string): Promise<void> {
+export async function deleteUser(db: Db, name: string, actorName: string, onChange?: OnChange<UserRow>): Promise<void> {
   const existing = await getUser(db, name);
   if (existing.name === actorName) throw badRequest(USER_MESSAGES.deleteSelf);
   if (existing.admin === 1 && (await adminCount(db)) <= 1) throw badRequest(USER_MESSAGES.lastAdmin);
@@ -155,6 +161,7 @@ export async function deleteUser(db: Db, name: string, actorName: string): Promi
       .where('principal_name', '=', existing.name)
       .execute();
     await trx.deleteFrom('users').where('id', '=', existing.id).execute();
+    await onChange?.(trx, existing);
   });
   credentialsChanged(existing.id);
 }

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/*
+ * Events: what changed, as the outbox records it and webhooks, replication and federation read
+ * it. One discriminated union, so that every producer writes a payload of the right shape and
+ * every consumer reads one.
+ */
+
+const location = z.object({ repoKey: z.string(), path: z.string() });
+const properties = z.record(z.string(), z.array(z.string()));
+
+/** Events about repository content: `repoKey` and `path` say where. */
+const artifactEvents = [
+  z.object({
+    type: z.literal('artifact.deployed'),
+    repoKey: z.string(),
+    path: z.string(),
+    /** `cached`: fetched from a remote repository's upstream. */
+    payload: z.object({ sha256: z.string(), size: z.number(), cached: z.boolean().optional() }),
+  }),
+  z.object({
+    type: z.literal('artifact.deleted'),
+    repoKey: z.string(),
+    path: z.string(),
+    /** `trashPath` when moved to the trash can; `permanently` when removed from it; `emptied` files when emptied. */
+    payload: z.object({
+      trashPath: z.string().optional(),
+      permanently: z.boolean().optional(),
+      emptied: z.number().optional(),
+    }),
+  }),
+  z.object({
+    type: z.literal('artifact.moved'),
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({ to: location }),
+  }),
+  z.object({
+    type: z.literal('artifact.copied'),
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({ to: location }),
+  }),
+  z.object({
+    type: z.literal('artifact.restored'),
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({ trashPath: z.string() }),
+  }),
+  z.object({
+    type: z.literal('artifact.property.added'),
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({ properties, recursive: z.boolean() }),
+  }),
+  z.object({
+    type: z.literal('artifact.property.deleted'),
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({ keys: z.array(z.string()), recursive: z.boolean() }),
+  }),
+] as const;
+
+const repositoryEvents = [
+  z.object({ type: z.literal('repository.created'), repoKey: z.string(), payload: z.object({ rclass: z.string() }) }),
+  z.object({ type: z.literal('repository.updated'), repoKey: z.string(), payload: z.object({}) }),
+  z.object({ type: z.literal('repository.deleted'), repoKey: z.string(), payload: z.object({}) }),
+] as const;
+
+const named = z.object({ name: z.string() });
+
+/** Events about who may do what: users, groups, permission targets and tokens. */
+const accessEvents = [
+  z.object({ type: z.literal('user.created'), payload: named }),
+  z.object({ type: z.literal('user.updated'), payload: named }),
+  z.object({ type: z.literal('user.deleted'), payload: named }),
+  z.object({ type: z.literal('group.created'), payload: named }),
+  z.object({ type: z.literal('group.updated'), payload: named }),
+  z.object({ type: z.literal('group.deleted'), payload: named }),
+  z.object({ type: z.literal('permission.saved'), payload: named }),
+  z.object({ type: z.literal('permission.deleted'), payload: named }),
+  z.object({ type: z.literal('token.created'), payload: z.object({ id: z.string(), user: z.string() }) }),
+  z.object({ type: z.literal('token.revoked'), payload: z.object({ id: z.string(), user: z.string() }) }),
+] as const;
+
+export const arcaEventSchema = z.discriminatedUnion('type', [...artifactEvents, ...repositoryEvents, ...accessEvents]);
+/** One event as it is written to and read from the outbox. */
+export type ArcaEvent = z.infer<typeof arcaEventSchema>;
+export type ArcaEventType = ArcaEvent['type'];
+
+/** An event read back from the outbox, with who caused it and when. */
+export type StoredEvent = ArcaEvent & { id: string; seq: number; actor: string; createdAt: number };

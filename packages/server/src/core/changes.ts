@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditCategory, ArcaEvent } from '@arca/contracts';
+import type { Db } from '../db/database.js';
+
+/** Who made a change and from where. */
+export interface ChangeActor {
+  actor: string;
+  sourceIp: string;
+}
+
+/** An entry of the audit trail. */
+export interface AuditEntry {
+  category: AuditCategory;
+  action: string;
+  target: string;
+  outcome?: 'success' | 'failure';
+  before?: unknown;
+  after?: unknown;
+  message?: string;
+}
+
+/** Field names whose values never reach the audit trail. */
+const SECRET_FIELDS = /password|secret|token|otp/i;
+
+function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => [key, SECRET_FIELDS.test(key) ? '••••••' : redact(v)]),
+    );
+  }
+  return value;
+}
+
+/** Records one audit entry. `db` may be a transaction, so that the record lands with the change or not at all. */
+export async function recordAudit(db: Db, who: ChangeActor, entry: AuditEntry, now = Date.now()): Promise<void> {
+  const details: Record<string, unknown> = {};
+  if (entry.before !== undefined) details.before = redact(entry.before);
+  if (entry.after !== undefined) details.after = redact(entry.after);
+  if (entry.message !== undefined) details.message = entry.message;
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: randomUUID(),
+      at: now,
+      actor: who.actor.slice(0, 256),
+      source_ip: who.sourceIp.slice(0, 64),
+      category: entry.category,
+      action: entry.action,
+      target: entry.target.slice(0, 512),
+      outcome: entry.outcome ?? 'success',
+      details: JSON.stringify(details),
+    })
+    .execute();
+}
+
+let counter = 0;
+
+/**
+ * Writes an event to the outbox in the caller's transaction, so that the change and its event
+ * commit together. `seq` orders events roughly (milliseconds × 1000 plus a per-process counter);
+ * consumers must not treat it as commit order (see `core/outbox.ts`).
+ */
+export async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now = Date.now()): Promise<void> {
+  counter = (counter + 1) % 1000;
+  await trx
+    .insertInto('events')
+    .values({
+      id: randomUUID(),
+      seq: now * 1000 + counter,
+      type: event.type,
+      repo_key: 'repoKey' in event ? event.repoKey : null,
+      path: 'path' in event ? event.path : null,
+      payload: JSON.stringify(event.payload),
+      actor,
+      created_at: now,
+    })
+    .execute();
+}
+
+/**
+ * The one call that records a change: its audit entry and its event, both inside the change's
+ * transaction (`trx`), so that neither exists without the change nor the change without them.
+ */
+export async function recordChange(
+  trx: Db,
+  who: ChangeActor,
+  change: { audit?: AuditEntry; event?: ArcaEvent },
+): Promise<void> {
+  if (change.audit) await recordAudit(trx, who, change.audit);
+  if (change.event) await recordEvent(trx, who.actor, change.event);
+}
+
+/** A hook a service calls inside its transaction with what it changed, to record the change. */
+export type OnChange<T> = (trx: Db, result: T) => Promise<void>;

@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { arcaEventSchema, type ArcaEvent } from '@arca/contracts';
+import { ADMIN_BASIC, ENGINES, XHR, createRepo, put, startTestApp, type TestApp } from '../test/harness.js';
+import { recordEvent } from './changes.js';
+import { claimEvents, markDelivered } from './outbox.js';
+
+/** One event of every type, with a payload of its shape. */
+const SAMPLES: ArcaEvent[] = [
+  { type: 'artifact.deployed', repoKey: 'r', path: 'a/b.jar', payload: { sha256: 'ab', size: 3, cached: true } },
+  { type: 'artifact.deleted', repoKey: 'r', path: 'a', payload: { trashPath: 'r/a' } },
+  { type: 'artifact.moved', repoKey: 'r', path: 'a', payload: { to: { repoKey: 's', path: 'b' } } },
+  { type: 'artifact.copied', repoKey: 'r', path: 'a', payload: { to: { repoKey: 's', path: 'b' } } },
+  { type: 'artifact.restored', repoKey: 'r', path: 'a', payload: { trashPath: 'r/a' } },
+  { type: 'artifact.property.added', repoKey: 'r', path: 'a', payload: { properties: { k: ['v'] }, recursive: true } },
+  { type: 'artifact.property.deleted', repoKey: 'r', path: 'a', payload: { keys: ['k'], recursive: false } },
+  { type: 'repository.created', repoKey: 'r', payload: { rclass: 'local' } },
+  { type: 'repository.updated', repoKey: 'r', payload: {} },
+  { type: 'repository.deleted', repoKey: 'r', payload: {} },
+  { type: 'user.created', payload: { name: 'ann' } },
+  { type: 'user.updated', payload: { name: 'ann' } },
+  { type: 'user.deleted', payload: { name: 'ann' } },
+  { type: 'group.created', payload: { name: 'devs' } },
+  { type: 'group.updated', payload: { name: 'devs' } },
+  { type: 'group.deleted', payload: { name: 'devs' } },
+  { type: 'permission.saved', payload: { name: 't' } },
+  { type: 'permission.deleted', payload: { name: 't' } },
+  { type: 'token.created', payload: { id: 'i', user: 'ann' } },
+  { type: 'token.revoked', payload: { id: 'i', user: 'ann' } },
+];
+
+describe.each(ENGINES)('the outbox on %s', (engine) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+  });
+  afterEach(() => t.close());
+
+  it('covers every event type, and each round-trips through the outbox unchanged', async () => {
+    const types = (arcaEventSchema.options as { shape: { type: { value: string } } }[]).map((o) => o.shape.type.value);
+    expect(SAMPLES.map((e) => e.type).sort()).toEqual([...types].sort());
+    const before = Date.now();
+    for (const event of SAMPLES) await recordEvent(t.app.db, 'ann', event);
+    const claimed = await claimEvents(t.app.db, 'test', 'node-a', { limit: 100 });
+    expect(
+      claimed.map(({ type, payload, ...rest }) => ({
+        type,
+        payload,
+        ...('repoKey' in rest ? { repoKey: rest.repoKey } : {}),
+        ...('path' in rest ? { path: rest.path } : {}),
+      })),
+    ).toEqual(SAMPLES.map(({ type, payload, ...rest }) => ({ type, payload, ...rest })));
+    expect(claimed.every((e) => e.actor === 'ann' && e.createdAt >= before)).toBe(true);
+  });
+
+  it('claims under a lease, never twice at once, and picks up an event that committed late with a lower seq', async () => {
+    await recordEvent(t.app.db, 'x', SAMPLES[10]!);
+    const first = await claimEvents(t.app.db, 'webhooks', 'node-a', { leaseMs: 60_000 });
+    expect(first).toHaveLength(1);
+    // another node finds nothing while the lease runs
+    expect(await claimEvents(t.app.db, 'webhooks', 'node-b')).toEqual([]);
+    // another consumer has its own claims
+    expect(await claimEvents(t.app.db, 'replication', 'node-b')).toHaveLength(1);
+    // a transaction that started earlier commits now: its seq is lower than the delivered one
+    await t.app.db
+      .insertInto('events')
+      .values({
+        id: 'late-event',
+        seq: first[0]!.seq - 5,
+        type: 'user.deleted',
+        repo_key: null,
+        path: null,
+        payload: JSON.stringify({ name: 'late' }),
+        actor: 'x',
+        created_at: Date.now(),
+      })
+      .execute();
+    await markDelivered(
+      t.app.db,
+      'webhooks',
+      'node-a',
+      first.map((e) => e.id),
+    );
+    const next = await claimEvents(t.app.db, 'webhooks', 'node-b');
+    expect(next.map((e) => e.id)).toEqual(['late-event']);
+    // an expired lease lets another node take over an undelivered event
+    const later = await claimEvents(t.app.db, 'webhooks', 'node-c', { now: Date.now() + 120_000 });
+    expect(later.map((e) => e.id)).toEqual(['late-event']);
+  });
+
+  it('writes the audit entry and the event of an access change in its transaction, and neither when it fails', async () => {
+    const json = { ...ADMIN_BASIC, ...XHR };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/groups',
+      headers: json,
+      payload: { name: 'devs' },
+    });
+    expect(created.statusCode).toBe(200);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/groups',
+      headers: json,
+      payload: { name: 'devs' },
+    });
+    expect(refused.statusCode).toBe(409);
+    const events = await claimEvents(t.app.db, 'test', 'n');
+    expect(events.map((e) => e.type)).toEqual(['group.created']);
+    const audit = await t.app.db
+      .selectFrom('audit_events')
+      .select(['category', 'action', 'target'])
+      .where('category', '=', 'group')
+      .execute();
+    expect(audit).toEqual([{ category: 'group', action: 'create', target: 'devs' }]);
+    await createRepo(t.app, 'libs-local', { rclass: 'local' });
+    await put(t.app, '/artifactory/libs-local/a.txt', 'a');
+    const more = await claimEvents(t.app.db, 'test', 'n');
+    expect(more.map((e) => e.type)).toEqual(['repository.created', 'artifact.deployed']);
+  });
+});
