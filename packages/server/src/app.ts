@@ -18,6 +18,7 @@ import { migrateToLatest, openDatabase } from './db/database.js';
 import { createJobRunner } from './core/jobs.js';
 import { ensureAdminUser } from './features/auth/auth.service.js';
 import { registerFeatures } from './features/index.js';
+import { FORMAT_FACTS, registerFormats } from './formats/index.js';
 import { LicenseService } from './features/license/license.service.js';
 import { FileBinaryStore } from './storage/binary-store.js';
 
@@ -96,6 +97,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     binaries,
     jobs,
+    formats: FORMAT_FACTS,
   });
   // an empty JSON body is no body (clients POST /api/security/apiKey with the header and nothing else)
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
@@ -108,6 +110,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(securityHeadersPlugin, { secureCookie: config.session.secureCookie });
   await app.register(authPlugin);
   await registerFeatures(app);
+  await registerFormats(app);
   await app.register(consolePlugin, { webDir: config.webDir });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
   return { app, generatedAdminPassword };

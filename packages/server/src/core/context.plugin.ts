@@ -6,6 +6,14 @@ import type { Db, DbEngine } from '../db/database.js';
 import type { BinaryStore } from '../storage/binary-store.js';
 import type { JobRunner } from './jobs.js';
 
+/** What the rest of the server asks of the package formats (see `formats/index.ts`). */
+export interface FormatFacts {
+  /** The upstream offered when quick-creating a remote repository of this type. */
+  defaultUpstream(packageType: string): string | undefined;
+  /** How long a remote repository's cached file at `path` stays fresh; undefined: for ever (a package file). */
+  metadataMaxAgeMs(packageType: string, path: string): number | undefined;
+}
+
 /** The application's shared parts, decorated on the Fastify instance for every feature. */
 export interface AppContext {
   config: Config;
@@ -19,6 +27,7 @@ export interface AppContext {
   binaries: BinaryStore;
   /** Scheduled jobs: features register theirs. */
   jobs: JobRunner;
+  formats: FormatFacts;
 }
 
 declare module 'fastify' {
@@ -36,6 +45,7 @@ export const contextPlugin = fp(
     app.decorate('nodeId', context.nodeId);
     app.decorate('binaries', context.binaries);
     app.decorate('jobs', context.jobs);
+    app.decorate('formats', context.formats);
   },
   { name: 'arca-context' },
 );

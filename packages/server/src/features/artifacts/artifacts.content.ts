@@ -53,6 +53,11 @@ export interface RepoContent {
    * (or fetched) one of a remote, the first readable member's for a virtual. Undefined when absent.
    */
   resolve(repoKey: string, path: string): Promise<Resolved | undefined>;
+  /**
+   * Every readable member of a virtual repository that has `path`, in resolution order, after
+   * `read` is checked on the virtual repository: what a format merges metadata from.
+   */
+  resolveEach(repoKey: string, path: string): Promise<Resolved[]>;
   /** The bytes of a resolved file, or a range of them (inclusive end). */
   open(item: ItemRow, range?: { start: number; end: number }): Readable;
   /** The checksums of a stored file. */
@@ -88,6 +93,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     store,
     log: request.log,
     allowedHosts: () => allowedOutboundHosts(db, config.outboundAllowedHosts),
+    metadataMaxAgeMs: request.server.formats.metadataMaxAgeMs,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
   const paths = (items: ItemRow[]) => items.map((i) => i.path);
@@ -101,6 +107,19 @@ export function repoContent(request: FastifyRequest): RepoContent {
       const found = await resolveItem(ctx, repo, path, mayRead);
       // a file of a virtual repository is served by a member: the member's rules decide too
       if (found && found.repo.key !== repo.key && !(await mayRead(found.repo.key, found.item.path))) return undefined;
+      return found;
+    },
+
+    async resolveEach(repoKey, path) {
+      const repo = await repositoryOrTrash(db, repoKey);
+      await requirePermission(request, 'read', repo.key, path);
+      const members = repo.rclass === 'virtual' ? await virtualMembers(db, repo) : [repo];
+      const found: Resolved[] = [];
+      for (const member of members) {
+        if (!(await mayRead(member.key, path))) continue;
+        const hit = await resolveItem(ctx, member, path, mayRead);
+        if (hit) found.push(hit);
+      }
       return found;
     },
 

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ARTIFACT_MESSAGES, type Properties } from '@arca/contracts';
+import { parseRequestPath } from '../../core/artifact-path.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { checksumsOf } from './artifacts.service.js';
 
 /** `http(s)://host[:port]` of the request, for the addresses in answers. */
@@ -110,4 +112,24 @@ export function headerValue(request: FastifyRequest, name: string): string | und
   const value = request.headers[name];
   if (Array.isArray(value)) throw new HttpError(400, `The ${name} header may be given only once.`);
   return value;
+}
+
+/** Splits `/<prefix>/<repoKey>/<path…>` of the raw URL into a repository key and a checked path. */
+export function repoAndPath(
+  request: FastifyRequest,
+  prefix: string,
+): { repoKey: string; path: string; properties: Properties } {
+  const raw = request.raw.url ?? '';
+  const pathname = raw.split('?')[0]!.slice(prefix.length).replace(/^\/+/, '');
+  const slash = pathname.indexOf('/');
+  const rawKey = slash < 0 ? pathname : pathname.slice(0, slash);
+  let repoKey: string;
+  try {
+    repoKey = decodeURIComponent(rawKey.split(';')[0]!);
+  } catch {
+    throw badRequest(ARTIFACT_MESSAGES.pathTraversal);
+  }
+  if (!repoKey) throw notFound();
+  const { path, properties } = parseRequestPath(slash < 0 ? '' : pathname.slice(slash + 1));
+  return { repoKey, path, properties };
 }

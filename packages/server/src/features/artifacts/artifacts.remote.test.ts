@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { resolveItem } from './artifacts.resolve.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -63,5 +65,32 @@ describe.each(ENGINES)('remote and virtual repositories against an upstream serv
     await put(upstream.app, '/artifactory/public-local/lib/b-2.0.jar', 'only upstream');
     expect((await get('/artifactory/all/lib/b-2.0.jar')).body).toBe('only upstream');
     expect((await get('/artifactory/all/lib/nowhere.jar')).statusCode).toBe(404);
+  });
+
+  it('keeps package files for ever, and asks the upstream again for metadata the format says is stale', async () => {
+    await get('/artifactory/upstream-remote/lib/a-1.0.jar');
+    await put(upstream.app, '/artifactory/public-local/lib/a-1.0.jar', 'changed upstream');
+    // generic files are package files: the cached copy is served
+    expect((await get('/artifactory/upstream-remote/lib/a-1.0.jar')).body).toBe('upstream bytes');
+    const repo = await t.app.db
+      .selectFrom('repositories')
+      .selectAll()
+      .where('key', '=', 'upstream-remote')
+      .executeTakeFirstOrThrow();
+    const ctx = {
+      db: t.app.db,
+      store: t.app.binaries,
+      allowedHosts: async () => ['127.0.0.1'],
+      // a format whose files under lib/ are metadata that is stale at once
+      metadataMaxAgeMs: (_type: string, path: string) => (path.startsWith('lib/') ? 0 : undefined),
+    };
+    const fresh = await resolveItem(ctx, repo, 'lib/a-1.0.jar');
+    expect(await new Response(Readable.toWeb(t.app.binaries.read(fresh!.item.sha256!)) as ReadableStream).text()).toBe(
+      'changed upstream',
+    );
+    // the upstream down, stale metadata is still served from the cache
+    await upstream.app.close();
+    const cached = await resolveItem(ctx, repo, 'lib/a-1.0.jar');
+    expect(cached?.item.sha256).toBe(fresh!.item.sha256);
   });
 });

@@ -77,6 +77,12 @@ export async function resolveItem(
     return undefined;
   }
   const cached = await findItem(ctx.db, repo.key, path);
+  const maxAge = repo.rclass === 'remote' && cached ? ctx.metadataMaxAgeMs?.(repo.package_type, path) : undefined;
+  if (cached && maxAge !== undefined && cached.modified_at + maxAge <= Date.now()) {
+    // stale metadata: ask the upstream again, and serve the cached copy when it cannot answer
+    const fresh = await fetchRemote(ctx, repo, path);
+    return { repo, item: fresh ?? cached };
+  }
   if (cached) return { repo, item: cached };
   if (repo.rclass === 'remote' && repo.key !== TRASHCAN_REPO && path) {
     const fetched = await fetchRemote(ctx, repo, path);

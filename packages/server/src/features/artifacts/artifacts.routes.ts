@@ -1,34 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ARTIFACT_MESSAGES, TRASHCAN_REPO, itemCreatedSchema, type Properties } from '@arca/contracts';
-import { normalizeItemPath, parseRequestPath } from '../../core/artifact-path.js';
-import { badRequest, notFound } from '../../core/errors.js';
+import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
+import { normalizeItemPath } from '../../core/artifact-path.js';
+import { badRequest } from '../../core/errors.js';
 import { requirePermission } from '../../core/permissions.js';
 import { repoContent } from './artifacts.content.js';
-import { baseUrlOf, headerValue, sendFolderIndex, sendItem } from './artifacts.http.js';
+import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
-import { itemCreated } from './artifacts.uris.js';
-
-/** Splits `/<prefix>/<repoKey>/<path…>` of the raw URL into a repository key and a checked path. */
-export function repoAndPath(
-  request: FastifyRequest,
-  prefix: string,
-): { repoKey: string; path: string; properties: Properties } {
-  const raw = request.raw.url ?? '';
-  const pathname = raw.split('?')[0]!.slice(prefix.length).replace(/^\/+/, '');
-  const slash = pathname.indexOf('/');
-  const rawKey = slash < 0 ? pathname : pathname.slice(0, slash);
-  let repoKey: string;
-  try {
-    repoKey = decodeURIComponent(rawKey.split(';')[0]!);
-  } catch {
-    throw badRequest(ARTIFACT_MESSAGES.pathTraversal);
-  }
-  if (!repoKey) throw notFound();
-  const { path, properties } = parseRequestPath(slash < 0 ? '' : pathname.slice(slash + 1));
-  return { repoKey, path, properties };
-}
 
 /** `/{repoKey}/{path}` of a `to` parameter. */
 export function parseTarget(to: string | undefined): { repoKey: string; path: string } {
@@ -55,54 +33,6 @@ export function parsePropertiesParam(text: string): Properties {
 
 const flag = (value: string | undefined) => value !== undefined && value !== '0' && value !== 'false';
 
-/** Deploy, download and delete under `/artifactory/{repoKey}/{path}`, with the raw request body. */
-async function artifactContentRoutes(app: FastifyInstance): Promise<void> {
-  // deploys stream the body themselves: no parsing, no size limit
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-
-  app.put('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
-    const { repoKey, path, properties } = repoAndPath(request, '/artifactory/');
-    const length = request.headers['content-length'];
-    const deployed = await repoContent(request).deploy({
-      repoKey,
-      path,
-      properties,
-      body: request.raw,
-      contentLength: length === undefined ? undefined : Number(length),
-      checksums: {
-        sha1: headerValue(request, 'x-checksum-sha1'),
-        sha256: headerValue(request, 'x-checksum-sha256'),
-        md5: headerValue(request, 'x-checksum-md5'),
-      },
-      checksumDeploy: headerValue(request, 'x-checksum-deploy')?.toLowerCase() === 'true',
-    });
-    return reply.status(201).send(itemCreatedSchema.parse(itemCreated(baseUrlOf(request), deployed)));
-  });
-
-  app.get('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
-    const { repoKey, path } = repoAndPath(request, '/artifactory/');
-    const content = repoContent(request);
-    const repo = await content.repository(repoKey);
-    const found = await content.resolve(repo.key, path);
-    if (!path) return sendFolderIndex(request, reply, repo, '', await content.children(repo, ''));
-    if (!found) throw notFound();
-    if (found.item.folder === 1) {
-      return sendFolderIndex(request, reply, found.repo, path, await content.children(found.repo, path));
-    }
-    return sendItem(request, reply, found.item);
-  });
-
-  app.delete('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
-    const { repoKey, path } = repoAndPath(request, '/artifactory/');
-    const content = repoContent(request);
-    await content.repository(repoKey);
-    if (!path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
-    await content.remove(repoKey, path);
-    return reply.status(204).send();
-  });
-}
-
 const storageQuery = z.object({
   properties: z.string().optional(),
   list: z.string().optional(),
@@ -113,8 +43,6 @@ const storageQuery = z.object({
 
 /** Artifactory's storage, copy, move and trash calls. */
 export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(artifactContentRoutes);
-
   app.get(
     '/artifactory/api/storage/*',
     { config: { access: 'public' }, schema: { querystring: storageQuery } },

@@ -47,6 +47,8 @@ export interface ArtifactContext {
   log?: { warn(obj: object, msg: string): void };
   /** Limits listings to what the caller may read; absent or null shows everything. */
   visible?: ReadFilter;
+  /** How long a remote repository's cached file stays fresh (the format decides); undefined: for ever. */
+  metadataMaxAgeMs?: (packageType: string, path: string) => number | undefined;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }

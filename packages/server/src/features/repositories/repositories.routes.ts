@@ -124,6 +124,7 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       (
         await quickCreate(app.db, request.body, actorName(request.principal), {
           allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+          defaultUpstream: app.formats.defaultUpstream,
         })
       ).map(toAnswer),
   );

@@ -28,20 +28,6 @@ import {
 /** Keys that would clash with the server's own paths. */
 const RESERVED_KEYS = new Set([TRASHCAN_REPO, 'api', 'ui', 'list', 'webapp', 'favicon.ico', 'v2']);
 
-/** Upstreams offered by default when quick-creating a remote repository. */
-export const DEFAULT_UPSTREAMS: Record<string, string> = {
-  maven: 'https://repo1.maven.org/maven2/',
-  gradle: 'https://repo1.maven.org/maven2/',
-  npm: 'https://registry.npmjs.org/',
-  pypi: 'https://files.pythonhosted.org/',
-  docker: 'https://registry-1.docker.io/',
-  helm: 'https://charts.helm.sh/stable/',
-  go: 'https://proxy.golang.org/',
-  nuget: 'https://www.nuget.org/',
-  gems: 'https://rubygems.org/',
-  cargo: 'https://index.crates.io/',
-};
-
 const iso = (ms: number) => new Date(ms).toISOString();
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
@@ -184,6 +170,8 @@ export interface RepositoryChangeOptions {
   projectKey?: string | null;
   /** Hosts a remote repository may name although they are loopback or link-local. */
   allowedHosts?: readonly string[];
+  /** The upstream a quick-created remote repository of a type proxies when none is given. */
+  defaultUpstream?: (packageType: string) => string | undefined;
 }
 
 export async function createRepository(
@@ -239,11 +227,11 @@ export async function quickCreate(
   db: Db,
   input: { packageType: string; prefix: string; remoteUrl: string },
   actor: string,
-  { allowedHosts = [] }: RepositoryChangeOptions = {},
+  { allowedHosts = [], defaultUpstream }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow[]> {
   const packageType = canonicalPackageType(input.packageType);
   if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: input.packageType }));
-  const remoteUrl = input.remoteUrl.trim() || DEFAULT_UPSTREAMS[packageType] || '';
+  const remoteUrl = input.remoteUrl.trim() || defaultUpstream?.(packageType) || '';
   const local = `${input.prefix}-local`;
   const remote = `${input.prefix}-remote`;
   const configs: RepositoryConfigInput[] = [

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { RepoContent } from '../features/artifacts/artifacts.content.js';
+import type { Resolved } from '../features/artifacts/artifacts.resolve.js';
+import type { ItemRow } from '../db/schema.js';
+
+/**
+ * A package version as a format's indexer reads it off a stored file: what the package catalogue
+ * and search show. `fields` hold the type-specific fields of spec part 1 §3 (npm dependencies,
+ * Maven groupId/artifactId, Docker tags …).
+ */
+export interface PackageVersionRecord {
+  /** The package's name as its clients spell it (`@scope/name`, `org.acme:app`, `library/nginx`). */
+  name: string;
+  version: string;
+  description?: string;
+  fields: Record<string, string | string[]>;
+}
+
+/**
+ * What makes a package format: one folder `formats/<type>/` with an object of this shape, listed
+ * in `formats/index.ts`. A format reaches repository content only through the artifacts
+ * feature's door (`repoContent(request)`), which authorises every read and write; it never
+ * touches the store. Everything but `types` is optional: `generic` needs only its routes.
+ */
+export interface Format {
+  /** The repositories' package types this format serves (`npm`; `docker` and `oci`; …). */
+  types: readonly string[];
+  /** What the console and the docs call it. */
+  label: string;
+  /** The public upstream offered when an administrator quick-creates a remote repository. */
+  defaultUpstream?: string;
+  /**
+   * The client-facing routes (`/artifactory/api/npm/{repo}/…`, `/v2/…`), registered at the root
+   * in an encapsulated context of their own (content-type parsers, hooks and all).
+   */
+  routes?: (app: FastifyInstance) => Promise<void>;
+  /**
+   * Reads a stored file into a package version record (a `package.json` inside an npm tarball,
+   * a POM, an image manifest); undefined when the file is no package (a checksum, metadata).
+   */
+  index?: (file: ItemRow, content: RepoContent) => Promise<PackageVersionRecord | undefined>;
+  /**
+   * Remote metadata: the paths of a remote repository that describe packages rather than hold
+   * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
+   * fetched again from the upstream once it is older than `maxAgeSeconds`; the upstream failing,
+   * the cached copy is served. Package files themselves never change and never expire.
+   */
+  remoteMetadata?: { isMetadata: (path: string) => boolean; maxAgeSeconds: number };
+  /**
+   * Merges one metadata file of a virtual repository from its readable members that have it
+   * (`content.resolveEach`, in resolution order) — for example the versions of a package across
+   * a local and a remote. Without it, the first member that has the file answers, as for every
+   * package file.
+   */
+  mergeVirtual?: (path: string, members: Resolved[], content: RepoContent) => Promise<Buffer>;
+}

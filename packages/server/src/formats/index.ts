@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { FormatFacts } from '../core/context.plugin.js';
+import type { Format } from './format.js';
+import { genericFormat } from './generic/generic.format.js';
+
+/** Every package format the server speaks, in one list. */
+export const FORMATS: readonly Format[] = [genericFormat];
+
+/**
+ * Public upstreams offered when quick-creating a remote repository of a type no format serves
+ * yet (its files are then proxied and cached as generic files); a format's own `defaultUpstream`
+ * takes precedence.
+ */
+const KNOWN_UPSTREAMS: Record<string, string> = {
+  maven: 'https://repo1.maven.org/maven2/',
+  gradle: 'https://repo1.maven.org/maven2/',
+  npm: 'https://registry.npmjs.org/',
+  pypi: 'https://files.pythonhosted.org/',
+  docker: 'https://registry-1.docker.io/',
+  helm: 'https://charts.helm.sh/stable/',
+  go: 'https://proxy.golang.org/',
+  nuget: 'https://www.nuget.org/',
+  gems: 'https://rubygems.org/',
+  cargo: 'https://index.crates.io/',
+};
+
+/** The format serving a package type; undefined when none does (the repository then holds generic files). */
+export function formatFor(packageType: string): Format | undefined {
+  return FORMATS.find((f) => f.types.includes(packageType));
+}
+
+export function defaultUpstream(packageType: string): string | undefined {
+  return formatFor(packageType)?.defaultUpstream ?? KNOWN_UPSTREAMS[packageType];
+}
+
+/** The formats' facts for the rest of the server, without it importing the formats. */
+export const FORMAT_FACTS: FormatFacts = {
+  defaultUpstream,
+  metadataMaxAgeMs(packageType, path) {
+    const metadata = formatFor(packageType)?.remoteMetadata;
+    return metadata?.isMetadata(path) ? metadata.maxAgeSeconds * 1000 : undefined;
+  },
+};
+
+/** Registers every format's client-facing routes, each in its own encapsulated context. */
+export async function registerFormats(app: FastifyInstance): Promise<void> {
+  for (const format of FORMATS) if (format.routes) await app.register(format.routes);
+}
