@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserData } from '@arca/contracts';
 import { LICENSES_PATH, resolveNavigation, rewriteLegacyLink, type NavigationInput } from './guards';
-import type { MenuContext } from './menu';
+import type { MenuContext } from '../lib/menu';
 
 const user = (over: Partial<UserData> = {}): UserData => ({
   name: 'dev',

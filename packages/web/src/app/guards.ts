@@ -1,5 +1,7 @@
 import { ERROR_MESSAGES, isAnonymousName, type UserData } from '@arca/contracts';
-import { MENU, menuItemState, type MenuContext, type MenuItem } from './menu';
+import { landingPath } from '../lib/landing';
+import { menuItemState, type MenuContext, type MenuEntry, type MenuItem } from '../lib/menu';
+import { menuItems } from './menu';
 
 /** What a route says about itself (React Router `handle`). */
 export interface RouteMeta {
@@ -11,6 +13,8 @@ export interface RouteMeta {
   admin?: boolean;
   /** The menu entry this page belongs to. */
   menuKey?: string;
+  /** The menu entry this route is the page of (its path is the route's). */
+  menu?: MenuEntry;
 }
 
 export interface NavigationInput {
@@ -38,14 +42,6 @@ export const LICENSES_PATH = '/admin/license_management/licenses';
 export const LOGIN_WITH_LOGOUT = '/login?logout=true';
 const LEGACY_TREE = '/tree/General';
 const TREE_ROOT = '/repos/tree/General/';
-
-/**
- * Landing page by role (spec part 1 §2): topology for admins with mission control, packages for
- * users, repos on a lightweight instance. Until those pages exist, the overview is the nearest.
- */
-export function landingPath(_user: UserData): string {
-  return '/overview';
-}
 
 /** Rewrites a legacy artifact-browse link to /repos/tree/General/{path}; undefined when not legacy. */
 export function rewriteLegacyLink(pathname: string, hash: string): string | undefined {
@@ -87,7 +83,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
   if (meta.admin && !user.admin) {
     return { kind: 'redirect', to: '/authorization', message: ERROR_MESSAGES.notAuthorized };
   }
-  const item = meta.menuKey ? (input.items ?? MENU).find((i) => i.key === meta.menuKey) : undefined;
+  const item = meta.menuKey ? (input.items ?? menuItems()).find((i) => i.key === meta.menuKey) : undefined;
   // with no valid licence at all, the licence step below decides where to go
   if (item && meta.admin && menu.licenseRank > 0) {
     const status = menuItemState(item, menu);

@@ -11,8 +11,10 @@ import { useFeaturesConfig } from '../features/system/api/get-features-config';
 import { useMicroservices } from '../features/system/api/get-microservices';
 import { contentLoading } from './content-loading';
 import { resolveNavigation, type NavigationDecision, type RouteMeta } from './guards';
-import type { MenuContext } from './menu';
-import { rememberPathAfterLogin } from './post-login-path';
+import type { MenuContext } from '../lib/menu';
+import { rememberPathAfterLogin } from '../lib/post-login-path';
+import { StartupContext, type StartupData } from '../lib/startup';
+import { menuItems } from './menu';
 
 /** The merged `handle` of the matched routes, innermost last. */
 export function useRouteMeta(): RouteMeta {
@@ -20,13 +22,13 @@ export function useRouteMeta(): RouteMeta {
   return Object.assign({}, ...matches.map((m) => (m.handle ?? {}) as RouteMeta)) as RouteMeta;
 }
 
-/** Start-up data every guard and menu decision needs, loaded once. */
-export function useStartupData() {
+/** Start-up data every guard and menu decision needs, loaded once; pages read it with `useStartupData`. */
+function useLoadStartupData(): StartupData {
   const user = useCurrentUser();
   const globalState = useGlobalState();
   const services = useMicroservices();
   const features = useFeaturesConfig();
-  useFooter();
+  const footer = useFooter();
   const menu: MenuContext | undefined =
     user.data && globalState.data
       ? {
@@ -41,7 +43,15 @@ export function useStartupData() {
   const loading = user.isPending || globalState.isPending || services.isPending || features.isPending;
   const error = user.error ?? globalState.error;
   const retry = () => Promise.all([user.refetch(), globalState.refetch(), services.refetch(), features.refetch()]);
-  return { user: user.data, menu, loading, error, retry };
+  return {
+    user: user.data,
+    menu,
+    menuItems: menuItems(),
+    serverName: footer.data?.serverName,
+    loading,
+    error,
+    retry,
+  };
 }
 
 function Redirect({ decision }: { decision: Extract<NavigationDecision, { kind: 'redirect' }> }) {
@@ -84,7 +94,8 @@ export function FullPageSpinner() {
 export function Root() {
   const location = useLocation();
   const meta = useRouteMeta();
-  const { user, menu, loading, error, retry } = useStartupData();
+  const startup = useLoadStartupData();
+  const { user, menu, loading, error, retry } = startup;
   useUserChangeHandling(user?.name);
 
   if (loading && !meta.public) return <FullPageSpinner />;
@@ -112,5 +123,9 @@ export function Root() {
     });
     if (decision.kind === 'redirect') return <Redirect decision={decision} />;
   }
-  return <Outlet />;
+  return (
+    <StartupContext.Provider value={startup}>
+      <Outlet />
+    </StartupContext.Provider>
+  );
 }

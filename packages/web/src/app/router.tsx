@@ -135,19 +135,52 @@ export const ROUTES: RouteObject[] = [
         children: [
           {
             path: '/overview',
-            handle: meta({ title: 'Overview', menuKey: 'overview' }),
+            handle: meta({
+              title: 'Overview',
+              menuKey: 'overview',
+              menu: {
+                key: 'overview',
+                minRank: 1,
+                label: 'Overview',
+                sidebar: 'application',
+                description: 'Licence, version and health of this deployment at a glance',
+              },
+            }),
             lazy: page(() => import('../features/overview/pages/overview-page'), 'OverviewPage'),
           },
           {
             path: '/repos/tree/General/*',
-            handle: meta({ title: 'Artifacts', menuKey: 'artifacts' }),
+            handle: meta({
+              title: 'Artifacts',
+              menuKey: 'artifacts',
+              menu: {
+                key: 'artifacts',
+                label: 'Artifacts',
+                sidebar: 'application',
+                minRank: 1,
+                description: 'Browse repositories, deploy and inspect files',
+              },
+            }),
             lazy: page(() => import('../features/artifacts/pages/tree-browser-page'), 'TreeBrowserPage'),
           },
           { path: '/admin', handle: meta({ admin: true }), element: <Navigate to="/admin/management/users" replace /> },
           {
             id: 'admin.repositories.list',
             path: '/admin/repositories',
-            handle: meta({ admin: true, menuKey: 'repositories' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'repositories',
+              menu: {
+                key: 'repositories',
+                label: 'Repositories',
+                sidebar: 'administration',
+                group: 'Repositories',
+                description: 'Local, remote and virtual repositories of every package type',
+                adminOnly: true,
+                minRank: 1,
+                service: 'artifactory',
+              },
+            }),
             lazy: page(() => import('../features/repositories/pages/repositories-page'), 'RepositoriesPage'),
           },
           {
@@ -165,12 +198,36 @@ export const ROUTES: RouteObject[] = [
           {
             id: 'admin.repositories.layouts',
             path: '/admin/repositories/layouts',
-            handle: meta({ admin: true, menuKey: 'layouts' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'layouts',
+              menu: {
+                key: 'layouts',
+                label: 'Layouts',
+                sidebar: 'administration',
+                group: 'Repositories',
+                description: 'How each package type lays out its paths',
+                adminOnly: true,
+                minRank: 1,
+              },
+            }),
             lazy: page(() => import('../features/repositories/pages/layouts-page'), 'LayoutsPage'),
           },
           {
             path: '/admin/monitoring/storage-summary',
-            handle: meta({ admin: true, menuKey: 'storage-summary' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'storage-summary',
+              menu: {
+                key: 'storage-summary',
+                label: 'Storage Summary',
+                sidebar: 'administration',
+                group: 'Monitoring',
+                description: 'Used space per repository and the deduplication gain',
+                adminOnly: true,
+                minRank: 1,
+              },
+            }),
             lazy: page(() => import('../features/storage/pages/storage-summary-page'), 'StorageSummaryPage'),
           },
           {
@@ -181,19 +238,64 @@ export const ROUTES: RouteObject[] = [
           ...(['', '/new', '/edit/:name'] as const).map((suffix) => ({
             id: `admin.management.users${suffix ? `.${suffix.split('/')[1]}` : ''}`,
             path: `/admin/management/users${suffix}`,
-            handle: meta({ admin: true, menuKey: 'users' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'users',
+              // the list is the menu's page; its new and edit forms belong to it
+              ...(suffix === '' && {
+                menu: {
+                  key: 'users',
+                  minRank: 1,
+                  label: 'Users',
+                  sidebar: 'administration',
+                  group: 'User Management',
+                  description: 'Who can sign in, and their last login',
+                  adminOnly: true,
+                  service: 'access',
+                },
+              }),
+            }),
             lazy: page(() => import('../features/users/pages/users-page'), 'UsersPage'),
           })),
           ...(['', '/new', '/edit/:name'] as const).map((suffix) => ({
             id: `admin.management.groups${suffix ? `.${suffix.split('/')[1]}` : ''}`,
             path: `/admin/management/groups${suffix}`,
-            handle: meta({ admin: true, menuKey: 'groups' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'groups',
+              // the list is the menu's page; its new and edit forms belong to it
+              ...(suffix === '' && {
+                menu: {
+                  key: 'groups',
+                  minRank: 1,
+                  label: 'Groups',
+                  sidebar: 'administration',
+                  group: 'User Management',
+                  description: 'Give rights to many users at once',
+                  adminOnly: true,
+                  service: 'access',
+                },
+              }),
+            }),
             lazy: page(() => import('../features/groups/pages/groups-page'), 'GroupsPage'),
           })),
           {
             id: 'admin.management.permissions',
             path: '/admin/management/permissions',
-            handle: meta({ admin: true, menuKey: 'permissions' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'permissions',
+              menu: {
+                key: 'permissions',
+                minRank: 1,
+                label: 'Permissions',
+                sidebar: 'administration',
+                group: 'User Management',
+                description: 'Who may read, deploy or delete in which repositories and paths',
+                adminOnly: true,
+                service: 'access',
+              },
+            }),
             lazy: page(() => import('../features/permissions/pages/permissions-page'), 'PermissionsPage'),
           },
           {
@@ -210,27 +312,89 @@ export const ROUTES: RouteObject[] = [
           },
           {
             path: '/admin/management/access_tokens',
-            handle: meta({ admin: true, menuKey: 'access-tokens' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'access-tokens',
+              menu: {
+                key: 'access-tokens',
+                minRank: 1,
+                label: 'Access Tokens',
+                sidebar: 'administration',
+                group: 'User Management',
+                description: 'Review and revoke the tokens of every user',
+                adminOnly: true,
+                service: 'access',
+              },
+            }),
             lazy: page(() => import('../features/profile/pages/access-tokens-page'), 'AccessTokensPage'),
           },
           {
             path: '/admin/artifactory/security/general',
-            handle: meta({ admin: true, menuKey: 'security-general' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'security-general',
+              menu: {
+                key: 'security-general',
+                minRank: 1,
+                label: 'Security Configuration',
+                sidebar: 'administration',
+                group: 'Security',
+                description: 'Anonymous access, password policy, lockout and session timeout',
+                adminOnly: true,
+              },
+            }),
             lazy: page(() => import('../features/security/pages/security-settings-page'), 'SecuritySettingsPage'),
           },
           {
             path: '/admin/configuration/mail',
-            handle: meta({ admin: true, menuKey: 'mail' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'mail',
+              menu: {
+                key: 'mail',
+                minRank: 1,
+                label: 'Mail',
+                sidebar: 'administration',
+                group: 'Configuration',
+                description: 'The mail server for password resets and invitations',
+                adminOnly: true,
+              },
+            }),
             lazy: page(() => import('../features/mail/pages/mail-settings-page'), 'MailSettingsPage'),
           },
           {
             path: '/admin/monitoring/audit_trail',
-            handle: meta({ admin: true, menuKey: 'audit-trail' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'audit-trail',
+              menu: {
+                key: 'audit-trail',
+                minRank: 1,
+                label: 'Audit Trail',
+                sidebar: 'administration',
+                group: 'Monitoring',
+                description: 'Sign-ins and every change to users, groups, permissions and tokens',
+                adminOnly: true,
+              },
+            }),
             lazy: page(() => import('../features/audit/pages/audit-trail-page'), 'AuditTrailPage'),
           },
           {
             path: '/admin/projects',
-            handle: meta({ admin: true, menuKey: 'projects' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'projects',
+              menu: {
+                key: 'projects',
+                minRank: 1,
+                label: 'Projects',
+                sidebar: 'administration',
+                group: 'User Management',
+                description: 'Repositories and members grouped by project; project admins manage their own',
+                adminOnly: true,
+                service: 'access',
+              },
+            }),
             lazy: page(() => import('../features/projects/pages/projects-page'), 'ProjectsPage'),
           },
           {
@@ -245,12 +409,35 @@ export const ROUTES: RouteObject[] = [
           },
           {
             path: '/admin/monitoring/service-status',
-            handle: meta({ admin: true, menuKey: 'service-status' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'service-status',
+              menu: {
+                key: 'service-status',
+                minRank: 1,
+                label: 'Service Status',
+                sidebar: 'administration',
+                group: 'Monitoring',
+                description: 'Nodes of this deployment, their services and heartbeats',
+                adminOnly: true,
+              },
+            }),
             lazy: page(() => import('../features/system/pages/service-status-page'), 'ServiceStatusPage'),
           },
           {
             path: '/admin/license_management/licenses',
-            handle: meta({ admin: true, menuKey: 'licenses' }),
+            handle: meta({
+              admin: true,
+              menuKey: 'licenses',
+              menu: {
+                key: 'licenses',
+                label: 'Licenses',
+                sidebar: 'administration',
+                group: 'License Management',
+                description: 'The installed licence, and installing a new key',
+                adminOnly: true,
+              },
+            }),
             lazy: page(() => import('../features/license/pages/licenses-page'), 'LicensesPage'),
           },
         ],

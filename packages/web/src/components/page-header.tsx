@@ -1,6 +1,6 @@
 import { Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { usePageTitle } from '../app/page-title';
+import { usePageTitle } from '../lib/page-title';
 
 export interface PageHeaderProps {
   title: string;

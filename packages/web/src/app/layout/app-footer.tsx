@@ -1,6 +1,6 @@
 import { Layout, Space, Typography } from 'antd';
 import type { Footer } from '@arca/contracts';
-import { Logo } from '../logo';
+import { Logo } from '../../components/logo';
 
 /** Build number, licence, user e-mail and logo (spec part 1 §2, footer). */
 export function AppFooter({ footer }: { footer: Footer | undefined }) {

@@ -1,39 +1,15 @@
-import {
-  ApartmentOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  FolderOpenOutlined,
-  HeartOutlined,
-  PieChartOutlined,
-  SafetyCertificateOutlined,
-  TeamOutlined,
-} from '@ant-design/icons';
 import { Menu, Tooltip, type MenuProps } from 'antd';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { MENU, groupEntries, menuItemForPath, sidebarEntries, type MenuContext, type Sidebar } from '../menu';
-
-const ICONS: Record<string, ReactNode> = {
-  overview: <DashboardOutlined />,
-  artifacts: <FolderOpenOutlined />,
-  repositories: <DatabaseOutlined />,
-  layouts: <ApartmentOutlined />,
-  'storage-summary': <PieChartOutlined />,
-  users: <TeamOutlined />,
-  'service-status': <HeartOutlined />,
-  licenses: <SafetyCertificateOutlined />,
-};
-
-export function menuIcon(key: string): ReactNode {
-  return ICONS[key];
-}
+import { groupEntries, menuItemForPath, sidebarEntries, type MenuContext, type Sidebar } from '../../lib/menu';
+import { menuIcon } from '../../lib/menu-icons';
+import { menuItems } from '../menu';
 
 /** The entries of one sidebar, filtered by admin flag, licence rank, services and features. */
 export function SidebarMenu({ sidebar, ctx, pathname }: { sidebar: Sidebar; ctx: MenuContext; pathname: string }) {
-  const entries = sidebarEntries(MENU, sidebar, ctx);
+  const entries = sidebarEntries(menuItems(), sidebar, ctx);
   const toItem = ({ item, status }: (typeof entries)[number]) => ({
     key: item.key,
-    icon: ICONS[item.key],
+    icon: menuIcon(item.key),
     disabled: status.state === 'disabled',
     label:
       status.state === 'disabled' ? (
@@ -53,7 +29,7 @@ export function SidebarMenu({ sidebar, ctx, pathname }: { sidebar: Sidebar; ctx:
           children: g.entries.map(toItem),
         }))
       : entries.map(toItem);
-  const selected = menuItemForPath(pathname)?.key;
+  const selected = menuItemForPath(pathname, menuItems())?.key;
   return (
     <nav aria-label={sidebar === 'administration' ? 'Administration' : 'Application'}>
       <Menu

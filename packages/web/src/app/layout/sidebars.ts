@@ -1,4 +1,4 @@
-import type { Sidebar } from '../menu';
+import type { Sidebar } from '../../lib/menu';
 
 /** The Project Settings sidebar: shown for /projects/{key}/… pages. */
 export type SidebarMode = Sidebar | 'project';

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { MenuContext, MenuItem } from '../../../app/menu';
+import type { MenuContext, MenuItem } from '../../../lib/menu';
 import { AdminMenu } from './admin-menu-page';
 
 const items: MenuItem[] = [

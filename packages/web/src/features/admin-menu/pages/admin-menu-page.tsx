@@ -2,16 +2,9 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Card, Col, Empty, Input, Row, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import {
-  MENU,
-  groupEntries,
-  menuItemState,
-  type MenuContext,
-  type MenuItem,
-  type MenuItemState,
-} from '../../../app/menu';
-import { useStartupData } from '../../../app/root';
-import { menuIcon } from '../../../app/layout/sidebar-menu';
+import { groupEntries, menuItemState, type MenuContext, type MenuItem, type MenuItemState } from '../../../lib/menu';
+import { menuIcon } from '../../../lib/menu-icons';
+import { useStartupData } from '../../../lib/startup';
 import { Highlight } from '../../../components/highlight';
 import { PageHeader } from '../../../components/page-header';
 
@@ -103,11 +96,11 @@ export function AdminMenu({ items, ctx }: AdminMenuProps) {
 
 /** Every administration page of this deployment on one screen (`artifactory/list`). */
 export function AdminMenuPage() {
-  const { menu } = useStartupData();
+  const { menu, menuItems } = useStartupData();
   return (
     <>
       <PageHeader title="Administration" description="Every setting of this deployment, grouped by area." />
-      {menu && <AdminMenu items={MENU} ctx={menu} />}
+      {menu && <AdminMenu items={menuItems} ctx={menu} />}
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { Modal, Tabs, Typography } from 'antd';
+import { Alert, Modal, Tabs, Typography } from 'antd';
+import { packageTypeLabel } from '@arca/contracts';
 import { useCurrentUser } from '../../auth/api/get-current-user';
 import { useSetMeUp } from '../api/get-set-me-up';
-import { setMeUpSnippets } from './set-me-up';
+import { setMeUp } from '../../formats';
 
 /** Set Me Up: the snippets a client needs for this repository, with the real base URL. */
 export function SetMeUpModal({
@@ -15,15 +16,24 @@ export function SetMeUpModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const setMeUp = useSetMeUp();
+  const server = useSetMeUp();
   const user = useCurrentUser();
-  const baseUrl = setMeUp.data?.baseUrl ?? window.location.origin;
-  const snippets = setMeUpSnippets(baseUrl, repoKey, packageType, user.data?.name ?? 'user');
+  const baseUrl = server.data?.baseUrl ?? window.location.origin;
+  const { served, snippets } = setMeUp(packageType, { baseUrl, repoKey, user: user.data?.name ?? 'user' });
   return (
     <Modal open={open} title={`Set Me Up: ${repoKey}`} footer={null} onCancel={onClose} width={760} destroyOnHidden>
+      {!served && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`The ${packageTypeLabel(packageType)} client protocol is not served yet`}
+          description="This repository stores and serves files as a generic repository does: deploy and fetch them with the calls below."
+        />
+      )}
       <Typography.Paragraph type="secondary">
-        Replace <Typography.Text code>&lt;PASSWORD&gt;</Typography.Text> with your password. Access tokens, which can be
-        revoked one by one, arrive with token management.
+        Replace <Typography.Text code>&lt;PASSWORD&gt;</Typography.Text> with your password or, better, with an access
+        token from Edit Profile, which can be revoked on its own.
       </Typography.Paragraph>
       <Tabs
         items={snippets.map((s, i) => ({

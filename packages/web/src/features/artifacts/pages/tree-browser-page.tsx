@@ -7,7 +7,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ERROR_MESSAGES, packageTypeLabel, type TreeNode, type TreeRepo } from '@arca/contracts';
 import { API_BASE } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { useStartupData } from '../../../app/root';
+import { useStartupData } from '../../../lib/startup';
 import { PageHeader } from '../../../components/page-header';
 import { deleteItem } from '../api/delete-item';
 import { emptyTrash } from '../api/empty-trash';

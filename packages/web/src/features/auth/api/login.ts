@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { isMfaChallenge, type LoginAnswer, type LoginBody, type UserData } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { landingPath } from '../../../app/guards';
-import { takePathAfterLogin } from '../../../app/post-login-path';
+import { landingPath } from '../../../lib/landing';
+import { takePathAfterLogin } from '../../../lib/post-login-path';
 import { currentUserKey } from './get-current-user';
 
 export function login(body: Omit<LoginBody, 'type'>, rememberMe: boolean): Promise<LoginAnswer> {

@@ -1,8 +1,8 @@
 import { Card, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { ERROR_MESSAGES } from '@arca/contracts';
-import { Logo } from '../../../app/logo';
-import { usePageTitle } from '../../../app/page-title';
+import { Logo } from '../../../components/logo';
+import { usePageTitle } from '../../../lib/page-title';
 import { useFooter } from '../api/get-footer';
 
 /** The frame of every sign-in page: logo, heading, a card, the build number below. */

@@ -1,7 +1,7 @@
 import { Button, Result, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ERROR_MESSAGES } from '@arca/contracts';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 
 function HomeButton() {
   const navigate = useNavigate();

@@ -1,9 +1,9 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { Card, Col, Descriptions, Row, Statistic, Typography } from 'antd';
 import { Link } from 'react-router';
-import { MENU, menuItemState } from '../../../app/menu';
-import { useStartupData } from '../../../app/root';
-import { menuIcon } from '../../../app/layout/sidebar-menu';
+import { menuItemState } from '../../../lib/menu';
+import { menuIcon } from '../../../lib/menu-icons';
+import { useStartupData } from '../../../lib/startup';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';
 import { useFooter } from '../../auth/api/get-footer';
@@ -12,13 +12,13 @@ import { useVersion } from '../../system/api/get-version';
 
 /** Landing page: who you are, the licence, the version and (for admins) the health of the nodes. */
 export function OverviewPage() {
-  const { user, menu } = useStartupData();
+  const { user, menu, menuItems } = useStartupData();
   const footer = useFooter();
   const version = useVersion();
   const nodes = useNodes(Boolean(user?.admin));
   const online = nodes.data?.nodes.filter((n) => n.status === 'Online').length ?? 0;
   const shortcuts = menu
-    ? MENU.filter((i) => i.sidebar === 'administration' && menuItemState(i, menu).state === 'visible')
+    ? menuItems.filter((i) => i.sidebar === 'administration' && menuItemState(i, menu).state === 'visible')
     : [];
 
   return (

@@ -21,7 +21,7 @@ import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '
 import { ApiError, apiFetch } from '../../../api/client';
 import { StatusTag } from '../../../components/status-tag';
 import { notifySuccess } from '../../../api/notifications';
-import { useStartupData } from '../../../app/root';
+import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';

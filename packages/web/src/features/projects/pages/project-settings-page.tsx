@@ -15,7 +15,7 @@ import {
 } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { useStartupData } from '../../../app/root';
+import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useGroups } from '../../groups/api/groups';

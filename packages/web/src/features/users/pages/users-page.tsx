@@ -10,7 +10,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useUsers } from '../api/get-users';
 import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
-import { useStartupData } from '../../../app/root';
+import { useStartupData } from '../../../lib/startup';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 

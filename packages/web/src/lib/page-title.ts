@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useContext, useEffect } from 'react';
 import { DEFAULT_SERVER_NAME } from '@arca/contracts';
-import { useFooter } from '../features/auth/api/get-footer';
+import { StartupContext } from './startup';
 
 /** 'title - server name', with a brand-neutral name when the server has none. */
 export function formatTitle(title: string | undefined, serverName: string | undefined): string {
@@ -9,8 +9,7 @@ export function formatTitle(title: string | undefined, serverName: string | unde
 }
 
 export function usePageTitle(title: string | undefined): void {
-  const footer = useFooter();
-  const serverName = footer.data?.serverName;
+  const serverName = useContext(StartupContext)?.serverName;
   useEffect(() => {
     document.title = formatTitle(title, serverName);
   }, [title, serverName]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseLogo } from './logo';
-import { formatTitle } from './page-title';
+import { formatTitle } from '../lib/page-title';
 
 describe('footer logo choice', () => {
   it('prefers the user-uploaded logo, then the footer logo URL, then the edition default', () => {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { setMeUp } from '.';
+
+const target = { baseUrl: 'https://arca.example.com', repoKey: 'libs-local', user: 'ann' };
+
+describe('Set Me Up by format', () => {
+  it('gives a generic repository working curl snippets with the real address', () => {
+    const { served, snippets } = setMeUp('generic', target);
+    expect(served).toBe(true);
+    expect(snippets.map((s) => s.title)).toContain('Deploy a file');
+    expect(snippets[0]!.code).toBe(
+      'curl -u ann:<PASSWORD> -T ./file.zip "https://arca.example.com/artifactory/libs-local/path/to/file.zip"',
+    );
+  });
+
+  it('promises no client protocol the server does not speak yet', () => {
+    const { served, snippets } = setMeUp('npm', target);
+    expect(served).toBe(false);
+    expect(snippets.some((s) => s.code.includes('npm '))).toBe(false);
+    expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
+  });
+});

@@ -1,0 +1,25 @@
+import { genericSnippets } from './generic/set-me-up';
+import type { SetMeUpTarget, Snippet } from './snippet';
+
+export type { SetMeUpTarget, Snippet } from './snippet';
+
+/** The console's side of a package format (the server's is `server/src/formats/<type>/`). */
+interface ConsoleFormat {
+  types: readonly string[];
+  snippets: (target: SetMeUpTarget) => Snippet[];
+}
+
+/** Every format the server speaks, in one list, as on the server. */
+const FORMATS: readonly ConsoleFormat[] = [{ types: ['generic'], snippets: genericSnippets }];
+
+/**
+ * What Set Me Up shows for a repository of this package type. A type no format serves yet holds
+ * generic files: its snippets are the generic ones, and `served` says so, so that the dialog
+ * does not promise a client protocol the server does not speak.
+ */
+export function setMeUp(packageType: string, target: SetMeUpTarget): { served: boolean; snippets: Snippet[] } {
+  const format = FORMATS.find((f) => f.types.includes(packageType));
+  return format
+    ? { served: true, snippets: format.snippets(target) }
+    : { served: false, snippets: genericSnippets(target) };
+}

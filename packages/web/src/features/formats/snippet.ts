@@ -1,0 +1,14 @@
+/** One snippet of the Set Me Up dialog. */
+export interface Snippet {
+  title: string;
+  language: string;
+  code: string;
+}
+
+/** Where a repository is reached and who is asking: what every format's snippets are made of. */
+export interface SetMeUpTarget {
+  /** `http(s)://host[:port]` of the server as clients reach it. */
+  baseUrl: string;
+  repoKey: string;
+  user: string;
+}
