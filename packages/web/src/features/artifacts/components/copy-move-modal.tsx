@@ -1,10 +1,10 @@
 import { Form, Input, Modal, Select } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { copyOrMoveItem } from '../api/copy-move-item';
 import { useTreeRepos } from '../api/get-tree-repos';
+import { useServerErrors } from '../../../lib/server-errors';
 
 export interface CopyMoveModalProps {
   mode: 'copy' | 'move' | undefined;
@@ -19,13 +19,13 @@ export function CopyMoveModal({ mode, repoKey, path, onClose, onDone }: CopyMove
   const repos = useTreeRepos();
   const [targetRepo, setTargetRepo] = useState<string>();
   const [targetPath, setTargetPath] = useState(path);
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const [busy, setBusy] = useState(false);
   const verb = mode === 'move' ? 'Move' : 'Copy';
   const submit = async () => {
     if (!mode || !targetRepo) return;
     setBusy(true);
-    setErrors([]);
+    clear();
     try {
       const result = await copyOrMoveItem(mode, { repoKey, path, targetRepoKey: targetRepo, targetPath });
       notifySuccess(
@@ -33,7 +33,7 @@ export function CopyMoveModal({ mode, repoKey, path, onClose, onDone }: CopyMove
       );
       onDone({ repoKey: result.repoKey, path: result.path });
     } catch (error) {
-      setErrors(error instanceof ApiError ? error.messages : [(error as Error).message]);
+      capture(error);
     } finally {
       setBusy(false);
     }

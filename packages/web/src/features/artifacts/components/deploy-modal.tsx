@@ -1,11 +1,11 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { Alert, Form, Input, Modal, Progress, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { formatBytes } from '../../../components/format';
 import { uploadFile } from '../api/upload-file';
+import { useServerErrors } from '../../../lib/server-errors';
 
 export interface DeployModalProps {
   open: boolean;
@@ -21,7 +21,7 @@ export function DeployModal({ open, repoKey, folder, onClose, onDeployed }: Depl
   const [file, setFile] = useState<File>();
   const [target, setTarget] = useState('');
   const [progress, setProgress] = useState<number>();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const abort = useRef<AbortController | undefined>(undefined);
   const uploading = progress !== undefined && errors.length === 0 && progress < 1;
 
@@ -29,7 +29,7 @@ export function DeployModal({ open, repoKey, folder, onClose, onDeployed }: Depl
     setFile(undefined);
     setTarget('');
     setProgress(undefined);
-    setErrors([]);
+    clear();
   };
   const close = () => {
     abort.current?.abort();
@@ -39,14 +39,14 @@ export function DeployModal({ open, repoKey, folder, onClose, onDeployed }: Depl
   const pick = (picked: File) => {
     setFile(picked);
     setTarget(folder ? `${folder}/${picked.name}` : picked.name);
-    setErrors([]);
+    clear();
     setProgress(undefined);
     return false;
   };
   const deploy = async () => {
     if (!file || !target.trim()) return;
     abort.current = new AbortController();
-    setErrors([]);
+    clear();
     setProgress(0);
     try {
       const created = await uploadFile(repoKey, target.trim(), file, setProgress, abort.current.signal);
@@ -55,7 +55,7 @@ export function DeployModal({ open, repoKey, folder, onClose, onDeployed }: Depl
       reset();
       onDeployed(path);
     } catch (error) {
-      setErrors(error instanceof ApiError ? error.messages : [(error as Error).message]);
+      capture(error);
     }
   };
 

@@ -1,12 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Checkbox, Empty, Form, Input, Space, Table, Typography } from 'antd';
-import { useState } from 'react';
 import { PROPERTY_KEY_PATTERN, ARTIFACT_MESSAGES } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { useDeleteProperty } from '../api/delete-property';
 import { useProperties } from '../api/get-properties';
 import { useSetProperty } from '../api/set-property';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** Properties of an item: list, add (comma-separated values, optionally recursive), delete. */
 export function PropertiesTab({
@@ -25,11 +24,11 @@ export function PropertiesTab({
   const remove = useDeleteProperty();
   const { modal } = App.useApp();
   const [form] = Form.useForm<{ key: string; values: string; recursive: boolean }>();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const rows = Object.entries(properties.data ?? {}).map(([key, values]) => ({ key, values }));
 
   const add = (v: { key: string; values: string; recursive: boolean }) => {
-    setErrors([]);
+    clear();
     const values = v.values
       .split(',')
       .map((s) => s.trim())
@@ -38,7 +37,7 @@ export function PropertiesTab({
       { repoKey, path, key: v.key.trim(), values, recursive: Boolean(v.recursive) },
       {
         onSuccess: () => form.resetFields(),
-        onError: (e) => setErrors(e instanceof ApiError ? e.messages : [e.message]),
+        onError: (e) => capture(e),
       },
     );
   };

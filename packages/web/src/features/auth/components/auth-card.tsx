@@ -1,6 +1,5 @@
 import { Card, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { ERROR_MESSAGES } from '@arca/contracts';
 import { Logo } from '../../../components/logo';
 import { usePageTitle } from '../../../lib/page-title';
 import { useFooter } from '../api/get-footer';
@@ -25,13 +24,6 @@ export function AuthCard({ title, pageTitle, children }: { title: string; pageTi
       </Typography.Text>
     </main>
   );
-}
-
-/** Messages of a failed call, or the spec's default text when the server gave none. */
-export function messagesOf(error: unknown, fallback: string): string[] {
-  const messages = (error as { messages?: string[] }).messages;
-  const generic = !messages?.length || (messages.length === 1 && messages[0] === ERROR_MESSAGES.default);
-  return generic ? [fallback] : messages;
 }
 
 /** The error code of a failed call (for example PASSWORD_EXPIRED), if the server gave one. */

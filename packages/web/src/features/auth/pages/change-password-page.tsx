@@ -1,12 +1,12 @@
 import { Alert, Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useChangePassword } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
-import { AuthCard, messagesOf } from '../components/auth-card';
+import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
+import { useServerErrors } from '../../../lib/server-errors';
 
 interface Values {
   oldPassword: string;
@@ -20,13 +20,10 @@ export function ChangePasswordPage() {
   const notice = (useLocation().state as { message?: string } | null)?.message;
   const change = useChangePassword();
   const onAnswer = useLoginAnswer();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.changeFailed);
   const submit = (v: Values) => {
-    setErrors([]);
-    change.mutate(
-      { userName, ...v },
-      { onSuccess: onAnswer, onError: (error) => setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.changeFailed)) },
-    );
+    clear();
+    change.mutate({ userName, ...v }, { onSuccess: onAnswer, onError: (error) => capture(error) });
   };
   return (
     <AuthCard title="Change your password" pageTitle="Change password">

@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useForgotPassword } from '../api/flows';
-import { AuthCard, messagesOf } from '../components/auth-card';
+import { AuthCard } from '../components/auth-card';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** Asks for a reset link by e-mail. */
 export function ForgotPasswordPage() {
   const forgot = useForgotPassword();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.emailNotSent);
   const [sent, setSent] = useState<string | undefined>();
   return (
     <AuthCard title="Forgot your password?">
@@ -25,10 +26,10 @@ export function ForgotPasswordPage() {
             layout="vertical"
             requiredMark={false}
             onFinish={({ user }: { user: string }) => {
-              setErrors([]);
+              clear();
               forgot.mutate(user.trim(), {
                 onSuccess: ({ message }) => setSent(message),
-                onError: (error) => setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.emailNotSent)),
+                onError: (error) => capture(error),
               });
             }}
           >

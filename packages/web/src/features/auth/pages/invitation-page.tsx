@@ -1,12 +1,12 @@
 import { Alert, Button, Form, Skeleton } from 'antd';
-import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useAcceptInvitation, useInvitation } from '../api/flows';
 import { login, useLoginAnswer } from '../api/login';
-import { AuthCard, messagesOf } from '../components/auth-card';
+import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** An invited user chooses a password (`?token=`), then is signed in. */
 export function InvitationPage() {
@@ -15,14 +15,14 @@ export function InvitationPage() {
   const invitation = useInvitation(token);
   const accept = useAcceptInvitation();
   const onAnswer = useLoginAnswer();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.changeFailed);
   const submit = async ({ newPassword1 }: { newPassword1: string }) => {
-    setErrors([]);
+    clear();
     try {
       await accept.mutateAsync({ token: token!, password: newPassword1 });
       onAnswer(await login({ user: invitation.data!.userName, password: newPassword1 }, false));
     } catch (error) {
-      setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.changeFailed));
+      capture(error);
     }
   };
   // spec part 1 §2: an invitation needs a token, else login with the logout flag

@@ -4,7 +4,7 @@ import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { AUTH_ERROR_CODES, isAnonymousName, type UserData } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
+import type { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { landingPath } from '../../../lib/landing';
 import { Logo } from '../../../components/logo';
@@ -16,6 +16,7 @@ import { useLoginRelatedData } from '../api/get-login-related-data';
 import { useLogin, useLoginAnswer } from '../api/login';
 import { errorCode } from '../components/auth-card';
 import { logout } from '../api/logout';
+import { useServerErrors } from '../../../lib/server-errors';
 
 interface LoginForm {
   user: string;
@@ -59,7 +60,7 @@ export function LoginPage() {
   const related = useLoginRelatedData();
   const footer = useFooter();
   const login = useLogin();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const notice = (location.state as { message?: string } | null)?.message;
 
   const onAnswer = useLoginAnswer();
@@ -76,7 +77,7 @@ export function LoginPage() {
   }, [signedIn]);
 
   const onFinish = (values: LoginForm) => {
-    setErrors([]);
+    clear();
     login.mutate(
       { user: values.user.trim(), password: values.password, rememberMe: Boolean(values.rememberMe) },
       {
@@ -88,7 +89,7 @@ export function LoginPage() {
             navigate(`/login/change-password/${encodeURIComponent(values.user.trim())}`, {
               state: { message: (error as ApiError).messages[0] },
             });
-          } else setErrors(error instanceof ApiError ? error.messages : [error.message]);
+          } else capture(error);
         },
       },
     );

@@ -1,5 +1,4 @@
 import { Alert, Button, Flex, Form, Input, Skeleton, Typography } from 'antd';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES, type LoginAnswer } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
@@ -7,7 +6,8 @@ import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { useConfirmEnrollment, useMfaEnrollment } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
-import { AuthCard, messagesOf, sixDigits } from '../components/auth-card';
+import { AuthCard, sixDigits } from '../components/auth-card';
+import { messagesOf, useServerErrors } from '../../../lib/server-errors';
 
 /**
  * Sets up an authenticator app: during a sign-in that requires it, or from Edit Profile for a
@@ -18,9 +18,9 @@ export function MfaEnrollPage() {
   const confirm = useConfirmEnrollment();
   const onAnswer = useLoginAnswer();
   const navigate = useNavigate();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.otpFailed);
   const submit = ({ otp }: { otp: string }) => {
-    setErrors([]);
+    clear();
     confirm.mutate(otp, {
       onSuccess: (answer) => {
         if ('enrolled' in answer) {
@@ -28,7 +28,7 @@ export function MfaEnrollPage() {
           navigate('/profile', { replace: true });
         } else onAnswer(answer as LoginAnswer);
       },
-      onError: (error) => setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.otpFailed)),
+      onError: (error) => capture(error),
     });
   };
   const expired = enrollment.error instanceof ApiError && enrollment.error.status === 403;

@@ -1,12 +1,12 @@
 import { Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { useVerifyOtp } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
-import { AuthCard, messagesOf, sixDigits } from '../components/auth-card';
+import { AuthCard, sixDigits } from '../components/auth-card';
+import { messagesOf, useServerErrors } from '../../../lib/server-errors';
 
 /** The second step of a sign-in: the code of the user's authenticator app. */
 export function OtpLoginPage() {
@@ -14,9 +14,9 @@ export function OtpLoginPage() {
   const onAnswer = useLoginAnswer();
   const navigate = useNavigate();
   const userName = (useLocation().state as { userName?: string } | null)?.userName;
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.otpFailed);
   const submit = ({ otp }: { otp: string }) => {
-    setErrors([]);
+    clear();
     verify.mutate(otp, {
       onSuccess: onAnswer,
       onError: (error) => {
@@ -26,7 +26,7 @@ export function OtpLoginPage() {
             replace: true,
             state: { message: messagesOf(error, PASSWORD_FLOW_MESSAGES.otpExpired)[0] },
           });
-        } else setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.otpFailed));
+        } else capture(error);
       },
     });
   };

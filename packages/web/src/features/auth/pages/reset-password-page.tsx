@@ -1,12 +1,12 @@
 import { Alert, Button, Form, Skeleton } from 'antd';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useResetPassword, useValidateResetKey } from '../api/flows';
 import { login, useLoginAnswer } from '../api/login';
-import { AuthCard, messagesOf } from '../components/auth-card';
+import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** Chooses a new password from a mailed link (`?key=`), then signs in without remember-me. */
 export function ResetPasswordPage() {
@@ -15,15 +15,15 @@ export function ResetPasswordPage() {
   const valid = useValidateResetKey(key);
   const reset = useResetPassword(key ?? '');
   const onAnswer = useLoginAnswer();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.resetFailed);
   const submit = async ({ newPassword1 }: { newPassword1: string }) => {
-    setErrors([]);
+    clear();
     const user = valid.data!.user;
     try {
       await reset.mutateAsync({ user, password: newPassword1 });
       onAnswer(await login({ user, password: newPassword1 }, false));
     } catch (error) {
-      setErrors(messagesOf(error, PASSWORD_FLOW_MESSAGES.resetFailed));
+      capture(error);
     }
   };
   return (

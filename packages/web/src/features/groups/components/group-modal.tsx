@@ -1,9 +1,8 @@
-import { Checkbox, Form, Input, Modal, Select } from 'antd';
-import { useEffect, useState } from 'react';
+import { Checkbox, Form, Input, Select } from 'antd';
+import { useEffect } from 'react';
 import { ACCESS_MESSAGES, GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { ErrorList } from '../../../components/error-list';
+import { FormModal } from '../../../components/form-modal';
 import { useUsers } from '../../users/api/get-users';
 import { useSaveGroup } from '../api/groups';
 
@@ -20,7 +19,6 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
   const [form] = Form.useForm<Values>();
   const save = useSaveGroup(group?.name);
   const users = useUsers();
-  const [errors, setErrors] = useState<string[]>([]);
   useEffect(() => {
     if (open) {
       form.setFieldsValue({
@@ -32,67 +30,49 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
       });
     }
   }, [open, group, form]);
-  const close = () => {
-    setErrors([]);
-    onClose();
-  };
-  const submit = (v: Values) => {
-    setErrors([]);
-    save.mutate(
-      { ...v, name: group?.name ?? v.name.trim(), description: v.description.trim() },
-      {
-        onSuccess: (saved) => {
-          notifySuccess(`Group ${saved.name} was ${group ? 'updated' : 'created'}`);
-          close();
-        },
-        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
-      },
-    );
-  };
+  const submit = (v: Values) =>
+    save
+      .mutateAsync({ ...v, name: group?.name ?? v.name.trim(), description: v.description.trim() })
+      .then((saved) => notifySuccess(`Group ${saved.name} was ${group ? 'updated' : 'created'}`));
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={group ? `Edit ${group.name}` : 'New Group'}
       okText={group ? 'Save' : 'Create'}
-      onOk={() => form.submit()}
-      confirmLoading={save.isPending}
-      onCancel={close}
-      destroyOnHidden
-      forceRender
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
       width={560}
     >
-      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form<Values> form={form} layout="vertical" onFinish={submit}>
-        <Form.Item
-          label="Group name"
-          name="name"
-          rules={[
-            { required: true, message: 'This field is mandatory.' },
-            { pattern: GROUP_NAME_PATTERN, message: ACCESS_MESSAGES.groupNameFormat },
-          ]}
-        >
-          <Input disabled={Boolean(group)} autoComplete="off" />
-        </Form.Item>
-        <Form.Item label="Description" name="description">
-          <Input.TextArea rows={2} maxLength={1024} />
-        </Form.Item>
-        <Form.Item label="Members" name="members">
-          <Select
-            mode="multiple"
-            allowClear
-            loading={users.isPending}
-            placeholder="Choose users"
-            options={(users.data ?? []).map((u) => ({ value: u.name, label: u.name }))}
-            aria-label="Members"
-          />
-        </Form.Item>
-        <Form.Item name="autoJoin" valuePropName="checked" style={{ marginBottom: 8 }}>
-          <Checkbox>Automatically join new users to this group</Checkbox>
-        </Form.Item>
-        <Form.Item name="adminPrivileges" valuePropName="checked">
-          <Checkbox>Members are administrators</Checkbox>
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        label="Group name"
+        name="name"
+        rules={[
+          { required: true, message: 'This field is mandatory.' },
+          { pattern: GROUP_NAME_PATTERN, message: ACCESS_MESSAGES.groupNameFormat },
+        ]}
+      >
+        <Input disabled={Boolean(group)} autoComplete="off" />
+      </Form.Item>
+      <Form.Item label="Description" name="description">
+        <Input.TextArea rows={2} maxLength={1024} />
+      </Form.Item>
+      <Form.Item label="Members" name="members">
+        <Select
+          mode="multiple"
+          allowClear
+          loading={users.isPending}
+          placeholder="Choose users"
+          options={(users.data ?? []).map((u) => ({ value: u.name, label: u.name }))}
+          aria-label="Members"
+        />
+      </Form.Item>
+      <Form.Item name="autoJoin" valuePropName="checked" style={{ marginBottom: 8 }}>
+        <Checkbox>Automatically join new users to this group</Checkbox>
+      </Form.Item>
+      <Form.Item name="adminPrivileges" valuePropName="checked">
+        <Checkbox>Members are administrators</Checkbox>
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -2,7 +2,6 @@ import { CheckCircleFilled, ExclamationCircleFilled, UploadOutlined } from '@ant
 import { Alert, Button, Card, Col, Descriptions, Input, Row, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { LICENSE_EDITION_LABELS, LICENSE_MESSAGES, type LicenseInfo } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
@@ -11,6 +10,7 @@ import { formatDate, formatDateTime } from '../../../components/time';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useLicense } from '../api/get-license';
 import { useInstallLicense } from '../api/install-license';
+import { useServerErrors } from '../../../lib/server-errors';
 
 function LicenseStatusTag({ info }: { info: LicenseInfo }) {
   if (info.status === 'VALID') {
@@ -98,23 +98,23 @@ export function LicensesPage() {
   const install = useInstallLicense();
   const [keyText, setKeyText] = useState('');
   const [fileError, setFileError] = useState<string>();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const reset = () => {
     setKeyText('');
-    setErrors([]);
+    clear();
     setFileError(undefined);
   };
   const unsaved = useUnsavedChanges({ initial: { key: '' }, current: { key: keyText.trim() }, onReset: reset });
 
   const onInstall = () => {
-    setErrors([]);
+    clear();
     // a promise rather than mutate callbacks: those are skipped when the new licence re-renders the shell
     install.mutateAsync(keyText).then(
       (info) => {
         notifySuccess(`${LICENSE_MESSAGES.installed} Edition: ${LICENSE_EDITION_LABELS[info.edition]}.`);
         reset();
       },
-      (error: Error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      (error: Error) => capture(error),
     );
   };
 

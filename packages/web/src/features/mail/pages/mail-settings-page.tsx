@@ -23,6 +23,7 @@ import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useMailSettings, useSaveMailSettings, useSendTestMail } from '../api/mail';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** Mail server settings (`/admin/configuration/mail`), with a test message before saving. */
 export function MailSettingsPage() {
@@ -36,14 +37,14 @@ function MailSettingsForm({ initial }: { initial: MailSettings }) {
   const [form] = Form.useForm<MailSettings>();
   const save = useSaveMailSettings();
   const test = useSendTestMail();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const [testTo, setTestTo] = useState('');
   const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | undefined>();
   const values = Form.useWatch([], form) as MailSettings | undefined;
   const current = { ...initial, ...values };
   const unsaved = useUnsavedChanges({ initial, current, onReset: () => form.resetFields() });
   const submit = (v: MailSettings) => {
-    setErrors([]);
+    clear();
     save.mutate(
       { ...initial, ...v },
       {
@@ -51,7 +52,7 @@ function MailSettingsForm({ initial }: { initial: MailSettings }) {
           form.setFieldValue('password', '');
           notifySuccess('Mail settings were saved');
         },
-        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+        onError: (error) => capture(error),
       },
     );
   };

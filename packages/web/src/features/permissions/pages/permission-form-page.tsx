@@ -32,7 +32,6 @@ import {
   type PermissionResourceKind,
   type PermissionTargetForm,
 } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
@@ -42,6 +41,7 @@ import { useRepositories } from '../../repositories/api/get-repositories';
 import { useUsers } from '../../users/api/get-users';
 import { toggleAction } from '../actions';
 import { usePermission, useSavePermission } from '../api/permissions';
+import { useServerErrors } from '../../../lib/server-errors';
 
 type Draft = { name: string } & Record<PermissionResourceKind, PermissionResource | null>;
 
@@ -147,7 +147,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
   const groups = useGroups();
   const save = useSavePermission(editName);
   const [draft, setDraft] = useState<Draft>(initial);
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const [saved, setSaved] = useState(false);
   const [nameError, setNameError] = useState<string | undefined>();
   // declared after the guard, so that the guard knows the page was saved before it navigates
@@ -164,7 +164,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
   ];
 
   const submit = () => {
-    setErrors([]);
+    clear();
     const name = editName ?? draft.name.trim();
     if (!TARGET_NAME_PATTERN.test(name)) {
       setNameError(name ? ACCESS_MESSAGES.targetNameFormat : 'This field is mandatory.');
@@ -182,7 +182,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
         notifySuccess(`Permission ${target.name} was ${editName ? 'updated' : 'created'}`);
         setSaved(true);
       },
-      onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      onError: (error) => capture(error),
     });
   };
 

@@ -18,11 +18,12 @@ import {
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
-import { ApiError, apiFetch } from '../../../api/client';
+import { apiFetch } from '../../../api/client';
 import { StatusTag } from '../../../components/status-tag';
 import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
+import { FormModal } from '../../../components/form-modal';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';
 import {
@@ -36,6 +37,7 @@ import {
 } from '../api/tokens';
 import { SecretOnce } from '../components/secret-once';
 import { TokensTable } from '../components/tokens-table';
+import { useServerErrors } from '../../../lib/server-errors';
 
 const EXPIRY_CHOICES = [
   { value: 3600, label: '1 hour' },
@@ -48,7 +50,7 @@ const EXPIRY_CHOICES = [
 /** Asks for the password before the profile shows keys and tokens. */
 function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
   const unlock = useUnlockProfile();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, capture } = useServerErrors();
   return (
     <Card style={{ maxWidth: 460 }}>
       <Typography.Paragraph>
@@ -60,7 +62,7 @@ function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
         onFinish={({ password }: { password: string }) =>
           unlock.mutate(password, {
             onSuccess: onUnlocked,
-            onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+            onError: (error) => capture(error),
           })
         }
       >
@@ -160,7 +162,7 @@ function NewTokenModal({
   const create = useCreateToken();
   const [form] = Form.useForm<{ description: string; expiresIn: number; scope: 'user' | 'groups'; groups: string[] }>();
   const scope = Form.useWatch('scope', form);
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   return (
     <Modal
       open={open}
@@ -169,7 +171,7 @@ function NewTokenModal({
       onOk={() => form.submit()}
       confirmLoading={create.isPending}
       onCancel={() => {
-        setErrors([]);
+        clear();
         onClose();
       }}
       destroyOnHidden
@@ -189,11 +191,11 @@ function NewTokenModal({
             },
             {
               onSuccess: (token) => {
-                setErrors([]);
+                clear();
                 form.resetFields();
                 onCreated(token);
               },
-              onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+              onError: (error) => capture(error),
             },
           )
         }
@@ -266,56 +268,38 @@ function TokensCard() {
 /** Two-factor state, with set-up (enrolment page) and removal (with a current code, when the deployment allows it). */
 function MfaState({ enrolled, onRemoved }: { enrolled: boolean; onRemoved: () => void }) {
   const [removing, setRemoving] = useState(false);
-  const [otp, setOtp] = useState('');
-  const [errors, setErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<{ otp: string }>();
+  const otp = Form.useWatch('otp', form) ?? '';
   if (!enrolled) return <Link to="/login/mfa-enroll">Not set up — set up now</Link>;
-  const close = () => {
-    setRemoving(false);
-    setOtp('');
-    setErrors([]);
-  };
-  const submit = () => {
-    setBusy(true);
-    apiFetch<void>('ui/auth/mfa', { method: 'DELETE', body: { otp }, silent: true })
-      .then(() => {
-        notifySuccess('Two-factor authentication was turned off');
-        close();
-        onRemoved();
-      })
-      .catch((e: unknown) => setErrors(e instanceof ApiError ? e.messages : [String(e)]))
-      .finally(() => setBusy(false));
-  };
   return (
     <Space>
       <StatusTag tone="success">Enabled</StatusTag>
       <Button size="small" onClick={() => setRemoving(true)}>
         Turn off
       </Button>
-      <Modal
+      <FormModal<{ otp: string }>
         open={removing}
         title="Turn two-factor authentication off?"
         okText="Turn off"
-        okButtonProps={{ danger: true, disabled: !/^\d{6}$/.test(otp.trim()), loading: busy }}
-        onOk={submit}
-        onCancel={close}
-        destroyOnHidden
+        danger
+        okDisabled={!/^\d{6}$/.test(otp.trim())}
+        form={form}
+        onSubmit={({ otp: code }) =>
+          apiFetch<void>('ui/auth/mfa', { method: 'DELETE', body: { otp: code.trim() }, silent: true }).then(() => {
+            notifySuccess('Two-factor authentication was turned off');
+            onRemoved();
+          })
+        }
+        onClose={() => {
+          setRemoving(false);
+          form.resetFields();
+        }}
       >
         <p>Signing in will need only your password. Enter the current code from your authenticator app to confirm.</p>
-        <Form layout="vertical" onFinish={submit}>
-          <Form.Item label="Authentication code" htmlFor="mfa-off-code">
-            <Input
-              id="mfa-off-code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              maxLength={6}
-              value={otp}
-              onChange={(e) => setOtp(e.target.value)}
-            />
-          </Form.Item>
-        </Form>
-        <ErrorList messages={errors} />
-      </Modal>
+        <Form.Item label="Authentication code" name="otp" htmlFor="mfa-off-code">
+          <Input id="mfa-off-code" autoComplete="one-time-code" inputMode="numeric" maxLength={6} />
+        </Form.Item>
+      </FormModal>
     </Space>
   );
 }

@@ -13,7 +13,6 @@ import {
   type ProjectMember,
   type ProjectRole,
 } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
@@ -29,10 +28,11 @@ import {
   useSetMembers,
   useUpdateProject,
 } from '../api/projects';
+import { useServerErrors } from '../../../lib/server-errors';
 
 function General({ project }: { project: Project }) {
   const update = useUpdateProject(project.projectKey);
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, capture } = useServerErrors();
   return (
     <Card style={{ maxWidth: 640 }}>
       <ErrorList messages={errors} style={{ marginBottom: 16 }} />
@@ -42,7 +42,7 @@ function General({ project }: { project: Project }) {
         onFinish={(v: { displayName: string; description: string }) =>
           update.mutate(v, {
             onSuccess: () => notifySuccess('The project was saved'),
-            onError: (e) => setErrors(e instanceof ApiError ? e.messages : [e.message]),
+            onError: (e) => capture(e),
           })
         }
       >
@@ -78,15 +78,15 @@ function Members({ project }: { project: Project }) {
     type: 'user',
     role: 'developer',
   });
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const apply = (members: ProjectMember[], message: string) =>
     save.mutate(members, {
       onSuccess: () => {
-        setErrors([]);
+        clear();
         setAdding((a) => ({ ...a, name: undefined }));
         notifySuccess(message);
       },
-      onError: (e) => setErrors(e instanceof ApiError ? e.messages : [e.message]),
+      onError: (e) => capture(e),
     });
   const candidates = (
     adding.type === 'user' ? (users.data ?? []).map((u) => u.name) : (groups.data ?? []).map((g) => g.name)
@@ -212,7 +212,7 @@ function Members({ project }: { project: Project }) {
 function NewProjectRepository({ project }: { project: Project }) {
   const create = useCreateProjectRepository(project.projectKey);
   const [form] = Form.useForm<{ key: string; packageType: string }>();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   return (
     <div style={{ marginBottom: 20 }}>
       <Typography.Title level={5}>New repository in this project</Typography.Title>
@@ -226,11 +226,11 @@ function NewProjectRepository({ project }: { project: Project }) {
             { key: v.key.trim(), packageType: v.packageType },
             {
               onSuccess: () => {
-                setErrors([]);
+                clear();
                 notifySuccess(`Repository ${v.key.trim()} was created in ${project.displayName}`);
                 form.resetFields();
               },
-              onError: (e) => setErrors(e instanceof ApiError ? e.messages : [e.message]),
+              onError: (e) => capture(e),
             },
           )
         }

@@ -10,17 +10,17 @@ import {
   PROJECT_MESSAGES,
   type Project,
 } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
 import { selectProject } from '../selected-project';
+import { useServerErrors } from '../../../lib/server-errors';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
   const create = useCreateProject();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors(PROJECT_MESSAGES.createFailed);
   return (
     <Modal
       open={open}
@@ -29,7 +29,7 @@ function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void
       onOk={() => form.submit()}
       confirmLoading={create.isPending}
       onCancel={() => {
-        setErrors([]);
+        clear();
         onClose();
       }}
       destroyOnHidden
@@ -45,10 +45,10 @@ function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void
             onSuccess: (p) => {
               notifySuccess(`Project ${p.displayName} was created`);
               form.resetFields();
-              setErrors([]);
+              clear();
               onClose();
             },
-            onError: (error) => setErrors(error instanceof ApiError ? error.messages : [PROJECT_MESSAGES.createFailed]),
+            onError: (error) => capture(error),
           })
         }
       >

@@ -1,10 +1,9 @@
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
-import { useState } from 'react';
 import { PACKAGE_TYPES, packageTypeLabel } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { useQuickCreate } from '../api/quick-create';
+import { useServerErrors } from '../../../lib/server-errors';
 
 interface QuickForm {
   packageType: string;
@@ -16,21 +15,21 @@ interface QuickForm {
 export function QuickCreateModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<QuickForm>();
   const create = useQuickCreate();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const prefix = Form.useWatch('prefix', form) || 'prefix';
   const close = () => {
     form.resetFields();
-    setErrors([]);
+    clear();
     onClose();
   };
   const submit = (values: QuickForm) => {
-    setErrors([]);
+    clear();
     create.mutate(values, {
       onSuccess: (repos) => {
         notifySuccess(`Created ${repos.map((r) => r.key).join(', ')}`);
         close();
       },
-      onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      onError: (error) => capture(error),
     });
   };
   return (

@@ -9,7 +9,6 @@ import {
   packageTypeLabel,
   type RepositoryConfigInput,
 } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
@@ -19,6 +18,7 @@ import { useRepositories } from '../api/get-repositories';
 import { useRepository } from '../api/get-repository';
 import { useSaveRepository } from '../api/save-repository';
 import { RepositoryClassTag } from '../components/repository-class-tag';
+import { useServerErrors } from '../../../lib/server-errors';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -63,7 +63,7 @@ export function RepositoryFormPage() {
   const rclass: Rclass = (existing.data?.rclass ?? (params.get('rclass') as Rclass | null) ?? 'local') as Rclass;
   const save = useSaveRepository(Boolean(editKey));
   const [form] = Form.useForm<FormValues>();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const initial = useMemo<FormValues>(
     () => (existing.data ? { ...EMPTY, ...existing.data, password: '' } : EMPTY),
     [existing.data],
@@ -89,7 +89,7 @@ export function RepositoryFormPage() {
   const localMembers = members.filter((m) => all.data?.find((r) => r.key === m)?.rclass === 'local');
 
   const submit = (v: FormValues) => {
-    setErrors([]);
+    clear();
     const config: RepositoryConfigInput = {
       ...v,
       key: editKey ?? v.key.trim(),
@@ -101,7 +101,7 @@ export function RepositoryFormPage() {
         notifySuccess(`Repository ${repo.key} was ${editKey ? 'updated' : 'created'}`);
         setSaved(true);
       },
-      onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+      onError: (error) => capture(error),
     });
   };
 

@@ -1,12 +1,11 @@
 import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Switch, Typography } from 'antd';
-import { useState } from 'react';
 import type { SecuritySettings } from '@arca/contracts';
-import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useSaveSecuritySettings, useSecuritySettings } from '../api/security-settings';
+import { useServerErrors } from '../../../lib/server-errors';
 
 /** Security settings (`/admin/artifactory/security/general`). */
 export function SecuritySettingsPage() {
@@ -19,17 +18,17 @@ export function SecuritySettingsPage() {
 function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
   const [form] = Form.useForm<SecuritySettings>();
   const save = useSaveSecuritySettings();
-  const [errors, setErrors] = useState<string[]>([]);
+  const { errors, clear, capture } = useServerErrors();
   const values = Form.useWatch([], form) as SecuritySettings | undefined;
   const current = { ...initial, ...values };
   const unsaved = useUnsavedChanges({ initial, current, onReset: () => form.resetFields() });
   const submit = (v: SecuritySettings) => {
-    setErrors([]);
+    clear();
     save.mutate(
       { ...initial, ...v },
       {
         onSuccess: () => notifySuccess('Security settings were saved'),
-        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
+        onError: (error) => capture(error),
       },
     );
   };

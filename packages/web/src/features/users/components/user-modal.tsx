@@ -1,11 +1,11 @@
-import { App, Button, Checkbox, Form, Input, Modal, Select, Space } from 'antd';
+import { App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useGroups } from '../../groups/api/groups';
 import { USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
-import { ApiError, apiFetch } from '../../../api/client';
+import { apiFetch } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { ErrorList } from '../../../components/error-list';
+import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
 
 interface Values {
@@ -95,7 +95,6 @@ export function UserModal({
 }) {
   const [form] = Form.useForm<Values>();
   const save = useSaveUser(user?.name);
-  const [errors, setErrors] = useState<string[]>([]);
   const invite = Form.useWatch('invite', form) === true;
   const groups = useGroups(open);
   const autoJoin = useMemo(() => (groups.data ?? []).filter((g) => g.autoJoin).map((g) => g.name), [groups.data]);
@@ -113,14 +112,9 @@ export function UserModal({
       });
     }
   }, [open, user, form, autoJoin]);
-  const close = () => {
-    setErrors([]);
-    onClose();
-  };
-  const submit = (v: Values) => {
-    setErrors([]);
-    save.mutate(
-      {
+  const submit = (v: Values) =>
+    save
+      .mutateAsync({
         name: user?.name ?? v.name.trim(),
         email: v.email.trim(),
         admin: v.admin,
@@ -129,84 +123,71 @@ export function UserModal({
         groups: v.groups,
         ...(v.invite && !user ? { invite: true } : {}),
         ...(v.password && !v.invite ? { password: v.password } : {}),
-      },
-      {
-        onSuccess: (saved) => {
-          notifySuccess(`User ${saved.name} was ${user ? 'updated' : 'created'}`);
-          close();
-        },
-        onError: (error) => setErrors(error instanceof ApiError ? error.messages : [error.message]),
-      },
-    );
-  };
+      })
+      .then((saved) => notifySuccess(`User ${saved.name} was ${user ? 'updated' : 'created'}`));
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={user ? `Edit ${user.name}` : 'New User'}
       okText={user ? 'Save' : 'Create'}
-      onOk={() => form.submit()}
-      confirmLoading={save.isPending}
-      onCancel={close}
-      destroyOnHidden
-      forceRender
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
+      after={user && <UserActions user={user} />}
     >
-      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form<Values> form={form} layout="vertical" onFinish={submit}>
-        <Form.Item
-          label="User name"
-          name="name"
-          rules={[
-            { required: true, message: 'This field is mandatory.' },
-            { pattern: USER_NAME_PATTERN, message: USER_MESSAGES.nameFormat },
-          ]}
-        >
-          <Input disabled={Boolean(user)} autoComplete="off" />
+      <Form.Item
+        label="User name"
+        name="name"
+        rules={[
+          { required: true, message: 'This field is mandatory.' },
+          { pattern: USER_NAME_PATTERN, message: USER_MESSAGES.nameFormat },
+        ]}
+      >
+        <Input disabled={Boolean(user)} autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        label="E-mail"
+        name="email"
+        rules={[
+          { type: 'email', message: USER_MESSAGES.invalidEmail },
+          ...(invite ? [{ required: true, message: USER_MESSAGES.emailForInvitation }] : []),
+        ]}
+      >
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        label={user ? 'New password' : 'Password'}
+        name="password"
+        extra={user ? 'Leave empty to keep the current password. A new one ends the user’s sessions.' : undefined}
+        hidden={invite && !user}
+        rules={user || invite ? [] : [{ required: true, message: 'This field is mandatory.' }]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      {!user && (
+        <Form.Item name="invite" valuePropName="checked" style={{ marginTop: -8 }}>
+          <Checkbox>Send an invitation by e-mail instead: the user chooses the password</Checkbox>
         </Form.Item>
-        <Form.Item
-          label="E-mail"
-          name="email"
-          rules={[
-            { type: 'email', message: USER_MESSAGES.invalidEmail },
-            ...(invite ? [{ required: true, message: USER_MESSAGES.emailForInvitation }] : []),
-          ]}
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          label={user ? 'New password' : 'Password'}
-          name="password"
-          extra={user ? 'Leave empty to keep the current password. A new one ends the user’s sessions.' : undefined}
-          hidden={invite && !user}
-          rules={user || invite ? [] : [{ required: true, message: 'This field is mandatory.' }]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        {!user && (
-          <Form.Item name="invite" valuePropName="checked" style={{ marginTop: -8 }}>
-            <Checkbox>Send an invitation by e-mail instead: the user chooses the password</Checkbox>
-          </Form.Item>
-        )}
-        <Form.Item label="Groups" name="groups" extra="New users start in the groups marked auto-join.">
-          <Select
-            mode="multiple"
-            allowClear
-            aria-label="Groups"
-            loading={groups.isPending}
-            placeholder="No groups"
-            options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
-          />
-        </Form.Item>
-        <Form.Item name="admin" valuePropName="checked" style={{ marginBottom: 8 }}>
-          <Checkbox>Administrator</Checkbox>
-        </Form.Item>
-        <Form.Item name="disableUIAccess" valuePropName="checked" style={{ marginBottom: 8 }}>
-          <Checkbox>No console access (for CI and other clients)</Checkbox>
-        </Form.Item>
-        <Form.Item name="mustChangePassword" valuePropName="checked">
-          <Checkbox>Must change the password at next sign-in</Checkbox>
-        </Form.Item>
-      </Form>
-      {user && <UserActions user={user} />}
-    </Modal>
+      )}
+      <Form.Item label="Groups" name="groups" extra="New users start in the groups marked auto-join.">
+        <Select
+          mode="multiple"
+          allowClear
+          aria-label="Groups"
+          loading={groups.isPending}
+          placeholder="No groups"
+          options={(groups.data ?? []).map((g) => ({ value: g.name, label: g.name }))}
+        />
+      </Form.Item>
+      <Form.Item name="admin" valuePropName="checked" style={{ marginBottom: 8 }}>
+        <Checkbox>Administrator</Checkbox>
+      </Form.Item>
+      <Form.Item name="disableUIAccess" valuePropName="checked" style={{ marginBottom: 8 }}>
+        <Checkbox>No console access (for CI and other clients)</Checkbox>
+      </Form.Item>
+      <Form.Item name="mustChangePassword" valuePropName="checked">
+        <Checkbox>Must change the password at next sign-in</Checkbox>
+      </Form.Item>
+    </FormModal>
   );
 }
