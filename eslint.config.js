@@ -33,6 +33,8 @@ export default tseslint.config(
               group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
               message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
             },
+            // a feature's own store is './x.store.js'; another feature's is reached through its service
+            { group: ['../*/*.store*', '../*/*.store.js'], message: 'Use the other feature’s service, not its store.' },
           ],
         },
       ],

@@ -24,12 +24,13 @@ import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { listRepositories, usageByRepository } from '../repositories/repositories.store.js';
+import { listRepositories, usageByRepository } from '../repositories/repositories.service.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
 import { describeItem, repoKind, treeChildren } from './artifacts.browse.js';
 import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, sendItem } from './artifacts.http.js';
-import { TRASHCAN_ROW, virtualMembers } from './artifacts.service.js';
+import { TRASHCAN_ROW } from './artifacts.items.js';
+import { virtualMembers } from './artifacts.service.js';
 import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
 

@@ -12,16 +12,13 @@ import {
   copyOrMove,
   deploy,
   deployTarget,
-  emptyTrash,
-  removeItem,
-  repositoryOrTrash,
-  restoreFromTrash,
   virtualMembers,
   type ArtifactContext,
   type Checksums,
-  type Location,
   type PropertyChange,
 } from './artifacts.service.js';
+import { repositoryOrTrash, type Location } from './artifacts.items.js';
+import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
 import { findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { collectGarbage } from './artifacts.gc.js';
-import { emptyTrash } from './artifacts.service.js';
+import { emptyTrash } from './artifacts.trash.js';
 
 /** The artifacts feature's hourly jobs: trash retention, then binary garbage collection. */
 export function registerArtifactJobs(app: FastifyInstance): void {

@@ -1,7 +1,5 @@
 import type { ReadFilter } from '../../core/permissions.js';
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import mime from 'mime-types';
 import picomatch from 'picomatch';
 import {
   ARTIFACT_MESSAGES,
@@ -11,27 +9,22 @@ import {
   type Properties,
 } from '@arca/contracts';
 import type { Deployed } from './artifacts.uris.js';
+import {
+  allowAll,
+  ensureFolders,
+  putFile,
+  relocate,
+  repositoryOrTrash,
+  type Authorize,
+  type Location,
+} from './artifacts.items.js';
 import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
-import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { recordEvent } from '../../core/changes.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
-import { findRepository } from '../repositories/repositories.store.js';
-import { getRepository, parseMembers } from '../repositories/repositories.service.js';
-import {
-  adjustUsage,
-  countChildren,
-  countItems,
-  deleteItems,
-  deleteProperties,
-  findBinary,
-  findItem,
-  findSubtree,
-  propertiesOf,
-  putProperties,
-  retainBinary,
-} from './artifacts.store.js';
+import { findRepository, parseMembers } from '../repositories/repositories.service.js';
+import { deleteProperties, findBinary, findItem, findSubtree, propertiesOf, putProperties } from './artifacts.store.js';
 
 const fill = formatMessage;
 
@@ -51,36 +44,6 @@ export interface ArtifactContext {
   metadataMaxAgeMs?: (packageType: string, path: string) => number | undefined;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
-}
-
-export function mimeTypeOf(path: string): string {
-  return mime.lookup(path) || 'application/octet-stream';
-}
-
-/** The trash can looks like a repository in answers and in the tree. */
-export const TRASHCAN_ROW: RepositoryRow = {
-  key: TRASHCAN_REPO,
-  rclass: 'local',
-  package_type: 'generic',
-  description: 'Deleted items, kept until the trash can is emptied',
-  notes: '',
-  project_key: null,
-  includes_pattern: '**/*',
-  excludes_pattern: '',
-  repo_layout_ref: 'simple-default',
-  url: '',
-  username: '',
-  password: null,
-  members: '[]',
-  default_deployment_repo: '',
-  created_at: 0,
-  updated_at: 0,
-};
-
-/** A repository row, the trash can included; unknown keys answer 404. */
-export async function repositoryOrTrash(db: Db, key: string): Promise<RepositoryRow> {
-  if (key === TRASHCAN_REPO) return TRASHCAN_ROW;
-  return getRepository(db, key);
 }
 
 function splitPatterns(text: string): string[] {
@@ -129,72 +92,6 @@ export async function deployTarget(db: Db, repo: RepositoryRow): Promise<Reposit
     return target;
   }
   return repo;
-}
-
-/** Creates the missing ancestor folders of `path`; refuses when one of them is a file. */
-async function ensureFolders(trx: Db, repoKey: string, path: string, actor: string, now: number): Promise<void> {
-  for (const folder of ancestorsOf(path)) {
-    const existing = await findItem(trx, repoKey, folder);
-    if (existing) {
-      if (existing.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: folder }));
-      continue;
-    }
-    const inserted = await trx
-      .insertInto('items')
-      .values({
-        id: randomUUID(),
-        repo_key: repoKey,
-        path: folder,
-        parent: parentOf(folder),
-        name: nameOf(folder),
-        folder: 1,
-        sha256: null,
-        size: 0,
-        mime_type: null,
-        created_at: now,
-        created_by: actor,
-        modified_at: now,
-        modified_by: actor,
-      })
-      .onConflict((oc) => oc.columns(['repo_key', 'path']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await adjustUsage(trx, repoKey, { folders: 1 });
-  }
-}
-
-/** Stores a file item pointing at a binary, replacing a file at the same path. Call inside a transaction. */
-async function putFile(
-  trx: Db,
-  repoKey: string,
-  path: string,
-  binary: { sha256: string; sha1: string; md5: string; size: number },
-  actor: string,
-  now: number,
-  created?: { at: number; by: string },
-): Promise<ItemRow> {
-  await ensureFolders(trx, repoKey, path, actor, now);
-  const existing = await findItem(trx, repoKey, path);
-  if (existing?.folder === 1) throw conflict(fill(ARTIFACT_MESSAGES.fileIsFolder, { path }));
-  await retainBinary(trx, binary, now);
-  if (existing) await deleteItems(trx, [existing], now);
-  const row: ItemRow = {
-    id: randomUUID(),
-    repo_key: repoKey,
-    path,
-    parent: parentOf(path),
-    name: nameOf(path),
-    folder: 0,
-    sha256: binary.sha256,
-    size: binary.size,
-    mime_type: mimeTypeOf(path),
-    created_at: created?.at ?? now,
-    created_by: created?.by ?? actor,
-    modified_at: now,
-    modified_by: actor,
-  };
-  await trx.insertInto('items').values(row).execute();
-  await adjustUsage(trx, repoKey, { files: 1, size: row.size });
-  return row;
 }
 
 export async function checksumsOf(db: Db, sha256: string): Promise<{ sha1: string; md5: string; sha256: string }> {
@@ -315,118 +212,6 @@ export async function cacheRemoteFile(
   });
 }
 
-/** Deletes an item: to the trash can, or for good when it already is in the trash can. */
-export async function removeItem(
-  ctx: ArtifactContext,
-  repoKey: string,
-  path: string,
-  actor: string,
-  authorize: Authorize = allowAll,
-): Promise<void> {
-  const { db } = ctx;
-  const repo = await repositoryOrTrash(db, repoKey);
-  const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    const items = await findSubtree(trx, repo.key, path);
-    if (!items.length) throw notFound();
-    await authorize(items);
-    if (repo.key === TRASHCAN_REPO) {
-      await deleteItems(trx, items, now);
-      await pruneEmptyTrashFolders(trx, path);
-      await recordEvent(trx, actor, {
-        type: 'artifact.deleted',
-        repoKey: repo.key,
-        path,
-        payload: { permanently: true },
-      });
-      return;
-    }
-    const trashPath = path ? `${repo.key}/${path}` : repo.key;
-    const trashProps = {
-      'trash.originalRepository': [repo.key],
-      'trash.originalPath': [path],
-      'trash.deletedBy': [actor],
-      'trash.time': [String(now)],
-    };
-    await relocate(
-      trx,
-      items,
-      { repoKey: repo.key, path },
-      { repoKey: TRASHCAN_REPO, path: trashPath },
-      actor,
-      now,
-      trashProps,
-    );
-    await recordEvent(trx, actor, { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath } });
-  });
-}
-
-export type Location = { repoKey: string; path: string };
-
-/**
- * Checks, inside the change's transaction, that the caller may touch every item it is about to
- * change (and, for copies and moves, every path it will write); throws to refuse the whole change.
- */
-export type Authorize<T = undefined> = (
-  items: ItemRow[],
-  targetPathOf?: (item: ItemRow) => string,
-  destination?: T,
-) => Promise<void>;
-
-const allowAll = async () => undefined;
-
-/**
- * Moves a subtree to another place. A file at the destination is replaced; a folder at the
- * destination is merged into. `extraProperties` are set on every moved item.
- */
-async function relocate(
-  trx: Db,
-  items: ItemRow[],
-  from: Location,
-  to: Location,
-  actor: string,
-  now: number,
-  extraProperties?: Record<string, string[]>,
-): Promise<void> {
-  if (to.path) await ensureFolders(trx, to.repoKey, to.path, actor, now);
-  for (const item of items) {
-    const newPath = to.path + item.path.slice(from.path.length);
-    const normalized = newPath.replace(/^\/+/, '');
-    const existing = await findItem(trx, to.repoKey, normalized);
-    if (existing) {
-      if (existing.folder === 1 && item.folder === 1) {
-        // merge: keep the destination folder, drop the source one
-        await trx.deleteFrom('items').where('id', '=', item.id).execute();
-        await countItems(trx, [item], -1);
-        continue;
-      }
-      if (existing.folder !== item.folder) {
-        throw conflict(
-          fill(item.folder ? ARTIFACT_MESSAGES.folderIsFile : ARTIFACT_MESSAGES.fileIsFolder, { path: normalized }),
-        );
-      }
-      await deleteItems(trx, [existing], now);
-    }
-    await trx
-      .updateTable('items')
-      .set({
-        repo_key: to.repoKey,
-        path: normalized,
-        parent: parentOf(normalized),
-        name: nameOf(normalized),
-        modified_at: now,
-        modified_by: actor,
-      })
-      .where('id', '=', item.id)
-      .execute();
-    if (to.repoKey !== item.repo_key) {
-      await countItems(trx, [item], -1);
-      await countItems(trx, [{ ...item, repo_key: to.repoKey }], 1);
-    }
-    if (extraProperties) await putProperties(trx, item.id, extraProperties);
-  }
-}
-
 /** Copies a subtree: new items pointing at the same contents, properties included. */
 async function duplicate(
   trx: Db,
@@ -502,92 +287,6 @@ export async function copyOrMove(
       payload: { to },
     });
     return files;
-  });
-}
-
-/** Removes the trash can's folders above `path` that nothing is left in. */
-async function pruneEmptyTrashFolders(trx: Db, path: string): Promise<void> {
-  for (const folder of ancestorsOf(path).reverse()) {
-    if ((await countChildren(trx, TRASHCAN_REPO, folder)) > 0) return;
-    const deleted = await trx
-      .deleteFrom('items')
-      .where('repo_key', '=', TRASHCAN_REPO)
-      .where('path', '=', folder)
-      .where('folder', '=', 1)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) > 0) await adjustUsage(trx, TRASHCAN_REPO, { folders: -1 });
-  }
-}
-
-/** Restores an item of the trash can to where it was deleted from, or to `to`. */
-export async function restoreFromTrash(
-  ctx: ArtifactContext,
-  trashPath: string,
-  to: Location | undefined,
-  actor: string,
-  authorize: Authorize<Location> = allowAll,
-): Promise<Location> {
-  const { db } = ctx;
-  const top = await findItem(db, TRASHCAN_REPO, trashPath);
-  if (!top) throw notFound();
-  const props = await propertiesOf(db, top.id);
-  const slash = trashPath.indexOf('/');
-  const original: Location = {
-    repoKey: props['trash.originalRepository']?.[0] ?? (slash < 0 ? trashPath : trashPath.slice(0, slash)),
-    path: props['trash.originalPath']?.[0] ?? (slash < 0 ? '' : trashPath.slice(slash + 1)),
-  };
-  const destination = to ?? original;
-  if (!destination.path) throw badRequest(ARTIFACT_MESSAGES.toRequired);
-  const target = await repositoryOrTrash(db, destination.repoKey);
-  if (target.key === TRASHCAN_REPO || target.rclass !== 'local')
-    throw badRequest(`'${destination.repoKey}' is not a local repository.`);
-  const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    const items = await findSubtree(trx, TRASHCAN_REPO, trashPath);
-    await authorize(
-      items,
-      (item) => (destination.path + item.path.slice(trashPath.length)).replace(/^\/+/, ''),
-      destination,
-    );
-    await relocate(trx, items, { repoKey: TRASHCAN_REPO, path: trashPath }, destination, actor, now);
-    for (const item of items) {
-      await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
-    }
-    await pruneEmptyTrashFolders(trx, trashPath);
-    await recordEvent(trx, actor, {
-      type: 'artifact.restored',
-      repoKey: destination.repoKey,
-      path: destination.path,
-      payload: { trashPath },
-    });
-  });
-  return destination;
-}
-
-/** Empties the trash can, or only what was deleted before `before` (epoch ms). Returns the files removed. */
-export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: number): Promise<number> {
-  const { db } = ctx;
-  const now = Date.now();
-  return db.transaction().execute(async (trx) => {
-    let items = await findSubtree(trx, TRASHCAN_REPO, '');
-    if (before !== undefined) {
-      const expired = await trx
-        .selectFrom('item_properties')
-        .select(['item_id', 'value'])
-        .where('key', '=', 'trash.time')
-        .execute();
-      const old = new Set(expired.filter((p) => Number(p.value) < before).map((p) => p.item_id));
-      items = items.filter((i) => old.has(i.id));
-    }
-    await deleteItems(trx, items, now);
-    if (items.length)
-      await recordEvent(trx, actor, {
-        type: 'artifact.deleted',
-        repoKey: TRASHCAN_REPO,
-        path: '',
-        payload: { emptied: items.length },
-      });
-    return items.filter((i) => i.folder === 0).length;
   });
 }
 

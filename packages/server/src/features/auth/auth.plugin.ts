@@ -4,7 +4,7 @@ import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js';
 import { onCredentialsChanged } from '../../core/credentials.js';
-import { findUserById } from '../users/users.store.js';
+import { findUserById } from '../users/users.service.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { looksLikeToken, resolveToken } from '../tokens/tokens.service.js';
 import type { UserRow } from '../../db/schema.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { hashPassword } from '../../core/passwords.js';
 import { ADMIN_PASSWORD, ENGINES, XHR, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
-import { insertUser } from '../users/users.store.js';
+import { insertUser } from '../users/users.service.js';
 
 describe.each(ENGINES)('session and login on %s', (engine) => {
   let t: TestApp;

@@ -16,7 +16,7 @@ import { getSetting } from '../../core/settings.store.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { getSecuritySettings } from '../security/security.service.js';
 import { isProjectAdmin, type Principal } from '../../core/principals.js';
-import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.store.js';
+import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.service.js';
 import {
   clearLoginFailures,
   deleteSession,

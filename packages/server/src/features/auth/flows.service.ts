@@ -10,7 +10,7 @@ import { badRequest, conflict, forbidden, unauthorized } from '../../core/errors
 import { sendMail } from '../mail/mail.service.js';
 import { hashPassword, verifyPassword } from '../../core/passwords.js';
 import { checkPassword } from '../users/users.service.js';
-import { findUserById, findUserByName } from '../users/users.store.js';
+import { findUserById, findUserByName } from '../users/users.service.js';
 import { authenticate, recordLoginFailure, refuseWhileLocked } from './auth.service.js';
 import { clearLoginFailures } from './auth.store.js';
 

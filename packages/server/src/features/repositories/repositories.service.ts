@@ -25,6 +25,9 @@ import {
   updateRepository,
 } from './repositories.store.js';
 
+/** Repository rows and usage as other features read them, through this service. */
+export { findRepository, listRepositories, usageByRepository } from './repositories.store.js';
+
 /** Keys that would clash with the server's own paths. */
 const RESERVED_KEYS = new Set([TRASHCAN_REPO, 'api', 'ui', 'list', 'webapp', 'favicon.ico', 'v2']);
 

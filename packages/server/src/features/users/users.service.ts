@@ -17,6 +17,9 @@ import { autoJoinGroups, replaceUserGroups } from '../groups/groups.service.js';
 import { getSetting } from '../../core/settings.store.js';
 import { findUserByName, insertUser } from './users.store.js';
 
+/** The user rows other features read and write (sign-in, sessions, tokens), through this service. */
+export { findUserById, findUserByName, insertUser, setLastLogin } from './users.store.js';
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fill = (message: string, name: string) => formatMessage(message, { name });
 
