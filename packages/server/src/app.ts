@@ -72,9 +72,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
   app.addHook('onClose', async () => {
     clearInterval(timer);
     jobs.stop();

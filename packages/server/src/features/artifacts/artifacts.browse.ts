@@ -79,7 +79,7 @@ export async function describeItem(
   const repoType = repoKind(repo);
   const common = { repoKey: repo.key, pkgType: repo.package_type, repoType };
   if (!path) {
-    await content.resolve(repo.key, '');
+    await content.resolve(repo, '');
     const stats = await statsOf(db, await content.visible(repo.key), repo.key, '');
     return {
       ...common,
@@ -99,7 +99,7 @@ export async function describeItem(
       trash: null,
     };
   }
-  const found = await content.resolve(repo.key, path);
+  const found = await content.resolve(repo, path);
   if (!found) throw notFound();
   const { item } = found;
   const properties = repo.key === TRASHCAN_REPO ? await content.properties(item) : {};

@@ -49,7 +49,7 @@ export interface RepoContent {
    * What a path means, after `read` is checked on it: the item of a local repository, the cached
    * (or fetched) one of a remote, the first readable member's for a virtual. Undefined when absent.
    */
-  resolve(repoKey: string, path: string): Promise<Resolved | undefined>;
+  resolve(repo: string | RepositoryRow, path: string): Promise<Resolved | undefined>;
   /**
    * Every readable member of a virtual repository that has `path`, in resolution order, after
    * `read` is checked on the virtual repository: what a format merges metadata from.
@@ -98,8 +98,9 @@ export function repoContent(request: FastifyRequest): RepoContent {
   const content: RepoContent = {
     repository: (key) => repositoryOrTrash(db, key),
 
-    async resolve(repoKey, path) {
-      const repo = await repositoryOrTrash(db, repoKey);
+    async resolve(repoOrKey, path) {
+      // a row the caller already looked up saves a query on every download
+      const repo = typeof repoOrKey === 'string' ? await repositoryOrTrash(db, repoOrKey) : repoOrKey;
       await requirePermission(request, 'read', repo.key, path);
       const found = await resolveItem(ctx, repo, path, mayRead);
       // a file of a virtual repository is served by a member: the member's rules decide too

@@ -18,7 +18,7 @@ export async function storageInfo(
 ): Promise<unknown> {
   const repo = await content.repository(repoKey);
   const base = storageUri(baseUrl, repo.key, path);
-  const found = await content.resolve(repo.key, path);
+  const found = await content.resolve(repo, path);
   if (path && !found) throw notFound();
   const item = found?.item;
   const itemRepo = found?.repo ?? repo;

@@ -40,7 +40,7 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');
     const content = repoContent(request);
     const repo = await content.repository(repoKey);
-    const found = await content.resolve(repo.key, path);
+    const found = await content.resolve(repo, path);
     if (!path) return sendFolderIndex(request, reply, repo, '', await content.children(repo, ''));
     if (!found) throw notFound();
     if (found.item.folder === 1) {
