@@ -191,14 +191,20 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
       const base = await requireLinkBaseUrl(app.db, app.config.baseUrl);
       const who = auditActor(request, request.body.user);
       // looked up and mailed after the answer: the same answer in the same time whether the user exists or not
-      setImmediate(() => {
-        void mailResetLink(request.body.user, base, who).catch((error: unknown) =>
-          request.log.warn({ err: error }, 'sending a password reset link failed'),
-        );
-      });
+      const sending = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => mailResetLink(request.body.user, base, who))
+        .catch((error: unknown) => request.log.warn({ err: error }, 'sending a password reset link failed'))
+        .finally(() => mailing.delete(sending));
+      mailing.add(sending);
       return { message: PASSWORD_FLOW_MESSAGES.resetSent };
     },
   );
+
+  // reset mails still being sent; the server waits for them when it closes
+  const mailing = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...mailing]);
+  });
 
   async function mailResetLink(name: string, base: string, who: { actor: string; sourceIp: string }): Promise<void> {
     const user = await findResettableUser(app.db, name);
