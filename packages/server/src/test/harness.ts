@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import * as OTPAuth from 'otpauth';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -170,6 +171,31 @@ export async function createUser(app: FastifyInstance, name: string, extra: Reco
   });
   if (res.statusCode !== 201) throw new Error(`creating user ${name} failed: ${res.body}`);
   return basic(name, `${name}-Passw0rd`);
+}
+
+/** The TOTP code of a secret now, or `offset` 30-second steps away. */
+export const totpCode = (secret: string, offset = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offset * 30_000,
+  });
+
+/** The half-finished two-factor sign-in cookie of a login answer. */
+export const mfaCookie = (res: { cookies: { name: string; value: string }[] }) =>
+  `arca_mfa=${res.cookies.find((c) => c.name === 'arca_mfa')!.value}`;
+
+/** Signs a user in and enrols a TOTP second factor; answers its secret and the session cookie. */
+export async function enrolTotp(app: FastifyInstance, name: string, password: string) {
+  const { cookie } = await login(app, name, password);
+  const enrollment = await app.inject({ url: '/ui/api/v1/auth/mfa/enroll/', headers: { cookie } });
+  const { secret } = enrollment.json() as { secret: string };
+  const confirmed = await app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/auth/mfa/enroll/',
+    headers: { ...XHR, cookie },
+    payload: { otp: totpCode(secret) },
+  });
+  if (confirmed.statusCode !== 200) throw new Error(`enrolling ${name} failed: ${confirmed.body}`);
+  return { secret, cookie };
 }
 
 export { linkIn, startMailServer } from './mail.js';

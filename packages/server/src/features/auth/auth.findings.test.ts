@@ -1,4 +1,3 @@
-import * as OTPAuth from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, MAIL_MESSAGES, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import {
@@ -9,18 +8,17 @@ import {
   countRows,
   createRepo,
   createUser,
+  enrolTotp,
   login,
   messages,
   startMailServer,
   startTestApp,
+  totpCode,
   type TestApp,
 } from '../../test/harness.js';
 
 const API = '/ui/api/v1';
-const code = (secret: string, offset = 0) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offset * 30_000,
-  });
+const code = totpCode;
 
 /** Sign-in and session findings of testing the server as an attacker would. */
 describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
@@ -59,15 +57,7 @@ describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
     expect(res.statusCode).toBe(200);
   }
 
-  /** Enrols `name` in TOTP through the console and answers its secret and session cookie. */
-  async function enrol(name: string, password: string) {
-    const { cookie } = await login(t.app, name, password);
-    const { secret } = (await t.app.inject({ url: `${API}/auth/mfa/enroll/`, headers: { cookie } })).json() as {
-      secret: string;
-    };
-    expect((await post('/auth/mfa/enroll/', { otp: code(secret) }, { cookie })).statusCode).toBe(200);
-    return { secret, cookie };
-  }
+  const enrol = (name: string, password: string) => enrolTotp(t.app, name, password);
 
   it('refuses the password alone over Basic for a user with a second factor; tokens still work', async () => {
     const ann = await createUser(t.app, 'ann');

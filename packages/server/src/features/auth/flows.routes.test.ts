@@ -1,4 +1,3 @@
-import * as OTPAuth from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_ERROR_CODES, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import {
@@ -8,21 +7,19 @@ import {
   changeSecuritySettings,
   createUser,
   linkIn,
+  enrolTotp,
   login,
   messages,
+  mfaCookie,
   sessionCookie,
   startMailServer,
   startTestApp,
+  totpCode,
   type TestApp,
 } from '../../test/harness.js';
 
 const API = '/ui/api/v1';
-const code = (secret: string, offset = 0) =>
-  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offset * 30_000,
-  });
-const mfaCookie = (res: { cookies: { name: string; value: string }[] }) =>
-  `arca_mfa=${res.cookies.find((c) => c.name === 'arca_mfa')!.value}`;
+const code = totpCode;
 
 describe.each(ENGINES)('sign-in flows on %s', (engine) => {
   let t: TestApp;
@@ -99,18 +96,18 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
     expect((await login(t.app, 'ann', 'ann-Passw0rd')).cookie).not.toBe('');
   });
 
-  it('counts wrong second-factor codes toward the lockout, so signing in again gives no fresh guesses', async () => {
-    const { cookie } = await login(t.app, 'ann', 'ann-Passw0rd');
-    const { secret } = (
-      await t.app.inject({ method: 'GET', url: `${API}/auth/mfa/enroll/`, headers: { cookie } })
-    ).json() as {
-      secret: string;
-    };
-    await post('/auth/mfa/enroll/', { otp: code(secret) }, { cookie });
+  /** Enrols ann, starts a two-factor sign-in and sends five wrong codes: their statuses. */
+  async function fiveWrongCodes() {
+    const { secret } = await enrolTotp(t.app, 'ann', 'ann-Passw0rd');
     const pending = mfaCookie((await login(t.app, 'ann', 'ann-Passw0rd')).res);
     const statuses = [];
     for (let i = 0; i < 5; i++)
       statuses.push((await post('/auth/mfa/verify/', { otp: '000000' }, { cookie: pending })).statusCode);
+    return { secret, pending, statuses };
+  }
+
+  it('counts wrong second-factor codes toward the lockout, so signing in again gives no fresh guesses', async () => {
+    const { secret, pending, statuses } = await fiveWrongCodes();
     // the fifth wrong code locks the user, as five wrong passwords would
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
     expect((await post('/auth/mfa/verify/', { otp: code(secret) }, { cookie: pending })).statusCode).toBe(403);
@@ -119,17 +116,7 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
 
   it('ends a two-factor sign-in after five wrong codes when lockout is off', async () => {
     await changeSecuritySettings(t.app, { lockoutEnabled: false });
-    const { cookie } = await login(t.app, 'ann', 'ann-Passw0rd');
-    const { secret } = (
-      await t.app.inject({ method: 'GET', url: `${API}/auth/mfa/enroll/`, headers: { cookie } })
-    ).json() as {
-      secret: string;
-    };
-    await post('/auth/mfa/enroll/', { otp: code(secret) }, { cookie });
-    const pending = mfaCookie((await login(t.app, 'ann', 'ann-Passw0rd')).res);
-    const statuses = [];
-    for (let i = 0; i < 5; i++)
-      statuses.push((await post('/auth/mfa/verify/', { otp: '000000' }, { cookie: pending })).statusCode);
+    const { secret, pending, statuses } = await fiveWrongCodes();
     expect(statuses).toEqual([401, 401, 401, 401, 403]);
     expect((await post('/auth/mfa/verify/', { otp: code(secret) }, { cookie: pending })).statusCode).toBe(403);
   });
