@@ -57,6 +57,8 @@ describe('repositories and artifacts in the console', () => {
     // the tree shows it, with its checksums
     const sha256 = createHash('sha256').update(content).digest('hex');
     await page.getByText(sha256).waitFor();
+    // the tree loads the new folder's children on its own; wait for them rather than racing it
+    await page.locator('.ant-tree').getByText('notes.txt').waitFor();
     expect(await page.locator('.ant-tree').getByText('notes.txt').count()).toBe(1);
     await screenshot(page, 'tree-file-general');
 
