@@ -19,6 +19,9 @@ export const ARTIFACT_MESSAGES = {
   uploadIncomplete: 'The upload ended before all of its content arrived. Nothing was stored.',
   targetExists: "'{path}' already exists in '{key}'.",
   copyIntoItself: 'A folder cannot be copied or moved into itself.',
+  packageTypeDiffers:
+    "'{key}' holds {targetType} packages, not {sourceType}: items only go to a repository of the same package type.",
+  targetsExist: '{count} file(s) already exist at the target: {paths}. Choose to overwrite or skip them.',
   toRequired: "The 'to' parameter is required, as /{repoKey}/{path}.",
   notInTrash: 'Only items in the trash can can be restored.',
   upstreamFailed: 'The upstream of remote repository {key} did not answer with the file.',
@@ -126,13 +129,55 @@ export type ItemInfo = z.infer<typeof itemInfoSchema>;
 export const itemRefSchema = z.object({ repoKey: z.string().min(1), path: z.string().default('') });
 export type ItemRef = z.infer<typeof itemRefSchema>;
 
+/**
+ * What the caller may do on one repository path, decided by the server's authorisation function
+ * on what each action would really touch (a virtual deploy: its default deployment repository;
+ * a trash item: the place it was deleted from). `reasons` says why an action is refused.
+ */
+export const ITEM_ACTIONS = ['read', 'deploy', 'annotate', 'delete', 'copy', 'move', 'restore', 'emptyTrash'] as const;
+export type ItemActionName = (typeof ITEM_ACTIONS)[number];
+export const effectiveActionsSchema = z.object({
+  allowed: z.array(z.enum(ITEM_ACTIONS)),
+  reasons: z.record(z.string(), z.string()),
+});
+export type EffectiveActions = z.infer<typeof effectiveActionsSchema>;
+
+/** A repository a copy or move of an item may go to. */
+export const copyTargetSchema = z.object({ repoKey: z.string(), pkgType: z.string(), description: z.string() });
+export type CopyTarget = z.infer<typeof copyTargetSchema>;
+
+/** What a copy or move does with a file that already exists at the target. */
+export const CONFLICT_POLICIES = ['fail', 'overwrite', 'skip'] as const;
+export type ConflictPolicy = (typeof CONFLICT_POLICIES)[number];
+
 export const copyMoveBodySchema = z.object({
   repoKey: z.string().min(1),
   path: z.string().min(1, ARTIFACT_MESSAGES.pathEmpty),
   targetRepoKey: z.string().min(1, 'This field is mandatory.'),
   targetPath: z.string().default(''),
+  /** Answer what would happen, change nothing. */
+  dryRun: z.boolean().default(false),
+  conflicts: z.enum(CONFLICT_POLICIES).default('fail'),
 });
 export type CopyMoveBody = z.input<typeof copyMoveBodySchema>;
+
+/** Most paths a copy/move report lists per kind (the counts are always complete). */
+export const COPY_REPORT_PATHS = 50;
+
+/** What a copy or move did (or, in a dry run, would do). */
+export const copyMoveReportSchema = z.object({
+  repoKey: z.string(),
+  path: z.string(),
+  dryRun: z.boolean(),
+  /** Files copied or moved, overwritten ones included. */
+  files: z.number().int(),
+  overwritten: z.number().int(),
+  skipped: z.number().int(),
+  /** Files that exist at the target (first COPY_REPORT_PATHS, target paths). */
+  conflicts: z.array(z.string()),
+  conflictCount: z.number().int(),
+});
+export type CopyMoveReport = z.infer<typeof copyMoveReportSchema>;
 
 export const restoreBodySchema = z.object({
   path: z.string().min(1),

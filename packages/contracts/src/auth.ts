@@ -76,6 +76,8 @@ export const AUTH_MESSAGES = {
   uiAccessDisabled: 'UI access is disabled for this user.',
   /** The user is locked after too many failed logins; {minutes} is replaced. */
   locked: 'Too many failed login attempts. The user is locked for {minutes} minute(s).',
+  /** The failure before the one that locks; {minutes} is replaced. */
+  lastAttempt: 'Bad credentials. One more failed attempt locks the user for {minutes} minute(s).',
   loginRequired: 'Authentication is required.',
   adminRequired: 'This action needs administrator rights.',
   /** A user with a second factor signs clients in with a token or API key, never the password alone. */

@@ -14,10 +14,15 @@ export const userListItemSchema = z.object({
   adminViaGroup: z.boolean(),
   mustChangePassword: z.boolean(),
   mfaEnrolled: z.boolean(),
+  /** Until when sign-in is refused after too many failed attempts; null when not locked. */
+  lockedUntil: z.string().nullable(),
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
 export const userListSchema = z.array(userListItemSchema);
+
+/** Users to release from a lockout (console and `POST /api/security/unlockUsers`). */
+export const unlockUsersSchema = z.object({ names: z.array(z.string().min(1)).min(1, 'This field is mandatory.') });
 
 /** Default page size of console lists (spec part 2 §9). */
 export const DEFAULT_LIST_PAGE_SIZE = 100;

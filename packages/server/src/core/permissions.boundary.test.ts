@@ -253,4 +253,30 @@ describe.each(ENGINES)('authorising what is really touched on %s', (engine) => {
     );
     expect(libs?.filesCount).toBe((await counted())['libs-local']![0]);
   });
+
+  it('answers the actions a caller may take on a path, with the reason for each refusal', async () => {
+    const allowed = async (user: string, repoKey: string, path: string) =>
+      (
+        await get(user, `/ui/api/v1/ui/artifactactions/allowed?repoKey=${repoKey}&path=${encodeURIComponent(path)}`)
+      ).json() as { allowed: string[]; reasons: Record<string, string> };
+    const reader = await allowed('dreader', 'repo-d', 'oops/creds.txt');
+    expect(reader.allowed).toEqual(['read']);
+    expect(reader.reasons.delete).toBe("You do not have delete permission on 'repo-d/oops/creds.txt'.");
+    expect(reader.reasons.copy).toBe('No local generic repository where you may deploy.');
+    const deleter = await allowed('ddeleter', 'repo-d', 'oops/creds.txt');
+    expect(deleter.allowed).toEqual(['read', 'deploy', 'annotate', 'delete', 'copy', 'move']);
+    // a virtual deploy is decided on the repository it lands in
+    const viaVirtual = await allowed('vdeployer', 'v', '');
+    expect(viaVirtual.allowed).not.toContain('deploy');
+    expect(viaVirtual.reasons.deploy).toBe("You do not have deploy permission on 'libs-local'.");
+    // the pattern that hides a file refuses even the question
+    expect(
+      (await get('pat', '/ui/api/v1/ui/artifactactions/allowed?repoKey=repo-c&path=app/release/secret.jar')).statusCode,
+    ).toBe(403);
+    // copy targets: local, same package type, deployable
+    const targets = (await get('pat', '/ui/api/v1/ui/artifactactions/targets?repoKey=repo-c&path=app')).json() as {
+      repoKey: string;
+    }[];
+    expect(targets.map((r) => r.repoKey)).toEqual(['elsewhere', 'repo-c']);
+  });
 });

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly status: number | undefined,
     readonly messages: string[],
     readonly body: unknown,
+    /** Whether the messages were already shown as a notification. */
+    readonly shown = false,
   ) {
     super(messages.join('\n'));
     this.name = 'ApiError';
@@ -79,7 +81,23 @@ export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promi
 }
 
 function fail(call: FailedCall, status: number | undefined, silent: boolean): ApiError {
-  const error = new ApiError(status, normalizeErrorMessages(call), call.body);
+  const error = new ApiError(status, normalizeErrorMessages(call), call.body, !silent);
   if (!silent) notifyError(error.message);
   return error;
+}
+
+/**
+ * Runs work started from a click, menu or dialog: a failure is shown once as a notification
+ * (not again when the call already showed it) and never escapes as an unhandled rejection.
+ * Answers whether the work succeeded.
+ */
+export async function runSafely(work: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.shown))
+      notifyError(error instanceof Error ? error.message : String(error));
+    return false;
+  }
 }

@@ -1,6 +1,7 @@
 import { DeleteOutlined, SearchOutlined } from '@ant-design/icons';
 import { App, Button, Input, Space } from 'antd';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { runSafely } from '../api/client';
 import { notifySuccess } from '../api/notifications';
 
 /**
@@ -21,7 +22,8 @@ export function useBulkDelete(options: {
       okText: 'Delete',
       okButtonProps: { danger: true },
       onOk: () =>
-        options.remove(selected).then(() => {
+        runSafely(async () => {
+          await options.remove(selected);
           notifySuccess(`Deleted ${selected.join(', ')}`);
           setSelected([]);
         }),
@@ -38,6 +40,7 @@ export function ListToolbar({
   width = 300,
   selectedCount,
   onDelete,
+  extra,
 }: {
   query: string;
   onQuery: (query: string) => void;
@@ -46,6 +49,8 @@ export function ListToolbar({
   width?: number;
   selectedCount: number;
   onDelete: () => void;
+  /** More bulk actions, after Delete. */
+  extra?: ReactNode;
 }) {
   return (
     <Space wrap style={{ marginBottom: 16 }}>
@@ -61,6 +66,7 @@ export function ListToolbar({
       <Button danger icon={<DeleteOutlined />} disabled={!selectedCount} onClick={onDelete}>
         Delete{selectedCount ? ` (${selectedCount})` : ''}
       </Button>
+      {extra}
     </Space>
   );
 }

@@ -6,6 +6,13 @@ export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** The time of day only ('14:05'), for moments within the next hours. */
+export function formatTime(iso: string): string {
+  return time.format(new Date(iso));
+}
+
 export function formatDate(iso: string): string {
   return date.format(new Date(iso));
 }

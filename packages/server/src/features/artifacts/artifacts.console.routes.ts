@@ -7,6 +7,9 @@ import {
   archiveEntrySchema,
   archiveViewSourceBodySchema,
   copyMoveBodySchema,
+  copyTargetSchema,
+  effectiveActionsSchema,
+  copyMoveReportSchema,
   itemCreatedSchema,
   itemInfoSchema,
   itemRefSchema,
@@ -167,6 +170,33 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/ui/artifactactions/allowed',
+    { config: { access: 'public' }, schema: { querystring: refQuery, response: { 200: effectiveActionsSchema } } },
+    async (request) => {
+      const content = repoContent(request);
+      return content.allowedActions(await content.repository(request.query.repoKey), request.query.path);
+    },
+  );
+
+  app.get(
+    '/ui/artifactactions/targets',
+    {
+      config: { access: 'user' },
+      schema: { querystring: refQuery, response: { 200: z.array(copyTargetSchema) } },
+    },
+    async (request) => {
+      const content = repoContent(request);
+      const repo = await content.repository(request.query.repoKey);
+      await requirePermission(request, 'read', repo.key, request.query.path);
+      return (await content.copyTargets(repo, request.query.path)).map((r) => ({
+        repoKey: r.key,
+        pkgType: r.package_type,
+        description: r.description,
+      }));
+    },
+  );
+
   app.post(
     '/ui/artifactactions/delete',
     { config: { access: 'user' }, schema: { body: itemRefSchema } },
@@ -181,15 +211,16 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const mode of ['copy', 'move'] as const) {
     app.post(
       `/ui/artifactactions/${mode}`,
-      { config: { access: 'user' }, schema: { body: copyMoveBodySchema } },
+      { config: { access: 'user' }, schema: { body: copyMoveBodySchema, response: { 200: copyMoveReportSchema } } },
       async (request) => {
+        const { dryRun, conflicts } = request.body;
         const from = { repoKey: request.body.repoKey, path: normalizeItemPath(request.body.path) };
         const to = {
           repoKey: request.body.targetRepoKey,
           path: normalizeItemPath(request.body.targetPath) || from.path,
         };
-        const files = await repoContent(request).copyOrMove(mode, from, to);
-        return { files, repoKey: to.repoKey, path: to.path };
+        const result = await repoContent(request).copyOrMove(mode, from, to, { dryRun, conflicts });
+        return { ...result, dryRun, repoKey: to.repoKey, path: to.path };
       },
     );
   }

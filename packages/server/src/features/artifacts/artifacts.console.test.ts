@@ -35,11 +35,7 @@ describe.each(ENGINES)('console artifact actions and repository edits on %s', (e
       (
         await post('ui/artifactactions/copy', { repoKey: 'libs-local', path: 'a', targetRepoKey: 'release-local' })
       ).json(),
-    ).toEqual({
-      files: 1,
-      repoKey: 'release-local',
-      path: 'a',
-    });
+    ).toMatchObject({ files: 1, overwritten: 0, skipped: 0, repoKey: 'release-local', path: 'a' });
     expect(await exists('release-local', 'a/x.txt')).toBe(true);
     await post('ui/artifactactions/move', {
       repoKey: 'release-local',
@@ -74,6 +70,61 @@ describe.each(ENGINES)('console artifact actions and repository edits on %s', (e
       await t.app.inject({ url: '/ui/api/v1/ui/treebrowser/children?repoKey=auto-trashcan', headers })
     ).json();
     expect(trash.total).toBe(0);
+  });
+
+  it('copies with a dry run first, then refuses, overwrites or skips files that exist at the target', async () => {
+    await put(t.app, '/artifactory/libs-local/a/one.txt', 'one');
+    await put(t.app, '/artifactory/libs-local/a/two.txt', 'two');
+    await put(t.app, '/artifactory/release-local/a/one.txt', 'old one');
+    const body = { repoKey: 'libs-local', path: 'a', targetRepoKey: 'release-local' };
+    const read = async (p: string) =>
+      (await t.app.inject({ url: `/artifactory/release-local/${p}`, headers: ADMIN_BASIC })).body;
+
+    // the dry run reports the clash and changes nothing
+    const dry = await post('ui/artifactactions/copy', { ...body, dryRun: true });
+    expect(dry.json()).toMatchObject({ dryRun: true, files: 2, conflicts: ['a/one.txt'], conflictCount: 1 });
+    expect(await exists('release-local', 'a/two.txt')).toBe(false);
+
+    // by default the clash refuses the whole copy
+    const refused = await post('ui/artifactactions/copy', body);
+    expect([refused.statusCode, messages(refused)]).toEqual([
+      409,
+      ['1 file(s) already exist at the target: a/one.txt. Choose to overwrite or skip them.'],
+    ]);
+    expect(await exists('release-local', 'a/two.txt')).toBe(false);
+
+    // skip keeps the existing file
+    const skipped = await post('ui/artifactactions/copy', { ...body, conflicts: 'skip' });
+    expect(skipped.json()).toMatchObject({ files: 1, skipped: 1, overwritten: 0 });
+    expect([await read('a/one.txt'), await read('a/two.txt')]).toEqual(['old one', 'two']);
+
+    // overwrite replaces both
+    const overwritten = await post('ui/artifactactions/copy', { ...body, conflicts: 'overwrite' });
+    expect(overwritten.json()).toMatchObject({ files: 2, overwritten: 2, skipped: 0 });
+    expect(await read('a/one.txt')).toBe('one');
+
+    // a move that skips keeps the skipped file (and its folder) at the source
+    await put(t.app, '/artifactory/libs-local/a/one.txt', 'newer one');
+    await put(t.app, '/artifactory/libs-local/a/three.txt', 'three');
+    const moved = await post('ui/artifactactions/move', { ...body, conflicts: 'skip' });
+    expect(moved.json()).toMatchObject({ files: 1, skipped: 2 });
+    expect([await exists('libs-local', 'a/one.txt'), await exists('libs-local', 'a/three.txt')]).toEqual([true, false]);
+    expect(await read('a/three.txt')).toBe('three');
+  });
+
+  it('refuses a copy into a repository of another package type', async () => {
+    await createRepo(t.app, 'docker-local', { rclass: 'local', packageType: 'docker' });
+    await put(t.app, '/artifactory/libs-local/a/x.txt', 'x');
+    const refused = await post('ui/artifactactions/move', {
+      repoKey: 'libs-local',
+      path: 'a',
+      targetRepoKey: 'docker-local',
+    });
+    expect([refused.statusCode, messages(refused)]).toEqual([
+      400,
+      ["'docker-local' holds docker packages, not generic: items only go to a repository of the same package type."],
+    ]);
+    expect(await exists('libs-local', 'a/x.txt')).toBe(true);
   });
 
   it('deletes a property through the console call', async () => {

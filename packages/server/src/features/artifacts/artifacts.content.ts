@@ -1,9 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { TRASHCAN_REPO, type Properties } from '@arca/contracts';
+import {
+  ARTIFACT_MESSAGES,
+  TRASHCAN_REPO,
+  formatMessage as fill,
+  type EffectiveActions,
+  type ItemActionName,
+  type PermissionAction,
+  type Properties,
+} from '@arca/contracts';
 import { allowedOutboundHosts } from '../../core/outbound.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
-import { actorName } from '../../core/principals.js';
+import { actorName, isAdmin } from '../../core/principals.js';
+import { listRepositories } from '../repositories/repositories.service.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { resolveItem, type Resolved } from './artifacts.resolve.js';
 import {
@@ -11,6 +20,8 @@ import {
   checksumsOf,
   copyOrMove,
   deploy,
+  type CopyMoveOptions,
+  type CopyMoveResult,
   deployTarget,
   virtualMembers,
   type ArtifactContext,
@@ -70,7 +81,8 @@ export interface RepoContent {
   deploy(request: DeployRequest): Promise<Deployed>;
   /** Moves an item and everything below it to the trash can (or, in the trash can, deletes it for good). */
   remove(repoKey: string, path: string): Promise<void>;
-  copyOrMove(mode: 'copy' | 'move', from: Location, to: Location): Promise<number>;
+  /** Copies or moves; overwriting a file needs delete on it (as in Artifactory). */
+  copyOrMove(mode: 'copy' | 'move', from: Location, to: Location, options?: CopyMoveOptions): Promise<CopyMoveResult>;
   changeProperties(
     target: { repoKey: string; path: string; recursive: boolean },
     change: PropertyChange,
@@ -78,7 +90,13 @@ export interface RepoContent {
   restore(trashPath: string, to: Location | undefined): Promise<Location>;
   /** Empties the trash can (administrators; the routes require it). */
   emptyTrash(): Promise<number>;
+  /** What the caller may do on a path (after `read` is checked), with the reason for each refusal. */
+  allowedActions(repo: RepositoryRow, path: string): Promise<EffectiveActions>;
+  /** Local repositories of the same package type where the caller may deploy `path`. */
+  copyTargets(repo: RepositoryRow, path: string): Promise<RepositoryRow[]>;
 }
+
+const where = (repoKey: string, path: string) => `'${repoKey}${path ? `/${path}` : ''}'`;
 
 /** The door for one request's caller. */
 export function repoContent(request: FastifyRequest): RepoContent {
@@ -161,19 +179,28 @@ export function repoContent(request: FastifyRequest): RepoContent {
       await removeItem(ctx, repo.key, path, actor, (items) => requireOnEach(request, 'delete', repo.key, paths(items)));
     },
 
-    async copyOrMove(mode, from, to) {
+    async copyOrMove(mode, from, to, options) {
       const sourceAction = mode === 'move' ? 'delete' : 'read';
       await requirePermission(request, sourceAction, from.repoKey, from.path);
       await requirePermission(request, 'deploy', to.repoKey, to.path);
-      return copyOrMove(ctx, mode, from, to, actor, async (items, targetPathOf) => {
-        await requireOnEach(request, sourceAction, from.repoKey, paths(items));
-        await requireOnEach(
-          request,
-          'deploy',
-          to.repoKey,
-          items.map((i) => targetPathOf!(i)),
-        );
-      });
+      return copyOrMove(
+        ctx,
+        mode,
+        from,
+        to,
+        actor,
+        async (items, targetPathOf, overwritten) => {
+          await requireOnEach(request, sourceAction, from.repoKey, paths(items));
+          await requireOnEach(
+            request,
+            'deploy',
+            to.repoKey,
+            items.map((i) => targetPathOf!(i)),
+          );
+          if (overwritten?.length) await requireOnEach(request, 'delete', to.repoKey, overwritten);
+        },
+        options,
+      );
     },
 
     async changeProperties(target, change) {
@@ -197,6 +224,68 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
 
     emptyTrash: () => emptyTrash(ctx, actor),
+
+    async allowedActions(repo, path) {
+      await requirePermission(request, 'read', repo.key, path);
+      const may = (action: PermissionAction, repoKey: string, p: string) =>
+        isAllowed(db, principal, action, repoKey, p);
+      const allowed: ItemActionName[] = ['read'];
+      const reasons: Record<string, string> = {};
+      const decide = async (name: ItemActionName, ok: boolean | Promise<boolean>, reason: string) => {
+        if (await ok) allowed.push(name);
+        else reasons[name] = reason;
+      };
+      const refused = (action: string, repoKey: string, p: string) =>
+        `You do not have ${action} permission on ${where(repoKey, p)}.`;
+      if (repo.key === TRASHCAN_REPO) {
+        const [origin = '', ...rest] = path.split('/');
+        const originPath = rest.join('/');
+        await decide('delete', path !== '' && may('delete', repo.key, path), refused('delete', origin, originPath));
+        await decide(
+          'restore',
+          path !== '' && (await may('delete', repo.key, path)) && may('deploy', origin, originPath),
+          refused('deploy', origin, originPath),
+        );
+        await decide('emptyTrash', isAdmin(request), 'Only administrators can empty the trash can.');
+        return { allowed, reasons };
+      }
+      if (repo.rclass === 'remote') reasons.deploy = fill(ARTIFACT_MESSAGES.remoteDeploy, { key: repo.key });
+      else {
+        const target = repo.rclass === 'virtual' ? await deployTarget(db, repo).catch(() => undefined) : repo;
+        if (!target) reasons.deploy = fill(ARTIFACT_MESSAGES.virtualNoTarget, { key: repo.key });
+        else await decide('deploy', may('deploy', target.key, path), refused('deploy', target.key, path));
+      }
+      const local = repo.rclass !== 'virtual';
+      const virtualReason = 'Items of a virtual repository are changed in the repository that holds them.';
+      await decide(
+        'annotate',
+        local && may('annotate', repo.key, path),
+        local ? refused('annotate', repo.key, path) : virtualReason,
+      );
+      await decide(
+        'delete',
+        local && may('delete', repo.key, path),
+        local ? refused('delete', repo.key, path) : virtualReason,
+      );
+      const targets = path ? await content.copyTargets(repo, path) : [];
+      const noTarget = `No local ${repo.package_type} repository where you may deploy.`;
+      await decide('copy', local && path !== '' && targets.length > 0, !local ? virtualReason : noTarget);
+      await decide(
+        'move',
+        local && path !== '' && targets.length > 0 && allowed.includes('delete'),
+        !local ? virtualReason : targets.length ? refused('delete', repo.key, path) : noTarget,
+      );
+      return { allowed, reasons };
+    },
+
+    async copyTargets(repo, path) {
+      const answer: RepositoryRow[] = [];
+      for (const candidate of await listRepositories(db)) {
+        if (candidate.rclass !== 'local' || candidate.package_type !== repo.package_type) continue;
+        if (await isAllowed(db, principal, 'deploy', candidate.key, path)) answer.push(candidate);
+      }
+      return answer;
+    },
   };
   return content;
 }

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest } from '../../core/errors.js';
-import { requirePermission } from '../../core/permissions.js';
 import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
@@ -96,25 +95,35 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       `/artifactory/api/${mode}/*`,
       {
         config: { access: 'public' },
-        schema: { querystring: z.object({ to: z.string().optional(), dry: z.string().optional() }) },
+        schema: {
+          querystring: z.object({
+            to: z.string().optional(),
+            dry: z.string().optional(),
+            dryRun: z.string().optional(),
+          }),
+        },
       },
       async (request) => {
         const from = repoAndPath(request, `/artifactory/api/${mode}/`);
         if (!from.path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
         const to = parseTarget(request.query.to);
-        if (flag(request.query.dry)) {
-          await requirePermission(request, mode === 'move' ? 'delete' : 'read', from.repoKey, from.path);
-          await requirePermission(request, 'deploy', to.repoKey, to.path);
+        const dryRun = flag(request.query.dry) || flag(request.query.dryRun);
+        const result = await repoContent(request).copyOrMove(mode, from, to, { dryRun, conflicts: 'overwrite' });
+        if (dryRun) {
           return {
             messages: [
               {
                 level: 'INFO',
                 message: `Dry run for ${mode}ing ${from.repoKey}/${from.path} to ${to.repoKey}/${to.path} completed successfully`,
               },
+              ...result.conflicts.map((path) => ({
+                level: 'WARNING',
+                message: `${to.repoKey}/${path} would be overwritten`,
+              })),
             ],
           };
         }
-        const files = await repoContent(request).copyOrMove(mode, from, to);
+        const files = result.files;
         const verb = mode === 'copy' ? 'copying' : 'moving';
         return {
           messages: [

@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import picomatch from 'picomatch';
 import {
   ARTIFACT_MESSAGES,
+  COPY_REPORT_PATHS,
   PROPERTY_KEY_PATTERN,
+  type ConflictPolicy,
   TRASHCAN_REPO,
   formatMessage,
   type Properties,
@@ -213,21 +215,17 @@ export async function cacheRemoteFile(
 }
 
 /** Copies a subtree: new items pointing at the same contents, properties included. */
-async function duplicate(
-  trx: Db,
-  items: ItemRow[],
-  from: Location,
-  to: Location,
-  actor: string,
-  now: number,
-): Promise<number> {
+/** One item of a copy or move and where it goes. */
+interface Step {
+  item: ItemRow;
+  newPath: string;
+  existing: ItemRow | undefined;
+}
+
+async function duplicate(trx: Db, steps: Step[], to: Location, actor: string, now: number): Promise<void> {
   if (to.path) await ensureFolders(trx, to.repoKey, to.path, actor, now);
-  let files = 0;
-  for (const item of items) {
-    const newPath = (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
-    const existing = await findItem(trx, to.repoKey, newPath);
+  for (const { item, newPath, existing } of steps) {
     if (item.folder === 1) {
-      if (existing?.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: newPath }));
       if (!existing) await ensureFolders(trx, to.repoKey, `${newPath}/x`, actor, now);
       continue;
     }
@@ -236,16 +234,24 @@ async function duplicate(
     const copy = await putFile(trx, to.repoKey, newPath, { ...binary, size: Number(binary.size) }, actor, now);
     const properties = await propertiesOf(trx, item.id);
     if (Object.keys(properties).length) await putProperties(trx, copy.id, properties);
-    files += 1;
   }
-  return files;
 }
 
 async function checkCopyTarget(db: Db, from: Location, to: Location): Promise<RepositoryRow> {
+  const source = await repositoryOrTrash(db, from.repoKey);
   const target = await repositoryOrTrash(db, to.repoKey);
   if (target.key === TRASHCAN_REPO || target.rclass !== 'local') {
     throw badRequest(
       `'${to.repoKey}' is not a local repository: items can only be copied or moved into local repositories.`,
+    );
+  }
+  if (source.key !== TRASHCAN_REPO && source.package_type !== target.package_type) {
+    throw badRequest(
+      fill(ARTIFACT_MESSAGES.packageTypeDiffers, {
+        key: target.key,
+        targetType: target.package_type,
+        sourceType: source.package_type,
+      }),
     );
   }
   if (from.repoKey === to.repoKey && (to.path === from.path || to.path.startsWith(`${from.path}/`))) {
@@ -254,40 +260,112 @@ async function checkCopyTarget(db: Db, from: Location, to: Location): Promise<Re
   return target;
 }
 
-/** Copies or moves an item (and everything below it) to `to`; answers how many files. */
+/** What a copy or move does with files that already exist at the target. */
+export interface CopyMoveOptions {
+  /** Work everything out and answer the report, then roll back. */
+  dryRun?: boolean;
+  /** 'fail' refuses the whole operation when a target file exists (409, nothing changed). */
+  conflicts?: ConflictPolicy;
+}
+
+export interface CopyMoveResult {
+  files: number;
+  overwritten: number;
+  skipped: number;
+  conflicts: string[];
+  conflictCount: number;
+}
+
+/** Raised inside the transaction of a dry run so that it rolls back, carrying the report out. */
+class DryRun {
+  constructor(readonly result: CopyMoveResult) {}
+}
+
+/**
+ * Copies or moves an item (and everything below it) to `to`. Everything is decided inside one
+ * transaction: a refusal (rights, patterns, file/folder clash, conflicts under 'fail') changes nothing.
+ * `authorize` receives the items that will be written with their target paths, and the target paths
+ * that will be overwritten (which need delete there).
+ */
 export async function copyOrMove(
   ctx: ArtifactContext,
   mode: 'copy' | 'move',
   from: Location,
   to: Location,
   actor: string,
-  authorize: Authorize = allowAll,
-): Promise<number> {
+  authorize: Authorize<string[]> = allowAll,
+  options: CopyMoveOptions = {},
+): Promise<CopyMoveResult> {
   const { db } = ctx;
-  await repositoryOrTrash(db, from.repoKey);
+  const policy = options.conflicts ?? 'overwrite';
   const target = await checkCopyTarget(db, from, to);
   const now = Date.now();
-  return db.transaction().execute(async (trx) => {
-    const items = await findSubtree(trx, from.repoKey, from.path);
-    if (!items.length) throw notFound();
-    await authorize(items, (item) => (to.path + item.path.slice(from.path.length)).replace(/^\/+/, ''));
-    for (const item of items) {
-      const newPath = (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
-      if (item.folder === 0 && !acceptsPath(target, newPath)) {
-        throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: newPath, key: target.key }));
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const items = await findSubtree(trx, from.repoKey, from.path);
+      if (!items.length) throw notFound();
+      const targetPathOf = (item: ItemRow) => (to.path + item.path.slice(from.path.length)).replace(/^\/+/, '');
+      const all: Step[] = [];
+      for (const item of items) {
+        const newPath = targetPathOf(item);
+        const existing = await findItem(trx, to.repoKey, newPath);
+        if (existing && existing.folder !== item.folder) {
+          throw conflict(
+            fill(item.folder ? ARTIFACT_MESSAGES.folderIsFile : ARTIFACT_MESSAGES.fileIsFolder, { path: newPath }),
+          );
+        }
+        if (item.folder === 0 && !acceptsPath(target, newPath)) {
+          throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: newPath, key: target.key }));
+        }
+        all.push({ item, newPath, existing });
       }
-    }
-    let files = items.filter((i) => i.folder === 0).length;
-    if (mode === 'copy') files = await duplicate(trx, items, from, to, actor, now);
-    else await relocate(trx, items, from, to, actor, now);
-    await recordEvent(trx, actor, {
-      type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
-      repoKey: from.repoKey,
-      path: from.path,
-      payload: { to },
+      const clashes = all.filter((s) => s.item.folder === 0 && s.existing);
+      const conflictPaths = clashes.map((s) => s.newPath);
+      if (clashes.length && policy === 'fail' && !options.dryRun) {
+        throw conflict(
+          fill(ARTIFACT_MESSAGES.targetsExist, {
+            count: String(clashes.length),
+            paths: conflictPaths.slice(0, 5).join(', ') + (clashes.length > 5 ? ', …' : ''),
+          }),
+        );
+      }
+      const skipping = policy === 'skip' ? new Set(clashes.map((s) => s.item.path)) : new Set<string>();
+      // a moved folder that keeps a skipped file stays where it is; its copy is made at the target
+      const keeps = (folder: ItemRow) =>
+        [...skipping].some((p) => folder.path === '' || p.startsWith(`${folder.path}/`));
+      const steps = all.filter((s) => !skipping.has(s.item.path));
+      await authorize(
+        steps.map((s) => s.item),
+        targetPathOf,
+        steps.filter((s) => s.item.folder === 0 && s.existing).map((s) => s.newPath),
+      );
+      const result: CopyMoveResult = {
+        files: steps.filter((s) => s.item.folder === 0).length,
+        overwritten: policy === 'skip' ? 0 : clashes.length,
+        skipped: skipping.size,
+        conflicts: conflictPaths.slice(0, COPY_REPORT_PATHS),
+        conflictCount: clashes.length,
+      };
+      if (options.dryRun) throw new DryRun(result);
+      if (mode === 'copy') await duplicate(trx, steps, to, actor, now);
+      else {
+        const kept = steps.filter((s) => s.item.folder === 1 && keeps(s.item));
+        await duplicate(trx, kept, to, actor, now);
+        const moving = steps.filter((s) => !kept.includes(s)).map((s) => s.item);
+        await relocate(trx, moving, from, to, actor, now);
+      }
+      await recordEvent(trx, actor, {
+        type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
+        repoKey: from.repoKey,
+        path: from.path,
+        payload: { to },
+      });
+      return result;
     });
-    return files;
-  });
+  } catch (error) {
+    if (error instanceof DryRun) return error.result;
+    throw error;
+  }
 }
 
 /** The item at `path`, with everything below it when `recursive`; 404 when there is none. */

@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { hashPassword } from '../../core/passwords.js';
-import { ADMIN_PASSWORD, ENGINES, XHR, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ADMIN_PASSWORD,
+  ENGINES,
+  XHR,
+  createUser,
+  login,
+  messages,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
 import { insertUser } from '../users/users.service.js';
 
 describe.each(ENGINES)('session and login on %s', (engine) => {
@@ -72,6 +82,50 @@ describe.each(ENGINES)('session and login on %s', (engine) => {
       .execute();
     expect((await login(t.app)).res.statusCode).toBe(200);
     expect(await t.app.db.selectFrom('login_failures').selectAll().execute()).toEqual([]);
+  });
+
+  it('warns at the last attempt, shows the lock on the users list and lets an administrator release it', async () => {
+    await createUser(t.app, 'ann');
+    const attempts = [];
+    for (let i = 0; i < 5; i++) attempts.push(await login(t.app, 'ann', 'wrong'));
+    expect(attempts.map((a) => messages(a.res)[0])).toEqual([
+      AUTH_MESSAGES.badCredentials,
+      AUTH_MESSAGES.badCredentials,
+      AUTH_MESSAGES.badCredentials,
+      AUTH_MESSAGES.lastAttempt.replace('{minutes}', '5'),
+      AUTH_MESSAGES.locked.replace('{minutes}', '5'),
+    ]);
+    const admin = { ...XHR, cookie: (await login(t.app)).cookie };
+    const list = async () =>
+      (await t.app.inject({ url: '/ui/api/v1/ui/users', headers: admin })).json() as {
+        name: string;
+        lockedUntil: string | null;
+      }[];
+    const ann = (await list()).find((u) => u.name === 'ann')!;
+    expect(Date.parse(ann.lockedUntil!) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect((await list()).find((u) => u.name === 'admin')!.lockedUntil).toBeNull();
+
+    // an unknown name refuses the whole request and releases nobody
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/unlockUsers',
+      headers: ADMIN_BASIC,
+      payload: ['ann', 'nobody'],
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect((await list()).find((u) => u.name === 'ann')!.lockedUntil).not.toBeNull();
+
+    const released = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/unlockUsers',
+      headers: ADMIN_BASIC,
+      payload: ['ann'],
+    });
+    expect([released.statusCode, released.body]).toEqual([200, 'Completed unlocking users']);
+    expect((await list()).find((u) => u.name === 'ann')!.lockedUntil).toBeNull();
+    expect((await login(t.app, 'ann', 'ann-Passw0rd')).res.statusCode).toBe(200);
+    const trail = await t.app.db.selectFrom('audit_events').selectAll().where('action', '=', 'unlock').execute();
+    expect(trail.map((e) => e.target)).toEqual(['ann']);
   });
 
   it('refuses console state changes without the CSRF header, login included', async () => {

@@ -23,6 +23,7 @@ import {
   findLoginFailures,
   findSession,
   insertSession,
+  listLocks,
   putLoginFailures,
   touchSession,
 } from './auth.store.js';
@@ -99,8 +100,18 @@ export async function authenticate(
     if (failures) await clearLoginFailures(db, name);
     return user;
   }
-  await recordLoginFailure(db, config, name, user, now);
-  throw unauthorized(AUTH_MESSAGES.badCredentials);
+  const warning = await recordLoginFailure(db, config, name, user, now);
+  throw unauthorized(warning ?? AUTH_MESSAGES.badCredentials);
+}
+
+/** Who is locked out now, and until when (ms). */
+export function lockedUsers(db: Db, now = Date.now()): Promise<Map<string, number>> {
+  return listLocks(db, now);
+}
+
+/** Releases names from a lockout and forgets their failures (unknown or unlocked names are no-ops). */
+export async function unlockUsers(db: Db, names: readonly string[]): Promise<void> {
+  for (const name of names) await clearLoginFailures(db, name);
 }
 
 const lockedMessage = (until: number, now: number) =>
@@ -118,6 +129,7 @@ export async function refuseWhileLocked(db: Db, name: string, now = Date.now()) 
 /**
  * Counts one failed proof of identity (a wrong password or second-factor code) for a name:
  * `maxFailures` within the window lock it for the policy's minutes (429 on the failure that locks).
+ * Answers the warning to show when the next failure will lock (the same for unknown names).
  */
 export async function recordLoginFailure(
   db: Db,
@@ -125,7 +137,7 @@ export async function recordLoginFailure(
   name: string,
   user: UserRow | undefined,
   now = Date.now(),
-): Promise<void> {
+): Promise<string | undefined> {
   const settings = await getSecuritySettings(db, config);
   const { windowMs } = config.loginLockout;
   const maxFailures = settings.lockoutEnabled ? settings.lockoutAttempts : Number.POSITIVE_INFINITY;
@@ -145,6 +157,9 @@ export async function recordLoginFailure(
     if (user) credentialsChanged(user.id);
     throw new HttpError(429, lockedMessage(lockedUntil, now));
   }
+  return count === maxFailures - 1
+    ? AUTH_MESSAGES.lastAttempt.replace('{minutes}', String(settings.lockoutMinutes))
+    : undefined;
 }
 
 /** Logs a user in to the console: checks UI access, records the login, opens a session. */

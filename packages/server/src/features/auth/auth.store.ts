@@ -46,3 +46,13 @@ export async function putLoginFailures(
 export async function clearLoginFailures(db: Db, userName: string): Promise<void> {
   await db.deleteFrom('login_failures').where('user_name', '=', userName).execute();
 }
+
+/** Names locked at `now`, with the time each lock ends. */
+export async function listLocks(db: Db, now: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select(['user_name', 'locked_until'])
+    .where('locked_until', '>', now)
+    .execute();
+  return new Map(rows.map((r) => [r.user_name, Number(r.locked_until)]));
+}

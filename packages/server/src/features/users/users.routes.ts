@@ -8,6 +8,7 @@ import {
   userFormSchema,
   userListItemSchema,
   userListSchema,
+  unlockUsersSchema,
   userRefListSchema,
   type UserListItem,
 } from '@arca/contracts';
@@ -17,7 +18,9 @@ import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import type { FastifyRequest } from 'fastify';
-import { recordWith } from '../audit/audit.service.js';
+import { auditActor, recordWith } from '../audit/audit.service.js';
+import { recordChange } from '../../core/changes.js';
+import { lockedUsers, unlockUsers } from '../auth/auth.service.js';
 import { sendInvitation } from '../auth/flows.service.js';
 import { mailConfigured, requireLinkBaseUrl } from '../mail/mail.service.js';
 import { groupsOfUser } from '../groups/groups.service.js';
@@ -29,6 +32,7 @@ export function toUserListItem(
   row: UserRow,
   groups: string[],
   adminGroups: ReadonlySet<string> = new Set(),
+  lockedUntil?: number,
 ): UserListItem {
   return {
     name: row.name,
@@ -42,6 +46,7 @@ export function toUserListItem(
     adminViaGroup: groups.some((g) => adminGroups.has(g)),
     mustChangePassword: row.must_change_password === 1,
     mfaEnrolled: row.mfa_enrolled_at !== null,
+    lockedUntil: lockedUntil === undefined ? null : iso(lockedUntil),
   };
 }
 
@@ -51,7 +56,30 @@ async function adminGroupNames(db: Db): Promise<Set<string>> {
 }
 
 async function userListItem(db: Db, row: UserRow): Promise<UserListItem> {
-  return toUserListItem(row, await groupsOfUser(db, row.id), await adminGroupNames(db));
+  const locks = await lockedUsers(db);
+  return toUserListItem(row, await groupsOfUser(db, row.id), await adminGroupNames(db), locks.get(row.name));
+}
+
+/** Releases users from a lockout, audited per user; 404 (nothing released) for an unknown name. */
+async function unlock(request: FastifyRequest, names: readonly string[]): Promise<void> {
+  const { db } = request.server;
+  for (const name of names) await getUser(db, name);
+  const locks = await lockedUsers(db);
+  await db.transaction().execute(async (trx) => {
+    await unlockUsers(trx, names);
+    for (const name of names) {
+      if (!locks.has(name)) continue;
+      await recordChange(trx, auditActor(request), {
+        audit: {
+          category: 'user',
+          action: 'unlock',
+          target: name,
+          message: `locked until ${new Date(locks.get(name)!).toISOString()}`,
+        },
+        event: { type: 'user.updated', payload: { name } },
+      });
+    }
+  });
 }
 
 const nameParams = z.object({ name: z.string().min(1).max(64) });
@@ -84,8 +112,20 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     const byUser = new Map<string, string[]>();
     for (const m of memberships) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.group_name]);
     const adminGroups = await adminGroupNames(app.db);
-    return (await listUsers(app.db)).map((row) => toUserListItem(row, byUser.get(row.id) ?? [], adminGroups));
+    const locks = await lockedUsers(app.db);
+    return (await listUsers(app.db)).map((row) =>
+      toUserListItem(row, byUser.get(row.id) ?? [], adminGroups, locks.get(row.name)),
+    );
   });
+
+  app.post(
+    '/ui/users/unlock',
+    { config: { access: 'admin' }, schema: { body: unlockUsersSchema } },
+    async (request, reply) => {
+      await unlock(request, request.body.names);
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     '/ui/users',
@@ -144,6 +184,30 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /** Artifactory-compatible user administration: `/artifactory/api/security/users[/{name}]`. */
 export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Artifactory's lockout release: a JSON array of names, one name, or everyone locked
+  app.post(
+    '/artifactory/api/security/unlockUsers',
+    { config: { access: 'admin' }, schema: { body: z.array(z.string().min(1)) } },
+    async (request, reply) => {
+      await unlock(request, request.body);
+      return reply.type('text/plain').send('Completed unlocking users');
+    },
+  );
+  app.post(
+    '/artifactory/api/security/unlockUsers/:name',
+    { config: { access: 'admin' }, schema: { params: nameParams } },
+    async (request, reply) => {
+      await unlock(request, [request.params.name]);
+      return reply.type('text/plain').send(`Completed unlocking user '${request.params.name}'`);
+    },
+  );
+  app.post('/artifactory/api/security/unlockAllUsers', { config: { access: 'admin' } }, async (request, reply) => {
+    const names = [];
+    for (const name of (await lockedUsers(app.db)).keys()) if (await findUserByName(app.db, name)) names.push(name);
+    await unlock(request, names);
+    return reply.type('text/plain').send('Completed unlocking all users');
+  });
+
   app.get(
     '/artifactory/api/security/users',
     { config: { access: 'admin' }, schema: { response: { 200: userRefListSchema } } },

@@ -13,6 +13,12 @@ describe('Set Me Up by format', () => {
     );
   });
 
+  it('fills a generated token in where the password goes', () => {
+    const { snippets } = setMeUp('generic', { ...target, secret: 'eyJ.token' });
+    expect(snippets.every((s) => !s.code.includes('<PASSWORD>'))).toBe(true);
+    expect(snippets[0]!.code).toContain('-u ann:eyJ.token ');
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('npm', target);
     expect(served).toBe(false);

@@ -11,4 +11,11 @@ export interface SetMeUpTarget {
   baseUrl: string;
   repoKey: string;
   user: string;
+  /** A token generated for the snippets; without one they show `<PASSWORD>` to replace. */
+  secret?: string;
+}
+
+/** What goes where the password belongs in a snippet. */
+export function secretOf(target: SetMeUpTarget): string {
+  return target.secret ?? '<PASSWORD>';
 }

@@ -1,9 +1,6 @@
-import type { CopyMoveBody } from '@arca/contracts';
+import type { CopyMoveBody, CopyMoveReport } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 
-export function copyOrMoveItem(
-  mode: 'copy' | 'move',
-  body: CopyMoveBody,
-): Promise<{ files: number; repoKey: string; path: string }> {
+export function copyOrMoveItem(mode: 'copy' | 'move', body: CopyMoveBody): Promise<CopyMoveReport> {
   return apiFetch(`ui/artifactactions/${mode}`, { method: 'POST', body, silent: true });
 }

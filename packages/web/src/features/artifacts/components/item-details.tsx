@@ -9,7 +9,14 @@ import {
   UploadOutlined,
 } from '@ant-design/icons';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs, Tooltip, Typography } from 'antd';
-import { ERROR_MESSAGES, packageTypeLabel, type ItemInfo } from '@arca/contracts';
+import type { ReactNode } from 'react';
+import {
+  ERROR_MESSAGES,
+  packageTypeLabel,
+  type EffectiveActions,
+  type ItemActionName,
+  type ItemInfo,
+} from '@arca/contracts';
 import { formatBytes } from '../../../components/format';
 import { formatDateTime } from '../../../components/time';
 import { ArchiveTab } from './archive-tab';
@@ -21,9 +28,10 @@ export type ItemAction =
 
 export interface ItemDetailsProps {
   info: ItemInfo | undefined;
+  /** What the user may do here; undefined while it is being asked. */
+  allowed: EffectiveActions | undefined;
   loading: boolean;
   notFound: boolean;
-  admin: boolean;
   onAction: (action: ItemAction) => void;
   onViewArchiveEntry: (entry: string) => void;
 }
@@ -44,7 +52,7 @@ function Checksum({ label, value }: { label: string; value: string }) {
 }
 
 /** The right pane: the selected item's General tab, properties and archive entries, and its actions. */
-export function ItemDetails({ info, loading, notFound, admin, onAction, onViewArchiveEntry }: ItemDetailsProps) {
+export function ItemDetails({ info, allowed, loading, notFound, onAction, onViewArchiveEntry }: ItemDetailsProps) {
   if (notFound) return <Result status="404" title="Not found" subTitle={ERROR_MESSAGES.notFound} />;
   if (loading || !info)
     return (
@@ -58,17 +66,43 @@ export function ItemDetails({ info, loading, notFound, admin, onAction, onViewAr
     );
   const inTrash = info.repoType === 'trashcan';
   const isFile = info.type === 'file' || info.type === 'archive';
-  const canDeploy = !inTrash && info.repoType !== 'remote' && (info.type === 'repository' || info.type === 'folder');
+  const canHoldFiles = !inTrash && info.repoType !== 'remote' && (info.type === 'repository' || info.type === 'folder');
   const viewable = isFile && (TEXT_TYPES.test(info.mimeType ?? '') || info.size === 0);
   const kind = info.type === 'repository' ? info.repoType : info.type;
+  const checking = 'Checking your permissions…';
+  /** A button for an action the server may refuse: disabled, with the server's reason, when it does. */
+  const guarded = (
+    action: ItemAction & ItemActionName,
+    label: string,
+    icon: ReactNode,
+    extra: { primary?: boolean; danger?: boolean; disabledReason?: string } = {},
+  ) => {
+    const reason = extra.disabledReason ?? (allowed ? allowed.reasons[action] : checking);
+    const refused = !allowed?.allowed.includes(action) || extra.disabledReason !== undefined;
+    const button = (
+      <Button
+        type={extra.primary ? 'primary' : 'default'}
+        danger={extra.danger}
+        icon={icon}
+        disabled={refused}
+        aria-description={refused ? reason : undefined}
+        onClick={() => onAction(action)}
+      >
+        {label}
+      </Button>
+    );
+    return refused ? (
+      <Tooltip key={action} title={reason}>
+        {button}
+      </Tooltip>
+    ) : (
+      <span key={action}>{button}</span>
+    );
+  };
 
   const actions = (
     <Space wrap>
-      {canDeploy && (
-        <Button type="primary" icon={<UploadOutlined />} onClick={() => onAction('deploy')}>
-          Deploy
-        </Button>
-      )}
+      {canHoldFiles && guarded('deploy', 'Deploy', <UploadOutlined />, { primary: true })}
       {isFile && (
         <Button icon={<DownloadOutlined />} onClick={() => onAction('download')}>
           Download
@@ -81,36 +115,24 @@ export function ItemDetails({ info, loading, notFound, admin, onAction, onViewAr
       )}
       {info.type !== 'repository' && !inTrash && (
         <>
-          <Button icon={<CopyOutlined />} onClick={() => onAction('copy')}>
-            Copy
-          </Button>
-          <Button icon={<ScissorOutlined />} onClick={() => onAction('move')}>
-            Move
-          </Button>
+          {guarded('copy', 'Copy', <CopyOutlined />)}
+          {guarded('move', 'Move', <ScissorOutlined />)}
         </>
       )}
-      {inTrash && info.type !== 'repository' && info.trash && (
-        <Button icon={<RollbackOutlined />} onClick={() => onAction('restore')}>
-          Restore
-        </Button>
-      )}
-      {info.type !== 'repository' && (
-        <Button danger icon={<DeleteOutlined />} onClick={() => onAction('delete')}>
-          {inTrash ? 'Delete permanently' : 'Delete'}
-        </Button>
-      )}
+      {inTrash && info.type !== 'repository' && info.trash && guarded('restore', 'Restore', <RollbackOutlined />)}
+      {info.type !== 'repository' &&
+        guarded('delete', inTrash ? 'Delete permanently' : 'Delete', <DeleteOutlined />, { danger: true })}
       {info.type === 'repository' && !inTrash && (
         <Button icon={<SettingOutlined />} onClick={() => onAction('setMeUp')}>
           Set Me Up
         </Button>
       )}
-      {info.type === 'repository' && inTrash && admin && (
-        <Tooltip title="Deletes everything in the trash can for good">
-          <Button danger icon={<DeleteOutlined />} onClick={() => onAction('emptyTrash')} disabled={!info.files}>
-            Empty trash can
-          </Button>
-        </Tooltip>
-      )}
+      {info.type === 'repository' &&
+        inTrash &&
+        guarded('emptyTrash', 'Empty trash can', <DeleteOutlined />, {
+          danger: true,
+          disabledReason: info.files ? undefined : 'The trash can is empty.',
+        })}
     </Space>
   );
 
@@ -221,7 +243,7 @@ export function ItemDetails({ info, loading, notFound, admin, onAction, onViewAr
                       repoKey={info.repoKey}
                       path={info.path}
                       folder={info.type === 'folder'}
-                      readOnly={inTrash}
+                      readOnly={inTrash || !allowed?.allowed.includes('annotate')}
                     />
                   ),
                 },

@@ -6,6 +6,7 @@ import { useDeleteProperty } from '../api/delete-property';
 import { useProperties } from '../api/get-properties';
 import { useSetProperty } from '../api/set-property';
 import { useServerErrors } from '../../../lib/server-errors';
+import { runSafely } from '../../../api/client';
 
 /** Properties of an item: list, add (comma-separated values, optionally recursive), delete. */
 export function PropertiesTab({
@@ -116,7 +117,7 @@ export function PropertiesTab({
                           title: `Delete property ${row.key}?`,
                           okText: 'Delete',
                           okButtonProps: { danger: true },
-                          onOk: () => remove.mutateAsync({ repoKey, path, key: row.key }),
+                          onOk: () => runSafely(() => remove.mutateAsync({ repoKey, path, key: row.key })),
                         })
                       }
                     />

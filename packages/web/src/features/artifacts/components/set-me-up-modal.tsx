@@ -1,8 +1,44 @@
-import { Alert, Modal, Tabs, Typography } from 'antd';
+import { CheckOutlined, CopyOutlined, KeyOutlined } from '@ant-design/icons';
+import { Alert, Button, Modal, Space, Tabs, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import { packageTypeLabel } from '@arca/contracts';
+import { runSafely } from '../../../api/client';
 import { useCurrentUser } from '../../auth/api/get-current-user';
+import { useCreateToken } from '../../profile/api/tokens';
 import { useSetMeUp } from '../api/get-set-me-up';
-import { setMeUp } from '../../formats';
+import { setMeUp, type Snippet } from '../../formats';
+
+/** How long a token generated from Set Me Up lives. */
+const TOKEN_DAYS = 30;
+
+/** A snippet in a readable code block, with its own copy button. */
+function SnippetBlock({ snippet }: { snippet: Snippet }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () =>
+    void runSafely(async () => {
+      await navigator.clipboard.writeText(snippet.code);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    });
+  return (
+    <div className="arca-snippet-block">
+      <pre className="arca-snippet" aria-label={snippet.title} tabIndex={0}>
+        <code>{snippet.code}</code>
+      </pre>
+      <Tooltip title={copied ? 'Copied' : 'Copy to the clipboard'}>
+        <Button
+          size="small"
+          className="arca-snippet-copy"
+          icon={copied ? <CheckOutlined /> : <CopyOutlined />}
+          onClick={copy}
+          aria-label={`Copy: ${snippet.title}`}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </Tooltip>
+    </div>
+  );
+}
 
 /** Set Me Up: the snippets a client needs for this repository, with the real base URL. */
 export function SetMeUpModal({
@@ -18,10 +54,30 @@ export function SetMeUpModal({
 }) {
   const server = useSetMeUp();
   const user = useCurrentUser();
+  const createToken = useCreateToken();
+  const [token, setToken] = useState<string>();
   const baseUrl = server.data?.baseUrl ?? window.location.origin;
-  const { served, snippets } = setMeUp(packageType, { baseUrl, repoKey, user: user.data?.name ?? 'user' });
+  const anonymous = !user.data || user.data.name === 'anonymous';
+  const { served, snippets } = setMeUp(packageType, {
+    baseUrl,
+    repoKey,
+    user: user.data?.name ?? 'user',
+    secret: token,
+  });
+  const generate = () =>
+    void runSafely(async () => {
+      const created = await createToken.mutateAsync({
+        description: `Set Me Up: ${repoKey}`,
+        expiresIn: TOKEN_DAYS * 24 * 3600,
+      });
+      setToken(created.token);
+    });
+  const close = () => {
+    setToken(undefined);
+    onClose();
+  };
   return (
-    <Modal open={open} title={`Set Me Up: ${repoKey}`} footer={null} onCancel={onClose} width={760} destroyOnHidden>
+    <Modal open={open} title={`Set Me Up: ${repoKey}`} footer={null} onCancel={close} width={780} destroyOnHidden>
       {!served && (
         <Alert
           type="info"
@@ -31,19 +87,32 @@ export function SetMeUpModal({
           description="This repository stores and serves files as a generic repository does: deploy and fetch them with the calls below."
         />
       )}
-      <Typography.Paragraph type="secondary">
-        Replace <Typography.Text code>&lt;PASSWORD&gt;</Typography.Text> with your password or, better, with an access
-        token from Edit Profile, which can be revoked on its own.
-      </Typography.Paragraph>
+      {token ? (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title="A new access token is filled in below"
+          description={`It acts as you, expires in ${TOKEN_DAYS} days and can be revoked in Edit Profile. It is shown only now: copy the snippets you need before closing this dialog.`}
+        />
+      ) : (
+        <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }} wrap>
+          <Typography.Text>
+            Replace <Typography.Text code>&lt;PASSWORD&gt;</Typography.Text> with your password, or let Arca put a new
+            access token there (revocable on its own, in Edit Profile).
+          </Typography.Text>
+          {!anonymous && (
+            <Button icon={<KeyOutlined />} loading={createToken.isPending} onClick={generate}>
+              Generate a token and fill it in
+            </Button>
+          )}
+        </Space>
+      )}
       <Tabs
         items={snippets.map((s, i) => ({
           key: String(i),
           label: s.title,
-          children: (
-            <Typography.Paragraph copyable={{ text: s.code }} style={{ marginBottom: 0 }}>
-              <pre className="arca-snippet">{s.code}</pre>
-            </Typography.Paragraph>
-          ),
+          children: <SnippetBlock snippet={s} />,
         }))}
       />
     </Modal>

@@ -5,11 +5,12 @@ import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ERROR_MESSAGES, packageTypeLabel, type TreeNode, type TreeRepo } from '@arca/contracts';
-import { API_BASE } from '../../../api/client';
+import { API_BASE, runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../lib/startup';
 import { PageHeader } from '../../../components/page-header';
 import { deleteItem } from '../api/delete-item';
+import { useAllowedActions } from '../api/get-allowed-actions';
 import { emptyTrash } from '../api/empty-trash';
 import { useItemInfo } from '../api/get-item-info';
 import { getTreeChildren } from '../api/get-tree-children';
@@ -80,6 +81,7 @@ export function TreeBrowserPage() {
   const repoKey = segments[0];
   const path = segments.slice(1).join('/');
   const info = useItemInfo(repoKey, path);
+  const allowed = useAllowedActions(repoKey, path);
   const selectedKey = repoKey ? keyOf(repoKey, path) : undefined;
 
   // one request per folder page at a time; callers share the one in flight
@@ -174,6 +176,13 @@ export function TreeBrowserPage() {
 
   const onLoadData = (node: EventDataNode<DataNode>) => load(String(node.key), 0);
 
+  /** Leaves an item that is gone: its queries are dropped, so nothing asks for it again. */
+  const leave = (gone: { repoKey: string; path: string }, to: string) => {
+    navigate(to);
+    client.removeQueries({ queryKey: [...artifactsKey, 'info', gone.repoKey, gone.path] });
+    client.removeQueries({ queryKey: [...artifactsKey, 'allowed', gone.repoKey, gone.path] });
+  };
+
   const act = async (action: ItemAction) => {
     if (!repoKey || !info.data) return;
     const here = info.data;
@@ -196,20 +205,20 @@ export function TreeBrowserPage() {
               : `It moves to the trash can, where it can be restored${here.type === 'folder' ? ' with everything in it' : ''}.`,
           okText: 'Delete',
           okButtonProps: { danger: true },
-          onOk: async () => {
-            await deleteItem(repoKey, path);
-            notifySuccess(`${here.name} was deleted`);
-            await refresh([parentKey, keyOf('auto-trashcan', '')]);
-            await client.invalidateQueries({ queryKey: artifactsKey });
-            navigate(treeUrl(repoKey, parentPath(path)));
-          },
+          onOk: () =>
+            runSafely(async () => {
+              await deleteItem(repoKey, path);
+              notifySuccess(`${here.name} was deleted`);
+              leave({ repoKey, path }, treeUrl(repoKey, parentPath(path)));
+              await refresh([parentKey, keyOf('auto-trashcan', '')]);
+            }),
         });
         return;
       case 'restore': {
         const restored = await restoreItem(path);
         notifySuccess(`Restored to ${restored.repoKey}/${restored.path}`);
+        leave({ repoKey, path }, treeUrl(restored.repoKey, restored.path));
         await refresh([parentKey, keyOf(restored.repoKey, parentPath(restored.path))]);
-        navigate(treeUrl(restored.repoKey, restored.path));
         return;
       }
       case 'emptyTrash':
@@ -218,12 +227,13 @@ export function TreeBrowserPage() {
           content: `${here.files ?? 0} file(s) are deleted for good. This cannot be undone.`,
           okText: 'Empty trash can',
           okButtonProps: { danger: true },
-          onOk: async () => {
-            const result = await emptyTrash();
-            notifySuccess(`Trash can emptied: ${result.files} file(s) removed`);
-            setChildren((prev) => ({ ...prev, [keyOf('auto-trashcan', '')]: { items: [], total: 0 } }));
-            await client.invalidateQueries({ queryKey: artifactsKey });
-          },
+          onOk: () =>
+            runSafely(async () => {
+              const result = await emptyTrash();
+              notifySuccess(`Trash can emptied: ${result.files} file(s) removed`);
+              setChildren((prev) => ({ ...prev, [keyOf('auto-trashcan', '')]: { items: [], total: 0 } }));
+              await client.invalidateQueries({ queryKey: artifactsKey });
+            }),
         });
         return;
       default:
@@ -236,12 +246,13 @@ export function TreeBrowserPage() {
       info={info.data}
       loading={Boolean(repoKey) && info.isPending}
       notFound={info.isError}
-      admin={Boolean(user?.admin)}
-      onAction={(a) => void act(a)}
+      allowed={allowed.data}
+      onAction={(a) => void runSafely(() => act(a))}
       onViewArchiveEntry={(entry) =>
-        void viewArchiveEntry(repoKey!, path, entry).then((r) =>
-          setViewer({ title: entry, text: r.fileContent, truncated: r.truncated }),
-        )
+        void runSafely(async () => {
+          const r = await viewArchiveEntry(repoKey!, path, entry);
+          setViewer({ title: entry, text: r.fileContent, truncated: r.truncated });
+        })
       }
     />
   );
@@ -357,11 +368,8 @@ export function TreeBrowserPage() {
             onClose={() => setDialog(undefined)}
             onDeployed={(deployed) => {
               setDialog(undefined);
-              const deployedRepo = info.data?.repoType === 'virtual' ? repoKey : repoKey;
-              void refresh([keyOf(deployedRepo, parentPath(deployed)), keyOf(deployedRepo, '')]).then(
-                () => void client.invalidateQueries({ queryKey: artifactsKey }),
-              );
-              navigate(treeUrl(deployedRepo, deployed));
+              void runSafely(() => refresh([keyOf(repoKey, parentPath(deployed)), keyOf(repoKey, '')]));
+              navigate(treeUrl(repoKey, deployed));
             }}
           />
           <CopyMoveModal
@@ -370,9 +378,13 @@ export function TreeBrowserPage() {
             path={path}
             onClose={() => setDialog(undefined)}
             onDone={(target) => {
+              const moved = dialog === 'move';
               setDialog(undefined);
-              void refresh([keyOf(repoKey, parentPath(path)), keyOf(target.repoKey, parentPath(target.path))]);
-              navigate(treeUrl(target.repoKey, target.path));
+              if (moved) leave({ repoKey, path }, treeUrl(target.repoKey, target.path));
+              else navigate(treeUrl(target.repoKey, target.path));
+              void runSafely(() =>
+                refresh([keyOf(repoKey, parentPath(path)), keyOf(target.repoKey, parentPath(target.path))]),
+              );
             }}
           />
           <SetMeUpModal

@@ -1,9 +1,10 @@
-import type { SetMeUpTarget, Snippet } from '../snippet';
+import { secretOf, type SetMeUpTarget, type Snippet } from '../snippet';
 
 /** Generic files with curl: deploy (with checksum verification) and download. */
-export function genericSnippets({ baseUrl, repoKey, user }: SetMeUpTarget): Snippet[] {
+export function genericSnippets(target: SetMeUpTarget): Snippet[] {
+  const { baseUrl, repoKey, user } = target;
   const repoUrl = `${baseUrl}/artifactory/${repoKey}`;
-  const creds = `${user}:<PASSWORD>`;
+  const creds = `${user}:${secretOf(target)}`;
   return [
     { title: 'Deploy a file', language: 'shell', code: `curl -u ${creds} -T ./file.zip "${repoUrl}/path/to/file.zip"` },
     {

@@ -4,6 +4,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative, isPast } from '../../../components/time';
 import { useRevokeToken } from '../api/tokens';
+import { runSafely } from '../../../api/client';
 
 const when = (at: string | null, none: string) =>
   at ? (
@@ -34,7 +35,8 @@ export function TokensTable({
       content: 'Clients using this token are refused from their next request. This cannot be undone.',
       okText: 'Revoke',
       okButtonProps: { danger: true },
-      onOk: () => revoke.mutateAsync(token.id).then(() => notifySuccess(`Revoked “${token.description}”`)),
+      onOk: () =>
+        runSafely(() => revoke.mutateAsync(token.id).then(() => notifySuccess(`Revoked “${token.description}”`))),
     });
   return (
     <Table<AccessToken>

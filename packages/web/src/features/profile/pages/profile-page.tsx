@@ -18,7 +18,7 @@ import {
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
-import { apiFetch } from '../../../api/client';
+import { apiFetch, runSafely } from '../../../api/client';
 import { StatusTag } from '../../../components/status-tag';
 import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../lib/startup';
@@ -135,10 +135,12 @@ function ApiKeyCard() {
                 okText: 'Revoke',
                 okButtonProps: { danger: true },
                 onOk: () =>
-                  revoke.mutateAsync().then(() => {
-                    setShown(undefined);
-                    notifySuccess('The API key was revoked');
-                  }),
+                  runSafely(() =>
+                    revoke.mutateAsync().then(() => {
+                      setShown(undefined);
+                      notifySuccess('The API key was revoked');
+                    }),
+                  ),
               })
             }
           >

@@ -1,5 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Empty, Flex, Form, Input, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { runSafely } from '../../../api/client';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import {
@@ -324,9 +325,11 @@ function Repositories({ project }: { project: Project }) {
                     okText: 'Take out',
                     okButtonProps: { danger: true },
                     onOk: () =>
-                      assign
-                        .mutateAsync({ projectKey: null, repositories: [r.key] })
-                        .then(() => notifySuccess(`${r.key} is no longer in ${project.displayName}`)),
+                      runSafely(() =>
+                        assign
+                          .mutateAsync({ projectKey: null, repositories: [r.key] })
+                          .then(() => notifySuccess(`${r.key} is no longer in ${project.displayName}`)),
+                      ),
                   })
                 }
               />

@@ -16,6 +16,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
 import { selectProject } from '../selected-project';
 import { useServerErrors } from '../../../lib/server-errors';
+import { runSafely } from '../../../api/client';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
@@ -91,7 +92,8 @@ export function ProjectsPage() {
       content: `Its ${p.repositories.length} repositor${p.repositories.length === 1 ? 'y stays' : 'ies stay'}, without a project; its ${p.members.length} member${p.members.length === 1 ? '' : 's'} lose the rights the project gave them.`,
       okText: 'Delete',
       okButtonProps: { danger: true },
-      onOk: () => remove.mutateAsync(p.projectKey).then(() => notifySuccess(`Deleted project ${p.displayName}`)),
+      onOk: () =>
+        runSafely(() => remove.mutateAsync(p.projectKey).then(() => notifySuccess(`Deleted project ${p.displayName}`))),
     });
   return (
     <>

@@ -18,6 +18,7 @@ import { useDeleteRepository } from '../api/delete-repository';
 import { useRepositories } from '../api/get-repositories';
 import { QuickCreateModal } from '../components/quick-create-modal';
 import { RepositoryClassTag } from '../components/repository-class-tag';
+import { runSafely } from '../../../api/client';
 
 type Filter = 'all' | 'local' | 'remote' | 'virtual';
 
@@ -54,7 +55,8 @@ export function RepositoriesPage() {
           : 'Its configuration is removed. This cannot be undone.',
       okText: 'Delete',
       okButtonProps: { danger: true, disabled: repo.files > 0 },
-      onOk: () => remove.mutateAsync(repo.key).then(() => notifySuccess(`Repository ${repo.key} was deleted`)),
+      onOk: () =>
+        runSafely(() => remove.mutateAsync(repo.key).then(() => notifySuccess(`Repository ${repo.key} was deleted`))),
     });
 
   const count = (c: Filter) => (repositories.data ?? []).filter((r) => c === 'all' || r.rclass === c).length;

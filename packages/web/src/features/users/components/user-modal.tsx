@@ -1,9 +1,12 @@
-import { App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
+import { UnlockOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useGroups } from '../../groups/api/groups';
 import { USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
-import { apiFetch } from '../../../api/client';
+import { apiFetch, runSafely } from '../../../api/client';
+import { formatDateTime } from '../../../components/time';
+import { useUnlockUsers } from '../api/unlock-users';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
@@ -23,12 +26,36 @@ interface Values {
 function UserActions({ user }: { user: UserListItem }) {
   const { modal } = App.useApp();
   const client = useQueryClient();
+  const unlock = useUnlockUsers();
   const apiKey = useQuery({
     queryKey: ['apiKey', 'of', user.name],
     queryFn: () => apiFetch<ApiKeyState>('ui/apiKey', { query: { user: user.name } }),
   });
   return (
     <Space wrap style={{ borderTop: '1px solid #f0f0f0', paddingTop: 12, width: '100%' }}>
+      {user.lockedUntil && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ width: '100%' }}
+          title={`Locked until ${formatDateTime(user.lockedUntil)} after too many failed sign-ins`}
+          action={
+            <Button
+              size="small"
+              icon={<UnlockOutlined />}
+              loading={unlock.isPending}
+              onClick={() =>
+                void runSafely(async () => {
+                  await unlock.mutateAsync([user.name]);
+                  notifySuccess(`${user.name} was unlocked`);
+                })
+              }
+            >
+              Unlock
+            </Button>
+          }
+        />
+      )}
       {apiKey.data?.exists && (
         <Button
           danger
@@ -39,10 +66,12 @@ function UserActions({ user }: { user: UserListItem }) {
               okText: 'Revoke',
               okButtonProps: { danger: true },
               onOk: () =>
-                apiFetch<void>('ui/apiKey', { method: 'DELETE', query: { user: user.name } }).then(() => {
-                  notifySuccess(`The API key of ${user.name} was revoked`);
-                  return client.invalidateQueries({ queryKey: ['apiKey', 'of', user.name] });
-                }),
+                runSafely(() =>
+                  apiFetch<void>('ui/apiKey', { method: 'DELETE', query: { user: user.name } }).then(() => {
+                    notifySuccess(`The API key of ${user.name} was revoked`);
+                    return client.invalidateQueries({ queryKey: ['apiKey', 'of', user.name] });
+                  }),
+                ),
             })
           }
         >
@@ -58,10 +87,12 @@ function UserActions({ user }: { user: UserListItem }) {
               okText: 'Reset',
               okButtonProps: { danger: true },
               onOk: () =>
-                apiFetch<void>(`ui/users/${encodeURIComponent(user.name)}/mfa`, { method: 'DELETE' }).then(() => {
-                  notifySuccess(`Two-factor authentication of ${user.name} was reset`);
-                  return client.invalidateQueries({ queryKey: ['users'] });
-                }),
+                runSafely(() =>
+                  apiFetch<void>(`ui/users/${encodeURIComponent(user.name)}/mfa`, { method: 'DELETE' }).then(() => {
+                    notifySuccess(`Two-factor authentication of ${user.name} was reset`);
+                    return client.invalidateQueries({ queryKey: ['users'] });
+                  }),
+                ),
             })
           }
         >
@@ -71,9 +102,13 @@ function UserActions({ user }: { user: UserListItem }) {
       {user.email && user.realm === 'internal' && (
         <Button
           onClick={() =>
-            apiFetch<{ message: string }>(`ui/users/${encodeURIComponent(user.name)}/invite`, { method: 'POST' }).then(
-              ({ message }) => notifySuccess(message),
-            )
+            void runSafely(async () => {
+              const { message } = await apiFetch<{ message: string }>(
+                `ui/users/${encodeURIComponent(user.name)}/invite`,
+                { method: 'POST' },
+              );
+              notifySuccess(message);
+            })
           }
         >
           E-mail a link to set the password

@@ -1,12 +1,15 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Table, Tooltip, Typography } from 'antd';
+import { PlusOutlined, UnlockOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Empty, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
-import { formatDateTime, formatRelative } from '../../../components/time';
+import { formatDateTime, formatRelative, formatTime } from '../../../components/time';
+import { runSafely } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { useUnlockUsers } from '../api/unlock-users';
 import { useUsers } from '../api/get-users';
 import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
@@ -31,6 +34,10 @@ export function UsersPage() {
     consequence: (names) => `${names} will no longer be able to sign in. This cannot be undone.`,
     remove: (names) => remove.mutateAsync(names),
   });
+  const unlock = useUnlockUsers();
+  const lockedNames = new Set((users.data ?? []).filter((u) => u.lockedUntil).map((u) => u.name));
+  const lockedSelected = selected.filter((n) => lockedNames.has(n));
+  const lockedCount = lockedNames.size;
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (users.data ?? []).filter(
@@ -57,7 +64,32 @@ export function UsersPage() {
           label="Filter users"
           selectedCount={selected.length}
           onDelete={confirmDelete}
+          extra={
+            lockedSelected.length > 0 && (
+              <Button
+                icon={<UnlockOutlined />}
+                loading={unlock.isPending}
+                onClick={() =>
+                  void runSafely(async () => {
+                    await unlock.mutateAsync(lockedSelected);
+                    notifySuccess(`Unlocked ${lockedSelected.join(', ')}`);
+                  })
+                }
+              >
+                Unlock ({lockedSelected.length})
+              </Button>
+            )
+          }
         />
+        {lockedCount > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={`${lockedCount} user${lockedCount === 1 ? ' is' : 's are'} locked after too many failed sign-ins`}
+            description="Select them and choose Unlock, or open one to unlock it. A lock also ends on its own at the time shown."
+          />
+        )}
         <Table<UserListItem>
           rowKey="name"
           rowSelection={{
@@ -124,6 +156,13 @@ export function UsersPage() {
                     </Tooltip>
                   ) : (
                     <StatusTag tone="neutral">User</StatusTag>
+                  )}
+                  {row.lockedUntil && (
+                    <Tooltip title={`Too many failed sign-ins: locked until ${formatDateTime(row.lockedUntil)}`}>
+                      <span>
+                        <StatusTag tone="error">Locked until {formatTime(row.lockedUntil)}</StatusTag>
+                      </span>
+                    </Tooltip>
                   )}
                   {row.disableUIAccess && <StatusTag tone="warning">No UI access</StatusTag>}
                   {row.mfaEnrolled && <StatusTag tone="success">2FA</StatusTag>}
