@@ -234,7 +234,17 @@ export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
 
 /* ---------- Audit trail ---------- */
 
-export const AUDIT_CATEGORIES = ['auth', 'user', 'group', 'permission', 'token', 'project', 'security'] as const;
+export const AUDIT_CATEGORIES = [
+  'auth',
+  'user',
+  'group',
+  'permission',
+  'token',
+  'project',
+  'repository',
+  'license',
+  'security',
+] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   auth: 'Sign-in',
@@ -243,7 +253,9 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   permission: 'Permissions',
   token: 'Tokens',
   project: 'Projects',
-  security: 'Security settings',
+  repository: 'Repositories',
+  license: 'Licences',
+  security: 'Settings',
 };
 
 export const auditEventSchema = z.object({

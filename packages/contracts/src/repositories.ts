@@ -101,6 +101,8 @@ export const REPOSITORY_MESSAGES = {
   deployTargetNotMember: "The default deployment repository '{key}' must be a local member of the virtual repository.",
   classChange: 'The class of a repository (local, remote, virtual) cannot be changed.',
   usedByVirtual: "Repository '{key}' is a member of the virtual repository '{virtual}'.",
+  inProject: "Repository '{key}' belongs to project '{project}': take it out of the project first.",
+  confirmKey: "Type the repository key '{key}' to confirm the deletion.",
 } as const;
 
 /** Fills `{name}` placeholders of a message. */
@@ -328,3 +330,18 @@ export function defaultLayout(packageType: string): string {
       return 'simple-default';
   }
 }
+
+/** Deleting a repository with its content: the key typed again, as the confirmation. */
+export const deleteRepositoryBodySchema = z.object({ confirmKey: z.string() });
+
+/** How far the deletion of a repository with its content has come. */
+export const repositoryDeletionSchema = z.object({
+  key: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  files: z.number().int(),
+  bytes: z.number(),
+  deletedFiles: z.number().int(),
+  deletedBytes: z.number(),
+  message: z.string().nullable(),
+});
+export type RepositoryDeletion = z.infer<typeof repositoryDeletionSchema>;

@@ -7,6 +7,8 @@ import {
   archiveEntrySchema,
   archiveViewSourceBodySchema,
   copyMoveBodySchema,
+  deleteRepositoryBodySchema,
+  repositoryDeletionSchema,
   copyTargetSchema,
   effectiveActionsSchema,
   copyMoveReportSchema,
@@ -24,10 +26,11 @@ import {
   viewSourceSchema,
 } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
-import { badRequest, notFound } from '../../core/errors.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { listRepositories, usageByRepository } from '../repositories/repositories.service.js';
+import { listRepositories, recordRepositoryChange, usageByRepository } from '../repositories/repositories.service.js';
+import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
 import { describeItem, repoKind, treeChildren } from './artifacts.browse.js';
 import { repoContent } from './artifacts.content.js';
@@ -67,6 +70,44 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
 /** The tree browser and artifact actions of the console (spec part 2 §7.9–7.10). */
 export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(uploadRoute);
+  app.addHook('onClose', settleRepositoryDeletions);
+
+  // deleting a repository with what it holds is the content's owner's job
+  app.post(
+    '/ui/admin/repositories/:key/delete',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: z.object({ key: z.string().min(1).max(64) }),
+        body: deleteRepositoryBodySchema,
+        response: { 200: repositoryDeletionSchema, 202: repositoryDeletionSchema },
+      },
+    },
+    async (request, reply) => {
+      const progress = await deleteRepositoryWithContent(
+        app.db,
+        request.log,
+        request.params.key,
+        request.body.confirmKey,
+        recordRepositoryChange(request),
+      );
+      if (progress.state === 'failed') throw conflict(progress.message ?? 'The repository could not be deleted.');
+      return reply.status(progress.state === 'running' ? 202 : 200).send(progress);
+    },
+  );
+
+  app.get(
+    '/ui/admin/repositories/:key/delete',
+    {
+      config: { access: 'admin' },
+      schema: { params: z.object({ key: z.string().min(1) }), response: { 200: repositoryDeletionSchema } },
+    },
+    async (request) => {
+      const progress = repositoryDeletion(app.db, request.params.key);
+      if (!progress) throw notFound(`No deletion of '${request.params.key}' was started on this server.`);
+      return progress;
+    },
+  );
 
   app.get(
     '/ui/treebrowser/repos',

@@ -77,3 +77,57 @@ export async function queryAudit(db: Db, query: AuditFilter): Promise<AuditPage>
     .execute();
   return { total: Number(total.n), events: rows.map(toAuditEvent) };
 }
+
+/** Most events one export holds (newest first). */
+export const AUDIT_EXPORT_LIMIT = 100_000;
+
+/** Every event the filter selects, newest first, up to AUDIT_EXPORT_LIMIT. */
+export async function exportAudit(db: Db, filter: Omit<AuditFilter, 'page' | 'pageSize'>): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  for (let page = 1; events.length < AUDIT_EXPORT_LIMIT; page++) {
+    const batch = await queryAudit(db, { ...filter, page, pageSize: 1000 });
+    events.push(...batch.events);
+    if (batch.events.length < 1000) break;
+  }
+  return events.slice(0, AUDIT_EXPORT_LIMIT);
+}
+
+/** A CSV field: quoted, quotes doubled; a leading =, +, - or @ is defused so spreadsheets show it as text. */
+function csvField(value: unknown): string {
+  let text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** The events as RFC 4180 CSV with a header row. */
+export function auditCsv(events: AuditEvent[]): string {
+  const header = [
+    'time',
+    'actor',
+    'source ip',
+    'category',
+    'action',
+    'target',
+    'outcome',
+    'message',
+    'before',
+    'after',
+  ];
+  const lines = events.map((e) =>
+    [
+      e.at,
+      e.actor,
+      e.sourceIp,
+      e.category,
+      e.action,
+      e.target,
+      e.outcome,
+      e.details.message,
+      e.details.before,
+      e.details.after,
+    ]
+      .map(csvField)
+      .join(','),
+  );
+  return [header.map(csvField).join(','), ...lines].join('\r\n') + '\r\n';
+}

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { installLicenseBodySchema, licenseInfoSchema } from '@arca/contracts';
+import { audit } from '../audit/audit.service.js';
 
 /** The licences page: the licence in force, and installing another. */
 export const licenseRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,6 +15,12 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (app) => {
       const by = request.principal.kind === 'user' ? request.principal.user.name : 'anonymous';
       const info = await app.license.install(request.body.licenseKey, by);
       app.accessLog.info({ edition: info.edition, licensee: info.licensee, by }, 'licence installed');
+      await audit(request, {
+        category: 'license',
+        action: 'install',
+        target: info.id ?? info.edition,
+        after: { edition: info.edition, licensee: info.licensee, id: info.id, expiresAt: info.expiresAt },
+      });
       return info;
     },
   );

@@ -15,7 +15,7 @@ import {
 } from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
 import { actorName } from '../../core/permissions.js';
-import { createRepository } from '../repositories/repositories.service.js';
+import { createRepository, recordRepositoryChange } from '../repositories/repositories.service.js';
 import { audit } from '../audit/audit.service.js';
 import {
   assignRepositories,
@@ -133,9 +133,14 @@ export const projectsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.body.key.startsWith(`${key}-`)) {
         throw badRequest(formatMessage(PROJECT_MESSAGES.repoKeyPrefix, { project: key }));
       }
-      const row = await createRepository(app.db, { ...request.body, rclass: 'local' }, actorName(request.principal), {
-        projectKey: key,
-      });
+      const row = await createRepository(
+        app.db,
+        { ...request.body, rclass: 'local' },
+        recordRepositoryChange(request),
+        {
+          projectKey: key,
+        },
+      );
       await audit(request, {
         category: 'project',
         action: 'create repository',

@@ -18,6 +18,7 @@ import {
   getRepository,
   parseMembers,
   quickCreate,
+  recordRepositoryChange,
   removeRepository,
   toAnswer,
   toListItem,
@@ -59,7 +60,7 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await createRepository(
         app.db,
         { ...request.body, key: request.params.key },
-        actorName(request.principal),
+        recordRepositoryChange(request),
         { allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts) },
       );
       return reply.type('text/plain').send(`Successfully created repository '${row.key}'`);
@@ -70,9 +71,15 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/artifactory/api/repositories/:key',
     { config: { access: 'admin' }, schema: { params: keyParams, body: z.record(z.string(), z.unknown()) } },
     async (request, reply) => {
-      const row = await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal), {
-        allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
-      });
+      const row = await updateRepositoryConfig(
+        app.db,
+        request.params.key,
+        request.body,
+        recordRepositoryChange(request),
+        {
+          allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
+        },
+      );
       return reply.type('text/plain').send(`Repository '${row.key}' update successful.`);
     },
   );
@@ -81,7 +88,7 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/artifactory/api/repositories/:key',
     { config: { access: 'admin' }, schema: { params: keyParams } },
     async (request, reply) => {
-      await removeRepository(app.db, request.params.key, actorName(request.principal));
+      await removeRepository(app.db, request.params.key, recordRepositoryChange(request));
       return reply.type('text/plain').send(`Repository '${request.params.key}' was removed successfully.`);
     },
   );
@@ -122,7 +129,7 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       (
-        await quickCreate(app.db, request.body, actorName(request.principal), {
+        await quickCreate(app.db, request.body, recordRepositoryChange(request), {
           allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
           defaultUpstream: app.formats.defaultUpstream,
         })
@@ -143,7 +150,7 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       toAnswer(
-        await createRepository(app.db, request.body, actorName(request.principal), {
+        await createRepository(app.db, request.body, recordRepositoryChange(request), {
           allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
         }),
       ),
@@ -157,7 +164,7 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       toAnswer(
-        await updateRepositoryConfig(app.db, request.params.key, request.body, actorName(request.principal), {
+        await updateRepositoryConfig(app.db, request.params.key, request.body, recordRepositoryChange(request), {
           allowedHosts: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
         }),
       ),
@@ -167,7 +174,7 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/admin/repositories/:key',
     { config: { access: 'admin' }, schema: { params: keyParams } },
     async (request, reply) => {
-      await removeRepository(app.db, request.params.key, actorName(request.principal));
+      await removeRepository(app.db, request.params.key, recordRepositoryChange(request));
       return reply.status(204).send();
     },
   );

@@ -5,6 +5,7 @@ import {
   defaultLayout,
   formatMessage,
   repositoryConfigSchema,
+  type ArcaEvent,
   type RepositoryAnswer,
   type RepositoryConfig,
   type RepositoryConfigInput,
@@ -13,7 +14,9 @@ import {
 import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { recordEvent } from '../../core/changes.js';
+import type { FastifyRequest } from 'fastify';
+import type { OnChange } from '../../core/changes.js';
+import { recordWith } from '../audit/audit.service.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
@@ -32,6 +35,34 @@ export { findRepository, listRepositories, usageByRepository } from './repositor
 const RESERVED_KEYS = new Set([TRASHCAN_REPO, 'api', 'ui', 'list', 'webapp', 'favicon.ico', 'v2']);
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One change of a repository's configuration, recorded (audit and event) in its transaction. */
+export interface RepositoryChange {
+  action: 'create' | 'update' | 'delete';
+  row: RepositoryRow;
+  before?: RepositoryRow;
+  /** What else happened (a deletion with content: how much went). */
+  message?: string;
+}
+
+/** Records repository changes of a request: the audit entry (configuration before and after) and the event. */
+export function recordRepositoryChange(request: FastifyRequest): OnChange<RepositoryChange> {
+  const eventOf = (action: RepositoryChange['action'], row: RepositoryRow): ArcaEvent =>
+    action === 'create'
+      ? { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } }
+      : { type: action === 'update' ? 'repository.updated' : 'repository.deleted', repoKey: row.key, payload: {} };
+  return recordWith<RepositoryChange>(request, (_trx, { action, row, before, message }) => ({
+    audit: {
+      category: 'repository',
+      action,
+      target: row.key,
+      ...(before ? { before: toAnswer(before) } : {}),
+      ...(action !== 'delete' ? { after: toAnswer(row) } : {}),
+      ...(message ? { message } : {}),
+    },
+    event: eventOf(action, row),
+  }));
+}
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
 export function parseMembers(row: RepositoryRow): string[] {
@@ -180,13 +211,13 @@ export interface RepositoryChangeOptions {
 export async function createRepository(
   db: Db,
   input: unknown,
-  actor: string,
+  record: OnChange<RepositoryChange>,
   { now = Date.now(), projectKey = null, allowedHosts = [] }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow> {
   const row = { ...(await validate(db, parseConfig(input), undefined, now, allowedHosts)), project_key: projectKey };
   await db.transaction().execute(async (trx) => {
     await insertRepository(trx, row);
-    await recordEvent(trx, actor, { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } });
+    await record(trx, { action: 'create', row });
   });
   return row;
 }
@@ -196,7 +227,7 @@ export async function updateRepositoryConfig(
   db: Db,
   key: string,
   input: Record<string, unknown>,
-  actor: string,
+  record: OnChange<RepositoryChange>,
   { now = Date.now(), allowedHosts = [] }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow> {
   const existing = await getRepository(db, key);
@@ -208,20 +239,36 @@ export async function updateRepositoryConfig(
   const row = await validate(db, parseConfig(merged), existing, now, allowedHosts);
   await db.transaction().execute(async (trx) => {
     await updateRepository(trx, row);
-    await recordEvent(trx, actor, { type: 'repository.updated', repoKey: key, payload: {} });
+    await record(trx, { action: 'update', row, before: existing });
   });
   return row;
 }
 
-/** Deletes an empty repository that no virtual repository uses. */
-export async function removeRepository(db: Db, key: string, actor: string): Promise<void> {
-  await getRepository(db, key);
+/**
+ * Why a repository cannot be deleted now (a virtual repository or a project still lists it), or
+ * undefined. Content is not a reason here: deleting with content is the artifacts feature's job.
+ */
+export async function deletionRefusal(db: Db, row: RepositoryRow): Promise<string | undefined> {
+  const user = (await listRepositories(db)).find((r) => r.rclass === 'virtual' && parseMembers(r).includes(row.key));
+  if (user) return fill(REPOSITORY_MESSAGES.usedByVirtual, { key: row.key, virtual: user.key });
+  if (row.project_key) return fill(REPOSITORY_MESSAGES.inProject, { key: row.key, project: row.project_key });
+  return undefined;
+}
+
+/** Deletes an empty repository that no virtual repository or project lists. */
+export async function removeRepository(
+  db: Db,
+  key: string,
+  record: OnChange<RepositoryChange>,
+  message?: string,
+): Promise<void> {
+  const row = await getRepository(db, key);
+  const refusal = await deletionRefusal(db, row);
+  if (refusal) throw conflict(refusal);
   if (await hasItems(db, key)) throw conflict(fill(REPOSITORY_MESSAGES.notEmpty, { key }));
-  const user = (await listRepositories(db)).find((r) => r.rclass === 'virtual' && parseMembers(r).includes(key));
-  if (user) throw conflict(fill(REPOSITORY_MESSAGES.usedByVirtual, { key, virtual: user.key }));
   await db.transaction().execute(async (trx) => {
     await deleteRepository(trx, key);
-    await recordEvent(trx, actor, { type: 'repository.deleted', repoKey: key, payload: {} });
+    await record(trx, { action: 'delete', row, ...(message ? { message } : {}) });
   });
 }
 
@@ -229,7 +276,7 @@ export async function removeRepository(db: Db, key: string, actor: string): Prom
 export async function quickCreate(
   db: Db,
   input: { packageType: string; prefix: string; remoteUrl: string },
-  actor: string,
+  record: OnChange<RepositoryChange>,
   { allowedHosts = [], defaultUpstream }: RepositoryChangeOptions = {},
 ): Promise<RepositoryRow[]> {
   const packageType = canonicalPackageType(input.packageType);
@@ -254,7 +301,7 @@ export async function quickCreate(
     for (const config of configs) {
       const row = await validate(trx, parseConfig(config), undefined, now, allowedHosts);
       await insertRepository(trx, row);
-      await recordEvent(trx, actor, { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } });
+      await record(trx, { action: 'create', row });
       rows.push(row);
     }
     return rows;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditPageSchema, auditQuerySchema, securitySettingsSchema } from '@arca/contracts';
-import { audit, queryAudit } from '../audit/audit.service.js';
+import { z } from 'zod';
+import { audit, auditCsv, exportAudit, queryAudit } from '../audit/audit.service.js';
 import { getSecuritySettings, saveSecuritySettings } from './security.service.js';
 
 /** Security settings and the audit trail (administrators). */
@@ -23,6 +24,19 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       });
       return getSecuritySettings(app.db, app.config);
+    },
+  );
+
+  app.get(
+    '/ui/audit/export',
+    { schema: { querystring: auditQuerySchema.extend({ format: z.enum(['csv', 'json']).default('csv') }) } },
+    async (request, reply) => {
+      const { format, ...filter } = request.query;
+      const events = await exportAudit(app.db, filter);
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      void reply.header('Content-Disposition', `attachment; filename="arca-audit-${stamp}.${format}"`);
+      if (format === 'json') return reply.type('application/json').send(JSON.stringify(events, null, 2));
+      return reply.type('text/csv; charset=utf-8').send(auditCsv(events));
     },
   );
 
