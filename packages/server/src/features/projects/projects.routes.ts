@@ -14,7 +14,6 @@ import {
   formatMessage,
 } from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
-import { actorName } from '../../core/permissions.js';
 import { createRepository, recordRepositoryChange } from '../repositories/repositories.service.js';
 import { audit } from '../audit/audit.service.js';
 import {

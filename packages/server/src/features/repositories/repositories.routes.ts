@@ -11,7 +11,7 @@ import {
   repositorySummarySchema,
   setMeUpSchema,
 } from '@arca/contracts';
-import { actorName, isAllowed } from '../../core/permissions.js';
+import { isAllowed } from '../../core/permissions.js';
 import { listRepositories, usageByRepository } from './repositories.store.js';
 import {
   createRepository,
