@@ -86,7 +86,10 @@ export type TreeChildren = z.infer<typeof treeChildrenSchema>;
 /** The kinds of repository node in the tree (spec part 1 §2). */
 export const REPO_NODE_KINDS = ['local', 'remote', 'virtual', 'cached', 'trashcan'] as const;
 
-export const treeReposQuerySchema = z.object({
+/** Lists limited to one project's repositories ('default' or absent: all). */
+export const projectScopeSchema = z.object({ projectKey: z.string().max(128).optional() });
+
+export const treeReposQuerySchema = projectScopeSchema.extend({
   repo_type: z.string().optional(),
   repo_key: z.string().optional(),
   pkg_type: z.string().optional(),

@@ -171,6 +171,8 @@ export const repositorySummarySchema = z.object({
   files: z.number().int(),
   usedSpace: z.number().int(),
   lastModified: z.string(),
+  /** The project the repository belongs to, if any. */
+  projectKey: z.string().nullable(),
 });
 export type RepositorySummary = z.infer<typeof repositorySummarySchema>;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ALL_PROJECTS_CONTEXT,
   ARTIFACT_MESSAGES,
   VIEW_MAX_BYTES,
   archiveEntrySchema,
@@ -16,6 +17,7 @@ import {
   itemInfoSchema,
   itemRefSchema,
   propertiesBodySchema,
+  projectScopeSchema,
   propertiesSchema,
   restoreBodySchema,
   storageSummarySchema,
@@ -116,8 +118,12 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: treeReposQuerySchema, response: { 200: z.array(treeRepoSchema) } },
     },
     async (request) => {
-      const { repo_type: type, repo_key: key, pkg_type: pkg } = request.query;
-      const rows = [...(await listRepositories(app.db)), ...(isAdmin(request) ? [TRASHCAN_ROW] : [])];
+      const { repo_type: type, repo_key: key, pkg_type: pkg, projectKey } = request.query;
+      const scoped = projectKey !== undefined && projectKey !== ALL_PROJECTS_CONTEXT.key;
+      const rows = [
+        ...(await listRepositories(app.db)).filter((r) => !scoped || r.project_key === projectKey),
+        ...(isAdmin(request) && !scoped ? [TRASHCAN_ROW] : []),
+      ];
       const answer = [];
       for (const repo of rows) {
         const kind = repoKind(repo);
@@ -336,20 +342,37 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/ui/storagesummary',
-    { config: { access: 'admin' }, schema: { response: { 200: storageSummarySchema } } },
-    async () => {
-      const [repos, usage, binaries] = await Promise.all([
-        listRepositories(app.db),
+    {
+      config: { access: 'admin' },
+      schema: { querystring: projectScopeSchema, response: { 200: storageSummarySchema } },
+    },
+    async (request) => {
+      const { projectKey } = request.query;
+      const scoped = projectKey !== undefined && projectKey !== ALL_PROJECTS_CONTEXT.key;
+      const repos = (await listRepositories(app.db)).filter((r) => !scoped || r.project_key === projectKey);
+      const keys = repos.map((r) => r.key);
+      let binariesQuery = app.db
+        .selectFrom('binaries')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string | null>('size').as('size'),
+        ])
+        .where('ref_count', '>', 0);
+      // a project's binaries: those its repositories' files use (each counted once)
+      if (scoped) {
+        binariesQuery = binariesQuery.where('sha256', 'in', (eb) =>
+          eb
+            .selectFrom('items')
+            .select('sha256')
+            .where('repo_key', 'in', keys.length ? keys : [''])
+            .where('folder', '=', 0),
+        );
+      }
+      const [allUsage, binaries] = await Promise.all([
         usageByRepository(app.db),
-        app.db
-          .selectFrom('binaries')
-          .select((eb) => [
-            eb.fn.countAll<number | string>().as('n'),
-            eb.fn.sum<number | string | null>('size').as('size'),
-          ])
-          .where('ref_count', '>', 0)
-          .executeTakeFirstOrThrow(),
+        binariesQuery.executeTakeFirstOrThrow(),
       ]);
+      const usage = scoped ? new Map([...allUsage].filter(([key]) => keys.includes(key))) : allUsage;
       let artifactsCount = 0;
       let artifactsSize = 0;
       let itemsCount = 0;
@@ -359,7 +382,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
         itemsCount += entry.files + entry.folders;
       }
       const binariesSize = Number(binaries.size ?? 0);
-      const rows = [...repos, TRASHCAN_ROW].map((repo) => {
+      const rows = [...repos, ...(scoped ? [] : [TRASHCAN_ROW])].map((repo) => {
         const u = usage.get(repo.key) ?? { files: 0, folders: 0, size: 0 };
         return {
           repoKey: repo.key,

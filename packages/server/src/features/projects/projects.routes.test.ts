@@ -35,6 +35,24 @@ describe.each(ENGINES)('projects on %s', (engine) => {
       ...(payload ? { payload: payload as object } : {}),
     });
 
+  it('scopes the repository lists, the tree and the storage summary to a chosen project', async () => {
+    await createRepo(t.app, 'other-local', { rclass: 'local', packageType: 'npm' });
+    await put(t.app, '/artifactory/web-local/a.txt', 'in the project');
+    await put(t.app, '/artifactory/other-local/b.txt', 'elsewhere, and longer');
+    await call('POST', '/projects', { projectKey: 'web', displayName: 'Web' });
+    await call('POST', '/projects/resources/assign', { projectKey: 'web', repositories: ['web-local'] });
+    const keys = (rows: { key?: string; repoKey?: string }[]) => rows.map((r) => r.key ?? r.repoKey).sort();
+    expect(keys((await call('GET', '/ui/admin/repositories?projectKey=web')).json())).toEqual(['web-local']);
+    expect(keys((await call('GET', '/ui/admin/repositories?projectKey=default')).json())).toEqual([
+      'other-local',
+      'web-local',
+    ]);
+    expect(keys((await call('GET', '/ui/treebrowser/repos?projectKey=web')).json())).toEqual(['web-local']);
+    const summary = (await call('GET', '/ui/storagesummary?projectKey=web')).json();
+    expect(keys(summary.repositories)).toEqual(['web-local']);
+    expect([summary.artifactsCount, summary.binariesCount, summary.binariesSize]).toEqual([1, 1, 14]);
+  });
+
   it('starts with the default project and refuses to delete it', async () => {
     const list = await call('GET', '/projects');
     expect(list.json()).toEqual([expect.objectContaining({ projectKey: 'dflt', displayName: 'Default Project' })]);

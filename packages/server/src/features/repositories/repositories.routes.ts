@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { allowedOutboundHosts } from '../../core/outbound.js';
 import {
+  ALL_PROJECTS_CONTEXT,
+  projectScopeSchema,
   REPOSITORY_LAYOUTS,
   quickCreateBodySchema,
   repositoryAnswerSchema,
@@ -98,20 +100,28 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
 export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/ui/admin/repositories',
-    { config: { access: 'admin' }, schema: { response: { 200: z.array(repositorySummarySchema) } } },
-    async () => {
+    {
+      config: { access: 'admin' },
+      schema: { querystring: projectScopeSchema, response: { 200: z.array(repositorySummarySchema) } },
+    },
+    async (request) => {
+      const { projectKey } = request.query;
+      const scoped = projectKey !== undefined && projectKey !== ALL_PROJECTS_CONTEXT.key;
       const [rows, usage] = await Promise.all([listRepositories(app.db), usageByRepository(app.db)]);
-      return rows.map((row) => ({
-        key: row.key,
-        rclass: row.rclass as 'local' | 'remote' | 'virtual',
-        packageType: row.package_type,
-        description: row.description,
-        url: row.url,
-        repositories: parseMembers(row),
-        files: usage.get(row.key)?.files ?? 0,
-        usedSpace: usage.get(row.key)?.size ?? 0,
-        lastModified: new Date(row.updated_at).toISOString(),
-      }));
+      return rows
+        .filter((row) => !scoped || row.project_key === projectKey)
+        .map((row) => ({
+          key: row.key,
+          rclass: row.rclass as 'local' | 'remote' | 'virtual',
+          packageType: row.package_type,
+          description: row.description,
+          url: row.url,
+          repositories: parseMembers(row),
+          files: usage.get(row.key)?.files ?? 0,
+          usedSpace: usage.get(row.key)?.size ?? 0,
+          lastModified: new Date(row.updated_at).toISOString(),
+          projectKey: row.project_key,
+        }));
     },
   );
 

@@ -23,7 +23,7 @@ import { ADMIN_HOME, APPLICATION_HOME, sidebarChoices, sidebarForPath } from './
 import { useProjects } from '../../features/projects/api/projects';
 import { ProjectSelector } from '../../features/projects/components/project-selector';
 import { PROJECT_SECTIONS } from '../../features/projects/sections';
-import { useSelectedProject } from '../../features/projects/selected-project';
+import { useSelectedProject } from '../../lib/selected-project';
 
 /** The admin menu's creation actions (spec part 1 §2), each opening its form. */
 const ADMIN_ACTIONS: [string, string][] = [

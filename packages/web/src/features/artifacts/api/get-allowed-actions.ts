@@ -7,8 +7,7 @@ import { artifactsKey } from './get-tree-repos';
 export function useAllowedActions(repoKey: string | undefined, path: string) {
   return useQuery({
     queryKey: [...artifactsKey, 'allowed', repoKey, path],
-    queryFn: () =>
-      apiFetch<EffectiveActions>('ui/artifactactions/allowed', { query: { repoKey, path }, silent: true }),
+    queryFn: () => apiFetch<EffectiveActions>('ui/artifactactions/allowed', { query: { repoKey, path }, silent: true }),
     enabled: Boolean(repoKey),
   });
 }

@@ -1,15 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TreeRepo } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { useSelectedProject } from '../../../lib/selected-project';
 
 export const artifactsKey = ['artifacts'] as const;
 
-export function getTreeRepos(): Promise<TreeRepo[]> {
-  return apiFetch<TreeRepo[]>('ui/treebrowser/repos');
+export function getTreeRepos(projectKey?: string): Promise<TreeRepo[]> {
+  return apiFetch<TreeRepo[]>('ui/treebrowser/repos', { query: { projectKey } });
 }
 
-export const treeReposQuery = () => queryOptions({ queryKey: [...artifactsKey, 'repos'], queryFn: getTreeRepos });
+export const treeReposQuery = (projectKey?: string) =>
+  queryOptions({ queryKey: [...artifactsKey, 'repos', projectKey], queryFn: () => getTreeRepos(projectKey) });
 
+/** The repositories of the tree: every readable one, or the selected project's. */
 export function useTreeRepos() {
-  return useQuery(treeReposQuery());
+  return useQuery(treeReposQuery(useSelectedProject()));
 }

@@ -23,6 +23,7 @@ import { DeployModal } from '../components/deploy-modal';
 import { ItemDetails, type ItemAction } from '../components/item-details';
 import { NodeIcon, type NodeKind } from '../components/node-icon';
 import { SetMeUpModal } from '../components/set-me-up-modal';
+import { ProjectScopeNote } from '../../../components/project-scope-note';
 
 const PAGE = 200;
 const MORE = '\u0000more';
@@ -271,6 +272,7 @@ export function TreeBrowserPage() {
           </Button>
         }
       />
+      <ProjectScopeNote what="the repositories" />
       <Row gutter={20}>
         <Col xs={24} lg={9} xl={8}>
           <Card size="small" styles={{ body: { padding: 12 } }}>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AuditCategory, AuditPage } from '@arca/contracts';
-import { apiFetch } from '../../../api/client';
+import { API_BASE, apiFetch } from '../../../api/client';
 
 export interface AuditFilters {
   category?: AuditCategory | undefined;
@@ -22,4 +22,13 @@ export function useAuditEvents(query: AuditFilters) {
       }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** The address that downloads the filtered trail (every page) as CSV or JSON. */
+export function auditExportUrl(format: 'csv' | 'json', filters: Omit<AuditFilters, 'page' | 'pageSize'>): string {
+  const params = new URLSearchParams({ format });
+  for (const [key, value] of Object.entries(filters)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  return `${API_BASE}ui/audit/export?${params}`;
 }

@@ -1,5 +1,5 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { Card, DatePicker, Empty, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
@@ -12,10 +12,10 @@ import {
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
-import { useAuditEvents } from '../api/audit';
+import { auditExportUrl, useAuditEvents } from '../api/audit';
 import { ChangeDetails } from '../components/change-details';
 
-/** Every sign-in and every change to users, groups, permissions, tokens and security settings. */
+/** Every sign-in and every administrative change; exports what the filters select. */
 export function AuditTrailPage() {
   const [category, setCategory] = useState<AuditCategory | undefined>();
   const [outcome, setOutcome] = useState<'success' | 'failure' | undefined>();
@@ -23,15 +23,14 @@ export function AuditTrailPage() {
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(DEFAULT_LIST_PAGE_SIZE);
-  const events = useAuditEvents({
+  const filters = {
     category,
     outcome,
     q: q.trim(),
     from: range?.[0]?.startOf('day').valueOf(),
     to: range?.[1]?.endOf('day').valueOf(),
-    page,
-    pageSize,
-  });
+  };
+  const events = useAuditEvents({ ...filters, page, pageSize });
   const filtered = Boolean(category || outcome || q.trim() || range);
   const reset =
     <T,>(set: (v: T) => void) =>
@@ -43,7 +42,17 @@ export function AuditTrailPage() {
     <>
       <PageHeader
         title="Audit Trail"
-        description="Who signed in, from where, and who changed users, groups, permissions, tokens or security settings."
+        description="Who signed in, from where, and who changed users, groups, permissions, tokens, projects, repositories, licences or settings."
+        extra={
+          <Space>
+            <Button icon={<DownloadOutlined />} href={auditExportUrl('csv', filters)} download>
+              Export CSV
+            </Button>
+            <Button icon={<DownloadOutlined />} href={auditExportUrl('json', filters)} download>
+              Export JSON
+            </Button>
+          </Space>
+        }
       />
       <Card>
         <Space wrap style={{ marginBottom: 16 }}>

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { ALL_PROJECTS_CONTEXT } from '@arca/contracts';
 import { useProjects } from '../api/projects';
-import { selectProject, useSelectedProject } from '../selected-project';
+import { selectProject, useSelectedProject } from '../../../lib/selected-project';
 
 /** The header's project selector: All, or one of the projects the user belongs to. */
 export function ProjectSelector() {

@@ -14,7 +14,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
-import { selectProject } from '../selected-project';
+import { selectProject } from '../../../lib/selected-project';
 import { useServerErrors } from '../../../lib/server-errors';
 import { runSafely } from '../../../api/client';
 

@@ -1,15 +1,26 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import type { RepositoryDeletion } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { repositoriesKey } from './get-repositories';
 
-export function deleteRepository(key: string): Promise<void> {
-  return apiFetch<void>(`ui/admin/repositories/${encodeURIComponent(key)}`, { method: 'DELETE' });
+/** Starts deleting a repository with its content; answers at once for small ones, else while it runs. */
+export function deleteRepositoryWithContent(key: string, confirmKey: string): Promise<RepositoryDeletion> {
+  return apiFetch<RepositoryDeletion>(`ui/admin/repositories/${encodeURIComponent(key)}/delete`, {
+    method: 'POST',
+    body: { confirmKey },
+    silent: true,
+  });
 }
 
-export function useDeleteRepository() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: deleteRepository,
-    onSuccess: () => client.invalidateQueries({ queryKey: repositoriesKey }),
+/** How far a deletion has come. */
+export function repositoryDeletionProgress(key: string): Promise<RepositoryDeletion> {
+  return apiFetch<RepositoryDeletion>(`ui/admin/repositories/${encodeURIComponent(key)}/delete`, {
+    silent: true,
+    background: true,
   });
+}
+
+export function useRefreshRepositories() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: repositoriesKey });
 }

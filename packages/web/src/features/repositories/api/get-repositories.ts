@@ -4,13 +4,14 @@ import { apiFetch } from '../../../api/client';
 
 export const repositoriesKey = ['repositories'] as const;
 
-export function getRepositories(): Promise<RepositorySummary[]> {
-  return apiFetch<RepositorySummary[]>('ui/admin/repositories');
+/** Every repository, or those of one project ('default': all). */
+export function getRepositories(projectKey?: string): Promise<RepositorySummary[]> {
+  return apiFetch<RepositorySummary[]>('ui/admin/repositories', { query: { projectKey } });
 }
 
-export const repositoriesQuery = () =>
-  queryOptions({ queryKey: [...repositoriesKey, 'list'], queryFn: getRepositories });
+export const repositoriesQuery = (projectKey?: string) =>
+  queryOptions({ queryKey: [...repositoriesKey, 'list', projectKey], queryFn: () => getRepositories(projectKey) });
 
-export function useRepositories(enabled = true) {
-  return useQuery({ ...repositoriesQuery(), enabled });
+export function useRepositories(enabled = true, projectKey?: string) {
+  return useQuery({ ...repositoriesQuery(projectKey), enabled });
 }

@@ -7,27 +7,26 @@ import {
   SearchOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import { App, Button, Card, Dropdown, Empty, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { Button, Card, Dropdown, Empty, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_LIST_PAGE_SIZE, packageTypeLabel, type RepositorySummary } from '@arca/contracts';
-import { notifySuccess } from '../../../api/notifications';
 import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
-import { useDeleteRepository } from '../api/delete-repository';
+import { useSelectedProject } from '../../../lib/selected-project';
+import { DeleteRepositoryModal } from '../components/delete-repository-modal';
 import { useRepositories } from '../api/get-repositories';
 import { QuickCreateModal } from '../components/quick-create-modal';
 import { RepositoryClassTag } from '../components/repository-class-tag';
-import { runSafely } from '../../../api/client';
+import { ProjectScopeNote } from '../../../components/project-scope-note';
 
 type Filter = 'all' | 'local' | 'remote' | 'virtual';
 
 /** Every repository with its class, package type and usage (`admin.repositories.list`). */
 export function RepositoriesPage() {
-  const repositories = useRepositories();
-  const remove = useDeleteRepository();
+  const projectKey = useSelectedProject();
+  const repositories = useRepositories(true, projectKey);
   const navigate = useNavigate();
-  const { modal } = App.useApp();
   const [filter, setFilter] = useState<Filter>('all');
   const [query, setQuery] = useState('');
   const [params, setParams] = useSearchParams();
@@ -46,18 +45,9 @@ export function RepositoriesPage() {
     );
   }, [repositories.data, filter, query]);
 
-  const confirmDelete = (repo: RepositorySummary) =>
-    modal.confirm({
-      title: `Delete repository ${repo.key}?`,
-      content:
-        repo.files > 0
-          ? `It holds ${repo.files} file(s): delete its content first.`
-          : 'Its configuration is removed. This cannot be undone.',
-      okText: 'Delete',
-      okButtonProps: { danger: true, disabled: repo.files > 0 },
-      onOk: () =>
-        runSafely(() => remove.mutateAsync(repo.key).then(() => notifySuccess(`Repository ${repo.key} was deleted`))),
-    });
+  const [deleting, setDeleting] = useState<RepositorySummary>();
+  const confirmDelete = (repo: RepositorySummary) => setDeleting(repo);
+  const closeDelete = useCallback(() => setDeleting(undefined), []);
 
   const count = (c: Filter) => (repositories.data ?? []).filter((r) => c === 'all' || r.rclass === c).length;
   return (
@@ -86,6 +76,7 @@ export function RepositoriesPage() {
           </Space>
         }
       />
+      <ProjectScopeNote what="the repositories" />
       <Card>
         <Space wrap style={{ marginBottom: 16 }}>
           <Segmented<Filter>
@@ -210,6 +201,7 @@ export function RepositoriesPage() {
         />
       </Card>
       <QuickCreateModal open={quickOpen} onClose={closeQuick} />
+      {deleting && <DeleteRepositoryModal repo={deleting} onClose={closeDelete} />}
     </>
   );
 }

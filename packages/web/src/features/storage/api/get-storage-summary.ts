@@ -1,13 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { StorageSummary } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { useSelectedProject } from '../../../lib/selected-project';
 
-export function getStorageSummary(): Promise<StorageSummary> {
-  return apiFetch<StorageSummary>('ui/storagesummary');
+export function getStorageSummary(projectKey?: string): Promise<StorageSummary> {
+  return apiFetch<StorageSummary>('ui/storagesummary', { query: { projectKey } });
 }
 
-export const storageSummaryQuery = () => queryOptions({ queryKey: ['storage', 'summary'], queryFn: getStorageSummary });
+export const storageSummaryQuery = (projectKey?: string) =>
+  queryOptions({ queryKey: ['storage', 'summary', projectKey], queryFn: () => getStorageSummary(projectKey) });
 
+/** The storage summary of every repository, or of the selected project's. */
 export function useStorageSummary() {
-  return useQuery(storageSummaryQuery());
+  return useQuery(storageSummaryQuery(useSelectedProject()));
 }

@@ -5,6 +5,7 @@ import { packageTypeLabel } from '@arca/contracts';
 import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { useStorageSummary } from '../api/get-storage-summary';
+import { ProjectScopeNote } from '../../../components/project-scope-note';
 
 type Row = {
   repoKey: string;
@@ -35,6 +36,7 @@ export function StorageSummaryPage() {
           </Button>
         }
       />
+      <ProjectScopeNote what="the storage" />
       <Row gutter={[20, 20]} style={{ marginBottom: 20 }}>
         <Col xs={12} lg={6}>
           <Card size="small">
