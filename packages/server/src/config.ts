@@ -39,7 +39,8 @@ export interface Config {
   outboundAllowedHosts: string[];
 }
 
-const DEFAULT_SERVICES: ServiceName[] = ['artifactory', 'access', 'event', 'metadata', 'mc', 'replicator', 'tracker'];
+/** What this build really provides; other services are listed once they land. */
+const DEFAULT_SERVICES: ServiceName[] = ['artifactory', 'access'];
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];

@@ -96,6 +96,10 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
   it('answers which services are enabled and the feature flags', async () => {
     const services = (await t.app.inject({ url: '/ui/api/v1/system/ismicroserviceenabled' })).json().services;
     expect(services).toMatchObject({ artifactory: true, access: true, xray: false, distribution: false });
+    // only what this build provides is reported as running
+    expect(Object.keys(services).filter((name) => services[name])).toEqual(['artifactory', 'access']);
+    const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
+    expect(version.addons).toEqual(['artifactory', 'access']);
     const features = (await t.app.inject({ url: '/ui/api/v1/system/featuresConfig' })).json();
     expect(features.features).toBeTypeOf('object');
   });
