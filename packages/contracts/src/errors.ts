@@ -2,7 +2,17 @@ import { z } from 'zod';
 
 /** Every error the server answers has this body. */
 export const errorBodySchema = z.object({
-  errors: z.array(z.object({ status: z.number().int(), message: z.string(), code: z.string().optional() })).min(1),
+  errors: z
+    .array(
+      z.object({
+        status: z.number().int(),
+        message: z.string(),
+        code: z.string().optional(),
+        /** The form field the message is about (dotted path), when it is about one. */
+        field: z.string().optional(),
+      }),
+    )
+    .min(1),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -12,6 +22,11 @@ export const ERROR_MESSAGES = {
   notAuthorized: 'You are not authorized to view this page',
   notFound: 'The object you were looking for could not be found.',
   mandatory: 'This field is mandatory.',
+  /** Spec part 1 §5 / part 2 §8: the texts of name fields in forms. */
+  userNameRequired: 'User name is required',
+  nameExists: 'This name already exist',
+  nameFormat: 'Name cannot contain spaces or special characters',
+  invalidUrl: 'Enter a valid URL.',
   csrf: 'This call needs the X-Requested-With: XMLHttpRequest header.',
   internal: 'An internal error occurred. The details were logged with the request id.',
 } as const;
@@ -88,4 +103,15 @@ export function normalizeErrorMessages(call: FailedCall): string[] {
 /** The messages of a failed call joined for one notification. */
 export function normalizeErrorMessage(call: FailedCall): string {
   return normalizeErrorMessages(call).join('\n');
+}
+
+/** The messages of an error body that name a form field, by field (dotted path). */
+export function fieldErrorsOf(body: unknown): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  if (!isRecord(body) || !Array.isArray(body.errors)) return fields;
+  for (const entry of body.errors as unknown[]) {
+    if (!isRecord(entry) || !nonEmptyString(entry.field) || !nonEmptyString(entry.message)) continue;
+    (fields[entry.field] ??= []).push(entry.message);
+  }
+  return fields;
 }

@@ -86,7 +86,7 @@ describe('the console against a real server', () => {
 
     await page.locator('.ant-segmented').getByText('Administration').click();
     await page.waitForURL('**/ui/admin/artifactory/list');
-    await page.getByRole('heading', { name: 'Administration', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Administration', level: 1 }).waitFor();
     expect(await page.getByRole('link', { name: /Users/ }).count()).toBeGreaterThan(0);
     await page.getByLabel('Search settings').fill('heart');
     await expect.poll(() => page.locator('.arca-admin-card').count()).toBe(1);

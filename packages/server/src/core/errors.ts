@@ -10,20 +10,22 @@ export class HttpError extends Error {
     message: string,
     /** A machine-readable reason the console acts on (for example PASSWORD_EXPIRED). */
     readonly code?: string,
+    /** The field of the request body the message is about: the console shows it there. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'HttpError';
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
+export const badRequest = (message: string, field?: string) => new HttpError(400, message, undefined, field);
 export const unauthorized = (message: string) => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string = ERROR_MESSAGES.notFound) => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message);
+export const conflict = (message: string, field?: string) => new HttpError(409, message, undefined, field);
 
-export function errorBody(status: number, message: string, code?: string): ErrorBody {
-  return { errors: [{ status, message, ...(code ? { code } : {}) }] };
+export function errorBody(status: number, message: string, code?: string, field?: string): ErrorBody {
+  return { errors: [{ status, message, ...(code ? { code } : {}), ...(field ? { field } : {}) }] };
 }
 
 /** One error handler: 4xx messages pass through in the `errors` shape; 5xx are generic and logged. */
@@ -34,7 +36,7 @@ export const errorHandlerPlugin = fp(
         const messages = error.validation.map((issue) => {
           const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
           const field = where || error.validationContext || 'request';
-          return { status: 400, message: `${field}: ${issue.message}` };
+          return { status: 400, message: `${field}: ${issue.message}`, ...(where ? { field: where } : {}) };
         });
         return reply.status(400).send({ errors: messages });
       }
@@ -52,7 +54,11 @@ export const errorHandlerPlugin = fp(
       if (status === 401 && !request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       return reply
         .status(status)
-        .send(errorBody(status, error.message, error instanceof HttpError ? error.code : undefined));
+        .send(
+          error instanceof HttpError
+            ? errorBody(status, error.message, error.code, error.field)
+            : errorBody(status, error.message),
+        );
     });
     app.setNotFoundHandler((request, reply) => {
       reply.status(404).send(errorBody(404, ERROR_MESSAGES.notFound));

@@ -40,7 +40,7 @@ export function FormModal<T>(props: FormModalProps<T>) {
     clear();
     setBusy(true);
     onSubmit(values)
-      .then(close, capture)
+      .then(close, (error: unknown) => capture(error, form as FormInstance))
       .finally(() => setBusy(false));
   };
   return (

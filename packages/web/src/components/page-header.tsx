@@ -14,7 +14,7 @@ export function PageHeader({ title, description, extra }: PageHeaderProps) {
   return (
     <Flex justify="space-between" align="flex-start" gap={16} style={{ marginBottom: 20 }} wrap>
       <div>
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 22 }}>
+        <Typography.Title level={1} style={{ margin: 0, fontSize: 22 }}>
           {title}
         </Typography.Title>
         {description && (

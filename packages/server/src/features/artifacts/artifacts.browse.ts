@@ -87,9 +87,10 @@ export async function describeItem(
       name: repo.key,
       type: 'repository',
       size: stats.size,
-      created: iso(repo.created_at),
+      // the trash can is built in: it has no creation time to show
+      created: repo.created_at ? iso(repo.created_at) : null,
       createdBy: null,
-      lastModified: iso(repo.updated_at),
+      lastModified: repo.updated_at ? iso(repo.updated_at) : null,
       modifiedBy: null,
       mimeType: null,
       checksums: null,

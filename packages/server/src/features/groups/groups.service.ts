@@ -91,7 +91,7 @@ export async function createGroup(
   onChange?: OnChange<GroupRow>,
   now = Date.now(),
 ): Promise<GroupRow> {
-  if (!GROUP_NAME_PATTERN.test(name)) throw badRequest(ACCESS_MESSAGES.groupNameFormat);
+  if (!GROUP_NAME_PATTERN.test(name)) throw badRequest(ACCESS_MESSAGES.groupNameFormat, 'name');
   const ids = await userIds(db, changes.members ?? []);
   const row: GroupRow = {
     name,
@@ -104,7 +104,7 @@ export async function createGroup(
   };
   await db.transaction().execute(async (trx) => {
     const exists = await trx.selectFrom('groups').select('name').where('name', '=', name).executeTakeFirst();
-    if (exists) throw conflict(fill(ACCESS_MESSAGES.groupTaken, name));
+    if (exists) throw conflict(fill(ACCESS_MESSAGES.groupTaken, name), 'name');
     await trx.insertInto('groups').values(row).execute();
     if (ids.length) {
       await trx

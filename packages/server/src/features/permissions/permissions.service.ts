@@ -191,7 +191,7 @@ export async function saveTarget(
       .select('created_at')
       .where('name', '=', name)
       .executeTakeFirst();
-    if (existing && mode === 'create') throw conflict(fill(ACCESS_MESSAGES.targetTaken, name));
+    if (existing && mode === 'create') throw conflict(fill(ACCESS_MESSAGES.targetTaken, name), 'name');
     if (!existing && mode === 'replace') throw notFound(fill(ACCESS_MESSAGES.targetNotFound, name));
     if (existing) {
       await trx

@@ -148,6 +148,10 @@ describe.each(ENGINES)('repository configuration on %s', (engine) => {
     const res = await rest('PUT', 'libs-local', { rclass: 'local' });
     expect(res.statusCode).toBe(409);
     expect(messages(res)).toEqual(["A repository with the key 'libs-local' already exists."]);
+    // the console shows a message about a field under that field
+    expect(res.json().errors[0].field).toBe('key');
+    const badUrl = await rest('PUT', 'r', { rclass: 'remote', url: 'not a url' });
+    expect(badUrl.json().errors).toEqual([{ status: 400, message: 'Enter a valid URL.', field: 'url' }]);
   });
 
   it('refuses a default deployment repository that is not a local member', async () => {

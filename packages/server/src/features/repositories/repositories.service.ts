@@ -118,20 +118,20 @@ async function validate(
 ): Promise<RepositoryRow> {
   const { key } = config;
   if (!existing) {
-    if (RESERVED_KEYS.has(key.toLowerCase())) throw badRequest(fill(REPOSITORY_MESSAGES.keyReserved, { key }));
-    if (await findRepositoryIgnoringCase(db, key)) throw conflict(fill(REPOSITORY_MESSAGES.keyTaken, { key }));
+    if (RESERVED_KEYS.has(key.toLowerCase())) throw badRequest(fill(REPOSITORY_MESSAGES.keyReserved, { key }), 'key');
+    if (await findRepositoryIgnoringCase(db, key)) throw conflict(fill(REPOSITORY_MESSAGES.keyTaken, { key }), 'key');
   } else if (existing.rclass !== config.rclass) {
     throw badRequest(REPOSITORY_MESSAGES.classChange);
   }
   const packageType = canonicalPackageType(config.packageType);
   if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: config.packageType }));
   if (config.rclass === 'remote') {
-    if (!config.url.trim()) throw badRequest(REPOSITORY_MESSAGES.urlRequired);
-    if (!validUrl(config.url.trim())) throw badRequest(REPOSITORY_MESSAGES.invalidUrl);
+    if (!config.url.trim()) throw badRequest(REPOSITORY_MESSAGES.urlRequired, 'url');
+    if (!validUrl(config.url.trim())) throw badRequest(REPOSITORY_MESSAGES.invalidUrl, 'url');
     try {
       checkOutboundUrl(config.url.trim(), allowedHosts);
     } catch (error) {
-      if (error instanceof OutboundRefused) throw badRequest(error.message);
+      if (error instanceof OutboundRefused) throw badRequest(error.message, 'url');
       throw error;
     }
   }
@@ -187,7 +187,9 @@ function parseConfig(input: unknown): RepositoryConfig {
   const result = repositoryConfigSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw badRequest(issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message);
+    throw issue.path.length
+      ? badRequest(`${issue.path.join('.')}: ${issue.message}`, issue.path.join('.'))
+      : badRequest(issue.message);
   }
   return result.data;
 }

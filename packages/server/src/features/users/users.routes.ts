@@ -132,7 +132,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'admin' }, schema: { body: userFormSchema, response: { 200: userListItemSchema } } },
     async (request) => {
       const { name, invite, ...body } = request.body;
-      if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`);
+      if (await findUserByName(app.db, name)) throw conflict(`A user named '${name}' already exists.`, 'name');
       if (invite && !(await mailConfigured(app.db))) throw badRequest(PASSWORD_FLOW_MESSAGES.mailNotConfigured);
       const linkBase = invite ? await requireLinkBaseUrl(app.db, app.config.baseUrl) : '';
       const { row } = await putUser(app.db, name, body, { invited: invite === true, onCreate: userCreated(request) });

@@ -38,14 +38,14 @@ export function toUserAnswer(row: UserRow, groups: string[]): UserAnswer {
 }
 
 function checkEmail(email: string | undefined): void {
-  if (email && !EMAIL.test(email)) throw badRequest(USER_MESSAGES.invalidEmail);
+  if (email && !EMAIL.test(email)) throw badRequest(USER_MESSAGES.invalidEmail, 'email');
 }
 
 /** The password policy's minimum length (security settings; 8 unless changed). */
 export async function checkPassword(db: Db, password: string): Promise<void> {
   const minLength = (await getSetting(db, 'security.policy')).passwordMinLength ?? 8;
   if (password.length < minLength)
-    throw badRequest(formatMessage(USER_MESSAGES.passwordTooShort, { n: String(minLength) }));
+    throw badRequest(formatMessage(USER_MESSAGES.passwordTooShort, { n: String(minLength) }), 'password');
 }
 
 async function adminCount(db: Db): Promise<number> {
@@ -70,15 +70,15 @@ export async function putUser(
   body: UserBody,
   options: { invited?: boolean; onCreate?: OnChange<UserRow>; onUpdate?: OnChange<UserRow> } = {},
 ): Promise<{ row: UserRow; created: boolean }> {
-  if (!USER_NAME_PATTERN.test(name)) throw badRequest(USER_MESSAGES.nameFormat);
+  if (!USER_NAME_PATTERN.test(name)) throw badRequest(USER_MESSAGES.nameFormat, 'name');
   if (name === ANONYMOUS_USER) throw badRequest(fill(USER_MESSAGES.reserved, name));
   checkEmail(body.email);
   const existing = await findUserByName(db, name);
   if (existing) return { row: await updateUser(db, name, body, options.onUpdate), created: false };
   if (options.invited) {
-    if (!body.email) throw badRequest(USER_MESSAGES.emailForInvitation);
+    if (!body.email) throw badRequest(USER_MESSAGES.emailForInvitation, 'email');
   } else {
-    if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired);
+    if (!body.password) throw badRequest(USER_MESSAGES.passwordRequired, 'password');
     await checkPassword(db, body.password);
   }
   const groups = body.groups ?? (await autoJoinGroups(db));
@@ -102,7 +102,7 @@ export async function putUser(
   };
   // one transaction: an unknown group leaves no half-created user behind
   await db.transaction().execute(async (trx) => {
-    if (await findUserByName(trx, name)) throw conflict(fill(USER_MESSAGES.nameTaken, name));
+    if (await findUserByName(trx, name)) throw conflict(fill(USER_MESSAGES.nameTaken, name), 'name');
     await insertUser(trx, row);
     await replaceUserGroups(trx, row.id, groups);
     await options.onCreate?.(trx, row);

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import {
   AppstoreOutlined,
   DownOutlined,
   LogoutOutlined,
   PlusOutlined,
+  MenuOutlined,
   ProjectOutlined,
   SettingOutlined,
   UserOutlined,
@@ -73,6 +75,9 @@ export function AppLayout() {
   const selectedKey = useSelectedProject();
   const selected = projects.data?.find((p) => p.projectKey === selectedKey);
   const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin));
+  // below the lg breakpoint the sidebar folds away; a header button brings it back
+  const [narrow, setNarrow] = useState(false);
+  const [collapsed, setCollapsed] = useState(false);
   const projectHome = selected ? `/projects/${encodeURIComponent(selected.projectKey)}/general` : APPLICATION_HOME;
 
   return (
@@ -82,7 +87,18 @@ export function AppLayout() {
         Skip to content
       </a>
       <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 24, position: 'sticky', top: 0, zIndex: 10 }}>
-        <Link to="/" aria-label="Home" style={{ display: 'flex' }}>
+        {narrow && (
+          <Button
+            type="text"
+            style={{ color: '#fff' }}
+            icon={<MenuOutlined />}
+            aria-label={collapsed ? 'Show the menu' : 'Hide the menu'}
+            aria-expanded={!collapsed}
+            onClick={() => setCollapsed((c) => !c)}
+          />
+        )}
+        {/* the link's name is the logo's visible text; the title says where it goes */}
+        <Link to="/" title="Home" style={{ display: 'flex' }}>
           <Logo footer={footer.data} dark height={28} />
         </Link>
         {choices.length > 0 && (
@@ -149,7 +165,18 @@ export function AppLayout() {
         )}
       </Layout.Header>
       <Layout>
-        <Layout.Sider width={236} breakpoint="lg" collapsedWidth={0} style={{ borderRight: '1px solid #e5e9f0' }}>
+        <Layout.Sider
+          width={236}
+          breakpoint="lg"
+          collapsedWidth={0}
+          collapsed={collapsed}
+          trigger={null}
+          onBreakpoint={(below) => {
+            setNarrow(below);
+            setCollapsed(below);
+          }}
+          style={{ borderRight: '1px solid #e5e9f0' }}
+        >
           {sidebar === 'project' ? (
             <ProjectSidebar pathname={location.pathname} />
           ) : (

@@ -99,7 +99,10 @@ export function AuditTrailPage() {
           size="middle"
           loading={events.isFetching}
           dataSource={events.data?.events ?? []}
-          expandable={{ expandedRowRender: (event) => <ChangeDetails event={event} /> }}
+          expandable={{
+            columnTitle: <span className="arca-sr-only">Details</span>,
+            expandedRowRender: (event) => <ChangeDetails event={event} />,
+          }}
           pagination={{
             current: page,
             pageSize,

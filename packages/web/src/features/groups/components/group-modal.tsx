@@ -1,10 +1,11 @@
 import { Checkbox, Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
-import { ACCESS_MESSAGES, GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
+import { GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useUsers } from '../../users/api/get-users';
-import { useSaveGroup } from '../api/groups';
+import { useGroups, useSaveGroup } from '../api/groups';
+import { nameRules } from '../../../lib/name-rules';
 
 interface Values {
   name: string;
@@ -19,6 +20,7 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
   const [form] = Form.useForm<Values>();
   const save = useSaveGroup(group?.name);
   const users = useUsers();
+  const groups = useGroups();
   useEffect(() => {
     if (open) {
       form.setFieldsValue({
@@ -47,10 +49,10 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
       <Form.Item
         label="Group name"
         name="name"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: GROUP_NAME_PATTERN, message: ACCESS_MESSAGES.groupNameFormat },
-        ]}
+        extra={group ? undefined : 'Letters, digits and . _ -'}
+        rules={
+          group ? [] : nameRules({ pattern: GROUP_NAME_PATTERN, existing: (groups.data ?? []).map((g) => g.name) })
+        }
       >
         <Input disabled={Boolean(group)} autoComplete="off" />
       </Form.Item>

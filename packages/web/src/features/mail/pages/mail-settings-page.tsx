@@ -16,7 +16,7 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
-import type { MailSettings } from '@arca/contracts';
+import { ERROR_MESSAGES, type MailSettings } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
@@ -24,6 +24,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useMailSettings, useSaveMailSettings, useSendTestMail } from '../api/mail';
 import { useServerErrors } from '../../../lib/server-errors';
+import { FormActions } from '../../../components/form-actions';
 
 /** Mail server settings (`/admin/configuration/mail`), with a test message before saving. */
 export function MailSettingsPage() {
@@ -139,7 +140,7 @@ function MailSettingsForm({ initial }: { initial: MailSettings }) {
                 label="Console address in links"
                 name="externalUrl"
                 extra="How users reach Arca, e.g. https://arca.example.com. Empty uses the address of the request."
-                rules={[{ type: 'url', message: 'Enter a valid URL.' }]}
+                rules={[{ type: 'url', message: ERROR_MESSAGES.invalidUrl }]}
               >
                 <Input placeholder="https://arca.example.com" />
               </Form.Item>
@@ -172,14 +173,12 @@ function MailSettingsForm({ initial }: { initial: MailSettings }) {
             </Card>
           </Col>
         </Row>
-        <Flex gap={8} justify="flex-end">
-          <Button disabled={!unsaved.dirty} onClick={unsaved.requestReset}>
-            Reset
-          </Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Flex>
+        <FormActions
+          primary="Save"
+          busy={save.isPending}
+          onReset={unsaved.requestReset}
+          resetDisabled={!unsaved.dirty}
+        />
       </Form>
       {unsaved.dialog}
     </>

@@ -20,7 +20,6 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
-  ACCESS_MESSAGES,
   ANY_REPOSITORY_CHOICES,
   PERMISSION_ACTIONS,
   PERMISSION_ACTION_LABELS,
@@ -40,8 +39,10 @@ import { useGroups } from '../../groups/api/groups';
 import { useRepositories } from '../../repositories/api/get-repositories';
 import { useUsers } from '../../users/api/get-users';
 import { toggleAction } from '../actions';
-import { usePermission, useSavePermission } from '../api/permissions';
+import { usePermission, usePermissions, useSavePermission } from '../api/permissions';
+import { nameProblem } from '../../../lib/name-rules';
 import { useServerErrors } from '../../../lib/server-errors';
+import { FormActions } from '../../../components/form-actions';
 
 type Draft = { name: string } & Record<PermissionResourceKind, PermissionResource | null>;
 
@@ -108,7 +109,7 @@ function PrincipalTable({
             ),
           })),
           {
-            title: '',
+            title: 'Actions',
             key: 'remove',
             width: 48,
             render: (_: unknown, row: { name: string }) => (
@@ -145,6 +146,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
   const repositories = useRepositories();
   const users = useUsers();
   const groups = useGroups();
+  const permissions = usePermissions();
   const save = useSavePermission(editName);
   const [draft, setDraft] = useState<Draft>(initial);
   const { errors, clear, capture } = useServerErrors();
@@ -166,8 +168,11 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
   const submit = () => {
     clear();
     const name = editName ?? draft.name.trim();
-    if (!TARGET_NAME_PATTERN.test(name)) {
-      setNameError(name ? ACCESS_MESSAGES.targetNameFormat : 'This field is mandatory.');
+    const problem = editName
+      ? undefined
+      : nameProblem(name, { pattern: TARGET_NAME_PATTERN, existing: (permissions.data ?? []).map((p) => p.name) });
+    if (problem) {
+      setNameError(problem);
       return;
     }
     setNameError(undefined);
@@ -319,15 +324,14 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
           };
         })}
       />
-      <Flex gap={8} justify="flex-end" style={{ marginTop: 20 }}>
-        <Button onClick={() => navigate('/admin/management/permissions')}>Cancel</Button>
-        <Button disabled={!unsaved.dirty} onClick={unsaved.requestReset}>
-          Reset
-        </Button>
-        <Button type="primary" loading={save.isPending} onClick={submit}>
-          {editName ? 'Save' : 'Create'}
-        </Button>
-      </Flex>
+      <FormActions
+        primary={editName ? 'Save' : 'Create'}
+        busy={save.isPending}
+        onCancel={() => navigate('/admin/management/permissions')}
+        onReset={unsaved.requestReset}
+        resetDisabled={!unsaved.dirty}
+        onPrimary={submit}
+      />
       {unsaved.dialog}
     </>
   );

@@ -64,7 +64,7 @@ export function TokensTable({
         },
         { title: 'Last used', dataIndex: 'lastUsedAt', render: (at: string | null) => when(at, 'Never') },
         {
-          title: '',
+          title: 'Actions',
           key: 'revoke',
           align: 'right',
           render: (_: unknown, token) => (

@@ -178,7 +178,7 @@ function Members({ project }: { project: Project }) {
             render: (role: ProjectRole) => PROJECT_ROLE_DESCRIPTIONS[role],
           },
           {
-            title: '',
+            title: 'Actions',
             key: 'remove',
             align: 'right',
             render: (_: unknown, m) => (
@@ -308,7 +308,7 @@ function Repositories({ project }: { project: Project }) {
         columns={[
           { title: 'Repository', dataIndex: 'key', render: (k: string) => <strong>{k}</strong> },
           {
-            title: '',
+            title: 'Actions',
             key: 'remove',
             align: 'right',
             render: (_: unknown, r: { key: string }) => (

@@ -136,7 +136,7 @@ export function ProjectsPage() {
             { title: 'Repositories', key: 'repos', render: (_: unknown, p) => p.repositories.length },
             { title: 'Members', key: 'members', render: (_: unknown, p) => p.members.length },
             {
-              title: '',
+              title: 'Actions',
               key: 'delete',
               align: 'right',
               render: (_: unknown, p) =>

@@ -4,12 +4,13 @@ import { apiFetch } from '../../../api/client';
 import { repositoriesKey } from './get-repositories';
 
 export function getRepository(key: string): Promise<RepositoryAnswer> {
-  return apiFetch<RepositoryAnswer>(`ui/admin/repositories/${encodeURIComponent(key)}`);
+  // the page shows a missing repository itself
+  return apiFetch<RepositoryAnswer>(`ui/admin/repositories/${encodeURIComponent(key)}`, { silent: true });
 }
 
 export const repositoryQuery = (key: string) =>
   queryOptions({ queryKey: [...repositoriesKey, 'one', key], queryFn: () => getRepository(key) });
 
 export function useRepository(key: string | undefined) {
-  return useQuery({ ...repositoryQuery(key ?? ''), enabled: Boolean(key) });
+  return useQuery({ ...repositoryQuery(key ?? ''), enabled: Boolean(key), retry: false });
 }

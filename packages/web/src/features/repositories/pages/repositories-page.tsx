@@ -103,6 +103,9 @@ export function RepositoriesPage() {
           loading={repositories.isPending}
           dataSource={rows}
           pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true }}
+          // narrow windows scroll the table inside its card; the actions stay in view on the right
+          scroll={{ x: 720 }}
+          tableLayout="auto"
           locale={{
             emptyText: (
               <Empty
@@ -126,7 +129,12 @@ export function RepositoriesPage() {
               dataIndex: 'key',
               sorter: (a, b) => a.key.localeCompare(b.key),
               defaultSortOrder: 'ascend',
-              render: (key: string) => <Link to={`/admin/repositories/edit/${encodeURIComponent(key)}`}>{key}</Link>,
+              fixed: 'left',
+              render: (key: string) => (
+                <Link to={`/admin/repositories/edit/${encodeURIComponent(key)}`} style={{ whiteSpace: 'nowrap' }}>
+                  {key}
+                </Link>
+              ),
             },
             {
               title: 'Class',
@@ -142,6 +150,7 @@ export function RepositoriesPage() {
             {
               title: 'Upstream / members',
               key: 'target',
+              responsive: ['xl'],
               render: (_: unknown, r) =>
                 r.rclass === 'remote' ? (
                   <Typography.Text ellipsis style={{ maxWidth: 280 }}>
@@ -164,6 +173,8 @@ export function RepositoriesPage() {
             {
               title: 'Actions',
               key: 'actions',
+              fixed: 'right',
+              width: 120,
               render: (_: unknown, r) => (
                 <Space>
                   <Tooltip title="Browse">

@@ -1,7 +1,8 @@
-import { Alert, Button, Card, Col, Form, Input, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { Alert, Card, Col, Form, Input, Row, Select, Skeleton, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
+  ERROR_MESSAGES,
   PACKAGE_TYPES,
   REPOSITORY_KEY_PATTERN,
   REPOSITORY_MESSAGES,
@@ -19,6 +20,8 @@ import { useRepository } from '../api/get-repository';
 import { useSaveRepository } from '../api/save-repository';
 import { RepositoryClassTag } from '../components/repository-class-tag';
 import { useServerErrors } from '../../../lib/server-errors';
+import { NotFoundResult } from '../../../components/not-found-result';
+import { FormActions } from '../../../components/form-actions';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -101,13 +104,23 @@ export function RepositoryFormPage() {
         notifySuccess(`Repository ${repo.key} was ${editKey ? 'updated' : 'created'}`);
         setSaved(true);
       },
-      onError: (error) => capture(error),
+      onError: (error) => capture(error, form),
     });
   };
 
   const title = editKey ? `Edit ${editKey}` : `New ${rclass[0]!.toUpperCase()}${rclass.slice(1)} Repository`;
   if (editKey && existing.isPending) return <Skeleton active />;
-  if (editKey && existing.isError) return <Alert type="error" showIcon title={existing.error.message} />;
+  if (editKey && existing.isError) {
+    return (existing.error as { status?: number }).status === 404 ? (
+      <NotFoundResult
+        title={`Repository '${editKey}' was not found`}
+        backTo="/admin/repositories"
+        backLabel="Back to Repositories"
+      />
+    ) : (
+      <Alert type="error" showIcon title={existing.error.message} />
+    );
+  }
   return (
     <>
       <PageHeader title={title} description={<RepositoryClassTag rclass={rclass} />} />
@@ -145,7 +158,7 @@ export function RepositoryFormPage() {
                     name="url"
                     rules={[
                       { required: true, message: 'This field is mandatory.' },
-                      { type: 'url', message: 'Enter a valid URL.' },
+                      { type: 'url', message: ERROR_MESSAGES.invalidUrl },
                     ]}
                   >
                     <Input placeholder="https://registry.example.com/" />
@@ -221,13 +234,13 @@ export function RepositoryFormPage() {
             </Card>
           </Col>
         </Row>
-        <Space>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            {editKey ? 'Save' : 'Create'}
-          </Button>
-          <Button onClick={unsaved.requestReset}>Reset</Button>
-          <Button onClick={() => navigate('/admin/repositories')}>Cancel</Button>
-        </Space>
+        <FormActions
+          primary={editKey ? 'Save' : 'Create'}
+          busy={save.isPending}
+          onCancel={() => navigate('/admin/repositories')}
+          onReset={unsaved.requestReset}
+          resetDisabled={!unsaved.dirty}
+        />
       </Form>
       {unsaved.dialog}
     </>

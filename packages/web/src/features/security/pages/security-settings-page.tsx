@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Switch, Typography } from 'antd';
+import { Alert, Card, Col, Flex, Form, InputNumber, Row, Select, Skeleton, Switch, Typography } from 'antd';
 import type { SecuritySettings } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useSaveSecuritySettings, useSecuritySettings } from '../api/security-settings';
 import { useServerErrors } from '../../../lib/server-errors';
+import { FormActions } from '../../../components/form-actions';
 
 /** Security settings (`/admin/artifactory/security/general`). */
 export function SecuritySettingsPage() {
@@ -149,14 +150,12 @@ function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
             </Card>
           </Col>
         </Row>
-        <Flex gap={8} justify="flex-end">
-          <Button disabled={!unsaved.dirty} onClick={unsaved.requestReset}>
-            Reset
-          </Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Flex>
+        <FormActions
+          primary="Save"
+          busy={save.isPending}
+          onReset={unsaved.requestReset}
+          resetDisabled={!unsaved.dirty}
+        />
       </Form>
       {unsaved.dialog}
     </>

@@ -3,13 +3,15 @@ import { Alert, App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useGroups } from '../../groups/api/groups';
-import { USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
+import { ERROR_MESSAGES, USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
 import { apiFetch, runSafely } from '../../../api/client';
 import { formatDateTime } from '../../../components/time';
 import { useUnlockUsers } from '../api/unlock-users';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
+import { useUsers } from '../api/get-users';
+import { nameRules } from '../../../lib/name-rules';
 
 interface Values {
   name: string;
@@ -132,6 +134,7 @@ export function UserModal({
   const save = useSaveUser(user?.name);
   const invite = Form.useWatch('invite', form) === true;
   const groups = useGroups(open);
+  const allUsers = useUsers();
   const autoJoin = useMemo(() => (groups.data ?? []).filter((g) => g.autoJoin).map((g) => g.name), [groups.data]);
   useEffect(() => {
     if (open) {
@@ -173,10 +176,16 @@ export function UserModal({
       <Form.Item
         label="User name"
         name="name"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: USER_NAME_PATTERN, message: USER_MESSAGES.nameFormat },
-        ]}
+        extra={user ? undefined : 'Letters, digits and . _ @ -'}
+        rules={
+          user
+            ? []
+            : nameRules({
+                pattern: USER_NAME_PATTERN,
+                existing: (allUsers.data ?? []).map((u) => u.name),
+                required: ERROR_MESSAGES.userNameRequired,
+              })
+        }
       >
         <Input disabled={Boolean(user)} autoComplete="off" />
       </Form.Item>

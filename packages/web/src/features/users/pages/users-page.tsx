@@ -14,6 +14,7 @@ import { useUsers } from '../api/get-users';
 import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
 import { useStartupData } from '../../../lib/startup';
+import { NotFoundResult } from '../../../components/not-found-result';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 
@@ -45,6 +46,15 @@ export function UsersPage() {
     );
   }, [users.data, query]);
 
+  if (editName && users.data && !editedUser) {
+    return (
+      <NotFoundResult
+        title={`User '${editName}' was not found`}
+        backTo="/admin/management/users"
+        backLabel="Back to Users"
+      />
+    );
+  }
   return (
     <>
       <PageHeader
