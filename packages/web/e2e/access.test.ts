@@ -1,7 +1,15 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  chooseOption,
+  launchBrowser,
+  type RunningServer,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -28,34 +36,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signedIn(user = 'admin', password = ADMIN_PASSWORD): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-  const page = await context.newPage();
-  const problems = watchConsole(page);
-  await page.goto(`${server.url}/ui/login`);
-  await page.getByLabel('Username').fill(user);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));
-  return { page, problems };
-}
-
-/** Picks an option of an Ant Design select: opens it, narrows it by typing when it searches, clicks the option. */
-async function chooseOption(page: Page, select: Locator, text: string) {
-  await select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]').click();
-  if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
-  await page.keyboard.press('Escape');
-  // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
-  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
-}
-
-async function seriousA11yViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const signedIn = (user = 'admin', password = ADMIN_PASSWORD) => signIn(browser, server.url, user, password);
 
 describe('access administration in the console', () => {
   it('creates a group, a user in it and a permission target, and the user then reads only what it grants', async () => {

@@ -1,11 +1,18 @@
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/src/cli';
 import { hashPassword } from '../../server/src/core/passwords';
-import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  type RunningServer,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  watchConsole,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -30,14 +37,6 @@ async function logIn(page: Page, password = ADMIN_PASSWORD) {
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-}
-
-/** Accessibility violations of serious or critical impact on the current page. */
-async function seriousA11yViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function issueKey(edition: string, licensee: string): Promise<string> {

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'vitest';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'test-results');
@@ -121,4 +123,41 @@ export function watchConsole(page: Page): string[] {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   return problems;
+}
+
+/** Accessibility violations of serious or critical impact on the current page. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Picks an option of an Ant Design select: opens it, narrows it by typing when it searches, clicks the option. */
+export async function chooseOption(page: Page, select: Locator, text: string): Promise<void> {
+  await select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]').click();
+  if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+  await page.keyboard.press('Escape');
+  // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
+  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
+}
+
+/** A fresh browser context signed in to the console as `user`, with its console problems collected. */
+export async function signIn(
+  browser: Browser,
+  serverUrl: string,
+  user: string,
+  password: string,
+  viewport = { width: 1366, height: 860 },
+): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(`${serverUrl}/ui/login`);
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));
+  return { page, problems };
 }

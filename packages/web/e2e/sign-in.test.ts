@@ -1,11 +1,18 @@
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, startMailServer } from '../../server/src/test/mail';
-import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, watchConsole, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  type RunningServer,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  watchConsole,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -61,13 +68,6 @@ async function logIn(page: Page, user: string, password: string) {
   await page.getByLabel('Username').fill(user);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-}
-
-async function seriousA11yViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** The code of the current 30-second step, or of a later one (accepted one step ahead, for clock drift). */

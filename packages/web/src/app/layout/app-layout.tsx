@@ -86,7 +86,17 @@ export function AppLayout() {
       <a href="#main-content" className="arca-skip-link">
         Skip to content
       </a>
-      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 24, position: 'sticky', top: 0, zIndex: 10 }}>
+      <Layout.Header
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: narrow ? 12 : 24,
+          padding: narrow ? '0 16px' : undefined,
+          position: 'sticky',
+          top: 0,
+          zIndex: 10,
+        }}
+      >
         {narrow && (
           <Button
             type="text"
@@ -157,7 +167,7 @@ export function AppLayout() {
             <Button type="text" style={{ color: '#fff' }} aria-label={`User menu for ${user.name}`}>
               <Space>
                 <Avatar size="small" icon={<UserOutlined />} style={{ background: '#1f4fd1' }} />
-                {user.name}
+                {!narrow && user.name}
                 <DownOutlined style={{ fontSize: 10 }} />
               </Space>
             </Button>

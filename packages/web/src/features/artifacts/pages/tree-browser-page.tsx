@@ -118,9 +118,18 @@ export function TreeBrowserPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [repoKey, path, load]);
 
-  const refresh = async (keys: string[]) => {
+  /** Reloads tree folders and the item views, except those of an item that is gone (no 404s for it). */
+  const refresh = async (keys: string[], gone?: { repoKey: string; path: string }) => {
     await Promise.all(keys.map((k) => load(k, 0)));
-    await client.invalidateQueries({ queryKey: artifactsKey });
+    const isGone = (key: readonly unknown[]) =>
+      gone !== undefined &&
+      key.some(
+        (part, i) =>
+          part === gone.repoKey &&
+          typeof key[i + 1] === 'string' &&
+          (key[i + 1] === gone.path || (key[i + 1] as string).startsWith(`${gone.path}/`)),
+      );
+    await client.invalidateQueries({ queryKey: artifactsKey, predicate: (query) => !isGone(query.queryKey) });
   };
 
   const visibleRepos = (repos.data ?? []).filter(
@@ -177,12 +186,8 @@ export function TreeBrowserPage() {
 
   const onLoadData = (node: EventDataNode<DataNode>) => load(String(node.key), 0);
 
-  /** Leaves an item that is gone: its queries are dropped, so nothing asks for it again. */
-  const leave = (gone: { repoKey: string; path: string }, to: string) => {
-    navigate(to);
-    client.removeQueries({ queryKey: [...artifactsKey, 'info', gone.repoKey, gone.path] });
-    client.removeQueries({ queryKey: [...artifactsKey, 'allowed', gone.repoKey, gone.path] });
-  };
+  /** Leaves an item that is gone; `refresh` then skips its views, so nothing asks for it again. */
+  const leave = (_gone: { repoKey: string; path: string }, to: string) => navigate(to);
 
   const act = async (action: ItemAction) => {
     if (!repoKey || !info.data) return;
@@ -211,7 +216,7 @@ export function TreeBrowserPage() {
               await deleteItem(repoKey, path);
               notifySuccess(`${here.name} was deleted`);
               leave({ repoKey, path }, treeUrl(repoKey, parentPath(path)));
-              await refresh([parentKey, keyOf('auto-trashcan', '')]);
+              await refresh([parentKey, keyOf('auto-trashcan', '')], { repoKey, path });
             }),
         });
         return;
@@ -219,7 +224,7 @@ export function TreeBrowserPage() {
         const restored = await restoreItem(path);
         notifySuccess(`Restored to ${restored.repoKey}/${restored.path}`);
         leave({ repoKey, path }, treeUrl(restored.repoKey, restored.path));
-        await refresh([parentKey, keyOf(restored.repoKey, parentPath(restored.path))]);
+        await refresh([parentKey, keyOf(restored.repoKey, parentPath(restored.path))], { repoKey, path });
         return;
       }
       case 'emptyTrash':
@@ -385,7 +390,10 @@ export function TreeBrowserPage() {
               if (moved) leave({ repoKey, path }, treeUrl(target.repoKey, target.path));
               else navigate(treeUrl(target.repoKey, target.path));
               void runSafely(() =>
-                refresh([keyOf(repoKey, parentPath(path)), keyOf(target.repoKey, parentPath(target.path))]),
+                refresh(
+                  [keyOf(repoKey, parentPath(path)), keyOf(target.repoKey, parentPath(target.path))],
+                  moved ? { repoKey, path } : undefined,
+                ),
               );
             }}
           />

@@ -77,7 +77,8 @@ export function RepositoryFormPage() {
     initial,
     current: values ?? initial,
     onReset: () => form.resetFields(),
-    enabled: !saved,
+    // nothing to lose while the repository is loading or missing
+    enabled: !saved && (!editKey || existing.isSuccess),
   });
   useEffect(() => form.resetFields(), [initial, form]);
   useEffect(() => {
