@@ -30,9 +30,9 @@ export function recordWith<T>(
 
 type Change = { audit?: AuditEntry; event?: ArcaEvent };
 
-/** Shortcut for route handlers. */
+/** Shortcut for route handlers whose change has no event: the same one call records it. */
 export function audit(request: FastifyRequest, entry: AuditEntry, db: Db = request.server.db): Promise<void> {
-  return recordAudit(db, auditActor(request), entry);
+  return recordChange(db, auditActor(request), { audit: entry });
 }
 
 function toAuditEvent(row: AuditEventRow): AuditEvent {

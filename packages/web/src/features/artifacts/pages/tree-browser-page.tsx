@@ -98,6 +98,8 @@ export function TreeBrowserPage() {
           [key]: { items: offset === 0 ? page.items : [...(prev[key]?.items ?? []), ...page.items], total: page.total },
         })),
       )
+      // a refused or failed page was shown as a notification; the folder stays as it was
+      .catch(() => undefined)
       .finally(() => loading.current.delete(token));
     loading.current.set(token, work);
     return work;
