@@ -21,6 +21,7 @@ import { registerFeatures } from './features/index.js';
 import { FORMAT_FACTS, registerFormats } from './formats/index.js';
 import { LicenseService } from './features/license/license.service.js';
 import { FileBinaryStore } from './storage/binary-store.js';
+import { checkConfigGeneration, disableConfigCache, enableConfigCache } from './core/config-cache.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
 const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
@@ -69,10 +70,25 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    // one line per request (below), not Fastify's two
+    disableRequestLogging: true,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // configuration (repositories, settings, rights) is cached per process, checked once per request
+  enableConfigCache(db);
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+  app.addHook('onRequest', async () => {
+    await checkConfigGeneration(db);
+  });
   app.addHook('onClose', async () => {
+    disableConfigCache(db);
     clearInterval(timer);
     jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditCategory, ArcaEvent } from '@arca/contracts';
+import { bumpConfigGeneration } from './config-cache.js';
 import type { Db } from '../db/database.js';
 
 /** Who made a change and from where. */
@@ -89,6 +90,8 @@ export async function recordChange(
 ): Promise<void> {
   if (change.audit) await recordAudit(trx, who, change.audit);
   if (change.event) await recordEvent(trx, who.actor, change.event);
+  // an administrative change may alter what the per-process configuration caches hold (a sign-in does not)
+  if (change.event || change.audit?.category !== 'auth') await bumpConfigGeneration(trx);
 }
 
 /** A hook a service calls inside its transaction with what it changed, to record the change. */

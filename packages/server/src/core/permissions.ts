@@ -21,6 +21,7 @@ import { membershipsOf, principalNames, principalPairs, type Principal } from '.
 export { actorName } from './principals.js';
 import { HttpError } from './errors.js';
 import { getSetting } from './settings.store.js';
+import { cachedConfig } from './config-cache.js';
 
 /** What a caller wants to do with a repository path. */
 export type Action = PermissionAction;
@@ -138,10 +139,17 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
   };
 }
 
+/** Which cached rights a principal has: the same for every request of the same user (and token scope). */
+function rightsKey(principal: Principal): string {
+  if (principal.kind === 'anonymous') return 'rights:anonymous';
+  return `rights:user:${principal.user.id}:${principal.user.admin}:${principal.scopeGroups?.join(',') ?? '*'}`;
+}
+
 function rightsOf(db: Db, principal: Principal): Promise<Rights> {
   let rights = rightsCache.get(principal);
   if (!rights) {
-    rights = loadRights(db, principal);
+    // per request, and per process while the configuration generation stays the same
+    rights = cachedConfig(db, rightsKey(principal), () => loadRights(db, principal));
     rightsCache.set(principal, rights);
   }
   return rights;

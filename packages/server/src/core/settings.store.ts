@@ -1,5 +1,6 @@
 import type { MailSettings, SecuritySettings } from '@arca/contracts';
 import type { Db } from '../db/database.js';
+import { bumpConfigGeneration, cachedConfig } from './config-cache.js';
 
 /** Known settings and their defaults. */
 export const SETTING_DEFAULTS = {
@@ -12,8 +13,14 @@ export const SETTING_DEFAULTS = {
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
 export async function getSetting<K extends SettingKey>(db: Db, key: K): Promise<(typeof SETTING_DEFAULTS)[K]> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row ? (JSON.parse(row.value) as (typeof SETTING_DEFAULTS)[K]) : SETTING_DEFAULTS[key];
+  const text = await cachedConfig(db, `setting:${key}`, async () => {
+    const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  });
+  // parsed per call: callers may change what they get
+  return text === undefined
+    ? structuredClone(SETTING_DEFAULTS[key])
+    : (JSON.parse(text) as (typeof SETTING_DEFAULTS)[K]);
 }
 
 export async function putSetting<K extends SettingKey>(
@@ -27,4 +34,5 @@ export async function putSetting<K extends SettingKey>(
     .values({ key, value: JSON.stringify(value), updated_at: now })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
     .execute();
+  await bumpConfigGeneration(db);
 }

@@ -17,6 +17,35 @@ export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+/** Most prepared statements kept per SQLite connection. */
+const STATEMENT_CACHE = 500;
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare`; Kysely prepares each query it runs.
+ * Queries are built from a small set of shapes with bound parameters, so the compiled statement of
+ * each SQL text is kept and reused (least recently used ones dropped past STATEMENT_CACHE).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
+      return (source: string) => {
+        let statement = statements.get(source);
+        if (statement) {
+          statements.delete(source);
+        } else {
+          statement = prepare(source);
+          if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
+        }
+        statements.set(source, statement);
+        return statement;
+      };
+    },
+  });
+}
+
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
 export function openDatabase(options: {
   dataDir: string;
@@ -35,7 +64,10 @@ export function openDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    engine: 'sqlite',
+  };
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */

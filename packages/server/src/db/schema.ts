@@ -121,6 +121,9 @@ export interface ItemsTable {
   created_by: string;
   modified_at: number;
   modified_by: string;
+  download_count: Generated<number>;
+  last_downloaded: number | null;
+  last_downloaded_by: string | null;
 }
 
 export interface ItemPropertiesTable {
@@ -274,6 +277,13 @@ export interface Database {
   job_leases: JobLeasesTable;
   event_receipts: EventReceiptsTable;
   repository_usage: RepositoryUsageTable;
+  generations: GenerationsTable;
+}
+
+/** Counters each process compares to know whether its caches are stale. */
+export interface GenerationsTable {
+  name: string;
+  value: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -39,6 +39,12 @@ export interface BinaryStore {
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
   /**
+   * The whole content of a small file (`size` ≤ SMALL_BINARY_BYTES) as one buffer, from a cache of
+   * hot small contents when it is there: content is addressed by its checksum, so a cached copy
+   * is never stale.
+   */
+  readSmall(sha256: string, size: number): Promise<Buffer>;
+  /**
    * Removes a stored content, but only when it was last written or touched before `olderThan`
    * (epoch ms): a deploy of the same bytes that has just put it back in place keeps it.
    * Answers whether it was removed.
@@ -56,6 +62,44 @@ export interface BinaryStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Files up to this size are answered from one read into a buffer (and cached) instead of a stream. */
+export const SMALL_BINARY_BYTES = 64 * 1024;
+/** Most bytes the cache of hot small contents holds per process. */
+const SMALL_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Least recently used small contents, by SHA-256 (a Map keeps insertion order). */
+class SmallBlobCache {
+  private readonly blobs = new Map<string, Buffer>();
+  private bytes = 0;
+
+  get(sha256: string): Buffer | undefined {
+    const blob = this.blobs.get(sha256);
+    if (blob) {
+      this.blobs.delete(sha256);
+      this.blobs.set(sha256, blob);
+    }
+    return blob;
+  }
+
+  set(sha256: string, blob: Buffer): void {
+    if (this.blobs.has(sha256)) return;
+    this.blobs.set(sha256, blob);
+    this.bytes += blob.length;
+    for (const [key, old] of this.blobs) {
+      if (this.bytes <= SMALL_CACHE_BYTES) break;
+      this.blobs.delete(key);
+      this.bytes -= old.length;
+    }
+  }
+
+  delete(sha256: string): void {
+    const blob = this.blobs.get(sha256);
+    if (!blob) return;
+    this.blobs.delete(sha256);
+    this.bytes -= blob.length;
+  }
+}
 
 /**
  * `<root>/ab/cd/<sha256>`, with temporary files under `<root>/_tmp/<node>`: each node of a
@@ -141,6 +185,16 @@ export class FileBinaryStore implements BinaryStore {
     return fs.createReadStream(this.pathOf(sha256), { ...range, highWaterMark: 1024 * 1024 });
   }
 
+  private readonly small = new SmallBlobCache();
+
+  async readSmall(sha256: string, size: number): Promise<Buffer> {
+    const cached = this.small.get(sha256);
+    if (cached) return cached;
+    const blob = await fsp.readFile(this.pathOf(sha256));
+    if (size <= SMALL_BINARY_BYTES && blob.length === size) this.small.set(sha256, blob);
+    return blob;
+  }
+
   async remove(sha256: string, olderThan?: number): Promise<boolean> {
     const file = this.pathOf(sha256);
     if (olderThan !== undefined) {
@@ -149,6 +203,7 @@ export class FileBinaryStore implements BinaryStore {
       if (stat.mtimeMs >= olderThan) return false;
     }
     await fsp.rm(file, { force: true });
+    this.small.delete(sha256);
     return true;
   }
 

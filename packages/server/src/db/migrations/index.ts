@@ -5,6 +5,7 @@ import * as security from './2026-11-22-security.js';
 import * as projects from './2026-11-22-security-projects.js';
 import * as totp from './2026-11-22-security-totp.js';
 import * as kernel from './2026-11-23-kernel.js';
+import * as reads from './2026-11-24-reads.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-security-projects': projects,
   '2026-11-22-security-totp': totp,
   '2026-11-23-kernel': kernel,
+  '2026-11-24-reads': reads,
 };

@@ -32,6 +32,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
 import { listRepositories, recordRepositoryChange, usageByRepository } from '../repositories/repositories.service.js';
+import { startDownloadStats } from './artifacts.stats.js';
 import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
 import { describeItem, repoKind, treeChildren } from './artifacts.browse.js';
@@ -73,6 +74,7 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
 export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(uploadRoute);
   app.addHook('onClose', settleRepositoryDeletions);
+  startDownloadStats(app);
 
   // deleting a repository with what it holds is the content's owner's job
   app.post(

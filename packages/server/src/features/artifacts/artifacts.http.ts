@@ -3,7 +3,10 @@ import { ARTIFACT_MESSAGES, type Properties } from '@arca/contracts';
 import { parseRequestPath } from '../../core/artifact-path.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { SMALL_BINARY_BYTES } from '../../storage/binary-store.js';
 import { checksumsOf } from './artifacts.service.js';
+import { countDownload } from './artifacts.stats.js';
+import { actorName } from '../../core/principals.js';
 
 /** `http(s)://host[:port]` of the request, for the addresses in answers. */
 export function baseUrlOf(request: FastifyRequest): string {
@@ -62,6 +65,7 @@ export async function sendItem(request: FastifyRequest, reply: FastifyReply, ite
   if (range === 'invalid') {
     return reply.status(416).header('Content-Range', `bytes */${size}`).send();
   }
+  if (request.method === 'GET') countDownload(request.server.db, item, actorName(request.principal));
   if (range) {
     reply
       .status(206)
@@ -73,6 +77,8 @@ export async function sendItem(request: FastifyRequest, reply: FastifyReply, ite
   reply.header('Content-Length', size);
   if (request.method === 'HEAD') return reply.send();
   if (size === 0) return reply.send('');
+  // a small file is one read into a buffer (often from the cache of hot ones), not a stream
+  if (size <= SMALL_BINARY_BYTES) return reply.send(await request.server.binaries.readSmall(item.sha256!, size));
   return reply.send(request.server.binaries.read(item.sha256!));
 }
 

@@ -105,6 +105,9 @@ export async function putFile(
     created_by: created?.by ?? actor,
     modified_at: now,
     modified_by: actor,
+    download_count: 0,
+    last_downloaded: null,
+    last_downloaded_by: null,
   };
   await trx.insertInto('items').values(row).execute();
   await adjustUsage(trx, repoKey, { files: 1, size: row.size });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest } from '../../core/errors.js';
+import { flushDownloads } from './artifacts.stats.js';
 import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
@@ -38,6 +39,7 @@ const storageQuery = z.object({
   deep: z.string().optional(),
   listFolders: z.string().optional(),
   recursive: z.string().optional(),
+  stats: z.string().optional(),
 });
 
 /** Artifactory's storage, copy, move and trash calls. */
@@ -47,7 +49,11 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { querystring: storageQuery } },
     async (request) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
+      const stats = request.query.stats !== undefined;
+      // the counts this process holds are written first, so that the answer includes them
+      if (stats) await flushDownloads(app.db);
       return storageInfo(repoContent(request), baseUrlOf(request), repoKey, path, {
+        stats,
         properties: request.query.properties,
         list: request.query.list !== undefined,
         deep: flag(request.query.deep),

@@ -14,7 +14,7 @@ export async function storageInfo(
   baseUrl: string,
   repoKey: string,
   path: string,
-  options: { properties: string | undefined; list: boolean; deep: boolean; listFolders: boolean },
+  options: { stats?: boolean; properties: string | undefined; list: boolean; deep: boolean; listFolders: boolean },
 ): Promise<unknown> {
   const repo = await content.repository(repoKey);
   const base = storageUri(baseUrl, repo.key, path);
@@ -22,6 +22,18 @@ export async function storageInfo(
   if (path && !found) throw notFound();
   const item = found?.item;
   const itemRepo = found?.repo ?? repo;
+
+  if (options.stats) {
+    if (!item || item.folder === 1) throw notFound();
+    return {
+      uri: base,
+      downloadCount: Number(item.download_count),
+      lastDownloaded: Number(item.last_downloaded ?? 0),
+      lastDownloadedBy: item.last_downloaded_by ?? '',
+      remoteDownloadCount: 0,
+      remoteLastDownloaded: 0,
+    };
+  }
 
   if (options.properties !== undefined) {
     if (!item) throw notFound();

@@ -1,8 +1,12 @@
 import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
+import { cachedConfig } from '../../core/config-cache.js';
 
+/** A repository by key; outside transactions from the per-process configuration cache. */
 export function findRepository(db: Db, key: string): Promise<RepositoryRow | undefined> {
-  return db.selectFrom('repositories').selectAll().where('key', '=', key).executeTakeFirst();
+  return cachedConfig(db, `repository:${key}`, () =>
+    db.selectFrom('repositories').selectAll().where('key', '=', key).executeTakeFirst(),
+  );
 }
 
 /** Case-insensitive look-up, for key clashes. */

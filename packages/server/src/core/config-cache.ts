@@ -1,0 +1,71 @@
+import type { Db } from '../db/database.js';
+
+/**
+ * Per-process caches of configuration — repositories, settings, rights — so that a read does not
+ * query them again on every request. Every recorded change (`core/changes.ts`) bumps the
+ * database's configuration generation in its transaction; each request reads the generation once
+ * (`checkConfigGeneration`) and a process whose cache was filled under another generation drops
+ * it. A change is therefore seen by the next request on every process (every worker, every node),
+ * and the process that made it drops its own cache at once. Only the root database object caches:
+ * reads inside a transaction always query.
+ */
+interface ConfigCache {
+  generation: number | undefined;
+  entries: Map<string, Promise<unknown>>;
+}
+
+const caches = new WeakMap<Db, ConfigCache>();
+const live = new Set<ConfigCache>();
+
+export function enableConfigCache(db: Db): void {
+  const cache: ConfigCache = { generation: undefined, entries: new Map() };
+  caches.set(db, cache);
+  live.add(cache);
+}
+
+export function disableConfigCache(db: Db): void {
+  const cache = caches.get(db);
+  if (cache) live.delete(cache);
+  caches.delete(db);
+}
+
+/** Reads the generation (one indexed query) and drops the cache when it changed. */
+export async function checkConfigGeneration(db: Db): Promise<void> {
+  const cache = caches.get(db);
+  if (!cache) return;
+  const row = await db.selectFrom('generations').select('value').where('name', '=', 'config').executeTakeFirst();
+  const generation = Number(row?.value ?? 0);
+  if (generation !== cache.generation) {
+    cache.entries.clear();
+    cache.generation = generation;
+  }
+}
+
+/** The cached value of `key`, loaded once per generation; a failed load is not kept. */
+export function cachedConfig<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+  const cache = caches.get(db);
+  if (!cache) return load();
+  let entry = cache.entries.get(key) as Promise<T> | undefined;
+  if (!entry) {
+    entry = load();
+    cache.entries.set(key, entry);
+    entry.catch(() => cache.entries.delete(key));
+  }
+  return entry;
+}
+
+/**
+ * Marks configuration changed: bumps the generation inside the change's transaction (other
+ * processes see it once it commits) and drops this process's caches now.
+ */
+export async function bumpConfigGeneration(trx: Db): Promise<void> {
+  await trx
+    .updateTable('generations')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'config')
+    .execute();
+  for (const cache of live) {
+    cache.entries.clear();
+    cache.generation = undefined;
+  }
+}

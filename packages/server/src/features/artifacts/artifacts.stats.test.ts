@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  changeSecuritySettings,
+  createRepo,
+  createUser,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+
+describe.each(ENGINES)('reads on %s', (engine) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'libs-local', { rclass: 'local' });
+    await put(t.app, '/artifactory/libs-local/a.txt', 'hello');
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('counts downloads (not HEAD or 304) and answers them with ?stats', async () => {
+    const reader = await createUser(t.app, 'ann');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/ann',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['libs-local'], actions: { users: { ann: ['read'] } } } },
+    });
+    const first = await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: ADMIN_BASIC });
+    await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: reader });
+    await t.app.inject({ method: 'HEAD', url: '/artifactory/libs-local/a.txt', headers: reader });
+    await t.app.inject({
+      url: '/artifactory/libs-local/a.txt',
+      headers: { ...reader, 'if-none-match': first.headers.etag as string },
+    });
+    const stats = (
+      await t.app.inject({ url: '/artifactory/api/storage/libs-local/a.txt?stats', headers: ADMIN_BASIC })
+    ).json();
+    expect(stats).toMatchObject({ downloadCount: 2, lastDownloadedBy: 'ann', remoteDownloadCount: 0 });
+    expect(Date.now() - stats.lastDownloaded).toBeLessThan(60_000);
+    expect(stats.uri).toMatch(/\/artifactory\/api\/storage\/libs-local\/a\.txt$/);
+  });
+
+  it('writes the downloads counted in memory when the server stops', async () => {
+    for (let i = 0; i < 3; i++) await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: ADMIN_BASIC });
+    await t.app.close();
+    const { app } = await buildApp(t.config);
+    try {
+      const row = await app.db
+        .selectFrom('items')
+        .select('download_count')
+        .where('path', '=', 'a.txt')
+        .executeTakeFirstOrThrow();
+      expect(Number(row.download_count)).toBe(3);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves from per-process caches yet sees a permission change on the next request of every process', async () => {
+    const ann = await createUser(t.app, 'ann');
+    // a second process on the same database, as a second worker or node is
+    const { app: other } = await buildApp(t.config);
+    try {
+      const read = async () =>
+        Promise.all(
+          [t.app, other].map(
+            async (app) => (await app.inject({ url: '/artifactory/libs-local/a.txt', headers: ann })).statusCode,
+          ),
+        );
+      expect(await read()).toEqual([403, 403]);
+      await t.app.inject({
+        method: 'PUT',
+        url: '/artifactory/api/v2/security/permissions/ann',
+        headers: ADMIN_BASIC,
+        payload: { repo: { repositories: ['libs-local'], actions: { users: { ann: ['read'] } } } },
+      });
+      expect(await read()).toEqual([200, 200]);
+      await other.inject({
+        method: 'DELETE',
+        url: '/artifactory/api/v2/security/permissions/ann',
+        headers: ADMIN_BASIC,
+      });
+      expect(await read()).toEqual([403, 403]);
+      // settings and repositories too
+      await changeSecuritySettings(t.app, { anonymousAccess: true });
+      await other.inject({
+        method: 'PUT',
+        url: '/artifactory/api/v2/security/permissions/anon',
+        headers: ADMIN_BASIC,
+        payload: { repo: { repositories: ['libs-local'], actions: { users: { anonymous: ['read'] } } } },
+      });
+      expect((await t.app.inject({ url: '/artifactory/libs-local/a.txt' })).statusCode).toBe(200);
+      await changeSecuritySettings(other, { anonymousAccess: false });
+      expect((await t.app.inject({ url: '/artifactory/libs-local/a.txt' })).statusCode).toBe(401);
+      await other.inject({
+        method: 'POST',
+        url: '/artifactory/api/repositories/libs-local',
+        headers: ADMIN_BASIC,
+        payload: { description: 'changed elsewhere' },
+      });
+      const seen = await t.app.inject({ url: '/artifactory/api/repositories/libs-local', headers: ADMIN_BASIC });
+      expect(seen.json().description).toBe('changed elsewhere');
+    } finally {
+      await other.close();
+    }
+  });
+});
