@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { authPlugin } from './features/auth/auth.plugin.js';
@@ -52,7 +52,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
-  const nodeId = process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}`;
+  // each worker of a cluster is a node of its own (heartbeat, job leases, upload folder)
+  const worker = process.env.ARCA_WORKER_INDEX;
+  const nodeId =
+    process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}${worker ? `-w${worker}` : ''}`;
   const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'), nodeId);
   // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
@@ -71,7 +74,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     // one line per request (below), not Fastify's two
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

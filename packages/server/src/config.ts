@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@arca/contracts';
 
@@ -7,6 +8,8 @@ export interface Config {
   dataDir: string;
   host: string;
   port: number;
+  /** Server processes sharing the port (`node:cluster`); 1 runs a single process. */
+  workers: number;
   /** PostgreSQL connection string; embedded SQLite under `dataDir` when absent. */
   databaseUrl: string | undefined;
   /** Password of the `admin` user created on first start; generated and logged once when absent. */
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: path.resolve(cwd, env.ARCA_DATA_DIR || 'data'),
     host: env.ARCA_HOST || '0.0.0.0',
     port: integer(env, 'ARCA_PORT', 8082),
+    workers: integer(env, 'ARCA_WORKERS', Math.min(os.availableParallelism(), 8), 1),
     databaseUrl: env.ARCA_DATABASE_URL || undefined,
     adminPassword: env.ARCA_ADMIN_PASSWORD || undefined,
     logLevel: env.ARCA_LOG_LEVEL || 'info',

@@ -1,9 +1,14 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { openDatabase, migrateToLatest } from './db/database.js';
+import { ensureAdminUser } from './features/auth/auth.service.js';
+import { LicenseService } from './features/license/license.service.js';
 
 /** Starts Arca with the configuration of the environment and stops it cleanly on SIGINT/SIGTERM. */
 export async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return primary(config);
   const { app, generatedAdminPassword } = await buildApp(config);
   if (generatedAdminPassword) {
     app.accessLog.warn(
@@ -21,7 +26,54 @@ export async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   const address = await app.listen({ host: config.host, port: config.port });
-  app.log.info(`Arca is listening on ${address}; the console is at ${address}/ui/`);
+  if (!cluster.isWorker || process.env.ARCA_WORKER_INDEX === '1') {
+    app.log.info(`Arca is listening on ${address}; the console is at ${address}/ui/`);
+  }
+}
+
+/**
+ * The primary of a cluster: runs the start-up tasks once (migrations, the first admin), then
+ * forks `config.workers` server processes that share the port, the database and the binary store
+ * as nodes do. A worker that dies is replaced; SIGINT/SIGTERM stop every worker cleanly first.
+ */
+async function primary(config: Config): Promise<void> {
+  const { db } = openDatabase(config);
+  let generatedAdminPassword: string | undefined;
+  try {
+    await migrateToLatest(db);
+    // the deployment's keys and first licence are made once, not by every worker at the same time
+    await new LicenseService(db, config.dataDir, config.licenseIssuerKeys).ensureLicense();
+    generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
+  } finally {
+    await db.destroy();
+  }
+  if (generatedAdminPassword) {
+    console.warn(
+      `Created the user 'admin' with the generated password ${generatedAdminPassword} (shown once; set ARCA_ADMIN_PASSWORD to choose it)`,
+    );
+  }
+  let stopping = false;
+  const fork = (index: number) => {
+    const worker = cluster.fork({ ARCA_WORKER_INDEX: String(index) });
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`worker ${index} exited (${signal ?? code}); starting another`);
+      setTimeout(() => fork(index), 1000);
+    });
+  };
+  for (let index = 1; index <= config.workers; index++) fork(index);
+  const stop = () => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    let left = workers.length;
+    if (!left) process.exit(0);
+    for (const worker of workers) {
+      worker?.once('exit', () => --left === 0 && process.exit(0));
+      worker?.process.kill('SIGTERM');
+    }
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

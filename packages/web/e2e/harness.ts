@@ -52,6 +52,8 @@ export async function startServer(
       ARCA_HOST: '127.0.0.1',
       ARCA_ADMIN_PASSWORD: ADMIN_PASSWORD,
       ARCA_DATABASE_URL: '',
+      // one process unless a test asks for more: in-process state (mail capture, progress) stays in reach
+      ARCA_WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
