@@ -96,10 +96,19 @@ export async function deployTarget(db: Db, repo: RepositoryRow): Promise<Reposit
   return repo;
 }
 
+/** The SHA-1 and MD5 of stored contents, by SHA-256: a content's checksums never change. */
+const knownChecksums = new Map<string, { sha1: string; md5: string; sha256: string }>();
+const KNOWN_CHECKSUMS = 100_000;
+
 export async function checksumsOf(db: Db, sha256: string): Promise<{ sha1: string; md5: string; sha256: string }> {
+  const known = knownChecksums.get(sha256);
+  if (known) return known;
   const binary = await findBinary(db, { sha256 });
   if (!binary) throw new Error(`binary ${sha256} has no row`);
-  return { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 };
+  const checksums = { sha1: binary.sha1, md5: binary.md5, sha256: binary.sha256 };
+  if (knownChecksums.size >= KNOWN_CHECKSUMS) knownChecksums.delete(knownChecksums.keys().next().value!);
+  knownChecksums.set(sha256, checksums);
+  return checksums;
 }
 
 function verifyChecksums(expected: Checksums, actual: { sha1: string; sha256: string; md5: string }): void {
