@@ -70,6 +70,8 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
   );
 }
 
+const NO_FIGURES = { files: 0, bytes: 0, deletedFiles: 0, deletedBytes: 0, message: null };
+
 /** The tree browser and artifact actions of the console (spec part 2 §7.9–7.10). */
 export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(uploadRoute);
@@ -108,8 +110,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const progress = repositoryDeletion(app.db, request.params.key);
-      if (!progress) throw notFound(`No deletion of '${request.params.key}' was started on this server.`);
-      return progress;
+      if (progress) return progress;
+      // another worker runs it: while the repository exists it is still going, without figures here
+      const exists = (await listRepositories(app.db)).some((r) => r.key === request.params.key);
+      return { ...NO_FIGURES, key: request.params.key, state: exists ? ('running' as const) : ('done' as const) };
     },
   );
 

@@ -28,7 +28,11 @@ export function DeleteRepositoryModal({ repo, onClose }: { repo: RepositorySumma
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(() => {
-      repositoryDeletionProgress(repo.key).then(setProgress, capture);
+      repositoryDeletionProgress(repo.key).then(
+        // a worker that does not run the deletion answers its state without figures: keep the last ones
+        (next) => setProgress((last) => (next.files === 0 && last ? { ...last, state: next.state } : next)),
+        capture,
+      );
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [running, repo.key, capture]);

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+
+/** Two server processes on one port (`ARCA_WORKERS=2`), as a deployment on a two-core machine runs. */
+let server: RunningServer;
+const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+const ann = { authorization: `Basic ${Buffer.from('ann:Ann-password-1').toString('base64')}` };
+
+async function call(method: string, url: string, body?: unknown, headers = admin) {
+  return fetch(`${server.url}${url}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer({ ARCA_WORKERS: '2' });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('several workers', () => {
+  it('runs each worker as a node and shows every change on the next request of every worker', async () => {
+    // both workers register as nodes
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (
+              await call('GET', '/ui/api/v1/system/status/nodes', undefined, {
+                ...admin,
+                'x-requested-with': 'XMLHttpRequest',
+              })
+            ).json()) as {
+              nodes: unknown[];
+            }
+          ).nodes.length,
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    expect((await call('PUT', '/artifactory/api/repositories/libs-local', { rclass: 'local' })).status).toBe(200);
+    expect((await call('PUT', '/artifactory/libs-local/a.txt', 'hello')).status).toBe(201);
+    await call('PUT', '/artifactory/api/security/users/ann', { email: 'ann@example.com', password: 'Ann-password-1' });
+    const statuses = async () =>
+      new Set(
+        await Promise.all(
+          Array.from(
+            { length: 12 },
+            async () => (await call('GET', '/artifactory/libs-local/a.txt', undefined, ann)).status,
+          ),
+        ),
+      );
+    expect(await statuses()).toEqual(new Set([403]));
+    await call('PUT', '/artifactory/api/v2/security/permissions/ann', {
+      repo: { repositories: ['libs-local'], actions: { users: { ann: ['read'] } } },
+    });
+    expect(await statuses()).toEqual(new Set([200]));
+    await call('DELETE', '/artifactory/api/v2/security/permissions/ann');
+    expect(await statuses()).toEqual(new Set([403]));
+  });
+});
