@@ -6,7 +6,7 @@ let server: RunningServer;
 const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
 const ann = { authorization: `Basic ${Buffer.from('ann:Ann-password-1').toString('base64')}` };
 
-async function call(method: string, url: string, body?: unknown, headers = admin) {
+async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = admin) {
   return fetch(`${server.url}${url}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
