@@ -16,6 +16,15 @@ interface ConfigCache {
 
 const caches = new WeakMap<Db, ConfigCache>();
 const live = new Set<ConfigCache>();
+const listeners = new Set<() => void>();
+
+/**
+ * Called when this process learns that configuration changed (here or in another process): other
+ * per-process caches (verified client credentials) drop what they hold.
+ */
+export function onConfigChanged(listener: () => void): void {
+  listeners.add(listener);
+}
 
 export function enableConfigCache(db: Db): void {
   const cache: ConfigCache = { generation: undefined, entries: new Map() };
@@ -36,8 +45,10 @@ export async function checkConfigGeneration(db: Db): Promise<void> {
   const row = await db.selectFrom('generations').select('value').where('name', '=', 'config').executeTakeFirst();
   const generation = Number(row?.value ?? 0);
   if (generation !== cache.generation) {
+    const known = cache.generation !== undefined;
     cache.entries.clear();
     cache.generation = generation;
+    if (known) listeners.forEach((listener) => listener());
   }
 }
 
@@ -68,4 +79,5 @@ export async function bumpConfigGeneration(trx: Db): Promise<void> {
     cache.entries.clear();
     cache.generation = undefined;
   }
+  listeners.forEach((listener) => listener());
 }

@@ -105,6 +105,21 @@ describe.each(ENGINES)('reads on %s', (engine) => {
       });
       const seen = await t.app.inject({ url: '/artifactory/api/repositories/libs-local', headers: ADMIN_BASIC });
       expect(seen.json().description).toBe('changed elsewhere');
+      // a password changed on one process ends the old one's verified credentials on the other
+      await other.inject({
+        method: 'PUT',
+        url: '/artifactory/api/v2/security/permissions/ann',
+        headers: ADMIN_BASIC,
+        payload: { repo: { repositories: ['libs-local'], actions: { users: { ann: ['read'] } } } },
+      });
+      expect((await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: ann })).statusCode).toBe(200);
+      await other.inject({
+        method: 'POST',
+        url: '/artifactory/api/security/users/ann',
+        headers: ADMIN_BASIC,
+        payload: { password: 'Another-passw0rd-9' },
+      });
+      expect((await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: ann })).statusCode).toBe(401);
     } finally {
       await other.close();
     }

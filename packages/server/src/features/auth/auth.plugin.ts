@@ -4,6 +4,7 @@ import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js';
 import { onCredentialsChanged } from '../../core/credentials.js';
+import { onConfigChanged } from '../../core/config-cache.js';
 import { findUserById } from '../users/users.service.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { looksLikeToken, resolveToken } from '../tokens/tokens.service.js';
@@ -25,6 +26,8 @@ const basicCache = new Map<string, { userId: string; until: number }>();
 onCredentialsChanged((userId) => {
   for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
 });
+// … and so does any change recorded by another worker or node (a password, a lock, rights)
+onConfigChanged(() => basicCache.clear());
 
 async function basicPrincipal(app: FastifyInstance, header: string): Promise<Principal> {
   const cacheKey = createHmac('sha256', cacheKeySecret).update(header).digest('hex');

@@ -14,6 +14,7 @@ import { HttpError, forbidden, unauthorized } from '../../core/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../core/passwords.js';
 import { getSetting } from '../../core/settings.store.js';
 import { credentialsChanged } from '../../core/credentials.js';
+import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { getSecuritySettings } from '../security/security.service.js';
 import { isProjectAdmin, type Principal } from '../../core/principals.js';
 import { findUserById, findUserByName, insertUser, setLastLogin } from '../users/users.service.js';
@@ -154,7 +155,11 @@ export async function recordLoginFailure(
   });
   if (lockedUntil) {
     // a locked user's cached client credentials stop working too
-    if (user) credentialsChanged(user.id);
+    if (user) {
+      credentialsChanged(user.id);
+      // … on every worker and node
+      await bumpConfigGeneration(db);
+    }
     throw new HttpError(429, lockedMessage(lockedUntil, now));
   }
   return count === maxFailures - 1

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { credentialsChanged } from '../../core/credentials.js';
+import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { badRequest, conflict, forbidden, unauthorized } from '../../core/errors.js';
 import { sendMail } from '../mail/mail.service.js';
 import { hashPassword, verifyPassword } from '../../core/passwords.js';
@@ -223,6 +224,8 @@ export async function setPassword(db: Db, user: UserRow, password: string, now =
     .execute();
   await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
   credentialsChanged(user.id);
+  // other workers and nodes drop their cached verdicts on their next request
+  await bumpConfigGeneration(db);
   return { ...user, password_hash: hash, password_changed_at: now, must_change_password: 0 };
 }
 
