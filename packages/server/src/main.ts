@@ -25,6 +25,8 @@ export async function main(): Promise<void> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // a worker whose primary is gone (killed, crashed) stops too, rather than holding the port
+  if (cluster.isWorker) process.once('disconnect', () => stop('primary gone'));
   const address = await app.listen({ host: config.host, port: config.port });
   if (!cluster.isWorker || process.env.ARCA_WORKER_INDEX === '1') {
     app.log.info(`Arca is listening on ${address}; the console is at ${address}/ui/`);

@@ -31,7 +31,12 @@ import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { listRepositories, recordRepositoryChange, usageByRepository } from '../repositories/repositories.service.js';
+import {
+  findRepository,
+  listRepositories,
+  recordRepositoryChange,
+  usageByRepository,
+} from '../repositories/repositories.service.js';
 import { startDownloadStats } from './artifacts.stats.js';
 import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
@@ -112,7 +117,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const progress = repositoryDeletion(app.db, request.params.key);
       if (progress) return progress;
       // another worker runs it: while the repository exists it is still going, without figures here
-      const exists = (await listRepositories(app.db)).some((r) => r.key === request.params.key);
+      const exists = (await findRepository(app.db, request.params.key)) !== undefined;
       return { ...NO_FIGURES, key: request.params.key, state: exists ? ('running' as const) : ('done' as const) };
     },
   );

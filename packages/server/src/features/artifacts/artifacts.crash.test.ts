@@ -30,6 +30,8 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
       ARCA_ADMIN_PASSWORD: PASSWORD,
       ARCA_LOG_STDOUT: 'false',
       ARCA_DATABASE_URL: '',
+      // the process killed is the one receiving the uploads
+      ARCA_WORKERS: '1',
     },
     stdio: 'ignore',
   });

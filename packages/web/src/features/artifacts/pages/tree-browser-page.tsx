@@ -188,9 +188,6 @@ export function TreeBrowserPage() {
 
   const onLoadData = (node: EventDataNode<DataNode>) => load(String(node.key), 0);
 
-  /** Leaves an item that is gone; `refresh` then skips its views, so nothing asks for it again. */
-  const leave = (_gone: { repoKey: string; path: string }, to: string) => navigate(to);
-
   const act = async (action: ItemAction) => {
     if (!repoKey || !info.data) return;
     const here = info.data;
@@ -217,7 +214,7 @@ export function TreeBrowserPage() {
             runSafely(async () => {
               await deleteItem(repoKey, path);
               notifySuccess(`${here.name} was deleted`);
-              leave({ repoKey, path }, treeUrl(repoKey, parentPath(path)));
+              navigate(treeUrl(repoKey, parentPath(path)));
               await refresh([parentKey, keyOf('auto-trashcan', '')], { repoKey, path });
             }),
         });
@@ -225,7 +222,7 @@ export function TreeBrowserPage() {
       case 'restore': {
         const restored = await restoreItem(path);
         notifySuccess(`Restored to ${restored.repoKey}/${restored.path}`);
-        leave({ repoKey, path }, treeUrl(restored.repoKey, restored.path));
+        navigate(treeUrl(restored.repoKey, restored.path));
         await refresh([parentKey, keyOf(restored.repoKey, parentPath(restored.path))], { repoKey, path });
         return;
       }
@@ -389,8 +386,7 @@ export function TreeBrowserPage() {
             onDone={(target) => {
               const moved = dialog === 'move';
               setDialog(undefined);
-              if (moved) leave({ repoKey, path }, treeUrl(target.repoKey, target.path));
-              else navigate(treeUrl(target.repoKey, target.path));
+              navigate(treeUrl(target.repoKey, target.path));
               void runSafely(() =>
                 refresh(
                   [keyOf(repoKey, parentPath(path)), keyOf(target.repoKey, parentPath(target.path))],
