@@ -1,4 +1,8 @@
-import type { Db } from '../db/database.js';
+import { preparedQuery, type Db } from '../db/database.js';
+
+const generationOf = preparedQuery<{ value: number }, [name: string]>((db) =>
+  db.selectFrom('generations').select('value').where('name', '=', ''),
+);
 
 /**
  * Per-process caches of configuration — repositories, settings, rights — so that a read does not
@@ -42,7 +46,7 @@ export function disableConfigCache(db: Db): void {
 export async function checkConfigGeneration(db: Db): Promise<void> {
   const cache = caches.get(db);
   if (!cache) return;
-  const row = await db.selectFrom('generations').select('value').where('name', '=', 'config').executeTakeFirst();
+  const [row] = await generationOf(db, 'config');
   const generation = Number(row?.value ?? 0);
   if (generation !== cache.generation) {
     const known = cache.generation !== undefined;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ProjectRole } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import { cachedConfig } from './config-cache.js';
 
 /**
  * Who is calling: a user row, or the anonymous user. How a request becomes a principal (session,
@@ -75,13 +76,21 @@ async function load(db: Db, principal: Principal): Promise<PrincipalNames> {
 }
 
 /**
- * The names a principal's rights come from, read once per request (the principal object lives
- * for one request, so a membership change applies to the next one).
+ * The names a principal's rights come from, once per request (the principal object lives for one
+ * request) and per process while the configuration generation stays the same: every membership
+ * change is a recorded change, so it applies to the next request.
  */
 export function principalNames(db: Db, principal: Principal): Promise<PrincipalNames> {
   let names = cache.get(principal);
   if (!names) {
-    names = load(db, principal);
+    names =
+      principal.kind === 'user'
+        ? cachedConfig(
+            db,
+            `names:${principal.user.id}:${principal.user.name}:${principal.scopeGroups?.join(',') ?? '*'}`,
+            () => load(db, principal),
+          )
+        : load(db, principal);
     cache.set(principal, names);
   }
   return names;

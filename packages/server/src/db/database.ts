@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  type Compilable,
+  type CompiledQuery,
+  type MigrationResultSet,
+} from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -84,4 +93,28 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     });
   }
   return result;
+}
+
+/**
+ * A hot query compiled once per database and then run with new parameters, so that a request
+ * does not build and compile it again (Kysely's builders cost more than SQLite runs such a
+ * query). `build` makes the query with placeholder values in the order `parameters` are given.
+ */
+export function preparedQuery<Row, Parameters extends unknown[]>(
+  build: (db: Kysely<Database>) => Compilable<Row>,
+): (db: Kysely<Database>, ...parameters: Parameters) => Promise<Row[]> {
+  const compiled = new WeakMap<object, CompiledQuery<Row>>();
+  return async (db, ...parameters) => {
+    // a transaction shares its database's adapter: one compiled query serves both
+    const adapter = db.getExecutor().adapter;
+    let query = compiled.get(adapter);
+    if (!query) {
+      query = build(db).compile();
+      if (query.parameters.length !== parameters.length) {
+        throw new Error(`a prepared query has ${query.parameters.length} parameters, not ${parameters.length}`);
+      }
+      compiled.set(adapter, query);
+    }
+    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+  };
 }

@@ -6,6 +6,7 @@ import {
   changeSecuritySettings,
   createRepo,
   createUser,
+  enrolTotp,
   put,
   startTestApp,
   type TestApp,
@@ -120,6 +121,78 @@ describe.each(ENGINES)('reads on %s', (engine) => {
         payload: { password: 'Another-passw0rd-9' },
       });
       expect((await t.app.inject({ url: '/artifactory/libs-local/a.txt', headers: ann })).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps verified tokens, passwords and groups per process, yet sees a revocation, a group change or a second factor on the next request of every process', async () => {
+    const ann = await createUser(t.app, 'ann');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/security/groups/readers',
+      headers: ADMIN_BASIC,
+      payload: { description: 'readers', userNames: ['ann'] },
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/readers',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['libs-local'], actions: { groups: { readers: ['read'] } } } },
+    });
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: '/access/api/v1/tokens',
+      headers: ann,
+      payload: { description: 'ci' },
+    });
+    const bearer = { authorization: `Bearer ${(issued.json() as { access_token: string }).access_token}` };
+    const { app: other } = await buildApp(t.config);
+    try {
+      const read = async (headers: Record<string, string>) =>
+        Promise.all(
+          [t.app, other].map(
+            async (app) => (await app.inject({ url: '/artifactory/libs-local/a.txt', headers })).statusCode,
+          ),
+        );
+      // twice: the second request of each process is answered from its caches
+      for (let i = 0; i < 2; i++) {
+        expect(await read(bearer)).toEqual([200, 200]);
+        expect(await read(ann)).toEqual([200, 200]);
+      }
+      // leaving the group takes its rights away at once, for the password and the token alike
+      await other.inject({
+        method: 'POST',
+        url: '/artifactory/api/security/groups/readers',
+        headers: ADMIN_BASIC,
+        payload: { userNames: [] },
+      });
+      expect(await read(bearer)).toEqual([403, 403]);
+      expect(await read(ann)).toEqual([403, 403]);
+      await other.inject({
+        method: 'POST',
+        url: '/artifactory/api/security/groups/readers',
+        headers: ADMIN_BASIC,
+        payload: { userNames: ['ann'] },
+      });
+      expect(await read(ann)).toEqual([200, 200]);
+      // a revoked token ends on both
+      const [token] = (
+        (await t.app.inject({ url: '/access/api/v1/tokens', headers: ann })).json() as {
+          tokens: { token_id: string }[];
+        }
+      ).tokens;
+      const revoked = await other.inject({
+        method: 'DELETE',
+        url: `/access/api/v1/tokens/${token!.token_id}`,
+        headers: ADMIN_BASIC,
+      });
+      expect(revoked.statusCode).toBe(200);
+      expect(await read(bearer)).toEqual([401, 401]);
+      // a second factor enrolled through one process ends the password alone on the other
+      expect(await read(ann)).toEqual([200, 200]);
+      await enrolTotp(other, 'ann', 'ann-Passw0rd');
+      expect(await read(ann)).toEqual([401, 401]);
     } finally {
       await other.close();
     }

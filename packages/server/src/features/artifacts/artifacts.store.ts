@@ -1,9 +1,14 @@
 import { sql } from 'kysely';
-import { isPostgres, type Db } from '../../db/database.js';
+import { isPostgres, preparedQuery, type Db } from '../../db/database.js';
 import type { ItemRow } from '../../db/schema.js';
 
-export function findItem(db: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
-  return db.selectFrom('items').selectAll().where('repo_key', '=', repoKey).where('path', '=', path).executeTakeFirst();
+const itemAt = preparedQuery<ItemRow, [repoKey: string, path: string]>((db) =>
+  db.selectFrom('items').selectAll().where('repo_key', '=', '').where('path', '=', ''),
+);
+
+/** The item at a path: the query every download runs, compiled once. */
+export async function findItem(db: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
+  return (await itemAt(db, repoKey, path))[0];
 }
 
 /** `path` compared byte-wise (PostgreSQL's "C" collation; SQLite compares bytes already). */

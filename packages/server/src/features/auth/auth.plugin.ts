@@ -5,7 +5,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js';
 import { onCredentialsChanged } from '../../core/credentials.js';
 import { onConfigChanged } from '../../core/config-cache.js';
-import { findUserById } from '../users/users.service.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { looksLikeToken, resolveToken } from '../tokens/tokens.service.js';
 import type { UserRow } from '../../db/schema.js';
@@ -21,10 +20,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 const BASIC_CACHE_MS = 60_000;
 const cacheKeySecret = randomBytes(32);
-const basicCache = new Map<string, { userId: string; until: number }>();
+const basicCache = new Map<string, { user: UserRow; until: number }>();
 // a changed password, lockout, removed rights or a deleted user end the cached verdicts at once
 onCredentialsChanged((userId) => {
-  for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
+  for (const [key, entry] of basicCache) if (entry.user.id === userId) basicCache.delete(key);
 });
 // … and so does any change recorded by another worker or node (a password, a lock, rights)
 onConfigChanged(() => basicCache.clear());
@@ -33,10 +32,9 @@ async function basicPrincipal(app: FastifyInstance, header: string): Promise<Pri
   const cacheKey = createHmac('sha256', cacheKeySecret).update(header).digest('hex');
   const now = Date.now();
   const cached = basicCache.get(cacheKey);
-  if (cached && cached.until > now) {
-    const user = await findUserById(app.db, cached.userId);
-    if (user && user.mfa_enrolled_at === null) return { kind: 'user', user, sessionId: null, via: 'password' };
-  }
+  // the user row is kept with the verdict: every change to a user (password, lock, second factor,
+  // groups, deletion) is a recorded change whose generation clears this cache on every process
+  if (cached && cached.until > now) return { kind: 'user', user: cached.user, sessionId: null, via: 'password' };
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
@@ -52,7 +50,7 @@ async function basicPrincipal(app: FastifyInstance, header: string): Promise<Pri
   // the password alone is not enough for a user with a second factor: clients use tokens
   if (user.mfa_enrolled_at !== null) throw new HttpError(401, AUTH_MESSAGES.mfaUseToken);
   if (basicCache.size > 1000) basicCache.clear();
-  basicCache.set(cacheKey, { userId: user.id, until: now + BASIC_CACHE_MS });
+  basicCache.set(cacheKey, { user, until: now + BASIC_CACHE_MS });
   return { kind: 'user', user, sessionId: null, via: 'password' };
 }
 

@@ -164,6 +164,9 @@ export async function confirmEnrollment(db: Db, userId: string, code: string, no
   if (!user?.mfa_secret || user.mfa_enrolled_at !== null) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
   if (!(await useCode(db, user, user.mfa_secret, code))) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
   await db.updateTable('users').set({ mfa_enrolled_at: now }).where('id', '=', user.id).execute();
+  // from now on the password alone no longer signs a client in: caches of verified passwords drop it
+  credentialsChanged(user.id);
+  await bumpConfigGeneration(db);
   return { ...user, mfa_enrolled_at: now };
 }
 
@@ -209,6 +212,8 @@ export async function resetMfa(db: Db, userId: string): Promise<void> {
     .set({ mfa_secret: null, mfa_enrolled_at: null, mfa_last_step: null })
     .where('id', '=', userId)
     .execute();
+  credentialsChanged(userId);
+  await bumpConfigGeneration(db);
 }
 
 /* ---------- Passwords ---------- */

@@ -9,6 +9,7 @@ import {
   type CreateToken,
 } from '@arca/contracts';
 import type { OnChange } from '../../core/changes.js';
+import { cachedConfig } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { AccessTokenRow, UserRow } from '../../db/schema.js';
 import { badRequest, notFound, unauthorized } from '../../core/errors.js';
@@ -191,24 +192,32 @@ export async function resolveToken(
   kind: 'token' | 'api_key' | 'any',
   now = Date.now(),
 ): Promise<{ user: UserRow; scopeGroups: string[] | undefined }> {
-  // the token and its owner in one indexed read
-  const found = await db
-    .selectFrom('access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('u')
-    .select([
-      't.id as token_id',
-      't.kind as token_kind',
-      't.scope as token_scope',
-      't.expires_at as token_expires_at',
-      't.last_used_at as token_last_used_at',
-    ])
-    .where('t.token_hash', '=', tokenHash(secret))
-    .executeTakeFirst();
-  if (!found || (kind !== 'any' && found.token_kind !== kind)) throw unauthorized(TOKEN_MESSAGES.invalid);
+  // the token and its owner in one indexed read, kept per process while the configuration
+  // generation stays the same (revoking a token or changing its owner is a recorded change)
+  const hash = tokenHash(secret);
+  const found = await cachedConfig(db, `token:${hash}`, async () => {
+    const row = await db
+      .selectFrom('access_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .selectAll('u')
+      .select([
+        't.id as token_id',
+        't.kind as token_kind',
+        't.scope as token_scope',
+        't.expires_at as token_expires_at',
+        't.last_used_at as token_last_used_at',
+      ])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+    // an unknown secret is not kept: guesses must not fill the cache
+    if (!row) throw unauthorized(TOKEN_MESSAGES.invalid);
+    return row;
+  });
+  if (kind !== 'any' && found.token_kind !== kind) throw unauthorized(TOKEN_MESSAGES.invalid);
   const { token_id, token_kind: _kind, token_scope, token_expires_at, token_last_used_at, ...user } = found;
   if (token_expires_at !== null && token_expires_at <= now) throw unauthorized(TOKEN_MESSAGES.expired);
   if (token_last_used_at === null || now - token_last_used_at >= LAST_USED_EVERY_MS) {
+    found.token_last_used_at = now;
     await db.updateTable('access_tokens').set({ last_used_at: now }).where('id', '=', token_id).execute();
   }
   return { user, scopeGroups: scopeGroups(token_scope) };
