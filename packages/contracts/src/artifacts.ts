@@ -31,6 +31,7 @@ export const ARTIFACT_MESSAGES = {
   notText: 'This file is not a text file that can be viewed.',
   notArchive: 'This file is not an archive that can be browsed.',
   archiveTooLarge: 'This archive is too large to browse: it expands past the viewing limit.',
+  changedMeanwhile: "'{path}' changed while this request was being handled. Nothing was stored; try again.",
 } as const;
 
 /** Most bytes of a text file the console shows in its viewer. */

@@ -132,6 +132,11 @@ export const repositoryConfigSchema = z.object({
   password: z.string().max(1024).optional(),
   repositories: z.array(z.string()).default([]),
   defaultDeploymentRepo: z.string().default(''),
+  /**
+   * Remote repositories: seconds a cached metadata file (an npm packument, a simple index) stays
+   * fresh before the upstream is asked again. Package files never expire.
+   */
+  metadataRetrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).default(7200),
 });
 export type RepositoryConfigInput = z.input<typeof repositoryConfigSchema>;
 export type RepositoryConfig = z.output<typeof repositoryConfigSchema>;

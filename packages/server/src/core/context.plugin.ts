@@ -5,13 +5,19 @@ import type { Config } from '../config.js';
 import type { Db, DbEngine } from '../db/database.js';
 import type { BinaryStore } from '../storage/binary-store.js';
 import type { JobRunner } from './jobs.js';
+import type { RepositoryRow } from '../db/schema.js';
 
 /** What the rest of the server asks of the package formats (see `formats/index.ts`). */
 export interface FormatFacts {
   /** The upstream offered when quick-creating a remote repository of this type. */
   defaultUpstream(packageType: string): string | undefined;
-  /** How long a remote repository's cached file at `path` stays fresh; undefined: for ever (a package file). */
-  metadataMaxAgeMs(packageType: string, path: string): number | undefined;
+  /**
+   * How long a remote repository's cached file at `path` stays fresh: the repository's metadata
+   * retrieval period for the files its format calls metadata; undefined: for ever (a package file).
+   */
+  metadataMaxAgeMs(repo: RepositoryRow, path: string): number | undefined;
+  /** Where a remote repository's upstream serves a stored path (URL-encoded, no leading slash). */
+  upstreamPath(packageType: string, path: string): string;
 }
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */

@@ -93,6 +93,8 @@ export interface RepositoriesTable {
   updated_at: number;
   /** The project the repository belongs to; null for none. */
   project_key: string | null;
+  /** Remote repositories: seconds their cached metadata stays fresh before the upstream is asked again. */
+  metadata_max_age_secs: number;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */

@@ -42,10 +42,12 @@ export interface Format {
   /**
    * Remote metadata: the paths of a remote repository that describe packages rather than hold
    * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
-   * fetched again from the upstream once it is older than `maxAgeSeconds`; the upstream failing,
-   * the cached copy is served. Package files themselves never change and never expire.
+   * fetched again from the upstream once it is older than the repository's metadata retrieval
+   * period; the upstream failing, the cached copy is served. Package files never expire.
+   * `upstreamPath` maps a stored path to where the upstream serves it, URL-encoded, when the two
+   * differ (an npm packument stored at `.npm/{name}/package.json` is `/{name}` upstream).
    */
-  remoteMetadata?: { isMetadata: (path: string) => boolean; maxAgeSeconds: number };
+  remoteMetadata?: { isMetadata: (path: string) => boolean; upstreamPath?: (path: string) => string };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it
    * (`content.resolveEach`, in resolution order) — for example the versions of a package across

@@ -36,9 +36,14 @@ export function defaultUpstream(packageType: string): string | undefined {
 /** The formats' facts for the rest of the server, without it importing the formats. */
 export const FORMAT_FACTS: FormatFacts = {
   defaultUpstream,
-  metadataMaxAgeMs(packageType, path) {
-    const metadata = formatFor(packageType)?.remoteMetadata;
-    return metadata?.isMetadata(path) ? metadata.maxAgeSeconds * 1000 : undefined;
+  metadataMaxAgeMs(repo, path) {
+    const metadata = formatFor(repo.package_type)?.remoteMetadata;
+    return metadata?.isMetadata(path) ? Number(repo.metadata_max_age_secs) * 1000 : undefined;
+  },
+  upstreamPath(packageType, path) {
+    return (
+      formatFor(packageType)?.remoteMetadata?.upstreamPath?.(path) ?? path.split('/').map(encodeURIComponent).join('/')
+    );
   },
 };
 

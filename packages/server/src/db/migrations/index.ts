@@ -6,6 +6,7 @@ import * as projects from './2026-11-22-security-projects.js';
 import * as totp from './2026-11-22-security-totp.js';
 import * as kernel from './2026-11-23-kernel.js';
 import * as reads from './2026-11-24-reads.js';
+import * as npm from './2026-11-25-npm.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-security-totp': totp,
   '2026-11-23-kernel': kernel,
   '2026-11-24-reads': reads,
+  '2026-11-25-npm': npm,
 };

@@ -43,6 +43,8 @@ export interface DeployRequest {
   checksums: Checksums;
   /** Deploy by checksum: no body, the content must already be stored. */
   checksumDeploy: boolean;
+  /** Deploy only if the file there now has this SHA-256 (null: only if there is none); 409 otherwise. */
+  ifCurrent?: string | null;
 }
 
 /**
@@ -56,6 +58,11 @@ export interface DeployRequest {
 export interface RepoContent {
   /** A repository (the trash can included); 404 for an unknown key. No permission needed. */
   repository(key: string): Promise<RepositoryRow>;
+  /**
+   * The repository that writes sent to `key` land in: itself, or a virtual repository's default
+   * deployment repository (400 when it has none, or for a remote one). No permission needed.
+   */
+  writeTarget(key: string): Promise<RepositoryRow>;
   /**
    * What a path means, after `read` is checked on it: the item of a local repository, the cached
    * (or fetched) one of a remote, the first readable member's for a virtual. Undefined when absent.
@@ -109,12 +116,14 @@ export function repoContent(request: FastifyRequest): RepoContent {
     log: request.log,
     allowedHosts: () => allowedOutboundHosts(db, config.outboundAllowedHosts),
     metadataMaxAgeMs: request.server.formats.metadataMaxAgeMs,
+    upstreamPath: request.server.formats.upstreamPath,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
   const paths = (items: ItemRow[]) => items.map((i) => i.path);
 
   const content: RepoContent = {
     repository: (key) => repositoryOrTrash(db, key),
+    writeTarget: async (key) => deployTarget(db, await repositoryOrTrash(db, key)),
 
     async resolve(repoOrKey, path) {
       // a row the caller already looked up saves a query on every download

@@ -31,6 +31,7 @@ export const TRASHCAN_ROW: RepositoryRow = {
   password: null,
   members: '[]',
   default_deployment_repo: '',
+  metadata_max_age_secs: 0,
   created_at: 0,
   updated_at: 0,
 };

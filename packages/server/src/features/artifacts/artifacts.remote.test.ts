@@ -82,7 +82,7 @@ describe.each(ENGINES)('remote and virtual repositories against an upstream serv
       store: t.app.binaries,
       allowedHosts: async () => ['127.0.0.1'],
       // a format whose files under lib/ are metadata that is stale at once
-      metadataMaxAgeMs: (_type: string, path: string) => (path.startsWith('lib/') ? 0 : undefined),
+      metadataMaxAgeMs: (_repo: unknown, path: string) => (path.startsWith('lib/') ? 0 : undefined),
     };
     const fresh = await resolveItem(ctx, repo, 'lib/a-1.0.jar');
     expect(await new Response(Readable.toWeb(t.app.binaries.read(fresh!.item.sha256!)) as ReadableStream).text()).toBe(

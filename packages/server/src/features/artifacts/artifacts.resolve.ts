@@ -9,8 +9,9 @@ import { findItem } from './artifacts.store.js';
 
 const inflight = new Map<string, Promise<ItemRow | undefined>>();
 
-function upstreamUrl(repo: RepositoryRow, path: string): string {
-  return `${repo.url.replace(/\/+$/, '')}/${path.split('/').map(encodeURIComponent).join('/')}`;
+function upstreamUrl(ctx: ArtifactContext, repo: RepositoryRow, path: string): string {
+  const upstreamPath = ctx.upstreamPath?.(repo.package_type, path) ?? path.split('/').map(encodeURIComponent).join('/');
+  return `${repo.url.replace(/\/+$/, '')}/${upstreamPath}`;
 }
 
 /**
@@ -27,7 +28,10 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
     let response: Response;
     try {
-      response = await outboundFetch(upstreamUrl(repo, path), { headers, allowed: (await ctx.allowedHosts?.()) ?? [] });
+      response = await outboundFetch(upstreamUrl(ctx, repo, path), {
+        headers,
+        allowed: (await ctx.allowedHosts?.()) ?? [],
+      });
     } catch (error) {
       ctx.log?.warn({ err: error, repo: repo.key, path }, 'fetching from the upstream failed');
       return undefined;
@@ -77,7 +81,7 @@ export async function resolveItem(
     return undefined;
   }
   const cached = await findItem(ctx.db, repo.key, path);
-  const maxAge = repo.rclass === 'remote' && cached ? ctx.metadataMaxAgeMs?.(repo.package_type, path) : undefined;
+  const maxAge = repo.rclass === 'remote' && cached ? ctx.metadataMaxAgeMs?.(repo, path) : undefined;
   if (cached && maxAge !== undefined && cached.modified_at + maxAge <= Date.now()) {
     // stale metadata: ask the upstream again, and serve the cached copy when it cannot answer
     const fresh = await fetchRemote(ctx, repo, path);

@@ -26,7 +26,15 @@ import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js'
 import { recordEvent } from '../../core/changes.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
 import { findRepository, parseMembers } from '../repositories/repositories.service.js';
-import { deleteProperties, findBinary, findItem, findSubtree, propertiesOf, putProperties } from './artifacts.store.js';
+import {
+  deleteProperties,
+  findBinary,
+  findItem,
+  findSubtree,
+  lockItem,
+  propertiesOf,
+  putProperties,
+} from './artifacts.store.js';
 
 const fill = formatMessage;
 
@@ -43,7 +51,9 @@ export interface ArtifactContext {
   /** Limits listings to what the caller may read; absent or null shows everything. */
   visible?: ReadFilter;
   /** How long a remote repository's cached file stays fresh (the format decides); undefined: for ever. */
-  metadataMaxAgeMs?: (packageType: string, path: string) => number | undefined;
+  metadataMaxAgeMs?: (repo: RepositoryRow, path: string) => number | undefined;
+  /** Where a remote repository's upstream serves a stored path (URL-encoded, no leading slash). */
+  upstreamPath?: (packageType: string, path: string) => string;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }
@@ -134,6 +144,12 @@ export interface DeployInput {
   checksums: Checksums;
   checksumDeploy: boolean;
   actor: string;
+  /**
+   * Deploy only if the file now at the path has this SHA-256 (null: only if nothing is there),
+   * checked in the deploy's transaction; 409 otherwise. Metadata that several writers update
+   * (an npm packument) is read, changed and written back with it, and retried on conflict.
+   */
+  ifCurrent?: string | null;
 }
 
 /**
@@ -181,6 +197,12 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
   }
 
   const row = await db.transaction().execute(async (trx) => {
+    if (input.ifCurrent !== undefined) {
+      const current = await lockItem(trx, target.key, input.path);
+      if ((current?.sha256 ?? null) !== input.ifCurrent) {
+        throw conflict(fill(ARTIFACT_MESSAGES.changedMeanwhile, { path: input.path }));
+      }
+    }
     const item = await putFile(trx, target.key, input.path, binary, input.actor, now);
     if (Object.keys(input.properties).length) await putProperties(trx, item.id, input.properties);
     await recordEvent(trx, input.actor, {

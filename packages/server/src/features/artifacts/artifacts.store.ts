@@ -11,6 +11,15 @@ export async function findItem(db: Db, repoKey: string, path: string): Promise<I
   return (await itemAt(db, repoKey, path))[0];
 }
 
+/**
+ * The item at a path, locked until the transaction ends on PostgreSQL (SQLite writers are
+ * serialised already): for a change that depends on what is there now.
+ */
+export function lockItem(trx: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
+  const query = trx.selectFrom('items').selectAll().where('repo_key', '=', repoKey).where('path', '=', path);
+  return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+}
+
 /** `path` compared byte-wise (PostgreSQL's "C" collation; SQLite compares bytes already). */
 function bytewisePath(db: Db) {
   return isPostgres(db) ? sql<string>`path collate "C"` : sql<string>`path`;

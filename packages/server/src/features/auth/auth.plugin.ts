@@ -6,7 +6,7 @@ import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js'
 import { onCredentialsChanged } from '../../core/credentials.js';
 import { onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
-import { looksLikeToken, resolveToken } from '../tokens/tokens.service.js';
+import { looksLikeToken, resolveToken, tokenHash } from '../tokens/tokens.service.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -28,8 +28,25 @@ onCredentialsChanged((userId) => {
 // … and so does any change recorded by another worker or node (a password, a lock, rights)
 onConfigChanged(() => basicCache.clear());
 
-async function basicPrincipal(app: FastifyInstance, header: string): Promise<Principal> {
-  const cacheKey = createHmac('sha256', cacheKeySecret).update(header).digest('hex');
+/**
+ * A package client sends the same credentials with every request of a keep-alive connection: the
+ * digest that keys them is computed once per connection, not per request.
+ */
+const connectionDigests = new WeakMap<object, { kind: string; header: string; digest: string }>();
+
+function credentialDigest(request: FastifyRequest, kind: string, header: string, digest: () => string): string {
+  const socket = request.raw.socket;
+  const known = connectionDigests.get(socket);
+  if (known && known.kind === kind && known.header === header) return known.digest;
+  const value = digest();
+  connectionDigests.set(socket, { kind, header, digest: value });
+  return value;
+}
+
+async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, header: string): Promise<Principal> {
+  const cacheKey = credentialDigest(request, 'basic', header, () =>
+    createHmac('sha256', cacheKeySecret).update(header).digest('hex'),
+  );
   const now = Date.now();
   const cached = basicCache.get(cacheKey);
   // the user row is kept with the verdict: every change to a user (password, lock, second factor,
@@ -75,13 +92,15 @@ async function resolvePrincipal(
   const apiKey = request.headers['x-jfrog-art-api'];
   let principal: Principal;
   if (authorization?.toLowerCase().startsWith('bearer ')) {
-    const { user, scopeGroups } = await resolveToken(app.db, authorization.slice(7).trim(), 'token');
+    const secret = authorization.slice(7).trim();
+    const hash = credentialDigest(request, 'bearer', secret, () => tokenHash(secret));
+    const { user, scopeGroups } = await resolveToken(app.db, secret, 'token', Date.now(), hash);
     principal = tokenPrincipal(user, scopeGroups);
   } else if (typeof apiKey === 'string' && apiKey) {
     const { user } = await resolveToken(app.db, apiKey, 'api_key');
     principal = tokenPrincipal(user, undefined);
   } else if (authorization?.toLowerCase().startsWith('basic ')) {
-    principal = await basicPrincipal(app, authorization);
+    principal = await basicPrincipal(app, request, authorization);
   } else if (consoleRoute) {
     principal = await resolveSession(app.db, request.cookies[SESSION_COOKIE]);
     if (principal.kind === 'user') principal.via = 'session';

@@ -84,6 +84,7 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     hasPassword: row.password !== null && row.password !== '',
     repositories: parseMembers(row),
     defaultDeploymentRepo: row.default_deployment_repo,
+    metadataRetrievalCachePeriodSecs: Number(row.metadata_max_age_secs),
     created: iso(row.created_at),
     lastModified: iso(row.updated_at),
   };
@@ -176,6 +177,7 @@ async function validate(
           : (existing?.password ?? null),
     members: JSON.stringify(members),
     default_deployment_repo: defaultDeploymentRepo,
+    metadata_max_age_secs: config.metadataRetrievalCachePeriodSecs,
     // assigned through the project calls, kept on edits
     project_key: existing?.project_key ?? null,
     created_at: existing?.created_at ?? now,

@@ -14,7 +14,7 @@ import {
 } from '@arca/contracts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { verifyPassword } from '../../core/passwords.js';
-import type { AccessTokenRow, UserRow } from '../../db/schema.js';
+import type { UserRow } from '../../db/schema.js';
 import { recordWith } from '../audit/audit.service.js';
 import { getUser } from '../users/users.service.js';
 import {
@@ -25,6 +25,7 @@ import {
   revokeAccessToken,
   revokeApiKey,
   toAccessToken,
+  tokenCreated,
 } from './tokens.service.js';
 
 function caller(request: FastifyRequest): UserRow {
@@ -35,11 +36,6 @@ const isAdminCaller = (request: FastifyRequest) =>
   request.principal.kind === 'user' && request.principal.user.admin === 1;
 
 /* A token change is audited and announced in its transaction; the token itself never reaches either. */
-const tokenCreated = (request: FastifyRequest, owner: string, action = 'create access token') =>
-  recordWith<AccessTokenRow>(request, (_trx, row) => ({
-    audit: { category: 'token', action, target: owner, after: toAccessToken(row, owner) },
-    event: { type: 'token.created', payload: { id: row.id, user: owner } },
-  }));
 const tokenRevoked = (request: FastifyRequest) =>
   recordWith<AccessToken>(request, (_trx, revoked) => ({
     audit: { category: 'token', action: 'revoke access token', target: revoked.user, before: revoked },

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+import { recordWith } from '../audit/audit.service.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   TOKEN_MESSAGES,
@@ -191,10 +193,11 @@ export async function resolveToken(
   secret: string,
   kind: 'token' | 'api_key' | 'any',
   now = Date.now(),
+  /** The secret's SHA-256, when the caller has it already. */
+  hash = tokenHash(secret),
 ): Promise<{ user: UserRow; scopeGroups: string[] | undefined }> {
   // the token and its owner in one indexed read, kept per process while the configuration
   // generation stays the same (revoking a token or changing its owner is a recorded change)
-  const hash = tokenHash(secret);
   const found = await cachedConfig(db, `token:${hash}`, async () => {
     const row = await db
       .selectFrom('access_tokens as t')
@@ -222,3 +225,10 @@ export async function resolveToken(
   }
   return { user, scopeGroups: scopeGroups(token_scope) };
 }
+
+/** Records a new token's audit entry and event in its transaction; the secret reaches neither. */
+export const tokenCreated = (request: FastifyRequest, owner: string, action = 'create access token') =>
+  recordWith<AccessTokenRow>(request, (_trx, row) => ({
+    audit: { category: 'token', action, target: owner, after: toAccessToken(row, owner) },
+    event: { type: 'token.created', payload: { id: row.id, user: owner } },
+  }));
