@@ -9,3 +9,4 @@ export * from './ui.js';
 export * from './access.js';
 export * from './projects.js';
 export * from './events.js';
+export * from './npm.js';

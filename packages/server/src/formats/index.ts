@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
 import type { Format } from './format.js';
 import { genericFormat } from './generic/generic.format.js';
+import { npmFormat } from './npm/npm.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat];
+export const FORMATS: readonly Format[] = [genericFormat, npmFormat];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -14,7 +15,6 @@ export const FORMATS: readonly Format[] = [genericFormat];
 const KNOWN_UPSTREAMS: Record<string, string> = {
   maven: 'https://repo1.maven.org/maven2/',
   gradle: 'https://repo1.maven.org/maven2/',
-  npm: 'https://registry.npmjs.org/',
   pypi: 'https://files.pythonhosted.org/',
   docker: 'https://registry-1.docker.io/',
   helm: 'https://charts.helm.sh/stable/',

@@ -1,0 +1,274 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RepositoryRow } from '../../db/schema.js';
+import {
+  NPM_ABBREVIATED_TYPE,
+  NPM_MAX_PUBLISH_BYTES,
+  NPM_MESSAGES,
+  TOKEN_SCOPE_USER,
+  formatMessage as fill,
+} from '@arca/contracts';
+import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { repoContent } from '../../features/artifacts/artifacts.content.js';
+import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
+import { authenticate } from '../../features/auth/auth.service.js';
+import { createAccessToken, tokenCreated } from '../../features/tokens/tokens.service.js';
+import { NpmPackages, checkName } from './npm.service.js';
+import { present, tarballPath, type Packument } from './npm.packument.js';
+
+const PREFIX = '/artifactory/api/npm/';
+
+/** What an address under `/artifactory/api/npm/{repoKey}/` asks for. */
+type NpmAddress =
+  | { kind: 'ping' | 'whoami' | 'search' }
+  | { kind: 'login'; user: string }
+  | { kind: 'tags'; name: string; tag?: string }
+  | { kind: 'packument'; name: string }
+  | { kind: 'version'; name: string; version: string }
+  | { kind: 'tarball'; name: string; file: string }
+  | { kind: 'unknown' };
+
+const TARBALL_FILE = /^[A-Za-z0-9][A-Za-z0-9._~+-]*\.tgz$/;
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw badRequest(fill(NPM_MESSAGES.badName, { name: text, reason: 'it is not URL-encoded properly' }));
+  }
+}
+
+/** Splits `[@scope/]name[/rest…]` (the scope's slash may be sent as %2f) into the name and the rest. */
+function nameAndRest(segments: string[]): { name: string; rest: string[] } {
+  const first = decode(segments[0] ?? '');
+  if (first.startsWith('@') && !first.includes('/') && segments.length > 1) {
+    return { name: `${first}/${decode(segments[1]!)}`, rest: segments.slice(2).map(decode) };
+  }
+  return { name: first, rest: segments.slice(1).map(decode) };
+}
+
+export function parseAddress(rest: string): NpmAddress {
+  const segments = rest.split('/');
+  if (segments[0] === '-') {
+    const [, what, ...more] = segments;
+    if (what === 'ping' && !more.length) return { kind: 'ping' };
+    if (what === 'whoami' && !more.length) return { kind: 'whoami' };
+    if (what === 'v1' && more[0] === 'search' && more.length === 1) return { kind: 'search' };
+    if (what === 'user' && more.length === 1 && decode(more[0]!).startsWith('org.couchdb.user:')) {
+      return { kind: 'login', user: decode(more[0]!).slice('org.couchdb.user:'.length) };
+    }
+    if (what === 'package') {
+      const at = more.indexOf('dist-tags');
+      if (at < 1 || more.length > at + 2) return { kind: 'unknown' };
+      const { name } = nameAndRest(more.slice(0, at));
+      return { kind: 'tags', name, ...(more[at + 1] ? { tag: decode(more[at + 1]!) } : {}) };
+    }
+    return { kind: 'unknown' };
+  }
+  const { name, rest: tail } = nameAndRest(segments);
+  // '-rev/{rev}' closes CouchDB-style writes; the revision itself is not needed (writes are atomic)
+  const withoutRev = tail.length >= 2 && tail[tail.length - 2] === '-rev' ? tail.slice(0, -2) : tail;
+  if (withoutRev.length === 0) return { kind: 'packument', name };
+  if (withoutRev.length === 2 && withoutRev[0] === '-' && TARBALL_FILE.test(withoutRev[1]!)) {
+    return { kind: 'tarball', name, file: withoutRev[1]! };
+  }
+  if (withoutRev.length === 1 && withoutRev[0] !== '-') return { kind: 'version', name, version: withoutRev[0]! };
+  return { kind: 'unknown' };
+}
+
+/** The repository key and what is asked of it, from the raw URL (`%2f` in scoped names kept apart). */
+function addressOf(request: FastifyRequest): { repoKey: string; address: NpmAddress } {
+  const pathname = (request.raw.url ?? '').split('?')[0]!.slice(PREFIX.length);
+  const slash = pathname.indexOf('/');
+  const repoKey = decode(slash < 0 ? pathname : pathname.slice(0, slash));
+  if (!repoKey) throw notFound();
+  const rest = slash < 0 ? '' : pathname.slice(slash + 1);
+  return { repoKey, address: rest ? parseAddress(rest) : { kind: 'unknown' } };
+}
+
+const registryOf = (request: FastifyRequest, repoKey: string) =>
+  `${baseUrlOf(request)}${PREFIX}${encodeURIComponent(repoKey)}`;
+
+function parseBody(request: FastifyRequest): unknown {
+  const body = request.body as Buffer | undefined;
+  if (!body?.length) throw badRequest('A JSON body is required.');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw badRequest('The body is not valid JSON.');
+  }
+}
+
+/**
+ * The npm registry protocol at `/artifactory/api/npm/{repoKey}/`, as npm, pnpm and yarn speak it
+ * to Artifactory: packuments (full and abbreviated), tarballs, publish, dist-tags, deprecate,
+ * unpublish, search, login, whoami and ping. Every read and write goes through the door.
+ */
+export async function npmRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: NPM_MAX_PUBLISH_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PREFIX}*`,
+    config: { access: 'public' },
+    handler: async (request, reply) => {
+      const { repoKey, address } = addressOf(request);
+      const content = repoContent(request);
+      const repo = await content.repository(repoKey);
+      const packages = new NpmPackages(content);
+      switch (address.kind) {
+        case 'ping':
+          return {};
+        case 'whoami':
+          if (request.principal.kind !== 'user') {
+            throw new HttpError(
+              401,
+              fill(NPM_MESSAGES.loginRequired, { registry: `${registryOf(request, repoKey)}/` }),
+            );
+          }
+          return { username: request.principal.user.name };
+        case 'search':
+          return search(request, packages, repo);
+        case 'tags':
+          checkName(address.name, false);
+          return packages.tags(repo, address.name);
+        case 'packument':
+        case 'version': {
+          checkName(address.name, false);
+          const doc = await packages.packument(repo, address.name);
+          if (!doc) throw notFound(NPM_MESSAGES.notFound);
+          const registry = registryOf(request, repo.key);
+          if (address.kind === 'version') {
+            const version = doc['dist-tags'][address.version] ?? address.version;
+            if (!doc.versions[version])
+              throw notFound(fill(NPM_MESSAGES.noSuchVersion, { name: doc.name, version: address.version }));
+            const one = present(
+              { ...doc, versions: { [version]: doc.versions[version] } },
+              registry,
+              false,
+            ) as Packument;
+            return one.versions[version];
+          }
+          const abbreviated = (request.headers.accept ?? '').includes(NPM_ABBREVIATED_TYPE);
+          return reply
+            .type(abbreviated ? NPM_ABBREVIATED_TYPE : 'application/json')
+            .send(present(doc, registry, abbreviated));
+        }
+        case 'tarball': {
+          checkName(address.name, false);
+          const found = await content.resolve(repo, tarballPath(address.name, address.file));
+          if (!found || found.item.folder === 1) throw notFound(NPM_MESSAGES.notFound);
+          return sendItem(request, reply, found.item);
+        }
+        default:
+          throw notFound(NPM_MESSAGES.notFound);
+      }
+    },
+  });
+
+  app.put(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+    const { repoKey, address } = addressOf(request);
+    const content = repoContent(request);
+    const repo = await content.repository(repoKey);
+    const packages = new NpmPackages(content);
+    switch (address.kind) {
+      case 'login': {
+        const body = parseBody(request) as { name?: unknown; password?: unknown };
+        const name = typeof body.name === 'string' ? body.name : address.user;
+        if (typeof body.password !== 'string') throw new HttpError(401, NPM_MESSAGES.loginFailed);
+        const user = await authenticate(request.server.db, request.server.config, name, body.password);
+        const { token } = await createAccessToken(
+          request.server.db,
+          user,
+          { description: 'npm login', expiresIn: 0, scope: TOKEN_SCOPE_USER },
+          tokenCreated(request, user.name, 'npm login'),
+        );
+        return reply.status(201).send({ ok: true, id: `org.couchdb.user:${user.name}`, token });
+      }
+      case 'tags': {
+        if (!address.tag) throw notFound(NPM_MESSAGES.notFound);
+        checkName(address.name, false);
+        const version = parseBody(request);
+        if (typeof version !== 'string')
+          throw badRequest('The body is the version the tag points at, as a JSON string.');
+        return reply.status(201).send(await packages.setTag(repo.key, address.name, address.tag, version));
+      }
+      case 'packument': {
+        const body = parseBody(request) as Packument & { _attachments?: Record<string, unknown> };
+        if (!body || typeof body !== 'object' || typeof body.versions !== 'object') {
+          throw badRequest('The body is not a package document.');
+        }
+        if (body._attachments && Object.keys(body._attachments).length) {
+          const publisher =
+            request.principal.kind === 'user'
+              ? { name: request.principal.user.name, email: request.principal.user.email ?? '' }
+              : { name: 'anonymous', email: '' };
+          const doc = await packages.publish(repo.key, address.name, body, publisher);
+          return reply.status(201).send({ ok: true, id: address.name, rev: doc._rev, success: true });
+        }
+        const doc = await packages.update(repo.key, address.name, body);
+        return reply.status(201).send({ ok: true, id: address.name, rev: doc._rev });
+      }
+      default:
+        throw notFound(NPM_MESSAGES.notFound);
+    }
+  });
+
+  app.delete(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+    const { repoKey, address } = addressOf(request);
+    const content = repoContent(request);
+    const repo = await content.repository(repoKey);
+    const packages = new NpmPackages(content);
+    switch (address.kind) {
+      case 'tags':
+        if (!address.tag) throw notFound(NPM_MESSAGES.notFound);
+        checkName(address.name, false);
+        return reply.send(await packages.removeTag(repo.key, address.name, address.tag));
+      case 'tarball':
+        await packages.removeTarball(repo.key, address.name, address.file);
+        return reply.send({ ok: true });
+      case 'packument':
+        await packages.removePackage(repo.key, address.name);
+        return reply.send({ ok: true });
+      default:
+        throw notFound(NPM_MESSAGES.notFound);
+    }
+  });
+}
+
+/**
+ * `npm search` (`/-/v1/search?text=…&size=…&from=…`): packages whose name contains every term,
+ * newest data from their packuments, in npm's answer shape.
+ */
+async function search(request: FastifyRequest, packages: NpmPackages, repo: RepositoryRow) {
+  const query = request.query as Record<string, string | undefined>;
+  const terms = (query.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const size = Math.min(Math.max(Number(query.size ?? 20) || 20, 1), 250);
+  const from = Math.max(Number(query.from ?? 0) || 0, 0);
+  const names = (await packages.names(repo)).filter((name) => terms.every((term) => name.toLowerCase().includes(term)));
+  const objects = [];
+  for (const name of names.slice(from, from + size)) {
+    const doc = await packages.packument(repo, name);
+    const latest = doc?.versions[doc['dist-tags'].latest ?? ''];
+    if (!doc || !latest) continue;
+    objects.push({
+      package: {
+        name,
+        version: latest.version,
+        description: typeof latest.description === 'string' ? latest.description : '',
+        keywords: Array.isArray(latest.keywords) ? latest.keywords : [],
+        date: doc.time?.[latest.version] ?? doc.time?.modified,
+        links: { npm: `${registryOf(request, repo.key)}/${name}` },
+        publisher: {
+          username: typeof latest._npmUser === 'object' ? (latest._npmUser as { name?: string }).name : undefined,
+        },
+        maintainers: Array.isArray(doc.maintainers) ? doc.maintainers : [],
+      },
+      score: { final: 1, detail: { quality: 1, popularity: 1, maintenance: 1 } },
+      searchScore: 1,
+    });
+  }
+  return { objects, total: names.length, time: new Date().toUTCString() };
+}

@@ -1,0 +1,303 @@
+import { Readable } from 'node:stream';
+import semver from 'semver';
+import validateName from 'validate-npm-package-name';
+import { NPM_MAX_VERSION_METADATA_BYTES, NPM_MESSAGES, formatMessage as fill } from '@arca/contracts';
+import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
+import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import {
+  applyUpdate,
+  mergePackuments,
+  packumentPath,
+  parsePackument,
+  tarballFile,
+  tarballPath,
+  withTag,
+  withVersion,
+  withoutTag,
+  type Packument,
+  type VersionManifest,
+} from './npm.packument.js';
+import { digestsOf, inspectTarball } from './npm.tarball.js';
+
+/** How often a packument change is tried again when another writer changed it meanwhile. */
+const WRITE_ATTEMPTS = 5;
+
+/** Checks a package name as npm does (old names may be read, new ones must follow today's rules). */
+export function checkName(name: string, forPublish: boolean): void {
+  const result = validateName(name);
+  const valid = forPublish ? result.validForNewPackages : result.validForOldPackages;
+  // a scoped name's parts are checked too: nothing may become '.' or '..' in a stored path
+  const parts = name.split('/');
+  const unsafe = parts.some((part) => part === '' || part.startsWith('.')) || parts.length > 2;
+  if (!valid || unsafe) {
+    const reason =
+      [...(result.errors ?? []), ...(result.warnings ?? [])][0] ?? 'name parts may not start with a period';
+    throw badRequest(fill(NPM_MESSAGES.badName, { name, reason }));
+  }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The packuments of one package in one repository, read and written through the door. */
+export class NpmPackages {
+  constructor(private readonly content: RepoContent) {}
+
+  private async parse(found: Resolved): Promise<Packument | undefined> {
+    return parsePackument((await readAll(this.content.open(found.item))).toString('utf8'));
+  }
+
+  /**
+   * The packument a repository answers: a local one's, a remote one's cached (or fetched, or
+   * refreshed once its metadata period is over) copy, or the merge of a virtual one's readable
+   * members. Undefined when no readable repository has the package.
+   */
+  async packument(repo: RepositoryRow, name: string): Promise<Packument | undefined> {
+    const path = packumentPath(name);
+    if (repo.rclass !== 'virtual') {
+      const found = await this.content.resolve(repo, path);
+      return found ? this.parse(found) : undefined;
+    }
+    const docs: Packument[] = [];
+    for (const found of await this.content.resolveEach(repo.key, path)) {
+      const doc = await this.parse(found);
+      if (doc) docs.push(doc);
+    }
+    return mergePackuments(docs);
+  }
+
+  /**
+   * Reads, changes and writes back the packument of the repository writes to `repoKey` land in;
+   * tried again from a fresh read when another writer changed it meanwhile.
+   */
+  private async change(
+    target: RepositoryRow,
+    name: string,
+    update: (current: Packument | undefined) => Packument | Promise<Packument>,
+  ): Promise<Packument> {
+    const path = packumentPath(name);
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.content.resolve(target, path);
+      const current = found ? await this.parse(found) : undefined;
+      const next = await update(current);
+      const body = Buffer.from(JSON.stringify(next));
+      try {
+        await this.content.deploy({
+          repoKey: target.key,
+          path,
+          properties: {},
+          body: Readable.from([body]),
+          contentLength: body.length,
+          checksums: {},
+          checksumDeploy: false,
+          ifCurrent: found?.item.sha256 ?? null,
+        });
+        return next;
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async existing(target: RepositoryRow, name: string): Promise<Packument> {
+    const found = await this.content.resolve(target, packumentPath(name));
+    const doc = found ? await this.parse(found) : undefined;
+    if (!doc) throw notFound(NPM_MESSAGES.notFound);
+    return doc;
+  }
+
+  /**
+   * `npm publish`: one version with its tarball, checked before anything is stored (name,
+   * version, metadata size, the tarball's gzip and package.json, its length, sha512 integrity
+   * and shasum). The tarball is stored first, then the packument names it: a failure before the
+   * packument is written leaves no version that npm can see.
+   */
+  async publish(
+    repoKey: string,
+    name: string,
+    body: Packument & { _attachments?: Record<string, unknown> },
+    publisher: { name: string; email: string },
+  ) {
+    checkName(name, true);
+    if (body.name !== undefined && body.name !== name) {
+      throw badRequest(fill(NPM_MESSAGES.nameMismatch, { found: String(body.name), name }));
+    }
+    const versions = Object.entries(body.versions ?? {});
+    const attachments = Object.values(body._attachments ?? {});
+    if (versions.length !== 1) throw badRequest(NPM_MESSAGES.oneVersion);
+    if (attachments.length !== 1)
+      throw badRequest(attachments.length ? NPM_MESSAGES.oneVersion : NPM_MESSAGES.noAttachment);
+    const [version, manifest] = versions[0]! as [string, VersionManifest];
+    if (!semver.valid(version) || semver.clean(version) !== version || manifest?.version !== version) {
+      throw badRequest(fill(NPM_MESSAGES.badVersion, { version }));
+    }
+    if (manifest.name !== name)
+      throw badRequest(fill(NPM_MESSAGES.nameMismatch, { found: String(manifest.name), name }));
+    const size = Buffer.byteLength(JSON.stringify(manifest));
+    if (size > NPM_MAX_VERSION_METADATA_BYTES) {
+      throw badRequest(
+        fill(NPM_MESSAGES.metadataTooLarge, {
+          name,
+          version,
+          size: String(size),
+          max: String(NPM_MAX_VERSION_METADATA_BYTES),
+        }),
+      );
+    }
+    const attachment = attachments[0] as { data?: unknown; length?: unknown };
+    if (typeof attachment.data !== 'string') throw badRequest(NPM_MESSAGES.noAttachment);
+    const tarball = Buffer.from(attachment.data, 'base64');
+    if (typeof attachment.length === 'number' && attachment.length !== tarball.length) {
+      throw badRequest(
+        fill(NPM_MESSAGES.lengthMismatch, { actual: String(tarball.length), expected: String(attachment.length) }),
+      );
+    }
+    const digests = digestsOf(tarball);
+    const dist = manifest.dist ?? ({} as VersionManifest['dist']);
+    if (dist.integrity && dist.integrity.startsWith('sha512-') && dist.integrity !== digests.integrity) {
+      throw badRequest(fill(NPM_MESSAGES.integrityMismatch, { actual: digests.integrity, expected: dist.integrity }));
+    }
+    if (dist.shasum && dist.shasum !== digests.shasum) {
+      throw badRequest(fill(NPM_MESSAGES.shasumMismatch, { actual: digests.shasum, expected: dist.shasum }));
+    }
+    const facts = await inspectTarball(tarball);
+    if (!facts) throw badRequest(NPM_MESSAGES.badTarball);
+    if (facts.packageJson.name !== name || facts.packageJson.version !== version) {
+      throw badRequest(
+        fill(NPM_MESSAGES.tarballMismatch, {
+          found: `${String(facts.packageJson.name)}@${String(facts.packageJson.version)}`,
+          expected: `${name}@${version}`,
+        }),
+      );
+    }
+
+    const target = await this.content.writeTarget(repoKey);
+    const before = await this.content.resolve(target, packumentPath(name));
+    const current = before ? await this.parse(before) : undefined;
+    // refused before anything is stored, and again (atomically) when the packument is written
+    if (current?.versions[version]) withVersion(current, { name, version, manifest, tags: {} });
+    const file = tarballFile(name, version);
+    const stray = await this.content.resolve(target, tarballPath(name, file));
+    await this.content.deploy({
+      repoKey: target.key,
+      path: tarballPath(name, file),
+      properties: { 'npm.name': [name], 'npm.version': [version] },
+      body: Readable.from([tarball]),
+      contentLength: tarball.length,
+      checksums: { sha1: digests.shasum },
+      checksumDeploy: false,
+      // a tarball no packument names (a publish that failed midway) may be replaced; a published one never
+      ifCurrent: stray?.item.sha256 ?? null,
+    });
+    const stored: VersionManifest = {
+      ...manifest,
+      _id: `${name}@${version}`,
+      _npmUser: publisher,
+      maintainers:
+        Array.isArray(manifest.maintainers) && manifest.maintainers.length ? manifest.maintainers : [publisher],
+      dist: {
+        ...dist,
+        integrity: digests.integrity,
+        shasum: digests.shasum,
+        tarball: tarballPath(name, file),
+        fileCount: facts.fileCount,
+        unpackedSize: facts.unpackedSize,
+      },
+    };
+    const tags = Object.fromEntries(
+      Object.entries(body['dist-tags'] ?? {}).filter((entry): entry is [string, string] => entry[1] === version),
+    );
+    return this.change(target, name, (existing) => withVersion(existing, { name, version, manifest: stored, tags }));
+  }
+
+  /**
+   * A metadata update: `npm deprecate` (needs deploy) or the first step of `npm unpublish
+   * name@version` (needs delete on the version's tarball, which is removed with it).
+   */
+  async update(repoKey: string, name: string, sent: Packument): Promise<Packument> {
+    checkName(name, false);
+    const target = await this.content.writeTarget(repoKey);
+    // the versions left out go first (the door checks delete on each), then the packument says so
+    const { removed } = applyUpdate(await this.existing(target, name), sent);
+    const current = await this.existing(target, name);
+    for (const version of removed) {
+      const file = current.versions[version]?.dist.tarball.split('/').pop() ?? tarballFile(name, version);
+      await this.removeIfThere(target.key, tarballPath(name, file));
+    }
+    return this.change(target, name, (fresh) => {
+      if (!fresh) throw notFound(NPM_MESSAGES.notFound);
+      return applyUpdate(fresh, sent).doc;
+    });
+  }
+
+  /** The tarball of a version, or the whole package (its packument and tarballs). */
+  async removeTarball(repoKey: string, name: string, file: string): Promise<void> {
+    checkName(name, false);
+    const target = await this.content.writeTarget(repoKey);
+    if (await this.removeIfThere(target.key, tarballPath(name, file))) return;
+    // npm unpublish removes the version from the packument first, which removed its tarball
+    const doc = await this.existing(target, name);
+    if (Object.values(doc.versions).some((v) => v.dist.tarball.split('/').pop() === file)) {
+      throw notFound(NPM_MESSAGES.notFound);
+    }
+  }
+
+  async removePackage(repoKey: string, name: string): Promise<void> {
+    checkName(name, false);
+    const target = await this.content.writeTarget(repoKey);
+    await this.existing(target, name);
+    await this.removeIfThere(target.key, `.npm/${name}`);
+    await this.removeIfThere(target.key, name);
+  }
+
+  private async removeIfThere(repoKey: string, path: string): Promise<boolean> {
+    try {
+      await this.content.remove(repoKey, path);
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 404) return false;
+      throw error;
+    }
+  }
+
+  async tags(repo: RepositoryRow, name: string): Promise<Record<string, string>> {
+    const doc = await this.packument(repo, name);
+    if (!doc) throw notFound(NPM_MESSAGES.notFound);
+    return doc['dist-tags'];
+  }
+
+  async setTag(repoKey: string, name: string, tag: string, version: string): Promise<Record<string, string>> {
+    const target = await this.content.writeTarget(repoKey);
+    const doc = await this.change(target, name, (current) => {
+      if (!current) throw notFound(NPM_MESSAGES.notFound);
+      return withTag(current, tag, version);
+    });
+    return doc['dist-tags'];
+  }
+
+  async removeTag(repoKey: string, name: string, tag: string): Promise<Record<string, string>> {
+    const target = await this.content.writeTarget(repoKey);
+    const doc = await this.change(target, name, (current) => {
+      if (!current) throw notFound(NPM_MESSAGES.notFound);
+      return withoutTag(current, tag);
+    });
+    return doc['dist-tags'];
+  }
+
+  /** The packages of a repository (a virtual one's readable members' merged), by name. */
+  async names(repo: RepositoryRow): Promise<string[]> {
+    const names: string[] = [];
+    const folders = (items: ItemRow[]) => items.filter((i) => i.folder === 1).map((i) => i.name);
+    for (const top of folders(await this.content.children(repo, '.npm').catch(() => []))) {
+      if (!top.startsWith('@')) names.push(top);
+      else
+        for (const scoped of folders(await this.content.children(repo, `.npm/${top}`))) names.push(`${top}/${scoped}`);
+    }
+    return names.sort();
+  }
+}
