@@ -104,6 +104,16 @@ function parseBody(request: FastifyRequest): unknown {
  * unpublish, search, login, whoami and ping. Every read and write goes through the door.
  */
 export async function npmRoutes(app: FastifyInstance): Promise<void> {
+  // npm, pnpm and yarn print an error answer's `error` (CouchDB's field): it carries the message too
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !payload.startsWith('{"errors"')) return payload;
+    try {
+      const body = JSON.parse(payload) as { errors?: { message?: string }[] };
+      return JSON.stringify({ ...body, error: body.errors?.[0]?.message });
+    } catch {
+      return payload;
+    }
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: NPM_MAX_PUBLISH_BYTES }, (_request, body, done) =>
     done(null, body),

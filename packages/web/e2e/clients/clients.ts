@@ -1,0 +1,86 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../harness';
+
+const exec = promisify(execFile);
+
+/** A package client's own binary from the project's dependencies (pnpm, yarn), or from the PATH. */
+export const bin = (name: string) => {
+  const local = path.join(ROOT, 'node_modules/.bin', name);
+  return fs.existsSync(local) ? local : name;
+};
+
+/**
+ * An environment for a package client that sees nothing of the test runner's own npm: no npm_*
+ * variables (npm test sets many), a home of its own, a cache of its own.
+ */
+export function clientHome(): { home: string; env: NodeJS.ProcessEnv } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-client-'));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
+  Object.assign(env, {
+    HOME: home,
+    npm_config_cache: path.join(home, 'npm-cache'),
+    npm_config_userconfig: path.join(home, '.npmrc'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    YARN_CACHE_FOLDER: path.join(home, 'yarn-cache'),
+  });
+  return { home, env };
+}
+
+/** Runs a client and answers its output; throws with all of it when the client fails. */
+export async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  try {
+    const { stdout, stderr } = await exec(command, args, { ...options, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    return `${stdout}${stderr}`;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${command} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`,
+    );
+  }
+}
+
+/**
+ * Runs an interactive client in a pseudo-terminal (util-linux `script`), answering each prompt
+ * as it appears — `npm login` reads its password from a terminal only.
+ */
+export function runInTerminal(
+  commandLine: string,
+  answers: [prompt: string, answer: string][],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', commandLine, '/dev/null'], { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let next = 0;
+    let searchFrom = 0;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      const pending = answers[next];
+      const at = pending ? output.indexOf(pending[0], searchFrom) : -1;
+      if (pending && at >= 0) {
+        next += 1;
+        searchFrom = at + pending[0].length;
+        child.stdin.write(`${pending[1]}\r`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${commandLine} exited with ${code}:\n${output}`));
+    });
+  });
+}

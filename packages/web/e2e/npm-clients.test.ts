@@ -1,0 +1,221 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+import { bin, clientHome, run, runInTerminal } from './clients/clients';
+
+/**
+ * The npm protocol proven with the real clients: npm (the installed one), pnpm and yarn classic.
+ * A second Arca plays the public registry behind a remote repository; a virtual repository
+ * combines it with the local one that the team publishes to.
+ */
+let upstream: RunningServer;
+let arca: RunningServer;
+const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+const { home, env } = clientHome();
+let registry: string;
+
+async function call(server: RunningServer, method: string, url: string, body?: unknown) {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/** A folder with a package.json (and more files), published with npm's own `npm publish`. */
+function packageDir(name: string, manifest: Record<string, unknown>, files: Record<string, string | Buffer> = {}) {
+  const dir = fs.mkdtempSync(path.join(home, 'pkg-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, license: 'MIT', ...manifest }, null, 2));
+  for (const [file, body] of Object.entries({ 'index.js': 'module.exports = {};\n', ...files })) {
+    fs.writeFileSync(path.join(dir, file), body);
+  }
+  return dir;
+}
+
+/** An .npmrc naming a registry and a token for it, as Set Me Up shows it. */
+function npmrc(dir: string, registryUrl: string, token: string) {
+  const host = registryUrl.replace(/^https?:/, '');
+  fs.writeFileSync(path.join(dir, '.npmrc'), `registry=${registryUrl}\n${host}:_authToken=${token}\n`);
+}
+
+const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env });
+
+beforeAll(async () => {
+  upstream = await startServer();
+  arca = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+  await call(upstream, 'PUT', '/artifactory/api/repositories/public', { rclass: 'local', packageType: 'npm' });
+  await call(arca, 'PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
+  await call(arca, 'PUT', '/artifactory/api/repositories/npmjs', {
+    rclass: 'remote',
+    packageType: 'npm',
+    url: `${upstream.url}/artifactory/api/npm/public/`,
+    username: 'admin',
+    password: ADMIN_PASSWORD,
+  });
+  await call(arca, 'PUT', '/artifactory/api/repositories/npm', {
+    rclass: 'virtual',
+    packageType: 'npm',
+    repositories: ['npm-local', 'npmjs'],
+    defaultDeploymentRepo: 'npm-local',
+  });
+  await call(arca, 'PUT', '/artifactory/api/security/users/dev', {
+    email: 'dev@example.com',
+    password: 'Dev-password-1',
+  });
+  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/dev', {
+    repo: { repositories: ['npm-local', 'npmjs', 'npm'], actions: { users: { dev: ['read', 'write', 'delete'] } } },
+  });
+  registry = `${arca.url}/artifactory/api/npm/npm/`;
+  // the "public registry": a package published there with npm itself
+  const token = (
+    (await (await call(upstream, 'POST', '/access/api/v1/tokens', { description: 'publish' })).json()) as {
+      access_token: string;
+    }
+  ).access_token;
+  const pad = packageDir(
+    'tiny-pad',
+    { version: '1.0.0', main: 'index.js' },
+    { 'index.js': 'module.exports = (s, n) => s.padStart(n);\n' },
+  );
+  npmrc(pad, `${upstream.url}/artifactory/api/npm/public/`, token);
+  await npm(['publish'], pad);
+}, 120_000);
+
+afterAll(async () => {
+  await arca?.stop();
+  await upstream?.stop();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('npm, pnpm and yarn against Arca', () => {
+  let token = '';
+  let work = '';
+
+  it('logs in with npm login (a token is issued) and answers whoami and ping', async () => {
+    work = fs.mkdtempSync(path.join(home, 'work-'));
+    fs.writeFileSync(path.join(work, '.npmrc'), `registry=${registry}\n`);
+    const output = await runInTerminal(
+      `npm login --auth-type=legacy --registry=${registry} --userconfig=${path.join(work, '.npmrc')}`,
+      [
+        ['Username:', 'dev'],
+        ['Password:', 'Dev-password-1'],
+      ],
+      { cwd: work, env },
+    );
+    expect(output).toContain(`Logged in on ${registry}`);
+    const saved = fs.readFileSync(path.join(work, '.npmrc'), 'utf8');
+    token = /:_authToken=(\S+)/.exec(saved)![1]!;
+    expect(token).toMatch(/^arca_/);
+    expect((await npm(['whoami', '--userconfig', path.join(work, '.npmrc')], work)).trim()).toBe('dev');
+    expect(await npm(['ping', '--userconfig', path.join(work, '.npmrc')], work)).toContain('PONG');
+  });
+
+  it('publishes a scoped package, tags, deprecates, searches and views it', async () => {
+    const app = packageDir(
+      '@acme/greeter',
+      {
+        version: '1.0.0',
+        description: 'Greets with padding',
+        keywords: ['greeting'],
+        main: 'index.js',
+        dependencies: { 'tiny-pad': '^1.0.0' },
+      },
+      {
+        'index.js': "const pad = require('tiny-pad');\nmodule.exports = (name) => pad(`hello ${name}`, 20);\n",
+        'README.md': '# Greeter\n',
+      },
+    );
+    npmrc(app, registry, token);
+    expect(await npm(['publish'], app)).toContain('+ @acme/greeter@1.0.0');
+    const manifest = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ ...manifest, version: '1.1.0-beta.1' }));
+    await npm(['publish', '--tag', 'beta'], app);
+    // the same version again is refused with npm's words
+    await expect(npm(['publish', '--tag', 'beta'], app)).rejects.toThrow(
+      /You cannot publish over the previously published versions: 1\.1\.0-beta\.1/,
+    );
+    await npm(['dist-tag', 'add', '@acme/greeter@1.0.0', 'stable'], app);
+    await npm(['dist-tag', 'rm', '@acme/greeter', 'beta'], app);
+    expect((await npm(['dist-tag', 'ls', '@acme/greeter'], app)).trim().split('\n').sort()).toEqual([
+      'latest: 1.0.0',
+      'stable: 1.0.0',
+    ]);
+    await npm(['deprecate', '@acme/greeter@1.1.0-beta.1', 'try 1.0.0'], app);
+    expect((await npm(['view', '@acme/greeter@1.1.0-beta.1', 'deprecated'], app)).trim()).toBe('try 1.0.0');
+    const view = JSON.parse(await npm(['view', '@acme/greeter', '--json'], app));
+    expect(view).toMatchObject({
+      name: '@acme/greeter',
+      version: '1.0.0',
+      description: 'Greets with padding',
+      versions: ['1.0.0', '1.1.0-beta.1'],
+    });
+    expect(view.dist.tarball).toBe(`${registry}@acme/greeter/-/greeter-1.0.0.tgz`);
+    const found = JSON.parse(await npm(['search', 'greet', '--json'], app)) as { name: string }[];
+    expect(found.map((p) => p.name)).toEqual(['@acme/greeter']);
+  });
+
+  it('installs through the virtual repository with npm, pnpm and yarn, the dependency coming from the upstream', async () => {
+    const dependency = { '@acme/greeter': '^1.0.0' };
+    const outputs: Record<string, string> = {};
+    for (const client of ['npm', 'pnpm', 'yarn'] as const) {
+      const project = fs.mkdtempSync(path.join(home, `${client}-`));
+      fs.writeFileSync(
+        path.join(project, 'package.json'),
+        JSON.stringify({ name: `use-${client}`, version: '1.0.0', private: true, dependencies: dependency }),
+      );
+      npmrc(project, registry, token);
+      // yarn classic sends the token for unscoped packages only when told to (as Set Me Up says)
+      if (client === 'yarn') fs.appendFileSync(path.join(project, '.npmrc'), 'always-auth=true\n');
+      const clientEnv = { ...env, npm_config_userconfig: path.join(project, '.npmrc') };
+      const args =
+        client === 'npm'
+          ? ['install']
+          : client === 'pnpm'
+            ? ['install', '--store-dir', path.join(home, 'pnpm-store'), '--reporter', 'append-only']
+            : ['install', '--non-interactive', '--registry', registry];
+      await run(client === 'npm' ? 'npm' : bin(client), args, { cwd: project, env: clientEnv });
+      outputs[client] = (
+        await run('node', ['-e', "console.log(require('@acme/greeter')('arca'))"], { cwd: project, env: clientEnv })
+      ).trimEnd();
+    }
+    expect(outputs).toEqual({
+      npm: '          hello arca',
+      pnpm: '          hello arca',
+      yarn: '          hello arca',
+    });
+    // the upstream's package is cached by the remote repository now
+    const cached = await (await call(arca, 'GET', '/artifactory/api/storage/npmjs/tiny-pad/-?list')).json();
+    expect((cached as { files: { uri: string }[] }).files.map((f) => f.uri)).toEqual(['/tiny-pad-1.0.0.tgz']);
+  });
+
+  it('unpublishes one version, then the whole package, with the delete right', async () => {
+    const cwd = fs.mkdtempSync(path.join(home, 'unpublish-'));
+    npmrc(cwd, registry, token);
+    await npm(['unpublish', '@acme/greeter@1.1.0-beta.1'], cwd);
+    expect(JSON.parse(await npm(['view', '@acme/greeter', 'versions', '--json'], cwd))).toEqual(['1.0.0']);
+    await npm(['unpublish', '@acme/greeter', '--force'], cwd);
+    await expect(npm(['view', '@acme/greeter'], cwd)).rejects.toThrow(/404/);
+  });
+
+  it('publishes and installs a 20 MB package intact', async () => {
+    const payload = randomBytes(20 * 1024 * 1024);
+    const big = packageDir('big-blob', { version: '1.0.0', main: 'index.js' }, { 'blob.bin': payload });
+    npmrc(big, registry, token);
+    await npm(['publish'], big);
+    const project = fs.mkdtempSync(path.join(home, 'big-'));
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'use-big', version: '1.0.0', private: true }),
+    );
+    npmrc(project, registry, token);
+    await npm(['install', 'big-blob@1.0.0'], project);
+    const installed = fs.readFileSync(path.join(project, 'node_modules/big-blob/blob.bin'));
+    expect(createHash('sha256').update(installed).digest('hex')).toBe(
+      createHash('sha256').update(payload).digest('hex'),
+    );
+  });
+});
