@@ -19,10 +19,23 @@ describe('Set Me Up by format', () => {
     expect(snippets[0]!.code).toContain('-u ann:eyJ.token ');
   });
 
+  it('gives an npm repository its registry address, a token in .npmrc and the publish command', () => {
+    const { served, snippets } = setMeUp('npm', { ...target, repoKey: 'npm', secret: 'arca_token' });
+    expect(served).toBe(true);
+    const npmrc = snippets.find((s) => s.title.startsWith('Or write .npmrc'))!;
+    expect(npmrc.code).toBe(
+      'registry=https://arca.example.com/artifactory/api/npm/npm/\n//arca.example.com/artifactory/api/npm/npm/:_authToken=arca_token',
+    );
+    expect(snippets.map((s) => s.code)).toContain(
+      'npm publish --registry=https://arca.example.com/artifactory/api/npm/npm/',
+    );
+    expect(setMeUp('npm', target).snippets.some((s) => s.code.includes('_authToken=<TOKEN>'))).toBe(true);
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
-    const { served, snippets } = setMeUp('npm', target);
+    const { served, snippets } = setMeUp('pypi', target);
     expect(served).toBe(false);
-    expect(snippets.some((s) => s.code.includes('npm '))).toBe(false);
+    expect(snippets.some((s) => s.code.includes('pip '))).toBe(false);
     expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
   });
 });

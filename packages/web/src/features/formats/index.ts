@@ -1,4 +1,5 @@
 import { genericSnippets } from './generic/set-me-up';
+import { npmSnippets } from './npm/set-me-up';
 import type { SetMeUpTarget, Snippet } from './snippet';
 
 export type { SetMeUpTarget, Snippet } from './snippet';
@@ -10,7 +11,10 @@ interface ConsoleFormat {
 }
 
 /** Every format the server speaks, in one list, as on the server. */
-const FORMATS: readonly ConsoleFormat[] = [{ types: ['generic'], snippets: genericSnippets }];
+const FORMATS: readonly ConsoleFormat[] = [
+  { types: ['generic'], snippets: genericSnippets },
+  { types: ['npm'], snippets: npmSnippets },
+];
 
 /**
  * What Set Me Up shows for a repository of this package type. A type no format serves yet holds

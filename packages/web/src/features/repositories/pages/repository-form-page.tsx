@@ -1,4 +1,4 @@
-import { Alert, Card, Col, Form, Input, Row, Select, Skeleton, Typography } from 'antd';
+import { Alert, Card, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
@@ -38,6 +38,7 @@ interface FormValues {
   password: string;
   repositories: string[];
   defaultDeploymentRepo: string;
+  metadataRetrievalCachePeriodSecs: number;
 }
 
 const EMPTY: FormValues = {
@@ -53,6 +54,7 @@ const EMPTY: FormValues = {
   password: '',
   repositories: [],
   defaultDeploymentRepo: '',
+  metadataRetrievalCachePeriodSecs: 7200,
 };
 
 /** Creates a repository (`admin.repositories.new`) or edits one (`admin.repositories.edit`). */
@@ -180,6 +182,14 @@ export function RepositoryFormPage() {
                       </Form.Item>
                     </Col>
                   </Row>
+                  <Form.Item
+                    label="Metadata retrieval cache period (seconds)"
+                    name="metadataRetrievalCachePeriodSecs"
+                    extra="How long cached metadata (npm packuments and the like) is served before the upstream is asked again. Package files are kept for good."
+                    rules={[{ required: true, message: 'This field is mandatory.' }]}
+                  >
+                    <InputNumber min={0} max={31_536_000} precision={0} style={{ width: 200 }} />
+                  </Form.Item>
                 </>
               )}
               {rclass === 'virtual' && (
