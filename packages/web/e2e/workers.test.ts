@@ -63,4 +63,19 @@ describe('several workers', () => {
     expect([...(await statuses())].every((status) => status === 401 || status === 429)).toBe(true);
     await call('DELETE', '/artifactory/api/v2/security/permissions/ann');
   });
+
+  it('takes deploys that arrive at both workers at once, each creating folders the other also creates', async () => {
+    await call('PUT', '/artifactory/api/repositories/busy-local', { rclass: 'local' });
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, i) => (await call('PUT', `/artifactory/busy-local/new/f${i % 5}/file-${i}.txt`, `file ${i}`)).status,
+      ),
+    );
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    const listed = (await (await call('GET', '/artifactory/api/storage/busy-local/new?list&deep=1')).json()) as {
+      files: unknown[];
+    };
+    expect(listed.files).toHaveLength(40);
+  });
 });

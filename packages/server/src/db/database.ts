@@ -7,8 +7,9 @@ import {
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
+  CompiledQuery,
   type Compilable,
-  type CompiledQuery,
+  type Driver,
   type MigrationResultSet,
 } from 'kysely';
 import pg from 'pg';
@@ -55,6 +56,22 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   });
 }
 
+/**
+ * SQLite transactions begin IMMEDIATE: a deferred one that reads and then writes cannot wait for
+ * another process's write (SQLite answers "database is locked" at once rather than risk a
+ * deadlock), which two workers or nodes deploying at the same time would hit. Taking the write
+ * lock at the start lets the busy timeout queue them instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
 export function openDatabase(options: {
   dataDir: string;
@@ -74,7 +91,7 @@ export function openDatabase(options: {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
     engine: 'sqlite',
   };
 }

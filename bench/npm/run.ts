@@ -1,0 +1,269 @@
+/**
+ * npm installs against Arca and Verdaccio 6.8.0, both fresh on loopback and loaded with the same
+ * 300 generated packages (two versions each, each depending on up to three earlier ones). In
+ * alternation, `npm install` of a project depending on all of them with an empty npm cache, five
+ * times per mode: anonymous reads, a token, basic credentials. Prints the median seconds, the
+ * ratio Arca/Verdaccio and Arca's authenticated/anonymous ratio, then abbreviated packument
+ * requests per second under autocannon for both.
+ * Targets: install ratio ≤ 0.7 in each mode; packuments ≥ 1.5× Verdaccio; authenticated within
+ * 1.2× of anonymous on Arca.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { AUTH, ROOT, build, freePort, median } from '../lib/bench.ts';
+import { startServer } from '../../packages/web/e2e/harness.ts';
+import { clientHome } from '../../packages/web/e2e/clients/clients.ts';
+import { publishBody } from '../../packages/server/src/test/npm.ts';
+
+const PACKAGES = Number(process.env.BENCH_PACKAGES ?? 300);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const USER = 'bench';
+const PASSWORD = 'Bench-password-1';
+
+/** Package i depends on up to three earlier packages, picked by a fixed pseudo-random sequence. */
+function dependenciesOf(i: number): Record<string, string> {
+  let seed = (i + 1) * 2654435761;
+  const next = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const deps: Record<string, string> = {};
+  if (i === 0) return deps;
+  const count = Math.floor(next() * 4);
+  for (let k = 0; k < count; k++) deps[`bench-pkg-${Math.floor(next() * i)}`] = '^1.0.0';
+  return deps;
+}
+
+async function publishAll(registry: string, authorization: string): Promise<void> {
+  const queue = Array.from({ length: PACKAGES }, (_, i) => i);
+  const worker = async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+      for (const version of ['1.0.0', '1.1.0']) {
+        const name = `bench-pkg-${i}`;
+        const { body } = await publishBody(name, version, {
+          manifest: {
+            dependencies: dependenciesOf(i),
+            description: `Package ${i}`,
+            keywords: ['bench'],
+            readme: `# ${name}\n`,
+          },
+        });
+        const res = await fetch(`${registry}${name}`, {
+          method: 'PUT',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!res.ok) throw new Error(`publish ${name}@${version} to ${registry}: ${res.status} ${await res.text()}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+async function startVerdaccio(dir: string, port: number): Promise<ChildProcess> {
+  fs.writeFileSync(
+    path.join(dir, 'config.yaml'),
+    [
+      `storage: ${path.join(dir, 'storage')}`,
+      'auth:',
+      '  htpasswd:',
+      `    file: ${path.join(dir, 'htpasswd')}`,
+      '    max_users: 100',
+      'uplinks: {}',
+      'packages:',
+      "  '**':",
+      '    access: $all',
+      '    publish: $authenticated',
+      'web:',
+      '  enable: false',
+      'max_body_size: 100mb',
+      'log: { type: stdout, format: pretty, level: error }',
+    ].join('\n'),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/verdaccio/bin/verdaccio'),
+      '--config',
+      path.join(dir, 'config.yaml'),
+      '--listen',
+      `127.0.0.1:${port}`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/-/ping`)).ok) return child;
+    } catch {
+      // not yet
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Verdaccio did not start:\n${out}`);
+}
+
+/** The token a registry issues at `npm login` (the legacy CouchDB call both speak). */
+async function login(registry: string): Promise<string> {
+  const res = await fetch(`${registry}-/user/org.couchdb.user:${USER}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      _id: `org.couchdb.user:${USER}`,
+      name: USER,
+      password: PASSWORD,
+      type: 'user',
+      roles: [],
+      date: new Date().toISOString(),
+    }),
+  });
+  if (!res.ok) throw new Error(`login at ${registry}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+type Mode = 'anonymous' | 'token' | 'basic';
+
+function installOnce(registry: string, mode: Mode, token: string): number {
+  const { home, env } = clientHome();
+  try {
+    const project = path.join(home, 'project');
+    fs.mkdirSync(project);
+    const dependencies = Object.fromEntries(Array.from({ length: PACKAGES }, (_, i) => [`bench-pkg-${i}`, '^1.0.0']));
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'bench-project', version: '1.0.0', private: true, dependencies }),
+    );
+    const host = registry.replace(/^https?:/, '');
+    const auth =
+      mode === 'token'
+        ? `${host}:_authToken=${token}\n`
+        : mode === 'basic'
+          ? `${host}:_auth=${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}\n`
+          : '';
+    fs.writeFileSync(path.join(home, '.npmrc'), `registry=${registry}\n${auth}`);
+    const started = process.hrtime.bigint();
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+      cwd: project,
+      env,
+      stdio: 'pipe',
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const installed = fs.readdirSync(path.join(project, 'node_modules')).filter((n) => n.startsWith('bench-pkg-'));
+    if (installed.length !== PACKAGES)
+      throw new Error(`${registry}: ${installed.length} of ${PACKAGES} packages installed`);
+    return seconds;
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function packumentsPerSecond(url: string, headers: Record<string, string>) {
+  const result = await autocannon({
+    url,
+    connections: 16,
+    duration: SECONDS,
+    headers: { accept: 'application/vnd.npm.install-v1+json', ...headers },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+await build();
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-npm-'));
+const verdaccioPort = await freePort();
+const verdaccio = await startVerdaccio(work, verdaccioPort);
+const arca = await startServer({
+  ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)),
+  ARCA_LOG_STDOUT: 'false',
+});
+try {
+  const verdaccioRegistry = `http://127.0.0.1:${verdaccioPort}/`;
+  const arcaRegistry = `${arca.url}/artifactory/api/npm/npm-local/`;
+  const json = { authorization: AUTH, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const call = async (method: string, url: string, body: unknown) => {
+    const res = await fetch(`${arca.url}${url}`, { method, headers: json, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
+  await call('PUT', `/artifactory/api/security/users/${USER}`, { email: 'bench@example.com', password: PASSWORD });
+  await call('PUT', '/artifactory/api/v2/security/permissions/bench', {
+    repo: { repositories: ['npm-local'], actions: { users: { [USER]: ['read', 'write'] } } },
+  });
+  const settings = await (await fetch(`${arca.url}/ui/api/v1/ui/security/settings`, { headers: json })).json();
+  await call('PUT', '/ui/api/v1/ui/security/settings', { ...settings, anonymousAccess: true });
+
+  const tokens = { arca: await login(arcaRegistry), verdaccio: await login(verdaccioRegistry) };
+  const loadStarted = Date.now();
+  await publishAll(arcaRegistry, `Bearer ${tokens.arca}`);
+  const arcaLoad = (Date.now() - loadStarted) / 1000;
+  const verdaccioStarted = Date.now();
+  await publishAll(verdaccioRegistry, `Bearer ${tokens.verdaccio}`);
+  const verdaccioLoad = (Date.now() - verdaccioStarted) / 1000;
+  console.log(
+    `\nnpm: ${PACKAGES} packages × 2 versions published in ${arcaLoad.toFixed(1)} s to Arca, ${verdaccioLoad.toFixed(1)} s to Verdaccio`,
+  );
+
+  const modes: Mode[] = ['anonymous', 'token', 'basic'];
+  const times: Record<string, number[]> = {};
+  for (let run = 0; run < RUNS; run++) {
+    for (const mode of modes) {
+      for (const [name, registry] of [
+        ['Arca', arcaRegistry],
+        ['Verdaccio', verdaccioRegistry],
+      ] as const) {
+        (times[`${name} ${mode}`] ??= []).push(
+          installOnce(registry, mode, name === 'Arca' ? tokens.arca : tokens.verdaccio),
+        );
+      }
+    }
+  }
+  console.log(`npm install of ${PACKAGES} packages, empty cache, median of ${RUNS} (alternating):`);
+  for (const mode of modes) {
+    const a = median(times[`Arca ${mode}`]!);
+    const v = median(times[`Verdaccio ${mode}`]!);
+    console.log(
+      `  ${mode.padEnd(10)} Arca ${a.toFixed(2)} s   Verdaccio ${v.toFixed(2)} s   ratio ${(a / v).toFixed(2)} (target ≤ 0.7)`,
+    );
+  }
+  const anonymous = median(times['Arca anonymous']!);
+  console.log(
+    `  Arca authenticated / anonymous: token ${(median(times['Arca token']!) / anonymous).toFixed(2)}, basic ${(median(times['Arca basic']!) / anonymous).toFixed(2)} (target ≤ 1.2)`,
+  );
+
+  const name = `bench-pkg-${Math.floor(PACKAGES / 2)}`;
+  const rows: [string, { rps: number; p99: number }][] = [];
+  for (let round = 0; round < 2; round++) {
+    rows.push(['Verdaccio anonymous', await packumentsPerSecond(`${verdaccioRegistry}${name}`, {})]);
+    rows.push(['Arca anonymous', await packumentsPerSecond(`${arcaRegistry}${name}`, {})]);
+    rows.push([
+      'Arca token',
+      await packumentsPerSecond(`${arcaRegistry}${name}`, { authorization: `Bearer ${tokens.arca}` }),
+    ]);
+  }
+  const best = (label: string) => Math.max(...rows.filter(([l]) => l === label).map(([, f]) => f.rps));
+  console.log(`abbreviated packument of ${name}, autocannon 16 connections, ${SECONDS} s, best of 2:`);
+  for (const label of ['Verdaccio anonymous', 'Arca anonymous', 'Arca token']) {
+    const p99 = Math.min(...rows.filter(([l]) => l === label).map(([, f]) => f.p99));
+    console.log(`  ${label.padEnd(20)} ${best(label).toFixed(0).padStart(6)} req/s  p99 ${p99} ms`);
+  }
+  console.log(
+    `  Arca / Verdaccio: ${(best('Arca anonymous') / best('Verdaccio anonymous')).toFixed(2)}× (target ≥ 1.5)`,
+  );
+} finally {
+  verdaccio.kill('SIGTERM');
+  await arca.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}
