@@ -30,6 +30,7 @@ import {
 } from './artifacts.service.js';
 import { repositoryOrTrash, type Location } from './artifacts.items.js';
 import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
+import { SMALL_BINARY_BYTES } from '../../storage/binary-store.js';
 import { findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 
@@ -75,6 +76,11 @@ export interface RepoContent {
   resolveEach(repoKey: string, path: string): Promise<Resolved[]>;
   /** The bytes of a resolved file, or a range of them (inclusive end). */
   open(item: ItemRow, range?: { start: number; end: number }): Readable;
+  /**
+   * The whole of a resolved file as one buffer — for metadata a format parses (packuments,
+   * indexes), never for package files; small ones come from the cache of hot contents.
+   */
+  read(item: ItemRow): Promise<Buffer>;
   /** The checksums of a stored file. */
   checksums(item: ItemRow): Promise<{ sha1: string; md5: string; sha256: string }>;
   /** The properties of a resolved item. */
@@ -149,6 +155,13 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
 
     open: (item, range) => store.read(item.sha256!, range),
+    async read(item) {
+      const size = Number(item.size);
+      if (size <= SMALL_BINARY_BYTES) return store.readSmall(item.sha256!, size);
+      const chunks: Buffer[] = [];
+      for await (const chunk of store.read(item.sha256!)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
     checksums: (item) => checksumsOf(db, item.sha256!),
     properties: (item) => propertiesOf(db, item.id),
     visible: (repoKey) => readFilter(db, principal, repoKey),

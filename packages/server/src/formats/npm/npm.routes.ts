@@ -144,27 +144,24 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
         case 'tags':
           checkName(address.name, false);
           return packages.tags(repo, address.name);
-        case 'packument':
+        case 'packument': {
+          checkName(address.name, false);
+          const abbreviated = (request.headers.accept ?? '').includes(NPM_ABBREVIATED_TYPE);
+          const answer = await packages.answer(repo, address.name, registryOf(request, repo.key), abbreviated);
+          if (!answer) throw notFound(NPM_MESSAGES.notFound);
+          reply.type(abbreviated ? NPM_ABBREVIATED_TYPE : 'application/json').header('ETag', answer.etag);
+          if (request.headers['if-none-match'] === answer.etag) return reply.status(304).send();
+          return reply.send(answer.body);
+        }
         case 'version': {
           checkName(address.name, false);
           const doc = await packages.packument(repo, address.name);
           if (!doc) throw notFound(NPM_MESSAGES.notFound);
-          const registry = registryOf(request, repo.key);
-          if (address.kind === 'version') {
-            const version = doc['dist-tags'][address.version] ?? address.version;
-            if (!doc.versions[version])
-              throw notFound(fill(NPM_MESSAGES.noSuchVersion, { name: doc.name, version: address.version }));
-            const one = present(
-              { ...doc, versions: { [version]: doc.versions[version] } },
-              registry,
-              false,
-            ) as Packument;
-            return one.versions[version];
-          }
-          const abbreviated = (request.headers.accept ?? '').includes(NPM_ABBREVIATED_TYPE);
-          return reply
-            .type(abbreviated ? NPM_ABBREVIATED_TYPE : 'application/json')
-            .send(present(doc, registry, abbreviated));
+          const version = doc['dist-tags'][address.version] ?? address.version;
+          const manifest = doc.versions[version];
+          if (!manifest) throw notFound(fill(NPM_MESSAGES.noSuchVersion, { name: doc.name, version: address.version }));
+          const one = present({ ...doc, versions: { [version]: manifest } }, registryOf(request, repo.key), false);
+          return (one as Packument).versions[version];
         }
         case 'tarball': {
           checkName(address.name, false);

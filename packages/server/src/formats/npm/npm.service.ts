@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import semver from 'semver';
 import validateName from 'validate-npm-package-name';
@@ -11,6 +12,7 @@ import {
   mergePackuments,
   packumentPath,
   parsePackument,
+  present,
   tarballFile,
   tarballPath,
   withTag,
@@ -38,10 +40,16 @@ export function checkName(name: string, forPublish: boolean): void {
   }
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/**
+ * Packuments as answered, per process: the key names the stored packuments' contents by SHA-256
+ * (so an answer can never be stale), the registry address and the form. Most answers kept.
+ */
+const ANSWERS_KEPT = 2000;
+const answers = new Map<string, { body: string; etag: string }>();
+
+function remember(key: string, answer: { body: string; etag: string }): void {
+  if (answers.size >= ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+  answers.set(key, answer);
 }
 
 /** The packuments of one package in one repository, read and written through the door. */
@@ -49,7 +57,24 @@ export class NpmPackages {
   constructor(private readonly content: RepoContent) {}
 
   private async parse(found: Resolved): Promise<Packument | undefined> {
-    return parsePackument((await readAll(this.content.open(found.item))).toString('utf8'));
+    return parsePackument((await this.content.read(found.item)).toString('utf8'));
+  }
+
+  /** The stored packuments behind what a repository answers for a package (a virtual one's readable members'). */
+  private async sources(repo: RepositoryRow, name: string): Promise<Resolved[]> {
+    const path = packumentPath(name);
+    if (repo.rclass === 'virtual') return this.content.resolveEach(repo.key, path);
+    const found = await this.content.resolve(repo, path);
+    return found ? [found] : [];
+  }
+
+  private async merged(sources: Resolved[]): Promise<Packument | undefined> {
+    const docs: Packument[] = [];
+    for (const found of sources) {
+      const doc = await this.parse(found);
+      if (doc) docs.push(doc);
+    }
+    return mergePackuments(docs);
   }
 
   /**
@@ -58,17 +83,30 @@ export class NpmPackages {
    * members. Undefined when no readable repository has the package.
    */
   async packument(repo: RepositoryRow, name: string): Promise<Packument | undefined> {
-    const path = packumentPath(name);
-    if (repo.rclass !== 'virtual') {
-      const found = await this.content.resolve(repo, path);
-      return found ? this.parse(found) : undefined;
-    }
-    const docs: Packument[] = [];
-    for (const found of await this.content.resolveEach(repo.key, path)) {
-      const doc = await this.parse(found);
-      if (doc) docs.push(doc);
-    }
-    return mergePackuments(docs);
+    return this.merged(await this.sources(repo, name));
+  }
+
+  /**
+   * The packument as a client gets it (see `present`), serialised, with an ETag; kept per
+   * process under the stored contents' SHA-256s, so that a hot package costs one item lookup.
+   */
+  async answer(
+    repo: RepositoryRow,
+    name: string,
+    registry: string,
+    abbreviated: boolean,
+  ): Promise<{ body: string; etag: string } | undefined> {
+    const sources = await this.sources(repo, name);
+    if (!sources.length) return undefined;
+    const key = `${sources.map((s) => s.item.sha256).join(',')}|${registry}|${abbreviated ? 'a' : 'f'}`;
+    const known = answers.get(key);
+    if (known) return known;
+    const doc = await this.merged(sources);
+    if (!doc) return undefined;
+    const body = JSON.stringify(present(doc, registry, abbreviated));
+    const answer = { body, etag: `"${createHash('sha1').update(key).digest('hex')}"` };
+    remember(key, answer);
+    return answer;
   }
 
   /**
