@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs when they are missing: Chromium for the
-# browser tests, PostgreSQL for the second database engine. Needs root (or passwordless sudo).
+# browser tests, twine for the Python index tests, PostgreSQL for the second database engine.
+# Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# the Python index is proven with twine (uploads); pip comes with Python
+command -v twine >/dev/null 2>&1 || missing+=(twine)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

@@ -227,6 +227,8 @@ try {
         (times[`${name} ${mode}`] ??= []).push(
           installOnce(registry, mode, name === 'Arca' ? tokens.arca : tokens.verdaccio),
         );
+        // a registry still busy after a slow run must not slow the next one down
+        await new Promise((resolve) => setTimeout(resolve, 3000));
       }
     }
   }

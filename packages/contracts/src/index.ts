@@ -10,3 +10,4 @@ export * from './access.js';
 export * from './projects.js';
 export * from './events.js';
 export * from './npm.js';
+export * from './pypi.js';

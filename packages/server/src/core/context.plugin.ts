@@ -16,8 +16,8 @@ export interface FormatFacts {
    * retrieval period for the files its format calls metadata; undefined: for ever (a package file).
    */
   metadataMaxAgeMs(repo: RepositoryRow, path: string): number | undefined;
-  /** Where a remote repository's upstream serves a stored path (URL-encoded, no leading slash). */
-  upstreamPath(packageType: string, path: string): string;
+  /** Where a remote repository's upstream serves a stored path: relative to its URL (URL-encoded) or absolute. */
+  upstreamPath(repo: RepositoryRow, path: string): string;
 }
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */

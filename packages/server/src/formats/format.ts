@@ -44,10 +44,15 @@ export interface Format {
    * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
    * fetched again from the upstream once it is older than the repository's metadata retrieval
    * period; the upstream failing, the cached copy is served. Package files never expire.
-   * `upstreamPath` maps a stored path to where the upstream serves it, URL-encoded, when the two
-   * differ (an npm packument stored at `.npm/{name}/package.json` is `/{name}` upstream).
+   * `upstreamPath` maps a stored path to where the upstream serves it when the two differ: a path
+   * relative to the repository's URL, URL-encoded (an npm packument stored at
+   * `.npm/{name}/package.json` is `{name}` upstream), or an absolute address (a file a Python
+   * index lists on another host). The repository's credentials are sent to its own host only.
    */
-  remoteMetadata?: { isMetadata: (path: string) => boolean; upstreamPath?: (path: string) => string };
+  remoteMetadata?: {
+    isMetadata: (path: string) => boolean;
+    upstreamPath?: (path: string, repositoryUrl: string) => string;
+  };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it
    * (`content.resolveEach`, in resolution order) — for example the versions of a package across

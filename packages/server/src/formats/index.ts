@@ -3,9 +3,10 @@ import type { FormatFacts } from '../core/context.plugin.js';
 import type { Format } from './format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { npmFormat } from './npm/npm.format.js';
+import { pypiFormat } from './pypi/pypi.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat, npmFormat];
+export const FORMATS: readonly Format[] = [genericFormat, npmFormat, pypiFormat];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -15,7 +16,6 @@ export const FORMATS: readonly Format[] = [genericFormat, npmFormat];
 const KNOWN_UPSTREAMS: Record<string, string> = {
   maven: 'https://repo1.maven.org/maven2/',
   gradle: 'https://repo1.maven.org/maven2/',
-  pypi: 'https://files.pythonhosted.org/',
   docker: 'https://registry-1.docker.io/',
   helm: 'https://charts.helm.sh/stable/',
   go: 'https://proxy.golang.org/',
@@ -40,9 +40,10 @@ export const FORMAT_FACTS: FormatFacts = {
     const metadata = formatFor(repo.package_type)?.remoteMetadata;
     return metadata?.isMetadata(path) ? Number(repo.metadata_max_age_secs) * 1000 : undefined;
   },
-  upstreamPath(packageType, path) {
+  upstreamPath(repo, path) {
     return (
-      formatFor(packageType)?.remoteMetadata?.upstreamPath?.(path) ?? path.split('/').map(encodeURIComponent).join('/')
+      formatFor(repo.package_type)?.remoteMetadata?.upstreamPath?.(path, repo.url) ??
+      path.split('/').map(encodeURIComponent).join('/')
     );
   },
 };

@@ -10,8 +10,18 @@ import { findItem } from './artifacts.store.js';
 const inflight = new Map<string, Promise<ItemRow | undefined>>();
 
 function upstreamUrl(ctx: ArtifactContext, repo: RepositoryRow, path: string): string {
-  const upstreamPath = ctx.upstreamPath?.(repo.package_type, path) ?? path.split('/').map(encodeURIComponent).join('/');
+  const upstreamPath = ctx.upstreamPath?.(repo, path) ?? path.split('/').map(encodeURIComponent).join('/');
+  if (/^https?:\/\//.test(upstreamPath)) return upstreamPath;
   return `${repo.url.replace(/\/+$/, '')}/${upstreamPath}`;
+}
+
+/** The repository's credentials go to its upstream's host only, never to another host it links to. */
+function sameHost(url: string, repoUrl: string): boolean {
+  try {
+    return new URL(url).host === new URL(repoUrl).host;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -24,11 +34,12 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
   if (running) return running;
   const work = (async () => {
     const headers: Record<string, string> = {};
-    if (repo.username)
+    const url = upstreamUrl(ctx, repo, path);
+    if (repo.username && sameHost(url, repo.url))
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
     let response: Response;
     try {
-      response = await outboundFetch(upstreamUrl(ctx, repo, path), {
+      response = await outboundFetch(url, {
         headers,
         allowed: (await ctx.allowedHosts?.()) ?? [],
       });

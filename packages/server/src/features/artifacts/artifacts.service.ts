@@ -52,8 +52,11 @@ export interface ArtifactContext {
   visible?: ReadFilter;
   /** How long a remote repository's cached file stays fresh (the format decides); undefined: for ever. */
   metadataMaxAgeMs?: (repo: RepositoryRow, path: string) => number | undefined;
-  /** Where a remote repository's upstream serves a stored path (URL-encoded, no leading slash). */
-  upstreamPath?: (packageType: string, path: string) => string;
+  /**
+   * Where a remote repository's upstream serves a stored path: URL-encoded and relative to the
+   * repository's URL, or an absolute address (a file an index lists on another host).
+   */
+  upstreamPath?: (repo: RepositoryRow, path: string) => string;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }

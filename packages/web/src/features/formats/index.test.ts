@@ -32,10 +32,21 @@ describe('Set Me Up by format', () => {
     expect(setMeUp('npm', target).snippets.some((s) => s.code.includes('_authToken=<TOKEN>'))).toBe(true);
   });
 
+  it('gives a PyPI repository pip and twine settings with the real address and the token', () => {
+    const { served, snippets } = setMeUp('pypi', { ...target, repoKey: 'pypi', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toBe(
+      'pip install <package> --index-url https://ann:arca_token@arca.example.com/artifactory/api/pypi/pypi/simple',
+    );
+    expect(snippets.find((s) => s.title.includes('.pypirc'))!.code).toContain(
+      'repository = https://arca.example.com/artifactory/api/pypi/pypi\nusername = ann\npassword = arca_token',
+    );
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
-    const { served, snippets } = setMeUp('pypi', target);
+    const { served, snippets } = setMeUp('maven', target);
     expect(served).toBe(false);
-    expect(snippets.some((s) => s.code.includes('pip '))).toBe(false);
+    expect(snippets.some((s) => s.code.includes('mvn '))).toBe(false);
     expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
   });
 });

@@ -1,5 +1,6 @@
 import { genericSnippets } from './generic/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
+import { pypiSnippets } from './pypi/set-me-up';
 import type { SetMeUpTarget, Snippet } from './snippet';
 
 export type { SetMeUpTarget, Snippet } from './snippet';
@@ -14,6 +15,7 @@ interface ConsoleFormat {
 const FORMATS: readonly ConsoleFormat[] = [
   { types: ['generic'], snippets: genericSnippets },
   { types: ['npm'], snippets: npmSnippets },
+  { types: ['pypi'], snippets: pypiSnippets },
 ];
 
 /**

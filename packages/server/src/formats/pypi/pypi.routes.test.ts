@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PYPI_SIMPLE_JSON, TRASHCAN_REPO } from '@arca/contracts';
+import {
+  ADMIN_BASIC,
+  ADMIN_PASSWORD,
+  ENGINES,
+  countRows,
+  createRepo,
+  createUser,
+  messages,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+
+const API = '/artifactory/api/pypi';
+
+/** The multipart body twine sends for one file. */
+async function uploadBody(
+  name: string,
+  version: string,
+  filename: string,
+  bytes: Buffer,
+  extra: Record<string, string | string[]> = {},
+) {
+  const form = new FormData();
+  const fields: Record<string, string | string[]> = {
+    ':action': 'file_upload',
+    protocol_version: '1',
+    metadata_version: '2.1',
+    name,
+    version,
+    filetype: filename.endsWith('.whl') ? 'bdist_wheel' : 'sdist',
+    pyversion: filename.endsWith('.whl') ? 'py3' : 'source',
+    summary: `${name} for tests`,
+    requires_python: '>=3.8',
+    requires_dist: ['requests>=2', 'click'],
+    sha256_digest: createHash('sha256').update(bytes).digest('hex'),
+    md5_digest: createHash('md5').update(bytes).digest('hex'),
+    ...extra,
+  };
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) form.append(key, v);
+  }
+  form.append('content', new Blob([bytes]), filename);
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), type: response.headers.get('content-type')! };
+}
+
+describe.each(ENGINES)('Python package index on %s', (engine) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'pypi-local', { rclass: 'local', packageType: 'pypi' });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const upload = async (
+    repo: string,
+    args: Parameters<typeof uploadBody>,
+    headers: Record<string, string> = ADMIN_BASIC,
+    app = t.app,
+  ) => {
+    const { payload, type } = await uploadBody(...args);
+    return app.inject({
+      method: 'POST',
+      url: `${API}/${repo}`,
+      headers: { ...headers, 'content-type': type },
+      payload,
+    });
+  };
+  const get = (url: string, headers: Record<string, string> = ADMIN_BASIC) => t.app.inject({ url, headers });
+  const storedFiles = async () =>
+    (
+      await t.app.db
+        .selectFrom('items')
+        .select('path')
+        .where('folder', '=', 0)
+        .where('repo_key', '!=', TRASHCAN_REPO)
+        .execute()
+    )
+      .map((r) => r.path)
+      .sort();
+
+  it('takes twine uploads of a wheel and an sdist and lists them in the simple index, HTML and JSON', async () => {
+    const wheel = Buffer.from('wheel bytes');
+    const sdist = Buffer.from('sdist bytes');
+    expect((await upload('pypi-local', ['My_Pkg', '1.0', 'my_pkg-1.0-py3-none-any.whl', wheel])).statusCode).toBe(200);
+    expect((await upload('pypi-local', ['My_Pkg', '1.0', 'my_pkg-1.0.tar.gz', sdist])).statusCode).toBe(200);
+    expect(await storedFiles()).toEqual([
+      '.pypi/my-pkg/index.json',
+      'my-pkg/1.0/my_pkg-1.0-py3-none-any.whl',
+      'my-pkg/1.0/my_pkg-1.0.tar.gz',
+    ]);
+    // PEP 503: any spelling of the name leads to the normalised page
+    const redirect = await get(`${API}/pypi-local/simple/My_Pkg/`);
+    expect([redirect.statusCode, redirect.headers.location]).toEqual([
+      301,
+      'http://localhost:80/artifactory/api/pypi/pypi-local/simple/my-pkg/',
+    ]);
+    const html = await get(`${API}/pypi-local/simple/my-pkg/`);
+    expect(html.statusCode).toBe(200);
+    const sha = createHash('sha256').update(wheel).digest('hex');
+    expect(html.body).toContain(
+      `<a href="http://localhost:80/artifactory/api/pypi/pypi-local/packages/my-pkg/1.0/my_pkg-1.0-py3-none-any.whl#sha256=${sha}" data-requires-python="&gt;=3.8">my_pkg-1.0-py3-none-any.whl</a>`,
+    );
+    const json = await get(`${API}/pypi-local/simple/my-pkg/`, { ...ADMIN_BASIC, accept: PYPI_SIMPLE_JSON });
+    expect(json.headers['content-type']).toContain(PYPI_SIMPLE_JSON);
+    expect(json.json()).toMatchObject({
+      meta: { 'api-version': '1.1' },
+      name: 'my-pkg',
+      versions: ['1.0'],
+      files: [
+        { filename: 'my_pkg-1.0-py3-none-any.whl', hashes: { sha256: sha }, 'requires-python': '>=3.8', size: 11 },
+        { filename: 'my_pkg-1.0.tar.gz' },
+      ],
+    });
+    const root = await get(`${API}/pypi-local/simple/`);
+    expect(root.body).toContain('<a href="my-pkg/">my-pkg</a>');
+    const file = await get(`${API}/pypi-local/packages/my-pkg/1.0/my_pkg-1.0-py3-none-any.whl`);
+    expect([file.statusCode, file.body]).toEqual([200, 'wheel bytes']);
+    expect((await get(`${API}/pypi-local/simple/none/`)).statusCode).toBe(404);
+    // the metadata twine sent is kept per version
+    const index = JSON.parse((await get('/artifactory/pypi-local/.pypi/my-pkg/index.json')).body);
+    expect(index.versions['1.0']).toMatchObject({
+      summary: 'My_Pkg for tests',
+      requires_dist: ['requests>=2', 'click'],
+    });
+  });
+
+  it('refuses a bad upload with a clear message and stores nothing', async () => {
+    const bytes = Buffer.from('x');
+    const cases: [Parameters<typeof uploadBody>, number, string][] = [
+      [['demo', '1.0', 'demo-1.0.tar.gz', bytes, { ':action': 'submit' }], 400, "Only ':action=file_upload'"],
+      [['../demo', '1.0', 'demo-1.0.tar.gz', bytes], 400, "Invalid project name '../demo'"],
+      [['demo', 'one', 'demo-one.tar.gz', bytes], 400, "Invalid version 'one'"],
+      [['demo', '1.0', 'other-1.0.tar.gz', bytes], 400, "'other-1.0.tar.gz' is not a distribution of demo 1.0"],
+      [['demo', '1.0', 'demo-2.0-py3-none-any.whl', bytes], 400, "'demo-2.0-py3-none-any.whl' is not a distribution"],
+      [['demo', '1.0', 'demo-1.0.tar.gz', bytes, { sha256_digest: '0'.repeat(64) }], 409, 'Checksum mismatch'],
+    ];
+    for (const [args, status, message] of cases) {
+      const res = await upload('pypi-local', args);
+      expect([res.statusCode, messages(res)[0]?.slice(0, message.length)]).toEqual([status, message]);
+    }
+    expect(await storedFiles()).toEqual([]);
+    expect(await countRows(t.app, 'binaries')).toBe(0);
+    expect((await upload('pypi-local', ['demo', '1.0', 'demo-1.0.tar.gz', bytes])).statusCode).toBe(200);
+    const again = await upload('pypi-local', ['demo', '1.0', 'demo-1.0.tar.gz', Buffer.from('other bytes')]);
+    expect([again.statusCode, messages(again)]).toEqual([
+      409,
+      ["File already exists: 'demo-1.0.tar.gz'. A released file never changes: upload a new version."],
+    ]);
+    expect((await get(`${API}/pypi-local/packages/demo/1.0/demo-1.0.tar.gz`)).body).toBe('x');
+  });
+
+  it('needs deploy to upload and read to install', async () => {
+    const reader = await createUser(t.app, 'reader');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/pypi',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['pypi-local'], actions: { users: { reader: ['read'] } } } },
+    });
+    const args: Parameters<typeof uploadBody> = ['demo', '1.0', 'demo-1.0.tar.gz', Buffer.from('x')];
+    expect((await upload('pypi-local', args, reader)).statusCode).toBe(403);
+    expect((await upload('pypi-local', args, {})).statusCode).toBe(401);
+    expect((await upload('pypi-local', args)).statusCode).toBe(200);
+    expect((await get(`${API}/pypi-local/simple/demo/`, reader)).statusCode).toBe(200);
+    expect((await get(`${API}/pypi-local/simple/demo/`, {})).statusCode).toBe(401);
+  });
+
+  it('proxies an upstream index in a remote repository and merges it into a virtual one', async () => {
+    const upstream = await startTestApp(engine);
+    try {
+      await createRepo(upstream.app, 'public', { rclass: 'local', packageType: 'pypi' });
+      await upload(
+        'public',
+        ['shared', '1.0', 'shared-1.0.tar.gz', Buffer.from('upstream 1.0')],
+        ADMIN_BASIC,
+        upstream.app,
+      );
+      await upload(
+        'public',
+        ['shared', '2.0', 'shared-2.0.tar.gz', Buffer.from('upstream 2.0')],
+        ADMIN_BASIC,
+        upstream.app,
+      );
+      await upstream.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (upstream.app.server.address() as AddressInfo).port;
+      await t.close();
+      t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+      await createRepo(t.app, 'pypi-local', { rclass: 'local', packageType: 'pypi' });
+      await createRepo(t.app, 'pypi-remote', {
+        rclass: 'remote',
+        packageType: 'pypi',
+        url: `http://127.0.0.1:${port}/artifactory/api/pypi/public`,
+        username: 'admin',
+        password: ADMIN_PASSWORD,
+      });
+      await createRepo(t.app, 'pypi', {
+        rclass: 'virtual',
+        packageType: 'pypi',
+        repositories: ['pypi-local', 'pypi-remote'],
+        defaultDeploymentRepo: 'pypi-local',
+      });
+      // the local repository comes first: its 1.0 file wins
+      expect((await upload('pypi', ['shared', '1.0', 'shared-1.0.tar.gz', Buffer.from('local 1.0')])).statusCode).toBe(
+        200,
+      );
+      const page = await get(`${API}/pypi/simple/shared/`, { ...ADMIN_BASIC, accept: PYPI_SIMPLE_JSON });
+      const files = (page.json() as { files: { filename: string; url: string }[] }).files;
+      expect(files.map((f) => f.filename)).toEqual(['shared-1.0.tar.gz', 'shared-2.0.tar.gz']);
+      expect(files[1]!.url).toBe(
+        `http://localhost:80/artifactory/api/pypi/pypi/packages/files/127.0.0.1:${port}/artifactory/api/pypi/public/packages/shared/2.0/shared-2.0.tar.gz`,
+      );
+      const local = await get(new URL(files[0]!.url).pathname);
+      const remote = await get(new URL(files[1]!.url).pathname);
+      expect([local.body, remote.body]).toEqual(['local 1.0', 'upstream 2.0']);
+      // cached: the upstream gone, the remote still answers
+      await upstream.app.close();
+      expect((await get(new URL(files[1]!.url).pathname)).body).toBe('upstream 2.0');
+      expect((await get(`${API}/pypi-remote/simple/shared/`)).statusCode).toBe(200);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
