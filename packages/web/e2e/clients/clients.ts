@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from '../harness';
 
 const exec = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..', '..');
 
 /** A package client's own binary from the project's dependencies (pnpm, yarn), or from the PATH. */
 export const bin = (name: string) => {
