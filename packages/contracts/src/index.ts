@@ -11,3 +11,4 @@ export * from './projects.js';
 export * from './events.js';
 export * from './npm.js';
 export * from './pypi.js';
+export * from './packages.js';

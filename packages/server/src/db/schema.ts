@@ -280,7 +280,32 @@ export interface Database {
   event_receipts: EventReceiptsTable;
   repository_usage: RepositoryUsageTable;
   generations: GenerationsTable;
+  package_versions: PackageVersionsTable;
 }
+
+/** A package version held by a repository, as its format's indexer read it off the lead file. */
+export interface PackageVersionsTable {
+  id: string;
+  package_type: string;
+  name: string;
+  lowercase_name: string;
+  version: string;
+  repo_key: string;
+  lead_path: string;
+  description: string;
+  /** JSON array of licence names. */
+  licenses: string;
+  /** JSON array of tags (npm keywords, PyPI keywords). */
+  tags: string;
+  /** JSON object: dependency name → version range. */
+  dependencies: string;
+  readme: string;
+  size: number;
+  sha256: string;
+  created_at: number;
+  modified_at: number;
+}
+export type PackageVersionRow = Selectable<PackageVersionsTable>;
 
 /** Counters each process compares to know whether its caches are stale. */
 export interface GenerationsTable {

@@ -16,6 +16,8 @@ import { projectsRoutes } from './projects/projects.routes.js';
 import { registerArtifactJobs } from './artifacts/artifacts.jobs.js';
 import { registerAuthJobs } from './auth/auth.jobs.js';
 
+import { packagesRoutes } from './packages/packages.routes.js';
+import { registerCatalogueIndexer } from './packages/packages.indexer.js';
 /** Base of every console call: the spec's paths are mounted below it unchanged. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
 
@@ -34,6 +36,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(projectsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(repositoriesConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(packagesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);
@@ -43,4 +46,5 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(artifactsRestRoutes);
   registerAuthJobs(app);
   registerArtifactJobs(app);
+  registerCatalogueIndexer(app);
 }

@@ -13,6 +13,13 @@ export interface PackageVersionRecord {
   name: string;
   version: string;
   description?: string;
+  licenses?: string[];
+  /** Keywords or tags. */
+  tags?: string[];
+  /** Declared runtime dependencies: name → version range. */
+  dependencies?: Record<string, string>;
+  /** The readme as published (Markdown or plain text). */
+  readme?: string;
   fields: Record<string, string | string[]>;
 }
 

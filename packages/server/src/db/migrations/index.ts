@@ -7,6 +7,7 @@ import * as totp from './2026-11-22-security-totp.js';
 import * as kernel from './2026-11-23-kernel.js';
 import * as reads from './2026-11-24-reads.js';
 import * as npm from './2026-11-25-npm.js';
+import * as catalogue from './2026-11-26-catalogue.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-kernel': kernel,
   '2026-11-24-reads': reads,
   '2026-11-25-npm': npm,
+  '2026-11-26-catalogue': catalogue,
 };

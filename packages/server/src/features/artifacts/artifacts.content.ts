@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ARTIFACT_MESSAGES,
   TRASHCAN_REPO,
@@ -11,7 +11,7 @@ import {
 } from '@arca/contracts';
 import { allowedOutboundHosts } from '../../core/outbound.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
-import { actorName, isAdmin } from '../../core/principals.js';
+import { actorName, isAdmin, type Principal } from '../../core/principals.js';
 import { listRepositories } from '../repositories/repositories.service.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { resolveItem, type Resolved } from './artifacts.resolve.js';
@@ -31,7 +31,7 @@ import {
 import { repositoryOrTrash, type Location } from './artifacts.items.js';
 import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
 import { SMALL_BINARY_BYTES } from '../../storage/binary-store.js';
-import { findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
+import { findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 
 /** What a deploy needs; the repository may be virtual (the file lands in its default deployment repository). */
@@ -74,6 +74,11 @@ export interface RepoContent {
    * `read` is checked on the virtual repository: what a format merges metadata from.
    */
   resolveEach(repoKey: string, path: string): Promise<Resolved[]>;
+  /**
+   * The item stored at a path of a local or remote repository (a remote one's cache), after
+   * `read` is checked; never fetched from an upstream. Undefined when absent.
+   */
+  stored(repoKey: string, path: string): Promise<ItemRow | undefined>;
   /** The bytes of a resolved file, or a range of them (inclusive end). */
   open(item: ItemRow, range?: { start: number; end: number }): Readable;
   /**
@@ -152,6 +157,11 @@ export function repoContent(request: FastifyRequest): RepoContent {
         if (hit) found.push(hit);
       }
       return found;
+    },
+
+    async stored(repoKey, path) {
+      await requirePermission(request, 'read', repoKey, path);
+      return findItem(db, repoKey, path);
     },
 
     open: (item, range) => store.read(item.sha256!, range),
@@ -310,4 +320,18 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
   };
   return content;
+}
+
+/**
+ * The door as the server itself uses it (indexing the catalogue): an administrator's view,
+ * for reads only. Never handed to a request.
+ */
+export function systemContent(app: FastifyInstance): RepoContent {
+  const system = {
+    kind: 'user',
+    user: { id: '_system', name: '_system', admin: 1 },
+    sessionId: null,
+    via: 'token',
+  } as unknown as Principal;
+  return repoContent({ server: app, principal: system, log: app.log } as unknown as FastifyRequest);
 }

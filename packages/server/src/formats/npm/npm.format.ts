@@ -1,5 +1,46 @@
-import type { Format } from '../format.js';
+import type { Format, PackageVersionRecord } from '../format.js';
 import { mergePackuments, parsePackument, type Packument } from './npm.packument.js';
+import { inspectTarball } from './npm.tarball.js';
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
+
+/** A package version from a tarball's package.json and README (`{name}/-/{file}.tgz`). */
+export function npmRecord(packageJson: Record<string, unknown>, readme?: string): PackageVersionRecord | undefined {
+  const { name, version } = packageJson;
+  if (typeof name !== 'string' || typeof version !== 'string') return undefined;
+  const license = packageJson.license as unknown;
+  const licenses =
+    typeof license === 'string'
+      ? [license]
+      : license && typeof license === 'object' && typeof (license as { type?: unknown }).type === 'string'
+        ? [(license as { type: string }).type]
+        : strings((packageJson.licenses as { type?: string }[] | undefined)?.map((l) => l?.type));
+  const dependencies = packageJson.dependencies;
+  return {
+    name,
+    version,
+    ...(typeof packageJson.description === 'string' ? { description: packageJson.description } : {}),
+    licenses,
+    tags: strings(packageJson.keywords),
+    dependencies:
+      dependencies && typeof dependencies === 'object'
+        ? Object.fromEntries(
+            Object.entries(dependencies).filter((e): e is [string, string] => typeof e[1] === 'string'),
+          )
+        : {},
+    ...(readme !== undefined
+      ? { readme }
+      : typeof packageJson.readme === 'string'
+        ? { readme: packageJson.readme }
+        : {}),
+    fields: {},
+  };
+}
 import { npmRoutes } from './npm.routes.js';
 
 /** `.npm/{name}/package.json` → `{name}` with a scope's slash encoded, as registries serve packuments. */
@@ -20,6 +61,11 @@ export const npmFormat: Format = {
   defaultUpstream: 'https://registry.npmjs.org/',
   routes: npmRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.npm/'), upstreamPath },
+  async index(file, content) {
+    if (file.path.startsWith('.npm/') || !/\/-\/[^/]+\.tgz$/.test(file.path)) return undefined;
+    const facts = await inspectTarball(content.open(file));
+    return facts ? npmRecord(facts.packageJson, facts.readme) : undefined;
+  },
   async mergeVirtual(_path, members, content) {
     const docs: Packument[] = [];
     for (const member of members) {

@@ -6,10 +6,14 @@ import tar from 'tar-stream';
 
 /** Most bytes of the package.json read out of a tarball. */
 const MAX_PACKAGE_JSON_BYTES = 4 * 1024 * 1024;
+/** Most bytes of a README kept for the catalogue. */
+const MAX_README_BYTES = 1024 * 1024;
 
 export interface TarballFacts {
   /** The package.json at the top folder of the archive (`package/package.json` for npm pack). */
   packageJson: Record<string, unknown>;
+  /** The README at the top folder (any case, any extension), at most 1 MiB of it. */
+  readme?: string;
   fileCount: number;
   unpackedSize: number;
 }
@@ -18,9 +22,10 @@ export interface TarballFacts {
  * Reads a package tarball through: a gzipped tar whose top folder holds a package.json.
  * Undefined when it is anything else (corrupt, not gzip, no package.json, unreadable JSON).
  */
-export async function inspectTarball(tarball: Buffer): Promise<TarballFacts | undefined> {
+export async function inspectTarball(tarball: Buffer | Readable): Promise<TarballFacts | undefined> {
   const extract = tar.extract();
   let packageJson: Record<string, unknown> | undefined;
+  let readme: string | undefined;
   let fileCount = 0;
   let unpackedSize = 0;
   extract.on('entry', (header, stream, next) => {
@@ -30,6 +35,16 @@ export async function inspectTarball(tarball: Buffer): Promise<TarballFacts | un
       unpackedSize += header.size ?? 0;
     }
     const isManifest = header.type === 'file' && parts.length === 2 && parts[1] === 'package.json';
+    const isReadme = header.type === 'file' && parts.length === 2 && /^readme(\.[a-z]+)?$/i.test(parts[1]!);
+    if (isReadme && readme === undefined && (header.size ?? 0) <= MAX_README_BYTES) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+      stream.on('end', () => {
+        readme = Buffer.concat(chunks).toString('utf8');
+        next();
+      });
+      return;
+    }
     if (!isManifest || packageJson || (header.size ?? 0) > MAX_PACKAGE_JSON_BYTES) {
       stream.on('end', () => next());
       stream.resume();
@@ -49,11 +64,13 @@ export async function inspectTarball(tarball: Buffer): Promise<TarballFacts | un
     });
   });
   try {
-    await pipeline(Readable.from([tarball]), createGunzip(), extract);
+    await pipeline(Buffer.isBuffer(tarball) ? Readable.from([tarball]) : tarball, createGunzip(), extract);
   } catch {
     return undefined;
   }
-  return packageJson ? { packageJson, fileCount, unpackedSize } : undefined;
+  return packageJson
+    ? { packageJson, fileCount, unpackedSize, ...(readme !== undefined ? { readme } : {}) }
+    : undefined;
 }
 
 /** The integrity string npm writes (`sha512-<base64>`) and the hex SHA-1 it calls shasum. */

@@ -1,5 +1,10 @@
 import type { Format } from '../format.js';
+import { distributionKind, type ProjectIndex } from './pypi.index.js';
 import { pypiRoutes } from './pypi.routes.js';
+import { projectPath } from './pypi.service.js';
+
+const list = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /**
  * A remote repository's cached paths on its upstream: a project's page `.pypi/{name}/index.json`
@@ -25,4 +30,34 @@ export const pypiFormat: Format = {
   defaultUpstream: 'https://pypi.org/',
   routes: pypiRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath },
+  /** A wheel or sdist at `{project}/{version}/{file}`, with the metadata twine sent for its version. */
+  async index(file, content) {
+    const [project, version, filename, ...rest] = file.path.split('/');
+    if (!project || !version || !filename || rest.length || project.startsWith('.')) return undefined;
+    if (!distributionKind(filename, project, version)) return undefined;
+    const page = await content.resolve(file.repo_key, projectPath(project)).catch(() => undefined);
+    let index: ProjectIndex | undefined;
+    try {
+      index = page ? (JSON.parse((await content.read(page.item)).toString('utf8')) as ProjectIndex) : undefined;
+    } catch {
+      index = undefined;
+    }
+    const metadata = index?.versions?.[version] ?? {};
+    const one = (key: string) => list(metadata[key])[0];
+    const dependencies: Record<string, string> = {};
+    for (const requirement of list(metadata.requires_dist)) {
+      const match = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?([^;)]*)\)?/.exec(requirement);
+      if (match) dependencies[match[1]!] = match[2]!.trim() || '*';
+    }
+    return {
+      name: index?.name ?? project,
+      version,
+      ...(one('summary') ? { description: one('summary')! } : {}),
+      licenses: one('license') ? [one('license')!] : [],
+      tags: (one('keywords') ?? '').split(/[,\s]+/).filter(Boolean),
+      dependencies,
+      ...(one('description') ? { readme: one('description')! } : {}),
+      fields: {},
+    };
+  },
 };

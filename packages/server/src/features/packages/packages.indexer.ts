@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type { StoredEvent } from '@arca/contracts';
+import { claimEvents, markDelivered } from '../../core/outbox.js';
+import { systemContent, type RepoContent } from '../artifacts/artifacts.content.js';
+import { formatFor } from '../../formats/index.js';
+import { deleteUnder, upsertVersion } from './packages.store.js';
+
+/** The outbox consumer's name, and how often it looks for new events. */
+const CONSUMER = 'catalogue';
+const POLL_MS = 1000;
+/** Most files indexed below one copied, moved or restored folder. */
+const MAX_FILES_PER_FOLDER = 10_000;
+
+/**
+ * Keeps the package catalogue in step with repository content: it consumes the outbox (so that
+ * no deploy, delete, move, copy or restore is missed, whichever route made it, and a restart
+ * resumes), and has each file read by its repository's format indexer.
+ */
+export class CatalogueIndexer {
+  private readonly content: RepoContent;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.content = systemContent(app);
+  }
+
+  start(): void {
+    this.timer = setInterval(
+      () =>
+        void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, 'indexing the catalogue failed')),
+      POLL_MS,
+    );
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Indexes what is waiting in the outbox; answers how many events it took. */
+  drain(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    const { db, nodeId } = this.app;
+    let taken = 0;
+    for (;;) {
+      const events = await claimEvents(db, CONSUMER, nodeId, { limit: 200 });
+      if (!events.length) return taken;
+      for (const event of events) {
+        try {
+          await this.apply(event);
+        } catch (error) {
+          this.app.log.warn({ err: error, event: event.id }, 'a catalogue event could not be indexed');
+        }
+      }
+      await markDelivered(
+        db,
+        CONSUMER,
+        nodeId,
+        events.map((e) => e.id),
+      );
+      taken += events.length;
+    }
+  }
+
+  private async apply(event: StoredEvent): Promise<void> {
+    const { db } = this.app;
+    switch (event.type) {
+      case 'artifact.deployed':
+        return this.indexFile(event.repoKey, event.path);
+      case 'artifact.deleted':
+        return deleteUnder(db, event.repoKey, event.path);
+      case 'artifact.moved':
+        await deleteUnder(db, event.repoKey, event.path);
+        return this.indexTree(event.payload.to.repoKey, event.payload.to.path);
+      case 'artifact.copied':
+        return this.indexTree(event.payload.to.repoKey, event.payload.to.path);
+      case 'artifact.restored':
+        return this.indexTree(event.repoKey, event.path);
+      case 'repository.deleted':
+        return deleteUnder(db, event.repoKey, '');
+      default:
+        return undefined;
+    }
+  }
+
+  private async indexTree(repoKey: string, path: string): Promise<void> {
+    const item = await this.content.stored(repoKey, path).catch(() => undefined);
+    if (!item) return;
+    if (item.folder !== 1) return this.indexFile(repoKey, path);
+    const files = (await this.content.below(repoKey, path)).filter((i) => i.folder !== 1);
+    for (const file of files.slice(0, MAX_FILES_PER_FOLDER)) await this.indexFile(repoKey, file.path);
+  }
+
+  private async indexFile(repoKey: string, path: string): Promise<void> {
+    const repo = await this.content.repository(repoKey).catch(() => undefined);
+    const format = repo && formatFor(repo.package_type);
+    if (!repo || !format?.index) return;
+    const file = await this.content.stored(repoKey, path);
+    if (!file || file.folder === 1) return;
+    const record = await format.index(file, this.content);
+    if (!record) return;
+    await upsertVersion(this.app.db, {
+      package_type: repo.package_type,
+      name: record.name,
+      lowercase_name: record.name.toLowerCase(),
+      version: record.version,
+      repo_key: repo.key,
+      lead_path: file.path,
+      description: record.description ?? '',
+      licenses: JSON.stringify(record.licenses ?? []),
+      tags: JSON.stringify(record.tags ?? []),
+      dependencies: JSON.stringify(record.dependencies ?? {}),
+      readme: record.readme ?? '',
+      size: Number(file.size),
+      sha256: file.sha256 ?? '',
+      created_at: file.created_at,
+      modified_at: file.modified_at,
+    });
+  }
+}
+
+/** Starts the catalogue's indexer with the server (every node runs one; events are leased). */
+export function registerCatalogueIndexer(app: FastifyInstance): void {
+  const indexer = new CatalogueIndexer(app);
+  app.decorate('catalogueIndexer', indexer);
+  app.addHook('onReady', async () => indexer.start());
+  app.addHook('onClose', async () => indexer.stop());
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Indexes what waits in the outbox now (tests; otherwise it runs every second). */
+    catalogueIndexer: CatalogueIndexer;
+  }
+}
