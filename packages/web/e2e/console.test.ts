@@ -153,7 +153,7 @@ describe('the console against a real server', () => {
     await expect
       .poll(() => page.getByTestId('footer-license').textContent())
       .toBe('Enterprise+ licence, licensed to E2E Corp');
-    expect(await page.getByLabel('License key').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('License key').inputValue()).toBe('');
     await screenshot(page, 'licenses');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.context().close();

@@ -129,6 +129,13 @@ export function watchConsole(page: Page): string[] {
 
 /** Accessibility violations of serious or critical impact on the current page. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // judged at rest, as a reader sees it: not under the pointer of the last click, no transition running
+  await page.mouse.move(0, 0);
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
+      timeout: 3000,
+    })
+    .catch(() => undefined);
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -15,7 +15,7 @@ export function menuItems(routes: RouteObject[] = ROUTES): MenuItem[] {
   const walk = (list: RouteObject[]) => {
     for (const route of list) {
       const menu = (route.handle as RouteMeta | undefined)?.menu;
-      if (menu && route.path) found.push({ ...menu, path: route.path.replace(/\/\*$/, '') });
+      if (menu && route.path) found.push({ ...menu, path: route.path.replace(/(\/\*|\/:[^/]+\?)+$/, '') });
       if (route.children) walk(route.children);
     }
   };

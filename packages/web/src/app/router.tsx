@@ -163,6 +163,21 @@ export const ROUTES: RouteObject[] = [
             }),
             lazy: page(() => import('../features/artifacts/pages/tree-browser-page'), 'TreeBrowserPage'),
           },
+          {
+            path: '/packages/:packageId?/:versionId?',
+            handle: meta({
+              title: 'Packages',
+              menuKey: 'packages',
+              menu: {
+                key: 'packages',
+                label: 'Packages',
+                sidebar: 'application',
+                minRank: 1,
+                description: 'Every package with its versions, readme, dependencies and downloads',
+              },
+            }),
+            lazy: page(() => import('../features/packages/pages/packages-page'), 'PackagesRoute'),
+          },
           { path: '/admin', handle: meta({ admin: true }), element: <Navigate to="/admin/management/users" replace /> },
           {
             id: 'admin.repositories.list',

@@ -1,5 +1,6 @@
 import {
   ApartmentOutlined,
+  AppstoreOutlined,
   DashboardOutlined,
   DatabaseOutlined,
   FolderOpenOutlined,
@@ -13,6 +14,7 @@ import type { ReactNode } from 'react';
 const ICONS: Record<string, ReactNode> = {
   overview: <DashboardOutlined />,
   artifacts: <FolderOpenOutlined />,
+  packages: <AppstoreOutlined />,
   repositories: <DatabaseOutlined />,
   layouts: <ApartmentOutlined />,
   'storage-summary': <PieChartOutlined />,

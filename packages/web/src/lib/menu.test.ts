@@ -60,6 +60,7 @@ describe('menu filtering', () => {
     expect(sidebarEntries(MENU, 'application', ctx({ admin: false })).map((e) => e.item.key)).toEqual([
       'overview',
       'artifacts',
+      'packages',
     ]);
   });
   it('groups admin entries in menu order', () => {
@@ -89,6 +90,7 @@ describe('menu filtering', () => {
         'licenses',
         'mail',
         'overview',
+        'packages',
         'permissions',
         'projects',
         'repositories',
@@ -100,6 +102,7 @@ describe('menu filtering', () => {
     );
     expect(new Set(MENU.map((i) => i.path)).size).toBe(MENU.length);
     expect(MENU.find((i) => i.key === 'artifacts')?.path).toBe('/repos/tree/General');
+    expect(MENU.find((i) => i.key === 'packages')?.path).toBe('/packages');
     expect(ROUTES).toBeDefined();
   });
 });

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
+import { clientHome, run } from './clients/clients';
+
+/** The Packages pages after a publish with the real npm: list, package, version, and the way into the tree. */
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let page: Page;
+let problems: string[];
+const { home, env } = clientHome();
+
+async function call(method: string, url: string, body?: unknown) {
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+async function npmPublish(name: string, version: string, readme: string, extra: Record<string, unknown> = {}) {
+  const dir = fs.mkdtempSync(path.join(home, 'pkg-'));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name, version, description: `The ${name} library`, license: 'MIT', keywords: ['demo'], ...extra }),
+  );
+  fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = 1;\n');
+  fs.writeFileSync(path.join(dir, 'README.md'), readme);
+  const token = (
+    (await (await call('POST', '/access/api/v1/tokens', { description: 'npm' })).json()) as { access_token: string }
+  ).access_token;
+  const registry = `${server.url}/artifactory/api/npm/npm-local/`;
+  fs.writeFileSync(
+    path.join(dir, '.npmrc'),
+    `registry=${registry}\n${registry.replace('http:', '')}:_authToken=${token}\n`,
+  );
+  await run('npm', ['publish', '--userconfig', path.join(dir, '.npmrc')], { cwd: dir, env });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 }));
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('the Packages pages', () => {
+  it('says what to do while there are no packages', async () => {
+    await page.goto(`${server.url}/ui/packages`);
+    await page.getByText('No packages yet.', { exact: false }).waitFor();
+    await screenshot(page, 'packages-empty');
+  });
+
+  it('finds a package published with npm, shows its readme and versions, and leads into the tree', async () => {
+    const readme =
+      '# Greeter\n\nSays **hello**.\n\n<script>window.pwned = true</script>\n\n<img src="x" onerror="window.pwned = true">\n';
+    // semver order, not text order: 1.10.0 is the newest
+    await npmPublish('@acme/greeter', '1.0.0', readme);
+    await npmPublish('@acme/greeter', '1.2.0', readme);
+    await npmPublish('@acme/greeter', '1.10.0', readme, { dependencies: { 'left-pad': '^1.3.0' } });
+    await npmPublish('left-pad', '1.3.0', '# left-pad\n');
+
+    await page.goto(`${server.url}/ui/packages`);
+    // the catalogue is filled from the outbox within a second or two
+    await expect
+      .poll(async () => page.getByRole('link', { name: '@acme/greeter' }).count(), {
+        timeout: 15_000,
+        interval: 500,
+      })
+      .toBe(1);
+    await page.reload();
+    await page.getByRole('link', { name: '@acme/greeter' }).waitFor();
+    expect(await page.getByText('2 packages').count()).toBe(1);
+    await screenshot(page, 'packages-list');
+    expect(problems).toEqual([]);
+    // search by name: too short, then a match
+    await page.getByLabel('Search packages by name').fill('le');
+    await page.getByText('Type at least 3 characters').waitFor();
+    await page.getByLabel('Search packages by name').fill('left');
+    await page.getByText('1 package', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: '@acme/greeter' }).count()).toBe(0);
+    await page.getByLabel('Search packages by name').fill('');
+    await page.getByText('2 packages').waitFor();
+
+    await page.getByRole('link', { name: '@acme/greeter' }).click();
+    await page.getByRole('heading', { level: 1, name: '@acme/greeter' }).waitFor();
+    await page.getByTestId('readme').getByRole('heading', { name: 'Greeter' }).waitFor();
+    expect(await page.getByTestId('readme').locator('strong').textContent()).toBe('hello');
+    expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
+    expect(await page.getByLabel('Install command').textContent()).toContain('npm install @acme/greeter@1.10.0');
+    await screenshot(page, 'package-readme');
+    expect(problems).toEqual([]);
+    await page.getByRole('tab', { name: /Versions/ }).click();
+    const versions = page.getByRole('tabpanel').getByRole('link');
+    await versions.first().waitFor();
+    expect(await versions.allTextContents()).toEqual(['1.10.0', '1.2.0', '1.0.0']);
+    await screenshot(page, 'package-versions');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await versions.first().click();
+    await page.getByRole('heading', { level: 1, name: '@acme/greeter 1.10.0' }).waitFor();
+    await page.getByRole('cell', { name: 'left-pad', exact: true }).waitFor();
+    await screenshot(page, 'package-version');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: '@acme/greeter/-/greeter-1.10.0.tgz' }).click();
+    await page.waitForURL('**/ui/repos/tree/General/npm-local/%40acme/greeter/-/greeter-1.10.0.tgz');
+    await page.getByText('greeter-1.10.0.tgz').first().waitFor();
+    expect(problems).toEqual([]);
+  });
+});

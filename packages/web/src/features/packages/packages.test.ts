@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { installCommand } from './components/install-command';
+import { renderReadme } from './components/readme';
+import { namePattern } from './pages/packages-page';
+
+describe('the Packages pages', () => {
+  it('searches names as spec §5 says: a trailing *, and three characters besides * and ?', () => {
+    expect(namePattern('')).toEqual({ pattern: '' });
+    expect(namePattern('lef')).toEqual({ pattern: 'lef*' });
+    expect(namePattern('*pad*')).toEqual({ pattern: '*pad*' });
+    expect(namePattern('a*?')).toEqual({ tooShort: true });
+    expect(namePattern('ab')).toEqual({ tooShort: true });
+  });
+
+  it('renders a readme with its Markdown and without anything active', () => {
+    const html = renderReadme(
+      '# Title\n\nSome **bold** text and a [link](javascript:alert(3)).\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">',
+    );
+    expect(html).toContain('<h1>Title</h1>');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<img src="x"');
+    expect(html).not.toMatch(/<script|\son[a-z]+=|href="javascript:/i);
+  });
+
+  it('gives install commands for the types the spec lists, and none for the others', () => {
+    expect(installCommand('npm', '@acme/app', '1.2.0')).toBe('npm install @acme/app@1.2.0');
+    expect(installCommand('pypi', 'my-pkg', '1.0')).toBe('pip install my-pkg==1.0');
+    expect(installCommand('maven', 'org.acme:app', '1.0')).toBeUndefined();
+  });
+});
