@@ -85,6 +85,11 @@ export const schema = /* GraphQL */ `
   }
   input PackageFilter {
     lowercase_name: String
+    description: String
+    tags: [String!]
+    version: String
+    checksum: String
+    scope: String
     package_type: [String!]
     repos: [String!]
   }
@@ -113,7 +118,16 @@ export interface GraphContext {
 export const contextOf = (request: FastifyRequest): GraphContext => ({ catalogue: new Catalogue(request) });
 
 interface PackagesArgs {
-  filter?: { lowercase_name?: string | null; package_type?: string[] | null; repos?: string[] | null } | null;
+  filter?: {
+    lowercase_name?: string | null;
+    description?: string | null;
+    tags?: string[] | null;
+    version?: string | null;
+    checksum?: string | null;
+    scope?: string | null;
+    package_type?: string[] | null;
+    repos?: string[] | null;
+  } | null;
   sort_by?: PackageSortField | null;
   sort_type?: 'asc' | 'desc' | null;
   limit?: number | null;
@@ -127,6 +141,11 @@ export const resolvers = {
         ...(args.filter?.lowercase_name ? { name: args.filter.lowercase_name } : {}),
         ...(args.filter?.package_type ? { packageTypes: args.filter.package_type } : {}),
         ...(args.filter?.repos ? { repos: args.filter.repos } : {}),
+        ...(args.filter?.description ? { description: args.filter.description } : {}),
+        ...(args.filter?.tags ? { tags: args.filter.tags } : {}),
+        ...(args.filter?.version ? { version: args.filter.version } : {}),
+        ...(args.filter?.checksum ? { checksum: args.filter.checksum } : {}),
+        ...(args.filter?.scope ? { scope: args.filter.scope } : {}),
         ...(args.sort_by ? { sortBy: args.sort_by } : {}),
         ...(args.sort_type ? { sortType: args.sort_type } : {}),
         ...(args.limit ? { limit: args.limit } : {}),

@@ -68,6 +68,25 @@ describe.each(ENGINES)('package catalogue on %s', (engine) => {
     expect(first.body.data.packages).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });
     const cursor = first.body.data.packages.pageInfo.endCursor as string;
     expect(await names(`{ packages(limit: 1, after: "${cursor}") { edges { node { name } } } }`)).toEqual(['left-pad']);
+    // filters that look into versions select packages; the figures stay the package's
+    expect(await names('{ packages(filter: { tags: ["PAD"] }) { edges { node { name } } } }')).toEqual(['left-pad']);
+    expect(await names('{ packages(filter: { scope: "acme" }) { edges { node { name } } } }')).toEqual(['@acme/app']);
+    expect(await names('{ packages(filter: { description: "*1.9.0*" }) { edges { node { name } } } }')).toEqual([
+      'left-pad',
+    ]);
+    const byVersion = await graph(
+      'packages',
+      '{ packages(filter: { version: "2.*" }) { edges { node { name versionsCount } } } }',
+    );
+    expect(byVersion.body.data.packages.edges).toEqual([{ node: { name: '@acme/app', versionsCount: 1 } }]);
+    const sha = (
+      await graph('versions', '{ versions(packageId: "npm://left-pad") { edges { node { name digest } } } }')
+    ).body.data.versions.edges.find((e: { node: { name: string } }) => e.node.name === '1.0.0').node.digest as string;
+    const byChecksum = await graph(
+      'packages',
+      `{ packages(filter: { checksum: "${sha}" }) { edges { node { name versionsCount } } } }`,
+    );
+    expect(byChecksum.body.data.packages.edges).toEqual([{ node: { name: 'left-pad', versionsCount: 3 } }]);
     expect(await names('{ packages(sort_by: name, sort_type: desc) { edges { node { name } } } }')).toEqual([
       'left-pad',
       '@acme/app',

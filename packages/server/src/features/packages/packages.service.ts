@@ -15,6 +15,16 @@ export interface PackageQuery {
   name?: string;
   packageTypes?: string[];
   repos?: string[];
+  /** Wildcards, case-insensitive, on the description of any version. */
+  description?: string;
+  /** Packages any of whose versions carries one of these tags (keywords). */
+  tags?: string[];
+  /** Wildcards on the version names. */
+  version?: string;
+  /** The SHA-256 of a version's lead file. */
+  checksum?: string;
+  /** An npm scope (`@acme` or `acme`). */
+  scope?: string;
   sortBy?: PackageSortField;
   sortType?: 'asc' | 'desc';
   limit?: number;
@@ -22,6 +32,32 @@ export interface PackageQuery {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A wildcard pattern (`*`, `?`) as a case-insensitive test of the whole text. */
+function wildcard(pattern: string): (text: string) => boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  const regex = new RegExp(`^${source}$`, 'i');
+  return (text) => regex.test(text);
+}
+
+/** Whether a version row answers the filters that look into versions (not name, type or repository). */
+function rowMatches(row: CatalogueRow, query: PackageQuery): boolean {
+  if (query.description && !wildcard(query.description)(row.description)) return false;
+  if (query.version && !wildcard(query.version)(row.version)) return false;
+  if (query.checksum && row.sha256 !== query.checksum.toLowerCase()) return false;
+  if (query.tags?.length) {
+    const tags = json<string[]>(row.tags, []).map((t) => t.toLowerCase());
+    if (!query.tags.some((t) => tags.includes(t.toLowerCase()))) return false;
+  }
+  if (query.scope) {
+    const scope = query.scope.startsWith('@') ? query.scope : `@${query.scope}`;
+    if (!row.name.toLowerCase().startsWith(`${scope.toLowerCase()}/`)) return false;
+  }
+  return true;
+}
 const json = <T>(text: string, fallback: T): T => {
   try {
     return JSON.parse(text) as T;
@@ -127,8 +163,11 @@ export class Catalogue {
       ...(query.packageTypes?.length && !query.packageTypes.includes('*') ? { types: query.packageTypes } : {}),
       ...(query.repos?.length ? { repos: query.repos } : {}),
     });
+    // a package is selected when one of its versions answers; its figures come from all of them
+    const selected = new Set(rows.filter((r) => rowMatches(r, query)).map((r) => packageId(r.package_type, r.name)));
     const groups = new Map<string, CatalogueRow[]>();
     for (const row of rows) {
+      if (!selected.has(packageId(row.package_type, row.name))) continue;
       const key = packageId(row.package_type, row.name);
       const group = groups.get(key);
       if (group) group.push(row);
