@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { bin, clientHome, run, runInTerminal } from './clients/clients';
+import { bin, clientHome, run, runInTerminal, restCall } from './clients/clients';
 
 /**
  * The npm protocol proven with the real clients: npm (the installed one), pnpm and yarn classic.
@@ -12,19 +12,11 @@ import { bin, clientHome, run, runInTerminal } from './clients/clients';
  */
 let upstream: RunningServer;
 let arca: RunningServer;
-const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
 const { home, env } = clientHome();
 let registry: string;
 
-async function call(server: RunningServer, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res;
-}
+const call = (server: RunningServer, method: string, url: string, body?: unknown) =>
+  restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 
 /** A folder with a package.json (and more files), published with npm's own `npm publish`. */
 function packageDir(name: string, manifest: Record<string, unknown>, files: Record<string, string | Buffer> = {}) {

@@ -11,7 +11,7 @@ import {
   startServer,
   type RunningServer,
 } from './harness';
-import { clientHome, run } from './clients/clients';
+import { clientHome, restCall, run } from './clients/clients';
 
 /** The Packages pages after a publish with the real npm: list, package, version, and the way into the tree. */
 let server: RunningServer;
@@ -21,18 +21,8 @@ let page: Page;
 let problems: string[];
 const { home, env } = clientHome();
 
-async function call(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res;
-}
+const call = (method: string, url: string, body?: unknown) =>
+  restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 
 async function npmPublish(name: string, version: string, readme: string, extra: Record<string, unknown> = {}) {
   const dir = fs.mkdtempSync(path.join(home, 'pkg-'));

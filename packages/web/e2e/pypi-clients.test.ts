@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { clientHome, run } from './clients/clients';
+import { clientHome, run, restCall } from './clients/clients';
 
 /**
  * The Python index proven with the real clients: twine (Debian's) uploads, pip installs into a
@@ -12,20 +12,12 @@ import { clientHome, run } from './clients/clients';
  */
 let upstream: RunningServer;
 let arca: RunningServer;
-const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
 const { home, env } = clientHome();
 const dists = path.join(home, 'dist');
 const venv = path.join(home, 'venv');
 
-async function call(server: RunningServer, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return res;
-}
+const call = (server: RunningServer, method: string, url: string, body?: unknown) =>
+  restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 
 /** A wheel and an sdist of a tiny project, built with Python's standard library. */
 function build(name: string, version: string, ...requires: string[]): string[] {

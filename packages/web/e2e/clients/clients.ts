@@ -84,3 +84,23 @@ export function runInTerminal(
     });
   });
 }
+
+/** A REST call to a server as `user` (JSON in and out); throws with the answer when it is refused. */
+export async function restCall(
+  serverUrl: string,
+  credentials: { user: string; password: string },
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<Response> {
+  const res = await fetch(`${serverUrl}${url}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res;
+}

@@ -22,9 +22,7 @@ import {
   type VersionManifest,
 } from './npm.packument.js';
 import { digestsOf, inspectTarball } from './npm.tarball.js';
-
-/** How often a packument change is tried again when another writer changed it meanwhile. */
-const WRITE_ATTEMPTS = 5;
+import { changeMetadataFile } from '../metadata-file.js';
 
 /** Checks a package name as npm does (old names may be read, new ones must follow today's rules). */
 export function checkName(name: string, forPublish: boolean): void {
@@ -109,37 +107,13 @@ export class NpmPackages {
     return answer;
   }
 
-  /**
-   * Reads, changes and writes back the packument of the repository writes to `repoKey` land in;
-   * tried again from a fresh read when another writer changed it meanwhile.
-   */
-  private async change(
+  /** Reads, changes and writes back the packument of a repository writes land in (see `changeMetadataFile`). */
+  private change(
     target: RepositoryRow,
     name: string,
     update: (current: Packument | undefined) => Packument | Promise<Packument>,
   ): Promise<Packument> {
-    const path = packumentPath(name);
-    for (let attempt = 1; ; attempt++) {
-      const found = await this.content.resolve(target, path);
-      const current = found ? await this.parse(found) : undefined;
-      const next = await update(current);
-      const body = Buffer.from(JSON.stringify(next));
-      try {
-        await this.content.deploy({
-          repoKey: target.key,
-          path,
-          properties: {},
-          body: Readable.from([body]),
-          contentLength: body.length,
-          checksums: {},
-          checksumDeploy: false,
-          ifCurrent: found?.item.sha256 ?? null,
-        });
-        return next;
-      } catch (error) {
-        if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;
-      }
-    }
+    return changeMetadataFile(this.content, target, packumentPath(name), (found) => this.parse(found), update);
   }
 
   private async existing(target: RepositoryRow, name: string): Promise<Packument> {

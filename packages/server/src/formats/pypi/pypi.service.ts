@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { PYPI_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict } from '../../core/errors.js';
 import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
 import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
 import type { RepositoryRow } from '../../db/schema.js';
+import { changeMetadataFile } from '../metadata-file.js';
 import {
   checkName,
   checkVersion,
@@ -20,9 +20,6 @@ import {
 
 /** Where a project's page is kept: our own index in a local repository, the upstream's page in a remote one's cache. */
 export const projectPath = (normalized: string) => `.pypi/${normalized}/index.json`;
-
-/** How often an index change is tried again when another upload changed it meanwhile. */
-const WRITE_ATTEMPTS = 5;
 
 /** Project pages as answered, per process, under the stored pages' SHA-256s (never stale). */
 const PAGES_KEPT = 2000;
@@ -195,26 +192,12 @@ export class PypiProjects {
     normalized: string,
     update: (current: ProjectIndex | undefined) => ProjectIndex,
   ): Promise<void> {
-    const path = projectPath(normalized);
-    for (let attempt = 1; ; attempt++) {
-      const found = await this.content.resolve(target, path);
-      const current = found ? await this.page(found, normalized) : undefined;
-      const body = Buffer.from(JSON.stringify(update(current)));
-      try {
-        await this.content.deploy({
-          repoKey: target.key,
-          path,
-          properties: {},
-          body: Readable.from([body]),
-          contentLength: body.length,
-          checksums: { sha256: createHash('sha256').update(body).digest('hex') },
-          checksumDeploy: false,
-          ifCurrent: found?.item.sha256 ?? null,
-        });
-        return;
-      } catch (error) {
-        if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;
-      }
-    }
+    await changeMetadataFile(
+      this.content,
+      target,
+      projectPath(normalized),
+      (found) => this.page(found, normalized),
+      update,
+    );
   }
 }

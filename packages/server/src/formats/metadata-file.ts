@@ -1,0 +1,43 @@
+import { Readable } from 'node:stream';
+import { HttpError } from '../core/errors.js';
+import type { RepoContent } from '../features/artifacts/artifacts.content.js';
+import type { Resolved } from '../features/artifacts/artifacts.resolve.js';
+import type { RepositoryRow } from '../db/schema.js';
+
+/** How often a metadata change is tried again when another writer changed the file meanwhile. */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Changes a metadata file that several writers update (an npm packument, a Python project's
+ * page) through the door: reads it, lets `update` make the next version from it, and deploys that
+ * only if the file is still the one read (`ifCurrent`); when another writer won, all over again
+ * from a fresh read, a few times. Answers what was written.
+ */
+export async function changeMetadataFile<T>(
+  content: RepoContent,
+  target: RepositoryRow,
+  path: string,
+  parse: (found: Resolved) => Promise<T | undefined>,
+  update: (current: T | undefined) => T | Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const found = await content.resolve(target, path);
+    const next = await update(found ? await parse(found) : undefined);
+    const body = Buffer.from(JSON.stringify(next));
+    try {
+      await content.deploy({
+        repoKey: target.key,
+        path,
+        properties: {},
+        body: Readable.from([body]),
+        contentLength: body.length,
+        checksums: {},
+        checksumDeploy: false,
+        ifCurrent: found?.item.sha256 ?? null,
+      });
+      return next;
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;
+    }
+  }
+}
