@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Card, Col, Descriptions, Empty, Row, Skeleton, Space, Statistic, Table, Tabs, Tag, Typography } from 'antd';
+import { Card, Col, Descriptions, Row, Skeleton, Space, Statistic, Table, Tabs, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { packageTypeLabel, type CatalogueVersion } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
@@ -10,6 +10,7 @@ import { usePackage, useVersions } from '../api/get-package';
 import { InstallCommand } from '../components/install-command';
 import { packageHref } from '../components/package-link';
 import { Readme } from '../components/readme';
+import { DependenciesTable } from '../components/dependencies-table';
 
 /** One package: what it is, how to install it, its readme, versions (newest first) and dependencies. */
 export function PackagePage({ packageId }: { packageId: string }) {
@@ -58,19 +59,11 @@ export function PackagePage({ packageId }: { packageId: string }) {
                 {
                   key: 'dependencies',
                   label: `Dependencies (${latest?.dependencies.length ?? 0})`,
-                  children: latest?.dependencies.length ? (
-                    <Table
-                      size="small"
-                      rowKey="name"
-                      pagination={false}
-                      dataSource={latest.dependencies}
-                      columns={[
-                        { title: 'Package', dataIndex: 'name' },
-                        { title: 'Version range', dataIndex: 'version' },
-                      ]}
+                  children: (
+                    <DependenciesTable
+                      dependencies={latest?.dependencies ?? []}
+                      emptyText={`${p.name} ${p.latestVersion} declares no dependencies.`}
                     />
-                  ) : (
-                    <Empty description={`${p.name} ${p.latestVersion} declares no dependencies.`} />
                   ),
                 },
               ]}

@@ -1,5 +1,5 @@
 import { DownloadOutlined, FolderOpenOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Empty, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { packageTypeLabel, type CatalogueVersionFile } from '@arca/contracts';
 import { API_BASE } from '../../../api/client';
@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../components/time';
 import { useVersions } from '../api/get-package';
 import { InstallCommand } from '../components/install-command';
 import { packageHref, treeHref } from '../components/package-link';
+import { DependenciesTable } from '../components/dependencies-table';
 
 /** One version: its files, digest, the repositories that hold it (with links into the tree), dependencies. */
 export function VersionPage({ packageId, version }: { packageId: string; version: string }) {
@@ -114,20 +115,7 @@ export function VersionPage({ packageId, version }: { packageId: string; version
           />
         </Card>
         <Card title="Dependencies">
-          {v.dependencies.length ? (
-            <Table
-              size="small"
-              rowKey="name"
-              pagination={false}
-              dataSource={v.dependencies}
-              columns={[
-                { title: 'Package', dataIndex: 'name' },
-                { title: 'Version range', dataIndex: 'version' },
-              ]}
-            />
-          ) : (
-            <Empty description="This version declares no dependencies." />
-          )}
+          <DependenciesTable dependencies={v.dependencies} emptyText="This version declares no dependencies." />
         </Card>
       </Space>
     </>
