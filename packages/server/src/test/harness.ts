@@ -1,3 +1,4 @@
+import { TRASHCAN_REPO } from '@arca/contracts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -199,3 +200,14 @@ export async function enrolTotp(app: FastifyInstance, name: string, password: st
 }
 
 export { linkIn, startMailServer } from './mail.js';
+
+/** The paths of every file in the repositories (the trash can left out), sorted. */
+export async function repositoryFiles(app: FastifyInstance): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('items')
+    .select('path')
+    .where('folder', '=', 0)
+    .where('repo_key', '!=', TRASHCAN_REPO)
+    .execute();
+  return rows.map((r) => r.path).sort();
+}

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NPM_ABBREVIATED_TYPE, NPM_MESSAGES, TRASHCAN_REPO } from '@arca/contracts';
+import { NPM_ABBREVIATED_TYPE, NPM_MESSAGES } from '@arca/contracts';
 import {
   ADMIN_BASIC,
   ADMIN_PASSWORD,
@@ -9,6 +9,7 @@ import {
   countRows,
   createRepo,
   createUser,
+  repositoryFiles,
   messages,
   startTestApp,
   type TestApp,
@@ -35,17 +36,7 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
       payload: JSON.stringify(body),
     });
   const get = (url: string, headers: Record<string, string> = ADMIN_BASIC) => t.app.inject({ url, headers });
-  const storedFiles = async () =>
-    (
-      await t.app.db
-        .selectFrom('items')
-        .select('path')
-        .where('folder', '=', 0)
-        .where('repo_key', '!=', TRASHCAN_REPO)
-        .execute()
-    )
-      .map((r) => r.path)
-      .sort();
+  const storedFiles = () => repositoryFiles(t.app);
 
   it('publishes a scoped package and answers its packument, abbreviated packument, version and tarball', async () => {
     const { body, tarball } = await publishBody('@acme/util', '1.2.0', {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PYPI_SIMPLE_JSON, TRASHCAN_REPO } from '@arca/contracts';
+import { PYPI_SIMPLE_JSON } from '@arca/contracts';
 import {
   ADMIN_BASIC,
   ADMIN_PASSWORD,
@@ -9,6 +9,7 @@ import {
   countRows,
   createRepo,
   createUser,
+  repositoryFiles,
   messages,
   startTestApp,
   type TestApp,
@@ -73,17 +74,7 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
     });
   };
   const get = (url: string, headers: Record<string, string> = ADMIN_BASIC) => t.app.inject({ url, headers });
-  const storedFiles = async () =>
-    (
-      await t.app.db
-        .selectFrom('items')
-        .select('path')
-        .where('folder', '=', 0)
-        .where('repo_key', '!=', TRASHCAN_REPO)
-        .execute()
-    )
-      .map((r) => r.path)
-      .sort();
+  const storedFiles = () => repositoryFiles(t.app);
 
   it('takes twine uploads of a wheel and an sdist and lists them in the simple index, HTML and JSON', async () => {
     const wheel = Buffer.from('wheel bytes');
