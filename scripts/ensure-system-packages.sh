@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs when they are missing: Chromium for the
-# browser tests, twine for the Python index tests, PostgreSQL for the second database engine.
+# browser tests, twine for the Python index tests, Maven with the plugins the Maven tests run
+# (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
+# registry for the OCI tests, PostgreSQL for the second database engine.
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # the Python index is proven with twine (uploads); pip comes with Python
 command -v twine >/dev/null 2>&1 || missing+=(twine)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+for plugin in deploy install dependency; do
+  [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-$plugin-plugin ] || missing+=(libmaven-$plugin-plugin-java)
+done
+# the dependency plugin's own dependencies name junit from Debian's repository
+[ -d /usr/share/maven-repo/junit/junit ] || missing+=(junit4)
+command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)
+[ -x /usr/bin/docker-registry ] || missing+=(docker-registry)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

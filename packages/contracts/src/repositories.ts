@@ -137,6 +137,15 @@ export const repositoryConfigSchema = z.object({
    * fresh before the upstream is asked again. Package files never expire.
    */
   metadataRetrievalCachePeriodSecs: z.number().int().min(0).max(31_536_000).default(7200),
+  /**
+   * Maven local repositories: `client-checksums` refuses a deployed checksum file that disagrees
+   * with its file; `server-generated-checksums` ignores what clients send.
+   */
+  checksumPolicyType: z.enum(['client-checksums', 'server-generated-checksums']).default('client-checksums'),
+  /** Maven: deploy a POM whose groupId, artifactId and version do not match its path. */
+  suppressPomConsistencyChecks: z.boolean().default(false),
+  /** Maven: a release file already stored may be deployed again (off: refused with 409). */
+  redeployReleases: z.boolean().default(true),
 });
 export type RepositoryConfigInput = z.input<typeof repositoryConfigSchema>;
 export type RepositoryConfig = z.output<typeof repositoryConfigSchema>;

@@ -95,6 +95,12 @@ export interface RepositoriesTable {
   project_key: string | null;
   /** Remote repositories: seconds their cached metadata stays fresh before the upstream is asked again. */
   metadata_max_age_secs: number;
+  /** Maven: `client-checksums` (a checksum file that disagrees is refused) or `server-generated-checksums`. */
+  checksum_policy: string;
+  /** Maven: 1 when a POM need not match its path. */
+  suppress_pom_checks: number;
+  /** Maven: 0 when a release file already stored may not be deployed again. */
+  redeploy_releases: number;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */
@@ -304,6 +310,8 @@ export interface PackageVersionsTable {
   sha256: string;
   created_at: number;
   modified_at: number;
+  /** JSON object of the type's own fields (Maven groupId/artifactId, image tags …). */
+  fields: string;
 }
 export type PackageVersionRow = Selectable<PackageVersionsTable>;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { RepoContent } from '../features/artifacts/artifacts.content.js';
+import type { DeployRequest, RepoContent } from '../features/artifacts/artifacts.content.js';
 import type { Resolved } from '../features/artifacts/artifacts.resolve.js';
-import type { ItemRow } from '../db/schema.js';
+import type { ItemRow, RepositoryRow } from '../db/schema.js';
 
 /**
  * A package version as a format's indexer reads it off a stored file: what the package catalogue
@@ -21,6 +21,40 @@ export interface PackageVersionRecord {
   /** The readme as published (Markdown or plain text). */
   readme?: string;
   fields: Record<string, string | string[]>;
+}
+
+/** A file a format answers that no repository stores as such (a checksum of a stored file, merged metadata). */
+export interface DerivedFile {
+  body: Buffer;
+  contentType: string;
+}
+
+/**
+ * The hooks of a format whose clients use the repositories' own addresses
+ * `/artifactory/{repo}/{path}` (Maven and Gradle) instead of routes of their own: the plain
+ * routes call them for a repository of the format's types. Each gets the caller's door.
+ */
+export interface PlainPaths {
+  /**
+   * A deploy before anything is stored, with the repository it lands in: throws to refuse it
+   * (checksum policy, redeploy policy, a descriptor that does not match its path), answers the
+   * request to store (its body perhaps read and checked already), or `taken` with the stored file
+   * that stands for it when nothing is to be stored (a checksum file that agrees with its file,
+   * metadata the server calculates itself).
+   */
+  deploy(
+    content: RepoContent,
+    target: RepositoryRow,
+    request: DeployRequest,
+  ): Promise<DeployRequest | { taken: ItemRow | undefined }>;
+  /** After a file was stored or removed under `path`: what the server derives from it, calculated again. */
+  changed(repo: RepositoryRow, path: string): Promise<void>;
+  /**
+   * A read the format answers itself, before the repository's stored files are consulted; the
+   * item a path stands for (the newest unique snapshot for a `-SNAPSHOT` file name), or a derived
+   * file. Undefined: the stored file, as for generic files.
+   */
+  read(content: RepoContent, repo: RepositoryRow, path: string): Promise<Resolved | DerivedFile | undefined>;
 }
 
 /**
@@ -67,4 +101,6 @@ export interface Format {
    * package file.
    */
   mergeVirtual?: (path: string, members: Resolved[], content: RepoContent) => Promise<Buffer>;
+  /** Hooks for a format served at the repositories' own addresses (see `PlainPaths`). */
+  plainPaths?: (app: FastifyInstance) => PlainPaths;
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
-import type { Format } from './format.js';
+import type { Format, PlainPaths } from './format.js';
 import { genericFormat } from './generic/generic.format.js';
+import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat, npmFormat, pypiFormat];
+export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat, pypiFormat];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -14,8 +15,6 @@ export const FORMATS: readonly Format[] = [genericFormat, npmFormat, pypiFormat]
  * takes precedence.
  */
 const KNOWN_UPSTREAMS: Record<string, string> = {
-  maven: 'https://repo1.maven.org/maven2/',
-  gradle: 'https://repo1.maven.org/maven2/',
   docker: 'https://registry-1.docker.io/',
   helm: 'https://charts.helm.sh/stable/',
   go: 'https://proxy.golang.org/',
@@ -48,7 +47,23 @@ export const FORMAT_FACTS: FormatFacts = {
   },
 };
 
-/** Registers every format's client-facing routes, each in its own encapsulated context. */
+/**
+ * Registers every format's client-facing routes, each in its own encapsulated context, after the
+ * hooks of the formats served at the repositories' own addresses (`app.plainPaths`).
+ */
 export async function registerFormats(app: FastifyInstance): Promise<void> {
+  const plain = new Map<string, PlainPaths>();
+  for (const format of FORMATS) {
+    const hooks = format.plainPaths?.(app);
+    if (hooks) for (const type of format.types) plain.set(type, hooks);
+  }
+  app.decorate('plainPaths', plain);
   for (const format of FORMATS) if (format.routes) await app.register(format.routes);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The plain-path hooks by package type (Maven, Gradle); generic repositories have none. */
+    plainPaths: ReadonlyMap<string, PlainPaths>;
+  }
 }

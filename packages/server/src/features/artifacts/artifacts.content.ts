@@ -97,6 +97,11 @@ export interface RepoContent {
   /** The readable items strictly below a path of a local or remote repository. */
   below(repoKey: string, path: string): Promise<ItemRow[]>;
   deploy(request: DeployRequest): Promise<Deployed>;
+  /**
+   * Throws as a deploy or delete of `path` would for want of the right (403, or 404 when the
+   * repository is hidden from the caller): checked before a format reads a body it may refuse.
+   */
+  authorize(action: 'deploy' | 'delete', repoKey: string, path: string): Promise<void>;
   /** Moves an item and everything below it to the trash can (or, in the trash can, deletes it for good). */
   remove(repoKey: string, path: string): Promise<void>;
   /** Copies or moves; overwriting a file needs delete on it (as in Artifactory). */
@@ -203,6 +208,10 @@ export function repoContent(request: FastifyRequest): RepoContent {
       const target = await deployTarget(db, repo);
       await requirePermission(request, 'deploy', target.key, input.path);
       return deploy(ctx, { ...input, repo: target, actor });
+    },
+
+    async authorize(action, repoKey, path) {
+      await requirePermission(request, action, repoKey, path);
     },
 
     async remove(repoKey, path) {
@@ -323,8 +332,8 @@ export function repoContent(request: FastifyRequest): RepoContent {
 }
 
 /**
- * The door as the server itself uses it (indexing the catalogue): an administrator's view,
- * for reads only. Never handed to a request.
+ * The door as the server itself uses it: an administrator's view, for indexing the catalogue and
+ * for the metadata a format calculates (Maven's `maven-metadata.xml`). Never handed to a request.
  */
 export function systemContent(app: FastifyInstance): RepoContent {
   const system = {

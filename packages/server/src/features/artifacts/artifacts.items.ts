@@ -32,6 +32,9 @@ export const TRASHCAN_ROW: RepositoryRow = {
   members: '[]',
   default_deployment_repo: '',
   metadata_max_age_secs: 0,
+  checksum_policy: 'client-checksums',
+  suppress_pom_checks: 0,
+  redeploy_releases: 1,
   created_at: 0,
   updated_at: 0,
 };

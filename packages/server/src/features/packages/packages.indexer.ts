@@ -117,6 +117,7 @@ export class CatalogueIndexer {
       tags: JSON.stringify(record.tags ?? []),
       dependencies: JSON.stringify(record.dependencies ?? {}),
       readme: record.readme ?? '',
+      fields: JSON.stringify(record.fields),
       size: Number(file.size),
       sha256: file.sha256 ?? '',
       created_at: file.created_at,

@@ -85,6 +85,9 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     repositories: parseMembers(row),
     defaultDeploymentRepo: row.default_deployment_repo,
     metadataRetrievalCachePeriodSecs: Number(row.metadata_max_age_secs),
+    checksumPolicyType: row.checksum_policy as RepositoryAnswer['checksumPolicyType'],
+    suppressPomConsistencyChecks: Number(row.suppress_pom_checks) === 1,
+    redeployReleases: Number(row.redeploy_releases) === 1,
     created: iso(row.created_at),
     lastModified: iso(row.updated_at),
   };
@@ -178,6 +181,9 @@ async function validate(
     members: JSON.stringify(members),
     default_deployment_repo: defaultDeploymentRepo,
     metadata_max_age_secs: config.metadataRetrievalCachePeriodSecs,
+    checksum_policy: config.checksumPolicyType,
+    suppress_pom_checks: config.suppressPomConsistencyChecks ? 1 : 0,
+    redeploy_releases: config.redeployReleases ? 1 : 0,
     // assigned through the project calls, kept on edits
     project_key: existing?.project_key ?? null,
     created_at: existing?.created_at ?? now,
