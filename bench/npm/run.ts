@@ -5,6 +5,8 @@
  * times per mode: anonymous reads, a token, basic credentials. Prints the median seconds, the
  * ratio Arca/Verdaccio and Arca's authenticated/anonymous ratio, then abbreviated packument
  * requests per second under autocannon for both.
+ * A third, anonymous-only row is the floor no registry can beat: nginx serving Arca's own
+ * abbreviated packuments and tarballs as static files, so the figure left is npm's own work.
  * Targets: install ratio ≤ 0.7 in each mode; packuments ≥ 1.5× Verdaccio; authenticated within
  * 1.2× of anonymous on Arca.
  */
@@ -13,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { AUTH, ROOT, build, freePort, median } from '../lib/bench.ts';
+import { AUTH, ROOT, build, freePort, installDebianPackages, median, startNginx } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 import { clientHome } from '../../packages/web/e2e/clients/clients.ts';
 import { publishBody } from '../../packages/server/src/test/npm.ts';
@@ -168,6 +170,25 @@ function installOnce(registry: string, mode: Mode, token: string): number {
   }
 }
 
+/** Arca's abbreviated packuments and their tarballs as plain files, tarball URLs pointing at `base`. */
+async function staticCopy(registry: string, dir: string, base: string): Promise<void> {
+  fs.mkdirSync(path.join(dir, 'tarballs'), { recursive: true });
+  for (let i = 0; i < PACKAGES; i++) {
+    const name = `bench-pkg-${i}`;
+    const res = await fetch(`${registry}${name}`, { headers: { accept: 'application/vnd.npm.install-v1+json' } });
+    const packument = (await res.json()) as { versions: Record<string, { dist: { tarball: string } }> };
+    for (const version of Object.values(packument.versions)) {
+      const file = path.basename(new URL(version.dist.tarball).pathname);
+      fs.writeFileSync(
+        path.join(dir, 'tarballs', file),
+        Buffer.from(await (await fetch(version.dist.tarball)).arrayBuffer()),
+      );
+      version.dist.tarball = `${base}tarballs/${file}`;
+    }
+    fs.writeFileSync(path.join(dir, name), JSON.stringify(packument));
+  }
+}
+
 async function packumentsPerSecond(url: string, headers: Record<string, string>) {
   const result = await autocannon({
     url,
@@ -181,9 +202,11 @@ async function packumentsPerSecond(url: string, headers: Record<string, string>)
 }
 
 await build();
+installDebianPackages('nginx');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-npm-'));
 const verdaccioPort = await freePort();
 const verdaccio = await startVerdaccio(work, verdaccioPort);
+let nginx: ChildProcess | undefined;
 const arca = await startServer({
   ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)),
   ARCA_LOG_STDOUT: 'false',
@@ -216,6 +239,11 @@ try {
     `\nnpm: ${PACKAGES} packages × 2 versions published in ${arcaLoad.toFixed(1)} s to Arca, ${verdaccioLoad.toFixed(1)} s to Verdaccio`,
   );
 
+  const staticPort = await freePort();
+  const staticRegistry = `http://127.0.0.1:${staticPort}/`;
+  await staticCopy(arcaRegistry, path.join(work, 'static'), staticRegistry);
+  nginx = await startNginx(path.join(work, 'static'), staticPort, path.join(work, 'nginx'));
+
   const modes: Mode[] = ['anonymous', 'token', 'basic'];
   const times: Record<string, number[]> = {};
   for (let run = 0; run < RUNS; run++) {
@@ -223,6 +251,7 @@ try {
       for (const [name, registry] of [
         ['Arca', arcaRegistry],
         ['Verdaccio', verdaccioRegistry],
+        ...(mode === 'anonymous' ? [['static files', staticRegistry] as const] : []),
       ] as const) {
         (times[`${name} ${mode}`] ??= []).push(
           installOnce(registry, mode, name === 'Arca' ? tokens.arca : tokens.verdaccio),
@@ -240,6 +269,10 @@ try {
       `  ${mode.padEnd(10)} Arca ${a.toFixed(2)} s   Verdaccio ${v.toFixed(2)} s   ratio ${(a / v).toFixed(2)} (target ≤ 0.7)`,
     );
   }
+  const floor = median(times['static files anonymous']!);
+  console.log(
+    `  floor: nginx serving the same answers as files ${floor.toFixed(2)} s (${(floor / median(times['Verdaccio anonymous']!)).toFixed(2)} of Verdaccio anonymous; Arca is ${(median(times['Arca anonymous']!) / floor).toFixed(2)}× the floor)`,
+  );
   const anonymous = median(times['Arca anonymous']!);
   console.log(
     `  Arca authenticated / anonymous: token ${(median(times['Arca token']!) / anonymous).toFixed(2)}, basic ${(median(times['Arca basic']!) / anonymous).toFixed(2)} (target ≤ 1.2)`,
@@ -266,6 +299,7 @@ try {
   );
 } finally {
   verdaccio.kill('SIGTERM');
+  nginx?.kill('SIGTERM');
   await arca.stop();
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -71,6 +71,8 @@ export interface CatalogueVersion {
   /** The lead file's SHA-256. */
   digest: string;
   dependencies: { name: string; version: string }[];
+  /** The type's own fields (Maven groupId, artifactId, version; image tags …), one value list each. */
+  properties: { name: string; values: string[] }[];
 }
 
 export interface Connection<T> {

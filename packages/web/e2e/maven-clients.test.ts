@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
 import { clientHome, restCall, run } from './clients/clients';
 
 /**
@@ -180,6 +188,39 @@ describe('mvn against Arca', () => {
     expect(fs.readFileSync(path.join(copied, 'lib-2.0.jar'), 'utf8')).toBe('upstream library 2.0');
     // the remote cached what it fetched, metadata merged in the virtual repository names both sources
     expect(await list(arca, 'maven-remote', 'org/upstream/lib/2.0')).toContain('/lib-2.0.jar');
+  });
+
+  it('shows the deployed artifact on the Packages pages with its coordinates', async () => {
+    const { browser, close } = await launchBrowser();
+    try {
+      const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
+      await page.goto(`${arca.url}/ui/packages`);
+      // the catalogue is filled from the outbox within a second or two
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page.getByRole('link', { name: 'org.acme:demo' }).count();
+          },
+          { timeout: 20_000, interval: 1000 },
+        )
+        .toBe(1);
+      await page.getByRole('link', { name: 'org.acme:demo' }).click();
+      await page.getByRole('heading', { level: 1, name: 'org.acme:demo' }).waitFor();
+      await page.getByRole('tab', { name: /Versions/ }).click();
+      const versions = page.getByRole('tabpanel').getByRole('link');
+      await versions.first().waitFor();
+      expect(await versions.allTextContents()).toEqual(['1.1-SNAPSHOT', '1.0']);
+      await versions.last().click();
+      await page.getByRole('heading', { level: 1, name: 'org.acme:demo 1.0' }).waitFor();
+      expect(await page.getByLabel('Maven dependency').textContent()).toContain('<groupId>org.acme</groupId>');
+      await page.getByText('Group ID').waitFor();
+      await screenshot(page, 'maven-version');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 
   it('refuses a checksum file that disagrees, and a POM that does not match its path, storing nothing', async () => {

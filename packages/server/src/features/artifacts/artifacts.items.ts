@@ -45,8 +45,16 @@ export async function repositoryOrTrash(db: Db, key: string): Promise<Repository
   return getRepository(db, key);
 }
 
+/** Types the mime database does not know that Artifactory answers (Maven's descriptors and checksums). */
+const PACKAGE_MIME_TYPES: Record<string, string> = {
+  pom: 'application/x-maven-pom+xml',
+  sha1: 'text/plain',
+  md5: 'text/plain',
+  sha256: 'text/plain',
+};
+
 export function mimeTypeOf(path: string): string {
-  return mime.lookup(path) || 'application/octet-stream';
+  return mime.lookup(path) || PACKAGE_MIME_TYPES[path.slice(path.lastIndexOf('.') + 1)] || 'application/octet-stream';
 }
 
 /** Creates the missing ancestor folders of `path`; refuses when one of them is a file. */

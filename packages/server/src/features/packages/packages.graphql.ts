@@ -61,6 +61,10 @@ export const schema = /* GraphQL */ `
     name: String!
     version: String!
   }
+  type VersionProperty {
+    name: String!
+    values: [String!]!
+  }
   type Version {
     name: String!
     packageId: ID!
@@ -73,6 +77,7 @@ export const schema = /* GraphQL */ `
     files: [VersionFile!]!
     digest: String!
     dependencies: [Dependency!]!
+    properties: [VersionProperty!]!
   }
   type VersionEdge {
     cursor: String!

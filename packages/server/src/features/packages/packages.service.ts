@@ -1,5 +1,5 @@
 import semver from 'semver';
-import mime from 'mime-types';
+import { mimeTypeOf } from '../artifacts/artifacts.items.js';
 import type { FastifyRequest } from 'fastify';
 import type { CataloguePackage, CatalogueVersion, Connection, PackageLicense, PackageSortField } from '@arca/contracts';
 import { repoContent } from '../artifacts/artifacts.content.js';
@@ -223,7 +223,7 @@ export class Catalogue {
             files.set(fileName, {
               name: fileName,
               size: row.size,
-              mimeType: mime.lookup(fileName) || 'application/octet-stream',
+              mimeType: mimeTypeOf(fileName),
               lead: files.size === 0,
               sha256: row.sha256,
             });
@@ -243,6 +243,10 @@ export class Catalogue {
           dependencies: Object.entries(json<Record<string, string>>(lead.dependencies, {})).map(([dep, range]) => ({
             name: dep,
             version: range,
+          })),
+          properties: Object.entries(json<Record<string, string | string[]>>(lead.fields, {})).map(([key, value]) => ({
+            name: key,
+            values: Array.isArray(value) ? value : [value],
           })),
         };
       });

@@ -43,10 +43,19 @@ describe('Set Me Up by format', () => {
     );
   });
 
+  it('gives a Maven repository settings.xml with the real address and the token as the server password', () => {
+    const { served, snippets } = setMeUp('maven', { ...target, repoKey: 'maven', secret: 'arca_token' });
+    expect(served).toBe(true);
+    const settings = snippets[0]!.code;
+    expect(settings).toContain('<id>maven</id>\n      <username>ann</username>\n      <password>arca_token</password>');
+    expect(settings).toContain('<url>https://arca.example.com/artifactory/maven</url>');
+    expect(snippets.some((s) => s.code.startsWith('mvn deploy:deploy-file'))).toBe(true);
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
-    const { served, snippets } = setMeUp('maven', target);
+    const { served, snippets } = setMeUp('helm', target);
     expect(served).toBe(false);
-    expect(snippets.some((s) => s.code.includes('mvn '))).toBe(false);
+    expect(snippets.some((s) => s.code.includes('helm '))).toBe(false);
     expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
   });
 });

@@ -1,4 +1,5 @@
 import { genericSnippets } from './generic/set-me-up';
+import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
 import { pypiSnippets } from './pypi/set-me-up';
 import type { SetMeUpTarget, Snippet } from './snippet';
@@ -14,6 +15,7 @@ interface ConsoleFormat {
 /** Every format the server speaks, in one list, as on the server. */
 const FORMATS: readonly ConsoleFormat[] = [
   { types: ['generic'], snippets: genericSnippets },
+  { types: ['maven', 'gradle'], snippets: mavenSnippets },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
 ];

@@ -60,6 +60,10 @@ const VERSIONS = /* GraphQL */ `
             name
             version
           }
+          properties {
+            name
+            values
+          }
         }
       }
     }

@@ -1,7 +1,7 @@
 import { DownloadOutlined, FolderOpenOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import { packageTypeLabel, type CatalogueVersionFile } from '@arca/contracts';
+import { packageTypeLabel, type CatalogueVersion, type CatalogueVersionFile } from '@arca/contracts';
 import { API_BASE } from '../../../api/client';
 import { PageHeader } from '../../../components/page-header';
 import { NotFoundResult } from '../../../components/not-found-result';
@@ -11,6 +11,21 @@ import { useVersions } from '../api/get-package';
 import { InstallCommand } from '../components/install-command';
 import { packageHref, treeHref } from '../components/package-link';
 import { DependenciesTable } from '../components/dependencies-table';
+
+/** How the console names a type's own fields. */
+const PROPERTY_LABELS: Record<string, string> = {
+  groupId: 'Group ID',
+  artifactId: 'Artifact ID',
+  version: 'Version',
+  packaging: 'Packaging',
+  snapshotVersion: 'Snapshot build',
+};
+
+/** The `<dependency>` element a POM declares this Maven version with. */
+function mavenDependency(v: CatalogueVersion): string {
+  const field = (name: string) => v.properties.find((p) => p.name === name)?.values[0] ?? '';
+  return `<dependency>\n  <groupId>${field('groupId')}</groupId>\n  <artifactId>${field('artifactId')}</artifactId>\n  <version>${v.name}</version>\n</dependency>`;
+}
 
 /** One version: its files, digest, the repositories that hold it (with links into the tree), dependencies. */
 export function VersionPage({ packageId, version }: { packageId: string; version: string }) {
@@ -59,12 +74,26 @@ export function VersionPage({ packageId, version }: { packageId: string; version
             <Descriptions.Item label="Licences">
               {v.licenses.length ? v.licenses.map((l) => <Tag key={l.name}>{l.name}</Tag>) : 'None declared'}
             </Descriptions.Item>
+            {v.properties.map((p) => (
+              <Descriptions.Item key={p.name} label={PROPERTY_LABELS[p.name] ?? p.name}>
+                {p.values.join(', ')}
+              </Descriptions.Item>
+            ))}
             <Descriptions.Item label="Digest (SHA-256)" span={2}>
               <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>
                 {v.digest}
               </Typography.Text>
             </Descriptions.Item>
           </Descriptions>
+          {type === 'maven' && (
+            <Typography.Paragraph
+              copyable={{ text: mavenDependency(v), tooltips: ['Copy the dependency', 'Copied'] }}
+              style={{ marginTop: 12 }}
+              aria-label="Maven dependency"
+            >
+              <pre style={{ margin: 0 }}>{mavenDependency(v)}</pre>
+            </Typography.Paragraph>
+          )}
         </Card>
         <Card title="Files">
           <Table

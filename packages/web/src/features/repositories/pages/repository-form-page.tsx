@@ -1,4 +1,4 @@
-import { Alert, Card, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
+import { Alert, Card, Col, Form, Input, InputNumber, Row, Select, Skeleton, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
@@ -39,7 +39,13 @@ interface FormValues {
   repositories: string[];
   defaultDeploymentRepo: string;
   metadataRetrievalCachePeriodSecs: number;
+  checksumPolicyType: 'client-checksums' | 'server-generated-checksums';
+  suppressPomConsistencyChecks: boolean;
+  redeployReleases: boolean;
 }
+
+/** Package types laid out as Maven 2 repositories: they have the Maven deploy rules. */
+const MAVEN_TYPES = ['maven', 'gradle'];
 
 const EMPTY: FormValues = {
   key: '',
@@ -55,6 +61,9 @@ const EMPTY: FormValues = {
   repositories: [],
   defaultDeploymentRepo: '',
   metadataRetrievalCachePeriodSecs: 7200,
+  checksumPolicyType: 'client-checksums',
+  suppressPomConsistencyChecks: false,
+  redeployReleases: true,
 };
 
 /** Creates a repository (`admin.repositories.new`) or edits one (`admin.repositories.edit`). */
@@ -190,6 +199,44 @@ export function RepositoryFormPage() {
                   >
                     <InputNumber min={0} max={31_536_000} precision={0} style={{ width: 200 }} />
                   </Form.Item>
+                </>
+              )}
+              {rclass === 'local' && MAVEN_TYPES.includes(packageType) && (
+                <>
+                  <Form.Item
+                    label="Checksum policy"
+                    name="checksumPolicyType"
+                    extra="What happens when a client deploys a .sha1, .md5 or .sha256 file next to an artifact."
+                  >
+                    <Select
+                      options={[
+                        { value: 'client-checksums', label: 'Verify against client checksums (refuse a mismatch)' },
+                        { value: 'server-generated-checksums', label: 'Trust server-generated checksums only' },
+                      ]}
+                    />
+                  </Form.Item>
+                  <Row gutter={16}>
+                    <Col span={12}>
+                      <Form.Item
+                        label="Allow release redeploy"
+                        name="redeployReleases"
+                        valuePropName="checked"
+                        extra="Off: a release file already stored cannot be deployed again. Snapshots always can."
+                      >
+                        <Switch />
+                      </Form.Item>
+                    </Col>
+                    <Col span={12}>
+                      <Form.Item
+                        label="Suppress POM consistency checks"
+                        name="suppressPomConsistencyChecks"
+                        valuePropName="checked"
+                        extra="On: a POM is accepted even when its groupId, artifactId and version do not match its path."
+                      >
+                        <Switch />
+                      </Form.Item>
+                    </Col>
+                  </Row>
                 </>
               )}
               {rclass === 'virtual' && (
