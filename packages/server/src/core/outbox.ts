@@ -1,4 +1,5 @@
 import { arcaEventSchema, type StoredEvent } from '@arca/contracts';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.js';
 
 /**
@@ -74,4 +75,71 @@ export async function markDelivered(db: Db, consumer: string, holder: string, id
     .where('holder', '=', holder)
     .where('event_id', 'in', ids)
     .execute();
+}
+
+/**
+ * A consumer of the outbox inside the server: every `pollMs` it claims what waits for it, applies
+ * each event (one that fails is logged and not retried, so that it cannot block the rest) and
+ * marks them delivered. Every node runs one per consumer name; the leases keep them apart.
+ */
+export class OutboxConsumer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly name: string,
+    private readonly apply: (event: StoredEvent) => Promise<void>,
+    private readonly pollMs = 1000,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(
+      () =>
+        void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`)),
+      this.pollMs,
+    );
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Applies what is waiting now; answers how many events it took. */
+  drain(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    const { db, nodeId } = this.app;
+    let taken = 0;
+    for (;;) {
+      const events = await claimEvents(db, this.name, nodeId, { limit: 200 });
+      if (!events.length) return taken;
+      for (const event of events) {
+        try {
+          await this.apply(event);
+        } catch (error) {
+          this.app.log.warn({ err: error, event: event.id }, `${this.name}: an event could not be applied`);
+        }
+      }
+      await markDelivered(
+        db,
+        this.name,
+        nodeId,
+        events.map((e) => e.id),
+      );
+      taken += events.length;
+    }
+  }
+
+  /** Runs the consumer with the server: started when it is ready, stopped (after its pass) when it closes. */
+  register(): this {
+    this.app.addHook('onReady', async () => this.start());
+    this.app.addHook('onClose', async () => this.stop());
+    return this;
+  }
 }

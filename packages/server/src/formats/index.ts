@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
+import { OutboxConsumer } from '../core/outbox.js';
+import { systemContent } from '../features/artifacts/artifacts.content.js';
 import type { Format, PlainPaths } from './format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { mavenFormat } from './maven/maven.format.js';
@@ -58,12 +60,45 @@ export async function registerFormats(app: FastifyInstance): Promise<void> {
     if (hooks) for (const type of format.types) plain.set(type, hooks);
   }
   app.decorate('plainPaths', plain);
+  app.decorate('derivedMetadata', derivedMetadataConsumer(app).register());
   for (const format of FORMATS) if (format.routes) await app.register(format.routes);
+}
+
+/**
+ * Keeps what formats derive from repository content (Maven's `maven-metadata.xml`) in step with
+ * changes made by any route — a delete in the console, a move, a copy, a restore from the trash —
+ * not only those made at the repositories' own addresses, which recalculate at once.
+ */
+function derivedMetadataConsumer(app: FastifyInstance): OutboxConsumer {
+  const content = systemContent(app);
+  const changed = async (repoKey: string | undefined, path: string | undefined) => {
+    if (!repoKey || path === undefined) return;
+    const repo = await content.repository(repoKey).catch(() => undefined);
+    const hooks = repo && app.plainPaths.get(repo.package_type);
+    if (repo && hooks) await hooks.changed(repo, path);
+  };
+  return new OutboxConsumer(app, 'derived-metadata', async (event) => {
+    switch (event.type) {
+      case 'artifact.deployed':
+      case 'artifact.deleted':
+      case 'artifact.restored':
+        return changed(event.repoKey, event.path);
+      case 'artifact.moved':
+        await changed(event.repoKey, event.path);
+        return changed(event.payload.to.repoKey, event.payload.to.path);
+      case 'artifact.copied':
+        return changed(event.payload.to.repoKey, event.payload.to.path);
+      default:
+        return undefined;
+    }
+  });
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The plain-path hooks by package type (Maven, Gradle); generic repositories have none. */
     plainPaths: ReadonlyMap<string, PlainPaths>;
+    /** Recalculates derived metadata after changes made elsewhere (`drain()` in tests; otherwise every second). */
+    derivedMetadata: OutboxConsumer;
   }
 }

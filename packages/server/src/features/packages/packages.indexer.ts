@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredEvent } from '@arca/contracts';
-import { claimEvents, markDelivered } from '../../core/outbox.js';
+import { OutboxConsumer } from '../../core/outbox.js';
 import { systemContent, type RepoContent } from '../artifacts/artifacts.content.js';
 import { formatFor } from '../../formats/index.js';
 import { deleteUnder, upsertVersion } from './packages.store.js';
 
-/** The outbox consumer's name, and how often it looks for new events. */
+/** The outbox consumer's name. */
 const CONSUMER = 'catalogue';
-const POLL_MS = 1000;
 /** Most files indexed below one copied, moved or restored folder. */
 const MAX_FILES_PER_FOLDER = 10_000;
 
@@ -18,54 +17,16 @@ const MAX_FILES_PER_FOLDER = 10_000;
  */
 export class CatalogueIndexer {
   private readonly content: RepoContent;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  readonly consumer: OutboxConsumer;
 
   constructor(private readonly app: FastifyInstance) {
     this.content = systemContent(app);
-  }
-
-  start(): void {
-    this.timer = setInterval(
-      () =>
-        void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, 'indexing the catalogue failed')),
-      POLL_MS,
-    );
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    this.consumer = new OutboxConsumer(app, CONSUMER, (event) => this.apply(event));
   }
 
   /** Indexes what is waiting in the outbox; answers how many events it took. */
   drain(): Promise<number> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async pass(): Promise<number> {
-    const { db, nodeId } = this.app;
-    let taken = 0;
-    for (;;) {
-      const events = await claimEvents(db, CONSUMER, nodeId, { limit: 200 });
-      if (!events.length) return taken;
-      for (const event of events) {
-        try {
-          await this.apply(event);
-        } catch (error) {
-          this.app.log.warn({ err: error, event: event.id }, 'a catalogue event could not be indexed');
-        }
-      }
-      await markDelivered(
-        db,
-        CONSUMER,
-        nodeId,
-        events.map((e) => e.id),
-      );
-      taken += events.length;
-    }
+    return this.consumer.drain();
   }
 
   private async apply(event: StoredEvent): Promise<void> {
@@ -130,8 +91,7 @@ export class CatalogueIndexer {
 export function registerCatalogueIndexer(app: FastifyInstance): void {
   const indexer = new CatalogueIndexer(app);
   app.decorate('catalogueIndexer', indexer);
-  app.addHook('onReady', async () => indexer.start());
-  app.addHook('onClose', async () => indexer.stop());
+  indexer.consumer.register();
 }
 
 declare module 'fastify' {

@@ -196,6 +196,24 @@ describe.each(ENGINES)('Maven repositories on %s', (engine) => {
     );
   });
 
+  it('recalculates metadata after a move made by another route, in both repositories', async () => {
+    await createRepo(t.app, 'other', { rclass: 'local', packageType: 'maven' });
+    for (const v of ['1.0', '1.1']) await put(t.app, `/artifactory/libs/org/acme/app/${v}/app-${v}.jar`, v);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/move/libs/org/acme/app/1.1?to=/other/org/acme/app/1.1',
+      headers: ADMIN_BASIC,
+    });
+    expect(moved.statusCode).toBe(200);
+    await t.app.derivedMetadata.drain();
+    expect((await get('/artifactory/libs/org/acme/app/maven-metadata.xml')).body).toMatch(
+      /<versions>\s*<version>1\.0<\/version>\s*<\/versions>/,
+    );
+    expect((await get('/artifactory/other/org/acme/app/maven-metadata.xml')).body).toMatch(
+      /<versions>\s*<version>1\.1<\/version>\s*<\/versions>/,
+    );
+  });
+
   it('merges the metadata of a virtual repository’s members', async () => {
     await createRepo(t.app, 'more', { rclass: 'local', packageType: 'maven' });
     await createRepo(t.app, 'all', { rclass: 'virtual', packageType: 'maven', repositories: ['libs', 'more'] });
