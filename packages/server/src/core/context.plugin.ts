@@ -18,6 +18,8 @@ export interface FormatFacts {
   metadataMaxAgeMs(repo: RepositoryRow, path: string): number | undefined;
   /** Where a remote repository's upstream serves a stored path: relative to its URL (URL-encoded) or absolute. */
   upstreamPath(repo: RepositoryRow, path: string): string;
+  /** Headers a remote repository's upstream needs to answer a path as its format expects. */
+  upstreamHeaders(repo: RepositoryRow, path: string): Record<string, string>;
 }
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */

@@ -9,6 +9,8 @@ export const SETTING_DEFAULTS = {
   'security.policy': {} as Partial<Omit<SecuritySettings, 'anonymousAccess'>>,
   /** SMTP settings; see features/mail. */
   mail: {} as Partial<MailSettings>,
+  /** The key that signs container registry tokens (base64), made on first use and shared by every node. */
+  'registry.tokenKey': '' as string,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -93,6 +93,8 @@ export interface Format {
   remoteMetadata?: {
     isMetadata: (path: string) => boolean;
     upstreamPath?: (path: string, repositoryUrl: string) => string;
+    /** Headers the upstream needs to answer a path as the format expects (a registry's manifest media types). */
+    upstreamHeaders?: (path: string) => Record<string, string>;
   };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it

@@ -6,10 +6,11 @@ import type { Format, PlainPaths } from './format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
+import { ociFormat } from './oci/oci.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat, pypiFormat];
+export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat, ociFormat, pypiFormat];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -17,7 +18,6 @@ export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat
  * takes precedence.
  */
 const KNOWN_UPSTREAMS: Record<string, string> = {
-  docker: 'https://registry-1.docker.io/',
   helm: 'https://charts.helm.sh/stable/',
   go: 'https://proxy.golang.org/',
   nuget: 'https://www.nuget.org/',
@@ -46,6 +46,9 @@ export const FORMAT_FACTS: FormatFacts = {
       formatFor(repo.package_type)?.remoteMetadata?.upstreamPath?.(path, repo.url) ??
       path.split('/').map(encodeURIComponent).join('/')
     );
+  },
+  upstreamHeaders(repo, path) {
+    return formatFor(repo.package_type)?.remoteMetadata?.upstreamHeaders?.(path) ?? {};
   },
 };
 

@@ -133,6 +133,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     allowedHosts: () => allowedOutboundHosts(db, config.outboundAllowedHosts),
     metadataMaxAgeMs: request.server.formats.metadataMaxAgeMs,
     upstreamPath: request.server.formats.upstreamPath,
+    upstreamHeaders: request.server.formats.upstreamHeaders,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
   const paths = (items: ItemRow[]) => items.map((i) => i.path);

@@ -33,7 +33,7 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
   const running = inflight.get(key);
   if (running) return running;
   const work = (async () => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...ctx.upstreamHeaders?.(repo, path) };
     const url = upstreamUrl(ctx, repo, path);
     if (repo.username && sameHost(url, repo.url))
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;

@@ -57,6 +57,7 @@ export interface ArtifactContext {
    * repository's URL, or an absolute address (a file an index lists on another host).
    */
   upstreamPath?: (repo: RepositoryRow, path: string) => string;
+  upstreamHeaders?: (repo: RepositoryRow, path: string) => Record<string, string>;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }

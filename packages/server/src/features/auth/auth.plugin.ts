@@ -6,6 +6,7 @@ import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js'
 import { onCredentialsChanged } from '../../core/credentials.js';
 import { onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
+import { REGISTRY_TOKEN_PREFIX, registryTokenPrincipal } from './registry-token.js';
 import { looksLikeToken, resolveToken, tokenHash } from '../tokens/tokens.service.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
@@ -91,7 +92,9 @@ async function resolvePrincipal(
   const authorization = request.headers.authorization;
   const apiKey = request.headers['x-jfrog-art-api'];
   let principal: Principal;
-  if (authorization?.toLowerCase().startsWith('bearer ')) {
+  if (authorization?.toLowerCase().startsWith('bearer ') && authorization.includes(REGISTRY_TOKEN_PREFIX)) {
+    principal = await registryTokenPrincipal(app.db, authorization.slice(7).trim());
+  } else if (authorization?.toLowerCase().startsWith('bearer ')) {
     const secret = authorization.slice(7).trim();
     const hash = credentialDigest(request, 'bearer', secret, () => tokenHash(secret));
     const { user, scopeGroups } = await resolveToken(app.db, secret, 'token', Date.now(), hash);
@@ -159,6 +162,21 @@ function claimedUser(authorization: string | undefined): string {
   return authorization ? '(access token)' : '(API key)';
 }
 
+/**
+ * What a refused client is told to authenticate with: the container registry's routes ask for a
+ * bearer token from their token endpoint (Docker's token flow), the rest for basic credentials.
+ */
+function challengeOf(request: FastifyRequest): string {
+  return request.routeOptions.config.challenge?.(request) ?? 'Basic realm="Arca"';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The `WWW-Authenticate` challenge of a route whose clients do not use basic credentials. */
+    challenge?: (request: FastifyRequest) => string;
+  }
+}
+
 /** Sessions, the console's CSRF rule and each route's declared access, in that order. */
 export const authPlugin = fp(
   (app: FastifyInstance) => {
@@ -195,7 +213,7 @@ export const authPlugin = fp(
             message: error.message,
           },
         );
-        reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+        reply.header('WWW-Authenticate', challengeOf(request));
         return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message));
       }
       const access = request.routeOptions.config.access ?? 'admin';

@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { HttpError } from '../../core/errors.js';
+import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import {
+  MANIFESTS,
+  blobPath,
+  checkDigest,
+  checkTag,
+  digestOfName,
+  isDigest,
+  manifestPath,
+  ociError,
+  parseManifest,
+  tagPath,
+  MEDIA_TYPES,
+} from './oci.layout.js';
+import type { UploadSessions } from './oci.uploads.js';
+
+/** The properties a stored manifest carries: what it was sent as, what it refers to. */
+export const PROPERTY = { mediaType: 'oci.mediaType', subject: 'oci.subject', artifactType: 'oci.artifactType' };
+/** The largest manifest accepted. */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+export interface Manifest {
+  body: Buffer;
+  mediaType: string;
+  digest: string;
+  item: ItemRow;
+}
+
+const digestOf = (body: Buffer) => `sha256:${createHash('sha256').update(body).digest('hex')}`;
+
+/** The media type of a stored manifest: as it was sent, else as it says, else by its shape. */
+async function mediaTypeOf(content: RepoContent, item: ItemRow, body: Buffer): Promise<string> {
+  const sent = (await content.properties(item))[PROPERTY.mediaType]?.[0];
+  if (sent) return sent;
+  try {
+    const doc = JSON.parse(body.toString('utf8')) as { mediaType?: string; manifests?: unknown };
+    return doc.mediaType ?? (Array.isArray(doc.manifests) ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.ociManifest);
+  } catch {
+    return MEDIA_TYPES.ociManifest;
+  }
+}
+
+/** A manifest by tag or digest, through a virtual repository's members or a remote's upstream. */
+export async function getManifest(
+  content: RepoContent,
+  repo: RepositoryRow,
+  image: string,
+  reference: string,
+): Promise<Manifest> {
+  const byDigest = isDigest(reference);
+  if (!byDigest) checkTag(reference);
+  const found = await content.resolve(repo, byDigest ? manifestPath(image, reference) : tagPath(image, reference));
+  if (!found || found.item.folder === 1)
+    throw ociError('MANIFEST_UNKNOWN', `Manifest '${reference}' of '${image}' is not in '${repo.key}'.`);
+  const body = await content.read(found.item);
+  return { body, mediaType: await mediaTypeOf(content, found.item, body), digest: digestOf(body), item: found.item };
+}
+
+/** A blob of an image; 404 BLOB_UNKNOWN when the repository (or its members, its upstream) lacks it. */
+export async function findBlob(content: RepoContent, repo: RepositoryRow, image: string, digest: string) {
+  checkDigest(digest);
+  const found = await content.resolve(repo, blobPath(image, digest));
+  if (!found || found.item.folder === 1)
+    throw ociError('BLOB_UNKNOWN', `Blob '${digest}' is not in '${repo.key}/${image}'.`);
+  return found.item;
+}
+
+const deployBuffer = (
+  content: RepoContent,
+  repoKey: string,
+  path: string,
+  body: Buffer,
+  properties: Record<string, string[]>,
+) =>
+  content.deploy({
+    repoKey,
+    path,
+    properties,
+    body: Readable.from([body]),
+    contentLength: body.length,
+    checksums: { sha256: createHash('sha256').update(body).digest('hex') },
+    checksumDeploy: false,
+  });
+
+/**
+ * Stores a manifest under its digest, and under its tag when pushed by one. Everything it refers
+ * to must be in the repository already (the blobs of an image, the manifests of an index).
+ */
+export async function putManifest(
+  content: RepoContent,
+  repoKey: string,
+  image: string,
+  reference: string,
+  body: Buffer,
+  contentType: string | undefined,
+): Promise<{ digest: string; subject?: string }> {
+  const target = await content.writeTarget(repoKey);
+  const byDigest = isDigest(reference);
+  if (!byDigest) checkTag(reference);
+  const manifest = parseManifest(body, contentType);
+  const digest = digestOf(body);
+  if (byDigest && reference !== digest)
+    throw ociError('DIGEST_INVALID', `The manifest's digest is ${digest}, not ${reference}.`);
+  await content.authorize('deploy', target.key, manifestPath(image, digest));
+  for (const blob of manifest.blobs) {
+    if (!(await content.stored(target.key, blobPath(image, blob.digest))))
+      throw ociError(
+        'MANIFEST_BLOB_UNKNOWN',
+        `The manifest refers to blob '${blob.digest}', which '${image}' does not have.`,
+      );
+  }
+  for (const child of manifest.manifests) {
+    if (!(await content.stored(target.key, manifestPath(image, child.digest))))
+      throw ociError(
+        'MANIFEST_BLOB_UNKNOWN',
+        `The index refers to manifest '${child.digest}', which '${image}' does not have.`,
+      );
+  }
+  const properties: Record<string, string[]> = { [PROPERTY.mediaType]: [manifest.mediaType] };
+  if (manifest.subject) properties[PROPERTY.subject] = [manifest.subject];
+  if (manifest.artifactType) properties[PROPERTY.artifactType] = [manifest.artifactType];
+  await deployBuffer(content, target.key, manifestPath(image, digest), body, properties);
+  if (!byDigest) await deployBuffer(content, target.key, tagPath(image, reference), body, properties);
+  return { digest, ...(manifest.subject ? { subject: manifest.subject } : {}) };
+}
+
+/** The tags of an image, sorted; a virtual repository's are its members'. */
+export async function listTags(content: RepoContent, repo: RepositoryRow, image: string): Promise<string[]> {
+  const tags = new Set<string>();
+  for (const child of await content.children(repo, image)) {
+    if (child.folder !== 1 || child.name.startsWith('.')) continue;
+    const manifest = await content.resolve(repo, tagPath(image, child.name)).catch(() => undefined);
+    if (manifest && manifest.item.folder !== 1) tags.add(child.name);
+  }
+  return [...tags].sort();
+}
+
+/** Removes a manifest by digest with every tag that names it, or one tag. */
+export async function deleteManifest(content: RepoContent, repoKey: string, image: string, reference: string) {
+  const repo = await content.repository(repoKey);
+  if (!isDigest(reference)) {
+    checkTag(reference);
+    if (!(await content.stored(repoKey, tagPath(image, reference))))
+      throw ociError('MANIFEST_UNKNOWN', `Tag '${reference}' of '${image}' is not in '${repoKey}'.`);
+    return content.remove(repoKey, `${image}/${reference}`);
+  }
+  if (!(await content.stored(repoKey, manifestPath(image, reference))))
+    throw ociError('MANIFEST_UNKNOWN', `Manifest '${reference}' of '${image}' is not in '${repoKey}'.`);
+  for (const tag of await listTags(content, repo, image)) {
+    const item = await content.stored(repoKey, tagPath(image, tag));
+    if (item && `sha256:${item.sha256}` === reference) await content.remove(repoKey, `${image}/${tag}`);
+  }
+  await content.remove(repoKey, manifestPath(image, reference));
+}
+
+/** The referrers API's answer: an index of the manifests whose subject is `digest`. */
+export async function referrers(
+  content: RepoContent,
+  repo: RepositoryRow,
+  image: string,
+  digest: string,
+  artifactType: string | undefined,
+) {
+  checkDigest(digest);
+  const manifests = [];
+  for (const child of await content.children(repo, `${image}/${MANIFESTS}`).catch(() => [])) {
+    const properties = await content.properties(child);
+    if (properties[PROPERTY.subject]?.[0] !== digest) continue;
+    const type = properties[PROPERTY.artifactType]?.[0] ?? '';
+    if (artifactType && type !== artifactType) continue;
+    let annotations: Record<string, string> | undefined;
+    try {
+      annotations = (
+        JSON.parse((await content.read(child)).toString('utf8')) as { annotations?: Record<string, string> }
+      ).annotations;
+    } catch {
+      annotations = undefined;
+    }
+    manifests.push({
+      mediaType: properties[PROPERTY.mediaType]?.[0] ?? MEDIA_TYPES.ociManifest,
+      digest: digestOfName(child.name)!,
+      size: Number(child.size),
+      ...(type ? { artifactType: type } : {}),
+      ...(annotations ? { annotations } : {}),
+    });
+  }
+  return { schemaVersion: 2, mediaType: MEDIA_TYPES.ociIndex, manifests };
+}
+
+/** Completes an upload: its bytes (and a last chunk) deployed as the blob, verified against `digest`. */
+export async function finishUpload(
+  content: RepoContent,
+  sessions: UploadSessions,
+  repoKey: string,
+  image: string,
+  id: string,
+  digest: string,
+  lastChunk: Readable | undefined,
+): Promise<void> {
+  const hex = checkDigest(digest);
+  if (lastChunk) await sessions.append(id, lastChunk);
+  const size = await sessions.size(id);
+  try {
+    await content.deploy({
+      repoKey,
+      path: blobPath(image, digest),
+      properties: {},
+      body: sessions.open(id),
+      contentLength: size,
+      checksums: { sha256: hex },
+      checksumDeploy: false,
+    });
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 409)
+      throw ociError('DIGEST_INVALID', `The uploaded content does not have the digest ${digest}.`);
+    throw error;
+  } finally {
+    await sessions.remove(id);
+  }
+}
+
+/** Mounts a blob another image (of this or another repository the caller may read) has; false when it has none. */
+export async function mountBlob(
+  content: RepoContent,
+  repoKey: string,
+  image: string,
+  digest: string,
+  from: string,
+): Promise<boolean> {
+  const hex = checkDigest(digest);
+  const slash = from.indexOf('/');
+  if (slash < 1) return false;
+  const source = await content
+    .stored(from.slice(0, slash), blobPath(from.slice(slash + 1), digest))
+    .catch(() => undefined);
+  if (!source) return false;
+  await content.deploy({
+    repoKey,
+    path: blobPath(image, digest),
+    properties: {},
+    body: undefined,
+    contentLength: undefined,
+    checksums: { sha256: hex },
+    checksumDeploy: true,
+  });
+  return true;
+}

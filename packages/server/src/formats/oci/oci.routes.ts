@@ -1,0 +1,287 @@
+import path from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AUTH_MESSAGES } from '@arca/contracts';
+import { HttpError } from '../../core/errors.js';
+import { getSetting } from '../../core/settings.store.js';
+import { repoContent } from '../../features/artifacts/artifacts.content.js';
+import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
+import { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from '../../features/auth/registry-token.js';
+import { BLOBS, OCI_ERRORS, blobPath, ociError, parseTarget, type OciErrorCode } from './oci.layout.js';
+import {
+  MAX_MANIFEST_BYTES,
+  deleteManifest,
+  findBlob,
+  finishUpload,
+  getManifest,
+  listTags,
+  mountBlob,
+  putManifest,
+  referrers,
+} from './oci.registry.js';
+import { UploadSessions } from './oci.uploads.js';
+
+/** Upload sessions untouched this long are swept. */
+const STALE_UPLOAD_MS = 24 * 3600_000;
+
+const CODE_BY_STATUS: Record<number, OciErrorCode> = {
+  401: 'UNAUTHORIZED',
+  403: 'DENIED',
+  404: 'NAME_UNKNOWN',
+  405: 'UNSUPPORTED',
+  409: 'DENIED',
+};
+
+/** The token flow's challenge: where to get a token, for which service and scope. */
+function challenge(request: FastifyRequest): string {
+  const base = baseUrlOf(request);
+  let scope = '';
+  try {
+    const rest = decodeURIComponent((request.raw.url ?? '').split('?')[0]!.replace(/^\/v2\//, ''));
+    const parsed = parseTarget(rest);
+    if (parsed) {
+      const actions = ['GET', 'HEAD'].includes(request.method) ? 'pull' : 'pull,push';
+      scope = `,scope="repository:${parsed.repoKey}/${parsed.image}:${actions}"`;
+    }
+  } catch {
+    scope = '';
+  }
+  return `Bearer realm="${base}/v2/token",service="${request.host}"${scope}`;
+}
+
+async function readBody(request: FastifyRequest, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw ociError('SIZE_INVALID', `A manifest may have at most ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const hasBody = (request: FastifyRequest) =>
+  Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+
+/**
+ * The OCI distribution API (and Docker Registry HTTP API v2) at `/v2/`, the repository key being
+ * the first component of an image's name: blobs (monolithic, chunked and mounted uploads),
+ * manifests by tag and digest, tags, referrers, deletes, and the token flow Docker clients log in
+ * with. Errors answer in the registry's shape, `{"errors":[{"code","message","detail"}]}`.
+ */
+export async function ociRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  const sessions = new UploadSessions(path.join(app.config.dataDir, 'tmp', 'oci-uploads'));
+  app.jobs.register('oci-upload-sweep', '41 * * * *', async () => {
+    const removed = await sessions.sweep(STALE_UPLOAD_MS);
+    if (removed) app.log.info({ removed }, 'stale container image uploads removed');
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Docker-Distribution-API-Version', 'registry/2.0');
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ errors: [{ code: 'UNKNOWN', message: 'Internal error.', detail: null }] });
+    }
+    const code =
+      error instanceof HttpError && error.code && error.code in OCI_ERRORS
+        ? error.code
+        : (CODE_BY_STATUS[status] ?? 'UNSUPPORTED');
+    if (status === 401) reply.header('WWW-Authenticate', challenge(request));
+    if ((error as { rangeNotSatisfiable?: boolean }).rangeNotSatisfiable) reply.status(416);
+    else reply.status(status);
+    return reply.send({ errors: [{ code, message: error.message, detail: null }] });
+  });
+
+  const config = { access: 'public' as const, challenge };
+
+  app.get('/v2/', { config }, async (request, reply) => {
+    if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+    return reply.send({});
+  });
+
+  // Docker's token endpoint: basic credentials or an access token in, a short-lived bearer token out
+  app.get('/v2/token', { config: { access: 'public' } }, async (request, reply) => {
+    if (request.principal.kind === 'anonymous' && !(await getSetting(app.db, 'security.anonymousAccess'))) {
+      reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+      throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+    }
+    const token = await issueRegistryToken(app.db, request.principal);
+    return reply.send({
+      token,
+      access_token: token,
+      expires_in: REGISTRY_TOKEN_SECONDS,
+      issued_at: new Date().toISOString(),
+    });
+  });
+
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
+    url: '/v2/*',
+    config,
+    handler: async (request, reply) => handle(request, reply, sessions),
+  });
+}
+
+async function handle(request: FastifyRequest, reply: FastifyReply, sessions: UploadSessions): Promise<unknown> {
+  let rest: string;
+  try {
+    rest = decodeURIComponent((request.raw.url ?? '').split('?')[0]!.replace(/^\/v2\//, ''));
+  } catch {
+    throw ociError('NAME_INVALID', 'The request path is not valid.');
+  }
+  const parsed = parseTarget(rest);
+  if (!parsed) throw new HttpError(404, 'Not a registry call.');
+  const { repoKey, image, target } = parsed;
+  const query = request.query as Record<string, string | undefined>;
+  const content = repoContent(request);
+  const name = `${repoKey}/${image}`;
+  const method = request.method;
+
+  if (target.kind === 'blob') {
+    const repo = await content.repository(repoKey);
+    if (method === 'DELETE') {
+      if (!(await content.stored(repoKey, blobPath(image, target.digest))))
+        throw ociError('BLOB_UNKNOWN', `Blob '${target.digest}' is not in '${name}'.`);
+      await content.remove(repoKey, blobPath(image, target.digest));
+      return reply.status(202).send();
+    }
+    if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a blob call.`);
+    const item = await findBlob(content, repo, image, target.digest);
+    reply.header('Docker-Content-Digest', target.digest);
+    return sendItem(request, reply, item);
+  }
+
+  if (target.kind === 'manifest') {
+    if (method === 'PUT') {
+      const body = await readBody(request, MAX_MANIFEST_BYTES);
+      const { digest, subject } = await putManifest(
+        content,
+        repoKey,
+        image,
+        target.reference,
+        body,
+        request.headers['content-type'],
+      );
+      if (subject) reply.header('OCI-Subject', subject);
+      return reply
+        .status(201)
+        .header('Location', `/v2/${name}/manifests/${digest}`)
+        .header('Docker-Content-Digest', digest)
+        .send();
+    }
+    if (method === 'DELETE') {
+      await deleteManifest(content, repoKey, image, target.reference);
+      return reply.status(202).send();
+    }
+    if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a manifest call.`);
+    const manifest = await getManifest(content, await content.repository(repoKey), image, target.reference);
+    reply
+      .header('Content-Type', manifest.mediaType)
+      .header('Docker-Content-Digest', manifest.digest)
+      .header('ETag', `"${manifest.digest}"`)
+      .header('Content-Length', manifest.body.length);
+    return reply.send(method === 'HEAD' ? undefined : manifest.body);
+  }
+
+  if (target.kind === 'tags') {
+    const all = await listTags(content, await content.repository(repoKey), image);
+    const n = query.n !== undefined ? Math.max(0, Number(query.n) || 0) : undefined;
+    const after = query.last ? all.filter((t) => t > query.last!) : all;
+    const tags = n !== undefined ? after.slice(0, n) : after;
+    if (n !== undefined && after.length > n && tags.length)
+      reply.header('Link', `</v2/${name}/tags/list?n=${n}&last=${encodeURIComponent(tags.at(-1)!)}>; rel="next"`);
+    return reply.send({ name, tags });
+  }
+
+  if (target.kind === 'referrers') {
+    const index = await referrers(content, await content.repository(repoKey), image, target.digest, query.artifactType);
+    if (query.artifactType) reply.header('OCI-Filters-Applied', 'artifactType');
+    return reply.type('application/vnd.oci.image.index.v1+json').send(index);
+  }
+
+  // blob uploads
+  const location = (id: string) => `/v2/${name}/blobs/uploads/${id}`;
+  const uploadTarget = await content.writeTarget(repoKey);
+  await content.authorize('deploy', uploadTarget.key, `${image}/${BLOBS}`);
+  if (method === 'POST' && !target.session) {
+    if (query.mount && query.from && (await mountBlob(content, uploadTarget.key, image, query.mount, query.from))) {
+      return reply
+        .status(201)
+        .header('Location', `/v2/${name}/blobs/${query.mount}`)
+        .header('Docker-Content-Digest', query.mount)
+        .send();
+    }
+    const id = await sessions.create();
+    if (query.digest) {
+      await finishUpload(
+        content,
+        sessions,
+        uploadTarget.key,
+        image,
+        id,
+        query.digest,
+        hasBody(request) ? request.raw : undefined,
+      );
+      return reply
+        .status(201)
+        .header('Location', `/v2/${name}/blobs/${query.digest}`)
+        .header('Docker-Content-Digest', query.digest)
+        .send();
+    }
+    return reply
+      .status(202)
+      .header('Location', location(id))
+      .header('Docker-Upload-UUID', id)
+      .header('Range', '0-0')
+      .header('Content-Length', 0)
+      .send();
+  }
+  const id = target.session;
+  if (method === 'GET') {
+    const size = await sessions.size(id);
+    return reply
+      .status(204)
+      .header('Location', location(id))
+      .header('Docker-Upload-UUID', id)
+      .header('Range', `0-${Math.max(0, size - 1)}`)
+      .send();
+  }
+  if (method === 'PATCH') {
+    const range = /^(\d+)-(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
+    const size = await sessions.append(id, request.raw, range ? Number(range[1]) : undefined);
+    return reply
+      .status(202)
+      .header('Location', location(id))
+      .header('Docker-Upload-UUID', id)
+      .header('Range', `0-${Math.max(0, size - 1)}`)
+      .send();
+  }
+  if (method === 'PUT') {
+    if (!query.digest) throw ociError('DIGEST_INVALID', 'Completing an upload needs its digest (?digest=sha256:…).');
+    await sessions.size(id);
+    await finishUpload(
+      content,
+      sessions,
+      uploadTarget.key,
+      image,
+      id,
+      query.digest,
+      hasBody(request) ? request.raw : undefined,
+    );
+    return reply
+      .status(201)
+      .header('Location', `/v2/${name}/blobs/${query.digest}`)
+      .header('Docker-Content-Digest', query.digest)
+      .send();
+  }
+  if (method === 'DELETE') {
+    await sessions.size(id);
+    await sessions.remove(id);
+    return reply.status(204).send();
+  }
+  throw ociError('UNSUPPORTED', `${method} is not an upload call.`);
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { ociError } from './oci.layout.js';
+
+const SESSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Blob upload sessions: the bytes received so far in a file of the data directory, out of every
+ * repository until the upload completes with its digest (then they are deployed, verified, and the
+ * file goes). An upload interrupted midway leaves no blob anyone can see; stale ones are swept.
+ */
+export class UploadSessions {
+  constructor(private readonly dir: string) {}
+
+  private file(id: string): string {
+    if (!SESSION.test(id)) throw ociError('BLOB_UPLOAD_UNKNOWN', `Unknown upload '${id}'.`);
+    return path.join(this.dir, id);
+  }
+
+  async create(): Promise<string> {
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    const id = randomUUID();
+    await fs.promises.writeFile(this.file(id), '');
+    return id;
+  }
+
+  /** Bytes received so far; 404 BLOB_UPLOAD_UNKNOWN for an unknown session. */
+  async size(id: string): Promise<number> {
+    try {
+      return (await fs.promises.stat(this.file(id))).size;
+    } catch {
+      throw ociError('BLOB_UPLOAD_UNKNOWN', `Unknown upload '${id}'.`);
+    }
+  }
+
+  /** Appends a chunk; `start` (from Content-Range) must be where the upload stands. Answers the new size. */
+  async append(id: string, body: Readable, start?: number): Promise<number> {
+    const size = await this.size(id);
+    if (start !== undefined && start !== size)
+      throw Object.assign(
+        ociError('BLOB_UPLOAD_INVALID', `The chunk starts at ${start}; the upload has ${size} bytes.`),
+        {
+          rangeNotSatisfiable: true,
+        },
+      );
+    await pipeline(body, fs.createWriteStream(this.file(id), { flags: 'a' }));
+    return this.size(id);
+  }
+
+  open(id: string): Readable {
+    return fs.createReadStream(this.file(id));
+  }
+
+  async remove(id: string): Promise<void> {
+    await fs.promises.rm(this.file(id), { force: true });
+  }
+
+  /** Removes sessions untouched for `maxAgeMs`; answers how many. */
+  async sweep(maxAgeMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await fs.promises.readdir(this.dir).catch(() => [] as string[])) {
+      const file = path.join(this.dir, name);
+      const stat = await fs.promises.stat(file).catch(() => undefined);
+      if (stat && stat.mtimeMs + maxAgeMs < now) {
+        await fs.promises.rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
