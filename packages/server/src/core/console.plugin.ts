@@ -60,3 +60,6 @@ async function serveConsole(app: FastifyInstance, webDir: string): Promise<void>
     return sendApp(reply);
   });
 }
+
+/** Base of every console call: the spec's paths are mounted below it unchanged. */
+export const CONSOLE_API_PREFIX = '/ui/api/v1';

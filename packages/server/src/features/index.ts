@@ -18,8 +18,7 @@ import { registerAuthJobs } from './auth/auth.jobs.js';
 
 import { packagesRoutes } from './packages/packages.routes.js';
 import { registerCatalogueIndexer } from './packages/packages.indexer.js';
-/** Base of every console call: the spec's paths are mounted below it unchanged. */
-export const CONSOLE_API_PREFIX = '/ui/api/v1';
+import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Format } from '../format.js';
 import { ociRoutes } from './oci.routes.js';
-import { MANIFEST_TYPES } from './oci.layout.js';
+import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
+import { imageFacts } from './oci.image.js';
 
 /**
  * Where a remote repository's upstream registry serves a stored path: a tag's manifest is
@@ -20,7 +21,7 @@ const isTagManifest = (path: string) => /\/[^./][^/]*\/manifest\.json$/.test(pat
 
 /** Docker and OCI images at `/v2/{repoKey}/{image}/…`, for docker, podman, skopeo, oras and the rest. */
 export const ociFormat: Format = {
-  types: ['docker', 'oci'],
+  types: ociFormatTypes,
   label: 'Docker',
   defaultUpstream: 'https://registry-1.docker.io/',
   routes: ociRoutes,
@@ -30,5 +31,22 @@ export const ociFormat: Format = {
     upstreamPath,
     upstreamHeaders: (path): Record<string, string> =>
       path.includes('/.blobs/') ? {} : { accept: MANIFEST_TYPES.join(', ') },
+  },
+  /** A tag: the image is the package, the tag its version, with digest, platforms and layers. */
+  async index(file, content) {
+    const facts = await imageFacts(content, file.repo_key, file);
+    if (!facts) return undefined;
+    return {
+      name: facts.image,
+      version: facts.tag,
+      fields: {
+        digest: facts.digest,
+        mediaType: facts.mediaType,
+        platforms: facts.platforms,
+        layers: String(facts.layers.length),
+        totalSize: String(facts.totalSize),
+        ...(facts.created ? { created: facts.created } : {}),
+      },
+    };
   },
 };

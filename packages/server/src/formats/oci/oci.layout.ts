@@ -7,6 +7,9 @@ import { HttpError } from '../../core/errors.js';
  * A blob's bytes are stored once whatever repositories and images hold it (the binary store is
  * content-addressed).
  */
+/** The repositories' package types served as container registries. */
+export const ociFormatTypes: readonly string[] = ['docker', 'oci'];
+
 export const MEDIA_TYPES = {
   ociManifest: 'application/vnd.oci.image.manifest.v1+json',
   ociIndex: 'application/vnd.oci.image.index.v1+json',

@@ -231,6 +231,53 @@ describe.each(ENGINES)('the container registry on %s', (engine) => {
     expect(code(push)).toBe('DENIED');
   });
 
+  it('collects untagged manifests and unreferenced blobs, and a dry run changes nothing', async () => {
+    const config = await pushBlob('app', '{"architecture":"amd64","os":"linux"}');
+    const kept = await pushBlob('app', 'kept layer');
+    const dropped = await pushBlob('app', 'dropped layer');
+    await pushBlob('app', 'orphan blob');
+    const tagged = imageManifest(config, [kept]);
+    await call('PUT', '/v2/docker-local/app/manifests/1.0', tagged, { 'content-type': OCI_MANIFEST });
+    const untagged = imageManifest(config, [dropped]);
+    await call('PUT', `/v2/docker-local/app/manifests/${digestOf(untagged)}`, untagged, {
+      'content-type': OCI_MANIFEST,
+    });
+    const gc = (dryRun: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/docker/gc',
+        headers: { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' },
+        payload: { dryRun, graceMinutes: 0 },
+      });
+
+    const before = await repositoryFiles(t.app);
+    const preview = (await gc(true)).json() as { dryRun: boolean; manifests: string[]; blobs: string[]; bytes: number };
+    expect(preview.dryRun).toBe(true);
+    expect(preview.manifests).toEqual([`docker-local/app/.manifests/sha256__${digestOf(untagged).slice(7)}`]);
+    expect(preview.blobs.sort()).toEqual(
+      [digestOf('dropped layer'), digestOf('orphan blob')]
+        .map((d) => `docker-local/app/.blobs/sha256__${d.slice(7)}`)
+        .sort(),
+    );
+    expect(await repositoryFiles(t.app)).toEqual(before);
+
+    const done = (await gc(false)).json() as { manifests: string[]; blobs: string[] };
+    expect(done.manifests).toEqual(preview.manifests);
+    const after = await repositoryFiles(t.app);
+    expect(after.filter((p) => p.includes(dropped.digest.slice(7)))).toEqual([]);
+    expect((await call('GET', '/v2/docker-local/app/manifests/1.0')).body).toBe(tagged);
+    expect((await call('GET', `/v2/docker-local/app/blobs/${kept.digest}`)).body).toBe('kept layer');
+    // a young push is never collected
+    await pushBlob('app', 'just uploaded');
+    const young = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/docker/gc',
+      headers: { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' },
+      payload: { dryRun: true },
+    });
+    expect((young.json() as { blobs: string[] }).blobs).toEqual([]);
+  });
+
   it('answers the referrers of a manifest', async () => {
     const config = await pushBlob('app', '{}');
     const subject = imageManifest(config, []);

@@ -6,7 +6,7 @@ import { getSetting } from '../../core/settings.store.js';
 import { repoContent } from '../../features/artifacts/artifacts.content.js';
 import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
 import { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from '../../features/auth/registry-token.js';
-import { BLOBS, OCI_ERRORS, blobPath, ociError, parseTarget, type OciErrorCode } from './oci.layout.js';
+import { BLOBS, OCI_ERRORS, blobPath, ociError, ociFormatTypes, parseTarget, type OciErrorCode } from './oci.layout.js';
 import {
   MAX_MANIFEST_BYTES,
   deleteManifest,
@@ -19,6 +19,11 @@ import {
   referrers,
 } from './oci.registry.js';
 import { UploadSessions } from './oci.uploads.js';
+import { imageFacts } from './oci.image.js';
+import { collectImageGarbage } from './oci.gc.js';
+import { listRepositories } from '../../features/repositories/repositories.service.js';
+import { systemContent } from '../../features/artifacts/artifacts.content.js';
+import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 
 /** Upload sessions untouched this long are swept. */
 const STALE_UPLOAD_MS = 24 * 3600_000;
@@ -69,6 +74,71 @@ const hasBody = (request: FastifyRequest) =>
  * with. Errors answer in the registry's shape, `{"errors":[{"code","message","detail"}]}`.
  */
 export async function ociRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(registryApi);
+  await app.register(dockerViews);
+}
+
+/**
+ * The console's view of a tag (`POST /ui/views/dockerv2` with `repoKey` and the tag's folder or
+ * manifest path): manifest digest, platforms, size, config and layers with the commands that made them.
+ */
+async function dockerViews(app: FastifyInstance): Promise<void> {
+  const localImageRepos = async () =>
+    (await listRepositories(app.db))
+      .filter((r) => r.rclass === 'local' && ociFormatTypes.includes(r.package_type))
+      .map((r) => r.key);
+  app.jobs.register('oci-gc', '33 3 * * *', async () => {
+    const report = await collectImageGarbage(systemContent(app), await localImageRepos(), { dryRun: false });
+    if (report.manifests.length || report.blobs.length)
+      app.log.info(
+        { manifests: report.manifests.length, blobs: report.blobs.length, bytes: report.bytes },
+        'image garbage collection',
+      );
+  });
+
+  // garbage collection on demand; a dry run reports what would go and changes nothing
+  app.post(`${CONSOLE_API_PREFIX}/ui/docker/gc`, { config: { access: 'admin' } }, async (request) => {
+    const body = (request.body ?? {}) as { dryRun?: unknown; graceMinutes?: unknown };
+    const graceMinutes = typeof body.graceMinutes === 'number' && body.graceMinutes >= 0 ? body.graceMinutes : 60;
+    return collectImageGarbage(repoContent(request), await localImageRepos(), {
+      dryRun: body.dryRun !== false,
+      graceMs: graceMinutes * 60_000,
+    });
+  });
+
+  app.post(`${CONSOLE_API_PREFIX}/ui/views/dockerv2`, { config: { access: 'public' } }, async (request) => {
+    const body = (request.body ?? {}) as { repoKey?: unknown; path?: unknown };
+    if (typeof body.repoKey !== 'string' || typeof body.path !== 'string')
+      throw new HttpError(400, 'repoKey and path are required.');
+    const path = body.path.replace(/^\/+|\/+$/g, '');
+    const content = repoContent(request);
+    const repo = await content.repository(body.repoKey);
+    const manifestFile = path.endsWith('/manifest.json') ? path : `${path}/manifest.json`;
+    const found = await content.resolve(repo, manifestFile);
+    const facts = found && (await imageFacts(content, found.repo.key, found.item));
+    if (!facts) throw new HttpError(404, `'${body.repoKey}/${path}' is no image tag.`);
+    return {
+      tagInfo: {
+        title: `${facts.image}:${facts.tag}`,
+        digest: facts.digest,
+        mediaType: facts.mediaType,
+        totalSize: facts.totalSize,
+        platforms: facts.platforms,
+        ...(facts.created ? { created: facts.created } : {}),
+      },
+      config: facts.config ?? null,
+      blobsInfo: facts.layers.map((layer) => ({
+        digest: layer.digest,
+        shortDigest: layer.digest.slice(7, 19),
+        size: layer.size,
+        mediaType: layer.mediaType,
+        command: layer.command ?? '',
+      })),
+    };
+  });
+}
+
+async function registryApi(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   const sessions = new UploadSessions(path.join(app.config.dataDir, 'tmp', 'oci-uploads'));

@@ -52,6 +52,15 @@ describe('Set Me Up by format', () => {
     expect(snippets.some((s) => s.code.startsWith('mvn deploy:deploy-file'))).toBe(true);
   });
 
+  it('gives a Docker repository the login, push and pull commands with the registry host and repository key', () => {
+    const { served, snippets } = setMeUp('docker', { ...target, repoKey: 'docker-local', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toBe("echo 'arca_token' | docker login arca.example.com -u ann --password-stdin");
+    expect(snippets.find((s) => s.title === 'Pull')!.code).toBe(
+      'docker pull arca.example.com/docker-local/<image>:<tag>',
+    );
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('helm', target);
     expect(served).toBe(false);

@@ -1,3 +1,4 @@
+import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
@@ -15,6 +16,7 @@ interface ConsoleFormat {
 /** Every format the server speaks, in one list, as on the server. */
 const FORMATS: readonly ConsoleFormat[] = [
   { types: ['generic'], snippets: genericSnippets },
+  { types: ['docker', 'oci'], snippets: dockerSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },

@@ -11,6 +11,7 @@ import { useVersions } from '../api/get-package';
 import { InstallCommand } from '../components/install-command';
 import { packageHref, treeHref } from '../components/package-link';
 import { DependenciesTable } from '../components/dependencies-table';
+import { ImageLayers } from '../components/image-layers';
 
 /** How the console names a type's own fields. */
 const PROPERTY_LABELS: Record<string, string> = {
@@ -19,6 +20,12 @@ const PROPERTY_LABELS: Record<string, string> = {
   version: 'Version',
   packaging: 'Packaging',
   snapshotVersion: 'Snapshot build',
+  digest: 'Manifest digest',
+  mediaType: 'Manifest type',
+  platforms: 'Platforms',
+  layers: 'Layers',
+  totalSize: 'Total size (bytes)',
+  created: 'Created',
 };
 
 /** The `<dependency>` element a POM declares this Maven version with. */
@@ -66,7 +73,11 @@ export function VersionPage({ packageId, version }: { packageId: string; version
       />
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <Card>
-          <InstallCommand type={type} name={name} version={v.name} />
+          <InstallCommand
+            type={type}
+            name={type === 'docker' && lead ? `${window.location.host}/${lead.name}/${name}` : name}
+            version={v.name}
+          />
           <Descriptions column={{ xs: 1, md: 2 }} size="small" style={{ marginTop: 12 }}>
             <Descriptions.Item label="Published">{formatDateTime(v.created)}</Descriptions.Item>
             <Descriptions.Item label="Size">{formatBytes(v.size)}</Descriptions.Item>
@@ -143,9 +154,13 @@ export function VersionPage({ packageId, version }: { packageId: string; version
             ]}
           />
         </Card>
-        <Card title="Dependencies">
-          <DependenciesTable dependencies={v.dependencies} emptyText="This version declares no dependencies." />
-        </Card>
+        {type === 'docker' && lead ? (
+          <ImageLayers repoKey={lead.name} path={lead.leadFilePath} />
+        ) : (
+          <Card title="Dependencies">
+            <DependenciesTable dependencies={v.dependencies} emptyText="This version declares no dependencies." />
+          </Card>
+        )}
       </Space>
     </>
   );

@@ -1,0 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../api/client';
+
+/** A tag as the console shows it (`POST ui/views/dockerv2`). */
+export interface ImageView {
+  tagInfo: {
+    title: string;
+    digest: string;
+    mediaType: string;
+    totalSize: number;
+    platforms: string[];
+    created?: string;
+  };
+  config: { digest: string; size: number } | null;
+  blobsInfo: { digest: string; shortDigest: string; size: number; mediaType: string; command: string }[];
+}
+
+export function useImageView(repoKey: string | undefined, path: string | undefined) {
+  return useQuery({
+    queryKey: ['image-view', repoKey, path],
+    enabled: Boolean(repoKey && path),
+    queryFn: () =>
+      apiFetch<ImageView>('ui/views/dockerv2', { method: 'POST', body: { repoKey, path, view: 'dockerv2' } }),
+  });
+}
