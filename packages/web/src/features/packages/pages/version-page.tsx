@@ -28,6 +28,9 @@ const PROPERTY_LABELS: Record<string, string> = {
   created: 'Created',
 };
 
+/** An image's fields the Layers card shows already. */
+const SHOWN_WITH_LAYERS = ['mediaType', 'platforms', 'layers', 'totalSize'];
+
 /** The `<dependency>` element a POM declares this Maven version with. */
 function mavenDependency(v: CatalogueVersion): string {
   const field = (name: string) => v.properties.find((p) => p.name === name)?.values[0] ?? '';
@@ -85,11 +88,13 @@ export function VersionPage({ packageId, version }: { packageId: string; version
             <Descriptions.Item label="Licences">
               {v.licenses.length ? v.licenses.map((l) => <Tag key={l.name}>{l.name}</Tag>) : 'None declared'}
             </Descriptions.Item>
-            {v.properties.map((p) => (
-              <Descriptions.Item key={p.name} label={PROPERTY_LABELS[p.name] ?? p.name}>
-                {p.values.join(', ')}
-              </Descriptions.Item>
-            ))}
+            {v.properties
+              .filter((p) => !(type === 'docker' && SHOWN_WITH_LAYERS.includes(p.name)))
+              .map((p) => (
+                <Descriptions.Item key={p.name} label={PROPERTY_LABELS[p.name] ?? p.name}>
+                  {p.values.join(', ')}
+                </Descriptions.Item>
+              ))}
             <Descriptions.Item label="Digest (SHA-256)" span={2}>
               <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>
                 {v.digest}
