@@ -101,14 +101,21 @@ afterAll(async () => {
 
 describe('skopeo against Arca', () => {
   it('copies a multi-architecture index in and out, byte-identical by digest, after logging in with a password', async () => {
+    // `login` runs the token flow as docker login does: /v2/ → 401 Bearer → the token endpoint
+    const authfile = path.join(home, 'auth.json');
+    const wrong = skopeo('login', '--tls-verify=false', '--authfile', authfile, '-u', 'admin', '-p', 'wrong', host());
+    await expect(wrong).rejects.toThrow(/401|unauthorized|invalid username\/password/i);
+    expect(
+      await skopeo('login', '--tls-verify=false', '--authfile', authfile, '-u', 'admin', '-p', ADMIN_PASSWORD, host()),
+    ).toContain('Login Succeeded');
     await skopeo(
       'copy',
       '--multi-arch',
       'all',
       '--preserve-digests',
       '--dest-tls-verify=false',
-      '--dest-creds',
-      `admin:${ADMIN_PASSWORD}`,
+      '--dest-authfile',
+      authfile,
       `oci:${layout}:1.0`,
       `docker://${host()}/docker/team/app:1.0`,
     );

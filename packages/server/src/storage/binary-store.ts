@@ -35,6 +35,11 @@ export interface BinaryStore {
    * `sizeHint` (the announced length) lets large uploads hash on two threads.
    */
   write(source: Readable, sizeHint?: number): Promise<PendingBinary>;
+  /**
+   * Takes in a file written elsewhere on the store's file system whose digests the caller computed
+   * while writing it (an upload received in parts): synced, then moved in on commit, never copied.
+   */
+  adopt(file: string, digest: BinaryDigest): Promise<PendingBinary>;
   exists(sha256: string): Promise<boolean>;
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
@@ -62,6 +67,52 @@ export interface BinaryStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * SHA-256, SHA-1 and MD5 of a content that passes through in one or several streams, with SHA-1
+ * and MD5 on a worker thread for large contents.
+ */
+export class StreamDigest {
+  private readonly sha256 = createHash('sha256');
+  private readonly offThread: OffThreadDigest | undefined;
+  private readonly sha1;
+  private readonly md5;
+  size = 0;
+
+  constructor(large: boolean) {
+    this.offThread = large ? new OffThreadDigest() : undefined;
+    this.sha1 = large ? undefined : createHash('sha1');
+    this.md5 = large ? undefined : createHash('md5');
+  }
+
+  /** A pass-through that digests what flows through it. */
+  transform(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, callback) => {
+        this.sha256.update(chunk);
+        this.size += chunk.length;
+        if (this.offThread) {
+          this.offThread.update(chunk).then(() => callback(null, chunk), callback);
+          return;
+        }
+        this.sha1!.update(chunk);
+        this.md5!.update(chunk);
+        callback(null, chunk);
+      },
+    });
+  }
+
+  async result(): Promise<BinaryDigest> {
+    const others = this.offThread
+      ? await this.offThread.digest()
+      : { sha1: this.sha1!.digest('hex'), md5: this.md5!.digest('hex') };
+    return { sha256: this.sha256.digest('hex'), sha1: others.sha1, md5: others.md5, size: this.size };
+  }
+
+  abort(): void {
+    this.offThread?.abort();
+  }
+}
 
 /** Files up to this size are answered from one read into a buffer (and cached) instead of a stream. */
 export const SMALL_BINARY_BYTES = 64 * 1024;
@@ -126,34 +177,40 @@ export class FileBinaryStore implements BinaryStore {
 
   async write(source: Readable, sizeHint?: number): Promise<PendingBinary> {
     const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const sha256 = createHash('sha256');
-    const offThread = sizeHint !== undefined && sizeHint >= OFF_THREAD_FROM ? new OffThreadDigest() : undefined;
-    const sha1 = offThread ? undefined : createHash('sha1');
-    const md5 = offThread ? undefined : createHash('md5');
-    let size = 0;
-    const digest = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        sha256.update(chunk);
-        size += chunk.length;
-        if (offThread) {
-          offThread.update(chunk).then(() => callback(null, chunk), callback);
-          return;
-        }
-        sha1!.update(chunk);
-        md5!.update(chunk);
-        callback(null, chunk);
-      },
-    });
+    const digest = new StreamDigest(sizeHint !== undefined && sizeHint >= OFF_THREAD_FROM);
     try {
       // flush: the data is fsynced before the stream closes
-      await pipeline(source, digest, fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024, flush: true }));
+      await pipeline(
+        source,
+        digest.transform(),
+        fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024, flush: true }),
+      );
     } catch (error) {
-      offThread?.abort();
+      digest.abort();
       await fsp.rm(tmp, { force: true });
       throw error;
     }
-    const others = offThread ? await offThread.digest() : { sha1: sha1!.digest('hex'), md5: md5!.digest('hex') };
-    const result = { sha256: sha256.digest('hex'), sha1: others.sha1, md5: others.md5, size };
+    return this.pending(tmp, await digest.result());
+  }
+
+  async adopt(file: string, digest: BinaryDigest): Promise<PendingBinary> {
+    if ((await fsp.stat(file)).dev !== (await fsp.stat(this.tmpDir)).dev) {
+      // another file system (the store mounted apart): copied, since it cannot be moved
+      const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      await fsp.copyFile(file, tmp);
+      await fsp.rm(file, { force: true });
+      file = tmp;
+    }
+    const handle = await fsp.open(file, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return this.pending(file, digest);
+  }
+
+  private pending(tmp: string, result: BinaryDigest): PendingBinary {
     const target = this.pathOf(result.sha256);
     return {
       ...result,

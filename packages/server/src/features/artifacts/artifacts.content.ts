@@ -30,7 +30,7 @@ import {
 } from './artifacts.service.js';
 import { repositoryOrTrash, type Location } from './artifacts.items.js';
 import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
-import { SMALL_BINARY_BYTES } from '../../storage/binary-store.js';
+import { SMALL_BINARY_BYTES, type PendingBinary } from '../../storage/binary-store.js';
 import { findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 
@@ -46,6 +46,8 @@ export interface DeployRequest {
   checksumDeploy: boolean;
   /** Deploy only if the file there now has this SHA-256 (null: only if there is none); 409 otherwise. */
   ifCurrent?: string | null;
+  /** The content already in the store's temporary area (an upload received in parts), instead of `body`. */
+  written?: PendingBinary;
 }
 
 /**

@@ -24,7 +24,7 @@ import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { recordEvent } from '../../core/changes.js';
-import type { BinaryStore } from '../../storage/binary-store.js';
+import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 import { findRepository, parseMembers } from '../repositories/repositories.service.js';
 import {
   deleteProperties,
@@ -154,6 +154,8 @@ export interface DeployInput {
    * (an npm packument) is read, changed and written back with it, and retried on conflict.
    */
   ifCurrent?: string | null;
+  /** The content, already written to the store's temporary area with its digests (instead of `body`). */
+  written?: PendingBinary;
 }
 
 /**
@@ -180,12 +182,15 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     verifyChecksums(input.checksums, found);
     binary = { sha256: found.sha256, sha1: found.sha1, md5: found.md5, size: Number(found.size) };
   } else {
-    if (!input.body) throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
-    let pending;
-    try {
-      pending = await store.write(input.body, input.contentLength);
-    } catch {
-      throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+    let pending: PendingBinary;
+    if (input.written) pending = input.written;
+    else {
+      if (!input.body) throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+      try {
+        pending = await store.write(input.body, input.contentLength);
+      } catch {
+        throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
+      }
     }
     try {
       if (input.contentLength !== undefined && pending.size !== input.contentLength) {

@@ -17,6 +17,7 @@ import {
   MEDIA_TYPES,
 } from './oci.layout.js';
 import type { UploadSessions } from './oci.uploads.js';
+import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 
 /** The properties a stored manifest carries: what it was sent as, what it refers to. */
 export const PROPERTY = { mediaType: 'oci.mediaType', subject: 'oci.subject', artifactType: 'oci.artifactType' };
@@ -195,6 +196,7 @@ export async function referrers(
 export async function finishUpload(
   content: RepoContent,
   sessions: UploadSessions,
+  store: BinaryStore,
   repoKey: string,
   image: string,
   id: string,
@@ -203,18 +205,21 @@ export async function finishUpload(
 ): Promise<void> {
   const hex = checkDigest(digest);
   if (lastChunk) await sessions.append(id, lastChunk);
-  const size = await sessions.size(id);
+  let written: PendingBinary | undefined;
   try {
+    written = await sessions.toStore(id, store);
     await content.deploy({
       repoKey,
       path: blobPath(image, digest),
       properties: {},
-      body: sessions.open(id),
-      contentLength: size,
+      body: undefined,
+      contentLength: written.size,
       checksums: { sha256: hex },
       checksumDeploy: false,
+      written,
     });
   } catch (error) {
+    await written?.discard();
     if (error instanceof HttpError && error.statusCode === 409)
       throw ociError('DIGEST_INVALID', `The uploaded content does not have the digest ${digest}.`);
     throw error;

@@ -290,6 +290,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
       await finishUpload(
         content,
         sessions,
+        request.server.binaries,
         uploadTarget.key,
         image,
         id,
@@ -336,6 +337,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
     await finishUpload(
       content,
       sessions,
+      request.server.binaries,
       uploadTarget.key,
       image,
       id,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { StreamDigest, type BinaryDigest, type BinaryStore, type PendingBinary } from '../../storage/binary-store.js';
 import { ociError } from './oci.layout.js';
 
 const SESSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -11,8 +12,13 @@ const SESSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * Blob upload sessions: the bytes received so far in a file of the data directory, out of every
  * repository until the upload completes with its digest (then they are deployed, verified, and the
  * file goes). An upload interrupted midway leaves no blob anyone can see; stale ones are swept.
+ * The process that receives the parts digests them as they arrive, so that completing the upload
+ * moves the file into the store instead of reading and writing it again; when another process
+ * received some part, the file is read once more.
  */
 export class UploadSessions {
+  private readonly digests = new Map<string, StreamDigest>();
+
   constructor(private readonly dir: string) {}
 
   private file(id: string): string {
@@ -46,8 +52,40 @@ export class UploadSessions {
           rangeNotSatisfiable: true,
         },
       );
-    await pipeline(body, fs.createWriteStream(this.file(id), { flags: 'a' }));
-    return this.size(id);
+    let digest = this.digests.get(id);
+    if (digest && digest.size !== size) digest = undefined;
+    if (!digest && size === 0) digest = new StreamDigest(true);
+    this.digests.delete(id);
+    try {
+      await pipeline(
+        body,
+        digest ? digest.transform() : new PassThrough(),
+        fs.createWriteStream(this.file(id), { flags: 'a' }),
+      );
+    } catch (error) {
+      digest?.abort();
+      throw error;
+    }
+    const written = await this.size(id);
+    if (digest && digest.size === written) this.digests.set(id, digest);
+    else digest?.abort();
+    return written;
+  }
+
+  /**
+   * The upload's bytes as a content of the store: moved in when this process digested all of
+   * them, else written anew from the file.
+   */
+  async toStore(id: string, store: BinaryStore): Promise<PendingBinary> {
+    const size = await this.size(id);
+    const digest = this.digests.get(id);
+    this.digests.delete(id);
+    if (digest && digest.size === size) {
+      const result: BinaryDigest = await digest.result();
+      return store.adopt(this.file(id), result);
+    }
+    digest?.abort();
+    return store.write(this.open(id), size);
   }
 
   open(id: string): Readable {
@@ -55,6 +93,8 @@ export class UploadSessions {
   }
 
   async remove(id: string): Promise<void> {
+    this.digests.get(id)?.abort();
+    this.digests.delete(id);
     await fs.promises.rm(this.file(id), { force: true });
   }
 
@@ -65,7 +105,7 @@ export class UploadSessions {
       const file = path.join(this.dir, name);
       const stat = await fs.promises.stat(file).catch(() => undefined);
       if (stat && stat.mtimeMs + maxAgeMs < now) {
-        await fs.promises.rm(file, { force: true });
+        await this.remove(name).catch(() => fs.promises.rm(file, { force: true }));
         removed += 1;
       }
     }
