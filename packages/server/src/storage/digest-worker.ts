@@ -19,6 +19,7 @@ parentPort.on('message', (m) => {
 `;
 
 const SYNC_EVERY = 8 * 1024 * 1024;
+const BATCH_BYTES = 1024 * 1024;
 const MAX_BEHIND = 4;
 
 type Reply = { id: number; sync?: number; sha1?: string; md5?: string };
@@ -59,9 +60,27 @@ export class OffThreadDigest {
     this.worker.postMessage({ type: 'start', id: this.id });
   }
 
-  /** Sends a chunk; resolves when the worker is close enough behind to send more. */
+  private batch: Buffer[] = [];
+  private batched = 0;
+
+  /** Sends what is batched, as one message whose memory moves to the worker rather than being copied. */
+  private flush(): void {
+    if (!this.batched) return;
+    const chunk = Buffer.concat(this.batch, this.batched);
+    this.batch = [];
+    this.batched = 0;
+    const owned = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    this.worker.postMessage({ type: 'data', id: this.id, chunk }, owned ? [chunk.buffer as ArrayBuffer] : []);
+  }
+
+  /**
+   * Takes a chunk (a stream's, never reused by its producer), sent to the worker in batches of
+   * 1 MiB; resolves when the worker is close enough behind to take more.
+   */
   async update(chunk: Buffer): Promise<void> {
-    this.worker.postMessage({ type: 'data', id: this.id, chunk });
+    this.batch.push(chunk);
+    this.batched += chunk.length;
+    if (this.batched >= BATCH_BYTES) this.flush();
     this.sinceSync += chunk.length;
     if (this.sinceSync < SYNC_EVERY) return;
     this.sinceSync = 0;
@@ -72,6 +91,7 @@ export class OffThreadDigest {
   }
 
   async digest(): Promise<{ sha1: string; md5: string }> {
+    this.flush();
     const done = expect(this.id, 'end');
     this.worker.postMessage({ type: 'end', id: this.id });
     const reply = await done;
