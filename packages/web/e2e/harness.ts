@@ -170,3 +170,32 @@ export async function signIn(
   await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));
   return { page, problems };
 }
+
+/**
+ * Opens the Packages page, reloading until the catalogue lists `name` (it follows repository
+ * content through the outbox within seconds), then the package's page at its Versions tab;
+ * answers the version links, newest first.
+ */
+export async function openCataloguedPackage(page: Page, serverUrl: string, name: string): Promise<Locator> {
+  await page.goto(`${serverUrl}/ui/packages`);
+  const link = page.getByRole('link', { name });
+  for (let tries = 0; ; tries++) {
+    // the list has loaded once it shows the package, another package or its empty state
+    await link
+      .or(page.getByRole('table'))
+      .or(page.getByText('No packages yet.', { exact: false }))
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+    if ((await link.count()) === 1) break;
+    if (tries >= 20) throw new Error(`'${name}' did not appear on the Packages page`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await page.reload();
+  }
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.getByRole('tab', { name: /Versions/ }).click();
+  const versions = page.getByRole('tabpanel').getByRole('link');
+  await versions.first().waitFor();
+  return versions;
+}

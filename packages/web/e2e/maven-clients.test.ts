@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
   launchBrowser,
+  openCataloguedPackage,
   screenshot,
   seriousA11yViolations,
   signIn,
@@ -194,22 +195,7 @@ describe('mvn against Arca', () => {
     const { browser, close } = await launchBrowser();
     try {
       const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
-      await page.goto(`${arca.url}/ui/packages`);
-      // the catalogue is filled from the outbox within a second or two
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            return page.getByRole('link', { name: 'org.acme:demo' }).count();
-          },
-          { timeout: 20_000, interval: 1000 },
-        )
-        .toBe(1);
-      await page.getByRole('link', { name: 'org.acme:demo' }).click();
-      await page.getByRole('heading', { level: 1, name: 'org.acme:demo' }).waitFor();
-      await page.getByRole('tab', { name: /Versions/ }).click();
-      const versions = page.getByRole('tabpanel').getByRole('link');
-      await versions.first().waitFor();
+      const versions = await openCataloguedPackage(page, arca.url, 'org.acme:demo');
       expect(await versions.allTextContents()).toEqual(['1.1-SNAPSHOT', '1.0']);
       await versions.last().click();
       await page.getByRole('heading', { level: 1, name: 'org.acme:demo 1.0' }).waitFor();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
   launchBrowser,
+  openCataloguedPackage,
   screenshot,
   seriousA11yViolations,
   signIn,
@@ -230,21 +231,7 @@ describe('skopeo against Arca', () => {
     const { browser, close } = await launchBrowser();
     try {
       const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
-      await page.goto(`${arca.url}/ui/packages`);
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            return page.getByRole('link', { name: 'team/tool' }).count();
-          },
-          { timeout: 20_000, interval: 1000 },
-        )
-        .toBe(1);
-      await page.getByRole('link', { name: 'team/app' }).click();
-      await page.getByRole('heading', { level: 1, name: 'team/app' }).waitFor();
-      await page.getByRole('tab', { name: /Versions/ }).click();
-      const versions = page.getByRole('tabpanel').getByRole('link');
-      await versions.first().waitFor();
+      const versions = await openCataloguedPackage(page, arca.url, 'team/app');
       expect(await versions.allTextContents()).toEqual(['1.0']);
       await versions.first().click();
       await page.getByRole('heading', { level: 1, name: 'team/app 1.0' }).waitFor();

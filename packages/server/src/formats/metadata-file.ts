@@ -19,11 +19,15 @@ export async function changeMetadataFile<T>(
   path: string,
   parse: (found: Resolved) => Promise<T | undefined>,
   update: (current: T | undefined) => T | Promise<T>,
+  /** How the file is written (JSON by default), and when the next version needs no write. */
+  format: { serialize?: (value: T) => string; same?: (current: T, next: T) => boolean } = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const found = await content.resolve(target, path);
-    const next = await update(found ? await parse(found) : undefined);
-    const body = Buffer.from(JSON.stringify(next));
+    const current = found ? await parse(found) : undefined;
+    const next = await update(current);
+    if (current !== undefined && format.same?.(current, next)) return current;
+    const body = Buffer.from(format.serialize ? format.serialize(next) : JSON.stringify(next));
     try {
       await content.deploy({
         repoKey: target.key,

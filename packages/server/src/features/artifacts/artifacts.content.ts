@@ -46,8 +46,21 @@ export interface DeployRequest {
   checksumDeploy: boolean;
   /** Deploy only if the file there now has this SHA-256 (null: only if there is none); 409 otherwise. */
   ifCurrent?: string | null;
-  /** The content already in the store's temporary area (an upload received in parts), instead of `body`. */
-  written?: PendingBinary;
+  /**
+   * The content is an upload received in parts (`uploads`), instead of `body`; the upload is gone
+   * afterwards, whether the deploy succeeded or not.
+   */
+  upload?: string;
+}
+
+/** Uploads received in parts, before they are deployed with `DeployRequest.upload`. */
+export interface Uploads {
+  create(): Promise<string>;
+  /** Bytes received so far; 404 for an unknown upload. */
+  size(id: string): Promise<number>;
+  /** Appends a part that must start where the upload stands (416 otherwise); answers the new size. */
+  append(id: string, body: Readable, start?: number): Promise<number>;
+  remove(id: string): Promise<void>;
 }
 
 /**
@@ -99,6 +112,8 @@ export interface RepoContent {
   /** The readable items strictly below a path of a local or remote repository. */
   below(repoKey: string, path: string): Promise<ItemRow[]>;
   deploy(request: DeployRequest): Promise<Deployed>;
+  /** Uploads received in parts (the container registry's chunked blob uploads). */
+  uploads: Uploads;
   /**
    * Throws as a deploy or delete of `path` would for want of the right (403, or 404 when the
    * repository is hidden from the caller): checked before a format reads a body it may refuse.
@@ -125,7 +140,7 @@ const where = (repoKey: string, path: string) => `'${repoKey}${path ? `/${path}`
 
 /** The door for one request's caller. */
 export function repoContent(request: FastifyRequest): RepoContent {
-  const { db, binaries: store, config } = request.server;
+  const { db, binaries: store, config, uploadSessions: uploads } = request.server;
   const { principal } = request;
   const actor = actorName(principal);
   const ctx: ArtifactContext = {
@@ -206,12 +221,29 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
 
     async deploy(input) {
-      const repo = await repositoryOrTrash(db, input.repoKey);
-      // decided on the repository the file lands in, not the virtual one it was sent to
-      const target = await deployTarget(db, repo);
-      await requirePermission(request, 'deploy', target.key, input.path);
-      return deploy(ctx, { ...input, repo: target, actor });
+      const { upload, ...rest } = input;
+      let written: PendingBinary | undefined;
+      try {
+        const repo = await repositoryOrTrash(db, input.repoKey);
+        // decided on the repository the file lands in, not the virtual one it was sent to
+        const target = await deployTarget(db, repo);
+        await requirePermission(request, 'deploy', target.key, input.path);
+        written = upload ? await uploads.toStore(upload, store) : undefined;
+        return await deploy(ctx, {
+          ...rest,
+          ...(written ? { written, contentLength: written.size } : {}),
+          repo: target,
+          actor,
+        });
+      } catch (error) {
+        await written?.discard();
+        throw error;
+      } finally {
+        if (upload) await uploads.remove(upload);
+      }
     },
+
+    uploads,
 
     async authorize(action, repoKey, path) {
       await requirePermission(request, action, repoKey, path);

@@ -1,10 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
+import { UploadSessions } from './artifacts.uploads.js';
+import path from 'node:path';
 
-/** The artifacts feature's hourly jobs: trash retention, then binary garbage collection. */
+/** Upload sessions untouched this long are swept. */
+const STALE_UPLOAD_MS = 24 * 3600_000;
+
+/**
+ * The artifacts feature's hourly jobs: trash retention, binary garbage collection and stale
+ * uploads; and the uploads received in parts, shared by every request of this process.
+ */
 export function registerArtifactJobs(app: FastifyInstance): void {
   const { db, binaries: store, config, log } = app;
+  const uploads = new UploadSessions(path.join(config.dataDir, 'tmp', 'uploads'));
+  app.decorate('uploadSessions', uploads);
+  app.jobs.register('upload-sweep', '41 * * * *', async () => {
+    const removed = await uploads.sweep(STALE_UPLOAD_MS);
+    if (removed) log.info({ removed }, 'stale uploads removed');
+  });
   app.jobs.register('trash-retention', '17 * * * *', async () => {
     if (config.trashRetentionDays <= 0) return;
     const removed = await emptyTrash({ db, store }, 'system', Date.now() - config.trashRetentionDays * 86_400_000);
@@ -14,4 +28,11 @@ export function registerArtifactJobs(app: FastifyInstance): void {
     const collected = await collectGarbage(db, store);
     if (collected.binaries || collected.orphans) log.info(collected, 'binary garbage collection');
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Uploads received in parts, until deployed (the door's `uploads`). */
+    uploadSessions: UploadSessions;
+  }
 }

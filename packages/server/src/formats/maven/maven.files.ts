@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, badRequest, conflict } from '../../core/errors.js';
+import { badRequest, conflict } from '../../core/errors.js';
+import { changeMetadataFile } from '../metadata-file.js';
 import { systemContent, type DeployRequest, type RepoContent } from '../../features/artifacts/artifacts.content.js';
 import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
@@ -27,7 +28,6 @@ import { parsePom } from './maven.pom.js';
 
 /** The largest POM or checksum file read into memory to be checked. */
 const MAX_DESCRIPTOR_BYTES = 4 * 1024 * 1024;
-const WRITE_ATTEMPTS = 5;
 const XML = 'application/xml';
 const HEX_LENGTH = { sha1: 40, md5: 32, sha256: 64 } as const;
 
@@ -88,32 +88,19 @@ export function mavenPlainPaths(app: FastifyInstance): PlainPaths {
   /** Writes a calculated metadata file unless it says the same already; removes it when `next` is undefined. */
   async function writeMetadata(repo: RepositoryRow, path: string, next: () => Promise<MavenMetadata | undefined>) {
     const content = system();
-    for (let attempt = 1; ; attempt++) {
-      const current = await content.stored(repo.key, path);
-      const wanted = await next();
-      if (!wanted) {
-        if (current) await content.remove(repo.key, path).catch(() => undefined);
-        return;
-      }
-      const before = current ? parseMetadata((await content.read(current)).toString('utf8')) : undefined;
-      if (before && sameMetadata(before, wanted)) return;
-      const body = Buffer.from(renderMetadata(wanted));
-      try {
-        await content.deploy({
-          repoKey: repo.key,
-          path,
-          properties: {},
-          body: Readable.from([body]),
-          contentLength: body.length,
-          checksums: {},
-          checksumDeploy: false,
-          ifCurrent: current?.sha256 ?? null,
-        });
-        return;
-      } catch (error) {
-        if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;
-      }
+    const wanted = await next();
+    if (!wanted) {
+      if (await content.stored(repo.key, path)) await content.remove(repo.key, path).catch(() => undefined);
+      return;
     }
+    await changeMetadataFile(
+      content,
+      repo,
+      path,
+      async (found) => parseMetadata((await content.read(found.item)).toString('utf8')),
+      async () => (await next()) ?? wanted,
+      { serialize: renderMetadata, same: sameMetadata },
+    );
   }
 
   /** The artifact's and each snapshot version's metadata, from what the artifact folder holds now. */

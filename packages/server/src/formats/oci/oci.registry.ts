@@ -16,8 +16,6 @@ import {
   tagPath,
   MEDIA_TYPES,
 } from './oci.layout.js';
-import type { UploadSessions } from './oci.uploads.js';
-import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 
 /** The properties a stored manifest carries: what it was sent as, what it refers to. */
 export const PROPERTY = { mediaType: 'oci.mediaType', subject: 'oci.subject', artifactType: 'oci.artifactType' };
@@ -192,39 +190,32 @@ export async function referrers(
   return { schemaVersion: 2, mediaType: MEDIA_TYPES.ociIndex, manifests };
 }
 
-/** Completes an upload: its bytes (and a last chunk) deployed as the blob, verified against `digest`. */
+/** Completes an upload: its bytes (and a last part) deployed as the blob, verified against `digest`. */
 export async function finishUpload(
   content: RepoContent,
-  sessions: UploadSessions,
-  store: BinaryStore,
   repoKey: string,
   image: string,
   id: string,
   digest: string,
-  lastChunk: Readable | undefined,
+  lastPart: Readable | undefined,
 ): Promise<void> {
   const hex = checkDigest(digest);
-  if (lastChunk) await sessions.append(id, lastChunk);
-  let written: PendingBinary | undefined;
+  if (lastPart) await content.uploads.append(id, lastPart);
   try {
-    written = await sessions.toStore(id, store);
     await content.deploy({
       repoKey,
       path: blobPath(image, digest),
       properties: {},
       body: undefined,
-      contentLength: written.size,
+      contentLength: undefined,
       checksums: { sha256: hex },
       checksumDeploy: false,
-      written,
+      upload: id,
     });
   } catch (error) {
-    await written?.discard();
     if (error instanceof HttpError && error.statusCode === 409)
       throw ociError('DIGEST_INVALID', `The uploaded content does not have the digest ${digest}.`);
     throw error;
-  } finally {
-    await sessions.remove(id);
   }
 }
 

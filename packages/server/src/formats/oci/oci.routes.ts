@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { HttpError } from '../../core/errors.js';
@@ -18,15 +17,11 @@ import {
   putManifest,
   referrers,
 } from './oci.registry.js';
-import { UploadSessions } from './oci.uploads.js';
 import { imageFacts } from './oci.image.js';
 import { collectImageGarbage } from './oci.gc.js';
 import { listRepositories } from '../../features/repositories/repositories.service.js';
 import { systemContent } from '../../features/artifacts/artifacts.content.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
-
-/** Upload sessions untouched this long are swept. */
-const STALE_UPLOAD_MS = 24 * 3600_000;
 
 const CODE_BY_STATUS: Record<number, OciErrorCode> = {
   401: 'UNAUTHORIZED',
@@ -141,11 +136,6 @@ async function dockerViews(app: FastifyInstance): Promise<void> {
 async function registryApi(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  const sessions = new UploadSessions(path.join(app.config.dataDir, 'tmp', 'oci-uploads'));
-  app.jobs.register('oci-upload-sweep', '41 * * * *', async () => {
-    const removed = await sessions.sweep(STALE_UPLOAD_MS);
-    if (removed) app.log.info({ removed }, 'stale container image uploads removed');
-  });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Docker-Distribution-API-Version', 'registry/2.0');
@@ -161,8 +151,7 @@ async function registryApi(app: FastifyInstance): Promise<void> {
         ? error.code
         : (CODE_BY_STATUS[status] ?? 'UNSUPPORTED');
     if (status === 401) reply.header('WWW-Authenticate', challenge(request));
-    if ((error as { rangeNotSatisfiable?: boolean }).rangeNotSatisfiable) reply.status(416);
-    else reply.status(status);
+    reply.status(status);
     return reply.send({ errors: [{ code, message: error.message, detail: null }] });
   });
 
@@ -192,11 +181,11 @@ async function registryApi(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
     url: '/v2/*',
     config,
-    handler: async (request, reply) => handle(request, reply, sessions),
+    handler: async (request, reply) => handle(request, reply),
   });
 }
 
-async function handle(request: FastifyRequest, reply: FastifyReply, sessions: UploadSessions): Promise<unknown> {
+async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   let rest: string;
   try {
     rest = decodeURIComponent((request.raw.url ?? '').split('?')[0]!.replace(/^\/v2\//, ''));
@@ -277,32 +266,20 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
   const location = (id: string) => `/v2/${name}/blobs/uploads/${id}`;
   const uploadTarget = await content.writeTarget(repoKey);
   await content.authorize('deploy', uploadTarget.key, `${image}/${BLOBS}`);
+  const created = (digest: string) =>
+    reply.status(201).header('Location', `/v2/${name}/blobs/${digest}`).header('Docker-Content-Digest', digest).send();
+  /** The upload completed with its digest (and the request's body as its last part). */
+  const complete = async (id: string, digest: string) => {
+    const last = hasBody(request) ? request.raw : undefined;
+    await finishUpload(content, uploadTarget.key, image, id, digest, last);
+    return created(digest);
+  };
   if (method === 'POST' && !target.session) {
     if (query.mount && query.from && (await mountBlob(content, uploadTarget.key, image, query.mount, query.from))) {
-      return reply
-        .status(201)
-        .header('Location', `/v2/${name}/blobs/${query.mount}`)
-        .header('Docker-Content-Digest', query.mount)
-        .send();
+      return created(query.mount);
     }
-    const id = await sessions.create();
-    if (query.digest) {
-      await finishUpload(
-        content,
-        sessions,
-        request.server.binaries,
-        uploadTarget.key,
-        image,
-        id,
-        query.digest,
-        hasBody(request) ? request.raw : undefined,
-      );
-      return reply
-        .status(201)
-        .header('Location', `/v2/${name}/blobs/${query.digest}`)
-        .header('Docker-Content-Digest', query.digest)
-        .send();
-    }
+    const id = await content.uploads.create();
+    if (query.digest) return complete(id, query.digest);
     return reply
       .status(202)
       .header('Location', location(id))
@@ -313,7 +290,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
   }
   const id = target.session;
   if (method === 'GET') {
-    const size = await sessions.size(id);
+    const size = await content.uploads.size(id);
     return reply
       .status(204)
       .header('Location', location(id))
@@ -323,7 +300,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
   }
   if (method === 'PATCH') {
     const range = /^(\d+)-(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
-    const size = await sessions.append(id, request.raw, range ? Number(range[1]) : undefined);
+    const size = await content.uploads.append(id, request.raw, range ? Number(range[1]) : undefined);
     return reply
       .status(202)
       .header('Location', location(id))
@@ -333,26 +310,12 @@ async function handle(request: FastifyRequest, reply: FastifyReply, sessions: Up
   }
   if (method === 'PUT') {
     if (!query.digest) throw ociError('DIGEST_INVALID', 'Completing an upload needs its digest (?digest=sha256:…).');
-    await sessions.size(id);
-    await finishUpload(
-      content,
-      sessions,
-      request.server.binaries,
-      uploadTarget.key,
-      image,
-      id,
-      query.digest,
-      hasBody(request) ? request.raw : undefined,
-    );
-    return reply
-      .status(201)
-      .header('Location', `/v2/${name}/blobs/${query.digest}`)
-      .header('Docker-Content-Digest', query.digest)
-      .send();
+    await content.uploads.size(id);
+    return complete(id, query.digest);
   }
   if (method === 'DELETE') {
-    await sessions.size(id);
-    await sessions.remove(id);
+    await content.uploads.size(id);
+    await content.uploads.remove(id);
     return reply.status(204).send();
   }
   throw ociError('UNSUPPORTED', `${method} is not an upload call.`);

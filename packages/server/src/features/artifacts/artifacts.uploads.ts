@@ -4,14 +4,17 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import { StreamDigest, type BinaryDigest, type BinaryStore, type PendingBinary } from '../../storage/binary-store.js';
-import { ociError } from './oci.layout.js';
+import { HttpError } from '../../core/errors.js';
+
+/** An upload that does not exist (any more): 404 with the registry's code, which other clients ignore. */
+const unknownUpload = (id: string) => new HttpError(404, `Unknown upload '${id}'.`, 'BLOB_UPLOAD_UNKNOWN');
 
 const SESSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Blob upload sessions: the bytes received so far in a file of the data directory, out of every
- * repository until the upload completes with its digest (then they are deployed, verified, and the
- * file goes). An upload interrupted midway leaves no blob anyone can see; stale ones are swept.
+ * Uploads received in parts (the container registry's blob uploads): the bytes received so far in
+ * a file of the data directory, out of every repository until the upload completes with its
+ * digest (then they are deployed through the door, verified, and the file goes). An upload interrupted midway leaves no blob anyone can see; stale ones are swept.
  * The process that receives the parts digests them as they arrive, so that completing the upload
  * moves the file into the store instead of reading and writing it again; when another process
  * received some part, the file is read once more.
@@ -22,7 +25,7 @@ export class UploadSessions {
   constructor(private readonly dir: string) {}
 
   private file(id: string): string {
-    if (!SESSION.test(id)) throw ociError('BLOB_UPLOAD_UNKNOWN', `Unknown upload '${id}'.`);
+    if (!SESSION.test(id)) throw unknownUpload(id);
     return path.join(this.dir, id);
   }
 
@@ -38,7 +41,7 @@ export class UploadSessions {
     try {
       return (await fs.promises.stat(this.file(id))).size;
     } catch {
-      throw ociError('BLOB_UPLOAD_UNKNOWN', `Unknown upload '${id}'.`);
+      throw unknownUpload(id);
     }
   }
 
@@ -46,12 +49,7 @@ export class UploadSessions {
   async append(id: string, body: Readable, start?: number): Promise<number> {
     const size = await this.size(id);
     if (start !== undefined && start !== size)
-      throw Object.assign(
-        ociError('BLOB_UPLOAD_INVALID', `The chunk starts at ${start}; the upload has ${size} bytes.`),
-        {
-          rangeNotSatisfiable: true,
-        },
-      );
+      throw new HttpError(416, `The part starts at ${start}; the upload has ${size} bytes.`, 'BLOB_UPLOAD_INVALID');
     let digest = this.digests.get(id);
     if (digest && digest.size !== size) digest = undefined;
     if (!digest && size === 0) digest = new StreamDigest(true);
@@ -60,7 +58,7 @@ export class UploadSessions {
       await pipeline(
         body,
         digest ? digest.transform() : new PassThrough(),
-        fs.createWriteStream(this.file(id), { flags: 'a' }),
+        fs.createWriteStream(this.file(id), { flags: 'a', highWaterMark: 1024 * 1024 }),
       );
     } catch (error) {
       digest?.abort();
