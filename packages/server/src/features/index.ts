@@ -18,6 +18,7 @@ import { registerAuthJobs } from './auth/auth.jobs.js';
 
 import { packagesRoutes } from './packages/packages.routes.js';
 import { registerCatalogueIndexer } from './packages/packages.indexer.js';
+import { searchRestRoutes } from './search/search.routes.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -43,6 +44,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(permissionsRestRoutes);
   await app.register(tokensRestRoutes);
   await app.register(artifactsRestRoutes);
+  await app.register(searchRestRoutes);
   registerAuthJobs(app);
   registerArtifactJobs(app);
   registerCatalogueIndexer(app);

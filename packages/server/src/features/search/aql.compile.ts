@@ -1,0 +1,198 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { AqlError, type AqlNode, type AqlObject } from './aql.parser.js';
+
+type Eb = ExpressionBuilder<Database & { i: Database['items']; b: Database['binaries'] }, 'i' | 'b'>;
+type Condition = Expression<SqlBool>;
+
+/** The items domain's fields, with the column each is compared on and the kind of its values. */
+export const ITEM_FIELDS = {
+  repo: { column: 'i.repo_key', kind: 'text' },
+  path: { column: 'i.parent', kind: 'path' },
+  name: { column: 'i.name', kind: 'text' },
+  type: { column: 'i.folder', kind: 'type' },
+  size: { column: 'i.size', kind: 'number' },
+  created: { column: 'i.created_at', kind: 'date' },
+  created_by: { column: 'i.created_by', kind: 'text' },
+  modified: { column: 'i.modified_at', kind: 'date' },
+  modified_by: { column: 'i.modified_by', kind: 'text' },
+  updated: { column: 'i.modified_at', kind: 'date' },
+  sha256: { column: 'i.sha256', kind: 'text' },
+  actual_sha1: { column: 'b.sha1', kind: 'text' },
+  original_sha1: { column: 'b.sha1', kind: 'text' },
+  actual_md5: { column: 'b.md5', kind: 'text' },
+  original_md5: { column: 'b.md5', kind: 'text' },
+  'stat.downloads': { column: 'i.download_count', kind: 'number' },
+  'stat.downloaded': { column: 'i.last_downloaded', kind: 'date' },
+  'stat.downloaded_by': { column: 'i.last_downloaded_by', kind: 'text' },
+} as const;
+export type ItemField = keyof typeof ITEM_FIELDS;
+
+const COMPARISONS = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+const OPERATORS = [...Object.keys(COMPARISONS), '$match', '$nmatch', '$before', '$last'];
+
+/** `5d`, `2w`, `3mo`, `1y`, `30minutes` … back from now, for $before and $last. */
+function relativeTime(value: string, position: number, now: number): number {
+  const match = /^(\d+)\s*(s|seconds?|mi|minutes?|h|hours?|d|days?|w|weeks?|mo|months?|y|years?)$/.exec(value.trim());
+  if (!match) throw new AqlError(`'${value}' is no relative time such as 5d, 2w, 3mo or 1y`, position);
+  const unit = match[2]!;
+  const ms = unit.startsWith('mo')
+    ? 30 * 86_400_000
+    : unit.startsWith('mi')
+      ? 60_000
+      : ({ s: 1000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, y: 365 * 86_400_000 } as Record<string, number>)[
+          unit[0]!
+        ]!;
+  return now - Number(match[1]) * ms;
+}
+
+/** `*` and `?` as a pattern of the engine's own (GLOB on SQLite, LIKE on PostgreSQL), case-sensitive. */
+function wildcard(column: Expression<unknown>, pattern: string, postgres: boolean): Condition {
+  if (postgres) {
+    const like = pattern
+      .replace(/[\\%_]/g, (c) => `\\${c}`)
+      .replace(/\*/g, '%')
+      .replace(/\?/g, '_');
+    return sql<SqlBool>`${column} LIKE ${like} ESCAPE '\\'`;
+  }
+  const glob = pattern.replace(/[[\]]/g, (c) => `[${c}]`);
+  return sql<SqlBool>`${column} GLOB ${glob}`;
+}
+
+export interface CompileOptions {
+  postgres: boolean;
+  now: number;
+}
+
+/** Compiles criteria to a parameterised condition on `items as i` (joined with `binaries as b`). */
+export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOptions): Condition {
+  const scalar = (node: AqlNode, what: string) => {
+    if (node.kind !== 'scalar' || node.value === null || typeof node.value === 'boolean')
+      throw new AqlError(`${what} takes a string or a number`, node.position);
+    return node.value;
+  };
+
+  function fieldValue(field: ItemField, raw: string | number, position: number): string | number {
+    const { kind } = ITEM_FIELDS[field];
+    if (kind === 'number') {
+      const n = typeof raw === 'number' ? raw : Number(raw);
+      if (!Number.isFinite(n)) throw new AqlError(`${field} is compared with a number`, position);
+      return n;
+    }
+    if (kind === 'date') {
+      const ms = typeof raw === 'number' ? raw : Date.parse(raw);
+      if (!Number.isFinite(ms))
+        throw new AqlError(`'${raw}' is no date (use ISO 8601, e.g. 2026-11-23T10:00:00Z)`, position);
+      return ms;
+    }
+    if (kind === 'path') return raw === '.' ? '' : String(raw).replace(/^\/+|\/+$/g, '');
+    return String(raw);
+  }
+
+  function compare(field: ItemField, op: string, node: AqlNode): Condition {
+    const column = eb.ref(ITEM_FIELDS[field].column);
+    if (ITEM_FIELDS[field].kind === 'type') {
+      const value = scalar(node, 'type');
+      if (value === 'any') return sql<SqlBool>`1 = 1`;
+      if (value !== 'file' && value !== 'folder')
+        throw new AqlError("type is 'file', 'folder' or 'any'", node.position);
+      if (op !== '$eq' && op !== '$ne') throw new AqlError('type is compared with $eq or $ne', node.position);
+      return eb(column, op === '$eq' ? '=' : '<>', value === 'folder' ? 1 : 0);
+    }
+    if (op === '$match' || op === '$nmatch') {
+      const pattern = wildcard(column, String(fieldValue(field, scalar(node, op), node.position)), options.postgres);
+      return op === '$match' ? pattern : eb.not(pattern);
+    }
+    if (op === '$before' || op === '$last') {
+      if (ITEM_FIELDS[field].kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
+      const since = relativeTime(String(scalar(node, op)), node.position, options.now);
+      return eb(column, op === '$before' ? '<' : '>=', since);
+    }
+    const value = fieldValue(field, scalar(node, op), node.position);
+    return eb(column, COMPARISONS[op as keyof typeof COMPARISONS], value);
+  }
+
+  /** `{"$op": value, …}` or a bare value (equality), applied by `apply`. */
+  function operations(node: AqlNode, apply: (op: string, value: AqlNode) => Condition): Condition {
+    if (node.kind !== 'object') return apply('$eq', node);
+    if (!node.entries.length) throw new AqlError('An empty comparison', node.position);
+    return eb.and(
+      node.entries.map((entry) => {
+        if (!OPERATORS.includes(entry.key))
+          throw new AqlError(`Unknown operator '${entry.key}': ${OPERATORS.join(', ')}`, entry.position);
+        return apply(entry.key, entry.value);
+      }),
+    );
+  }
+
+  function property(key: Condition | undefined, value: Condition | undefined, negate: boolean): Condition {
+    let query = eb
+      .selectFrom('item_properties as p')
+      .select(sql`1`.as('one'))
+      .whereRef('p.item_id', '=', 'i.id');
+    if (key) query = query.where(() => key);
+    if (value) query = query.where(() => value);
+    return negate ? eb.not(eb.exists(query)) : eb.exists(query);
+  }
+
+  const propertyColumn = (name: 'key' | 'value') => sql.ref(`p.${name}`);
+  /** A comparison of a property column; the operator comes from the fixed list, the value is a parameter. */
+  const propertyIs = (name: 'key' | 'value', op: keyof typeof COMPARISONS, value: string) =>
+    sql<SqlBool>`${propertyColumn(name)} ${sql.raw(COMPARISONS[op])} ${value}`;
+  function propertyComparison(
+    column: 'key' | 'value',
+    op: string,
+    node: AqlNode,
+  ): { condition: Condition; negate: boolean } {
+    const value = String(scalar(node, op));
+    if (op === '$match' || op === '$nmatch')
+      return { condition: wildcard(propertyColumn(column), value, options.postgres), negate: op === '$nmatch' };
+    if (op === '$ne') return { condition: propertyIs(column, '$eq', value), negate: true };
+    if (op === '$before' || op === '$last') throw new AqlError(`${op} applies to dates only`, node.position);
+    return { condition: propertyIs(column, op as keyof typeof COMPARISONS, value), negate: false };
+  }
+
+  function compileObject(object: AqlObject): Condition {
+    const parts = object.entries.map(({ key, value, position }): Condition => {
+      if (key === '$and' || key === '$or') {
+        if (value.kind !== 'array' || !value.items.length)
+          throw new AqlError(`${key} takes a non-empty list of criteria objects`, value.position);
+        const items = value.items.map((item) => {
+          if (item.kind !== 'object') throw new AqlError(`${key} takes criteria objects`, item.position);
+          return compileObject(item);
+        });
+        return key === '$and' ? eb.and(items) : eb.or(items);
+      }
+      if (key.startsWith('@')) {
+        const name = key.slice(1);
+        if (!name) throw new AqlError('A property criterion names its key after @', position);
+        return operations(value, (op, node) => {
+          const { condition, negate } = propertyComparison('value', op, node);
+          return property(propertyIs('key', '$eq', name), condition, negate);
+        });
+      }
+      if (key === 'property.key' || key === 'property.value') {
+        return operations(value, (op, node) => {
+          const { condition, negate } = propertyComparison(key === 'property.key' ? 'key' : 'value', op, node);
+          return property(undefined, condition, negate);
+        });
+      }
+      if (!(key in ITEM_FIELDS))
+        throw new AqlError(
+          `Unknown field '${key}' of items: ${Object.keys(ITEM_FIELDS).join(', ')}, @property`,
+          position,
+        );
+      return operations(value, (op, node) => compare(key as ItemField, op, node));
+    });
+    return parts.length ? eb.and(parts) : sql<SqlBool>`1 = 1`;
+  }
+
+  return compileObject(criteria);
+}
+
+/** Whether criteria name the item type anywhere (otherwise files only, as Artifactory answers). */
+export function mentionsType(node: AqlNode): boolean {
+  if (node.kind === 'object') return node.entries.some((e) => e.key === 'type' || mentionsType(e.value));
+  if (node.kind === 'array') return node.items.some(mentionsType);
+  return false;
+}

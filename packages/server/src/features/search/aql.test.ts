@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import { AqlError, parseAql } from './aql.parser.js';
+
+describe('the AQL parser', () => {
+  it('reads find, include, sort, offset, limit and transitive', () => {
+    const query = parseAql(
+      'items.find({"repo":"libs","$or":[{"name":{"$match":"*.jar"}},{"@build.number":"42"}]}).include("name","property").sort({"$desc":["size"]}).offset(2).limit(10).transitive()',
+    );
+    expect(query.criteria.entries.map((e) => e.key)).toEqual(['repo', '$or']);
+    expect(query.include.map((i) => i.field)).toEqual(['name', 'property']);
+    expect(query.sort).toMatchObject({ direction: 'desc', fields: [{ field: 'size' }] });
+    expect([query.offset, query.limit, query.transitive]).toEqual([2, 10, true]);
+  });
+
+  it.each([
+    ['items.find({"repo":"libs"', "Expected '}' but found the end of the query", 25],
+    ['items.find({repo:"libs"})', "Expected a field name in double quotes but found 'repo'", 12],
+    ['items.find({"repo":})', "Expected a value but found '}'", 19],
+    ['builds.find()', "Unsupported domain 'builds'", 0],
+    ['items.find().limit(-1)', 'limit() takes a whole number', 19],
+    ['items.find().boom()', "Unknown modifier 'boom'", 13],
+    ['items.find({"name":"a\\q"})', 'Invalid escape in string', 21],
+    ['items.find() extra', "Expected the end of the query but found 'extra'", 13],
+    ['items.find({"a":1}) #', "Unexpected character '#'", 20],
+  ])('points at the mistake in %s', (text, message, position) => {
+    let error: unknown;
+    try {
+      parseAql(text);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AqlError);
+    expect((error as AqlError).message).toContain(message);
+    expect((error as AqlError).position).toBe(position);
+  });
+
+  it('never crashes on any input: it parses or answers an AqlError', () => {
+    const pieces = fc.constantFrom(
+      'items',
+      '.',
+      'find',
+      '(',
+      ')',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"repo"',
+      '"$and"',
+      '"$or"',
+      '"@k"',
+      '"$match"',
+      '"*.jar"',
+      '1',
+      '-2.5e3',
+      'true',
+      'null',
+      'include',
+      'sort',
+      'limit',
+      'offset',
+      '"$asc"',
+      ' ',
+      '\\',
+      '"',
+      'x',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.array(pieces, { maxLength: 60 }).map((a) => a.join('')),
+        ),
+        (text) => {
+          try {
+            parseAql(text);
+          } catch (error) {
+            if (!(error instanceof AqlError)) throw error;
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
+  let t: TestApp;
+  const aql = (text: string, headers: Record<string, string> = ADMIN_BASIC) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/search/aql',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      payload: text,
+    });
+  const names = (res: { json: () => unknown }) =>
+    (res.json() as { results: { name: string }[] }).results.map((r) => r.name);
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'libs', { rclass: 'local', packageType: 'generic' });
+    await createRepo(t.app, 'other', { rclass: 'local', packageType: 'generic' });
+    await put(t.app, '/artifactory/libs/org/app/app-1.0.jar;build.number=41;env=prod', 'a'.repeat(100));
+    await put(t.app, '/artifactory/libs/org/app/app-1.1.jar;build.number=42', 'b'.repeat(300));
+    await put(t.app, '/artifactory/libs/org/app/notes.txt', 'notes');
+    await put(t.app, '/artifactory/libs/top.jar', 'top');
+    await put(t.app, '/artifactory/other/secret/s.jar', 'secret');
+    await t.app.inject({ method: 'GET', url: '/artifactory/libs/org/app/app-1.1.jar', headers: ADMIN_BASIC });
+    await t.app.inject({ method: 'GET', url: '/artifactory/libs/org/app/app-1.1.jar', headers: ADMIN_BASIC });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each([
+    ['items.find({"repo":"libs"})', ['top.jar', 'app-1.0.jar', 'app-1.1.jar', 'notes.txt']],
+    ['items.find({"name":{"$match":"*.jar"},"repo":"libs"})', ['top.jar', 'app-1.0.jar', 'app-1.1.jar']],
+    ['items.find({"name":{"$nmatch":"*.jar"}})', ['notes.txt']],
+    ['items.find({"@build.number":"42"})', ['app-1.1.jar']],
+    ['items.find({"@build.number":{"$ne":"42"},"repo":"libs","name":{"$match":"app*"}})', ['app-1.0.jar']],
+    ['items.find({"$or":[{"@env":"prod"},{"name":"top.jar"}]})', ['top.jar', 'app-1.0.jar']],
+    ['items.find({"size":{"$gt":100}})', ['app-1.1.jar']],
+    [
+      'items.find({"size":{"$gte":100,"$lte":300},"repo":"libs"}).sort({"$desc":["size"]})',
+      ['app-1.1.jar', 'app-1.0.jar'],
+    ],
+    ['items.find({"path":"org/app","name":{"$match":"app-1.?.jar"}})', ['app-1.0.jar', 'app-1.1.jar']],
+    ['items.find({"path":"."})', ['top.jar']],
+    ['items.find({"type":"folder","repo":"libs"})', ['org', 'app']],
+    ['items.find({"stat.downloads":{"$gte":2}})', ['app-1.1.jar']],
+    ['items.find({"created":{"$last":"1d"},"repo":"other"})', ['s.jar']],
+    ['items.find({"property.key":{"$match":"env"}})', ['app-1.0.jar']],
+  ])('%s', async (text, expected) => {
+    const res = await aql(text);
+    expect(res.statusCode).toBe(200);
+    expect(names(res).sort()).toEqual([...expected].sort());
+  });
+
+  it('answers the range, includes properties and statistics, pages with offset and limit', async () => {
+    const res = await aql(
+      'items.find({"repo":"libs","name":{"$match":"app-*"}}).include("name","repo","path","property","stat").sort({"$asc":["name"]}).offset(1).limit(1)',
+    );
+    const body = res.json() as { results: Record<string, unknown>[]; range: Record<string, number> };
+    expect(body.range).toEqual({ start_pos: 1, end_pos: 2, total: 2, limit: 1 });
+    expect(body.results).toEqual([
+      {
+        repo: 'libs',
+        path: 'org/app',
+        name: 'app-1.1.jar',
+        properties: [{ key: 'build.number', value: '42' }],
+        stats: [expect.objectContaining({ downloads: 2, downloaded_by: 'admin' })],
+      },
+    ]);
+    const all = (await aql('items.find({"name":"top.jar"}).include("*")')).json() as {
+      results: Record<string, unknown>[];
+    };
+    expect(all.results[0]).toMatchObject({ repo: 'libs', path: '.', type: 'file', size: 3, depth: 1 });
+    expect(all.results[0]!.actual_sha1).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('finds only what the caller may read', async () => {
+    const reader = await createUser(t.app, 'reader');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/reader',
+      headers: ADMIN_BASIC,
+      payload: {
+        repo: { repositories: ['libs'], 'include-patterns': ['org/**'], actions: { users: { reader: ['read'] } } },
+      },
+    });
+    expect(names(await aql('items.find({"name":{"$match":"*"}})', reader)).sort()).toEqual(
+      ['app-1.0.jar', 'app-1.1.jar', 'notes.txt'].sort(),
+    );
+    expect(names(await aql('items.find()'))).toContain('s.jar');
+  });
+
+  it('refuses a malformed or meaningless query with the position, and changes nothing', async () => {
+    const broken = await aql('items.find({"repo":"libs"}');
+    expect(broken.statusCode).toBe(400);
+    expect((broken.json() as { errors: { message: string }[] }).errors[0]!.message).toBe(
+      "Failed to parse query: Expected ')' but found the end of the query (at position 26)",
+    );
+    const unknown = await aql('items.find({"colour":"red"})');
+    expect(unknown.statusCode).toBe(400);
+    expect((unknown.json() as { errors: { message: string }[] }).errors[0]!.message).toContain(
+      "Unknown field 'colour'",
+    );
+    const operator = await aql('items.find({"size":{"$near":3}})');
+    expect((operator.json() as { errors: { message: string }[] }).errors[0]!.message).toContain(
+      "Unknown operator '$near'",
+    );
+    // text that looks like SQL is a value like any other
+    expect(names(await aql('items.find({"name":"x\' OR 1=1 --"})'))).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../core/errors.js';
+import { AqlError } from './aql.parser.js';
+import { runAql } from './aql.service.js';
+import { flushDownloads } from '../artifacts/artifacts.stats.js';
+
+/** Artifactory's search calls for scripts: `POST /artifactory/api/search/aql`. */
+export async function searchRestRoutes(app: FastifyInstance): Promise<void> {
+  // AQL comes as text/plain; clients send other types too, all read as text
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post('/artifactory/api/search/aql', { config: { access: 'public' } }, async (request) => {
+    const text = typeof request.body === 'string' ? request.body : '';
+    if (!text.trim())
+      throw badRequest('The request body is an AQL query, e.g. items.find({"repo":"libs-release-local"}).');
+    try {
+      // the download counts this process holds are written first, so that stat.* criteria see them
+      await flushDownloads(app.db);
+      return await runAql(app.db, request.principal, text);
+    } catch (error) {
+      if (error instanceof AqlError) throw badRequest(`Failed to parse query: ${error.message}`);
+      throw error;
+    }
+  });
+}
