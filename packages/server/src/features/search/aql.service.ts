@@ -94,7 +94,11 @@ function shape(row: Row, fields: string[]): Record<string, unknown> {
  * `limit` as Artifactory answers them.
  */
 export async function runAql(db: Db, principal: Principal, text: string, now = Date.now()): Promise<AqlAnswer> {
-  const query = parseAql(text);
+  return runQuery(db, principal, parseAql(text), now);
+}
+
+/** Runs a parsed query (the REST searches build theirs as AQL). */
+export async function runQuery(db: Db, principal: Principal, query: AqlQuery, now = Date.now()): Promise<AqlAnswer> {
   const wanted = plan(query);
   const sortFields = (query.sort?.fields ?? []).map(({ field, position }) => {
     if (!(field in ITEM_FIELDS)) throw new AqlError(`Unknown sort field '${field}'`, position);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
@@ -109,6 +110,8 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
     await put(t.app, '/artifactory/libs/org/app/notes.txt', 'notes');
     await put(t.app, '/artifactory/libs/top.jar', 'top');
     await put(t.app, '/artifactory/other/secret/s.jar', 'secret');
+    await createRepo(t.app, 'maven', { rclass: 'local', packageType: 'maven' });
+    await put(t.app, '/artifactory/maven/org/acme/demo/1.0/demo-1.0-sources.jar', 'src');
     await t.app.inject({ method: 'GET', url: '/artifactory/libs/org/app/app-1.1.jar', headers: ADMIN_BASIC });
     await t.app.inject({ method: 'GET', url: '/artifactory/libs/org/app/app-1.1.jar', headers: ADMIN_BASIC });
   });
@@ -119,11 +122,11 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
   it.each([
     ['items.find({"repo":"libs"})', ['top.jar', 'app-1.0.jar', 'app-1.1.jar', 'notes.txt']],
     ['items.find({"name":{"$match":"*.jar"},"repo":"libs"})', ['top.jar', 'app-1.0.jar', 'app-1.1.jar']],
-    ['items.find({"name":{"$nmatch":"*.jar"}})', ['notes.txt']],
+    ['items.find({"name":{"$nmatch":"*.jar"},"repo":{"$ne":"maven"}})', ['notes.txt']],
     ['items.find({"@build.number":"42"})', ['app-1.1.jar']],
     ['items.find({"@build.number":{"$ne":"42"},"repo":"libs","name":{"$match":"app*"}})', ['app-1.0.jar']],
     ['items.find({"$or":[{"@env":"prod"},{"name":"top.jar"}]})', ['top.jar', 'app-1.0.jar']],
-    ['items.find({"size":{"$gt":100}})', ['app-1.1.jar']],
+    ['items.find({"size":{"$gt":100},"repo":"libs"})', ['app-1.1.jar']],
     [
       'items.find({"size":{"$gte":100,"$lte":300},"repo":"libs"}).sort({"$desc":["size"]})',
       ['app-1.1.jar', 'app-1.0.jar'],
@@ -160,6 +163,39 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
     };
     expect(all.results[0]).toMatchObject({ repo: 'libs', path: '.', type: 'file', size: 3, depth: 1 });
     expect(all.results[0]!.actual_sha1).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('answers the REST searches in Artifactory’s shapes, with the details X-Result-Detail asks for', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url, headers: { ...ADMIN_BASIC, ...headers } });
+    const uris = (res: { json: () => unknown }) =>
+      (res.json() as { results: { uri: string }[] }).results.map((r) => r.uri.replace(/^http:\/\/[^/]+/, '')).sort();
+    expect(uris(await get('/artifactory/api/search/artifact?name=app-*.jar&repos=libs'))).toEqual([
+      '/artifactory/api/storage/libs/org/app/app-1.0.jar',
+      '/artifactory/api/storage/libs/org/app/app-1.1.jar',
+    ]);
+    const sha1 = createHash('sha1').update('top').digest('hex');
+    const byChecksum = await get(`/artifactory/api/search/checksum?sha1=${sha1}`, { 'x-result-detail': 'info' });
+    expect((byChecksum.json() as { results: Record<string, unknown>[] }).results).toEqual([
+      expect.objectContaining({
+        repo: 'libs',
+        path: '/top.jar',
+        size: '3',
+        checksums: expect.objectContaining({ sha1 }),
+      }),
+    ]);
+    const byProperty = await get('/artifactory/api/search/prop?build.number=41,42&repos=libs', {
+      'x-result-detail': 'properties',
+    });
+    expect(
+      (byProperty.json() as { results: { properties: Record<string, string[]> }[] }).results.map(
+        (r) => r.properties['build.number'],
+      ),
+    ).toEqual([['41'], ['42']]);
+    expect(uris(await get('/artifactory/api/search/gavc?g=org.acme&a=demo&c=sources'))).toEqual([
+      '/artifactory/api/storage/maven/org/acme/demo/1.0/demo-1.0-sources.jar',
+    ]);
+    expect((await get('/artifactory/api/search/artifact')).statusCode).toBe(400);
   });
 
   it('finds only what the caller may read', async () => {

@@ -2,15 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../core/errors.js';
 import { AqlError } from './aql.parser.js';
 import { runAql } from './aql.service.js';
+import { SEARCHES, restSearch } from './search.rest.js';
 import { flushDownloads } from '../artifacts/artifacts.stats.js';
 
-/** Artifactory's search calls for scripts: `POST /artifactory/api/search/aql`. */
+/** Artifactory's search calls for scripts: AQL, and the artifact, checksum, property and GAVC searches. */
 export async function searchRestRoutes(app: FastifyInstance): Promise<void> {
   // AQL comes as text/plain; clients send other types too, all read as text
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
     done(null, body),
   );
+
+  for (const kind of Object.keys(SEARCHES)) {
+    app.get(`/artifactory/api/search/${kind}`, { config: { access: 'public' } }, async (request) => {
+      await flushDownloads(app.db);
+      return restSearch(request, kind, request.query as Record<string, string | undefined>);
+    });
+  }
 
   app.post('/artifactory/api/search/aql', { config: { access: 'public' } }, async (request) => {
     const text = typeof request.body === 'string' ? request.body : '';
