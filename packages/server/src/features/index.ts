@@ -19,6 +19,7 @@ import { registerAuthJobs } from './auth/auth.jobs.js';
 import { packagesRoutes } from './packages/packages.routes.js';
 import { registerCatalogueIndexer } from './packages/packages.indexer.js';
 import { searchRestRoutes } from './search/search.routes.js';
+import { searchConsoleRoutes } from './search/search.console.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -37,6 +38,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(repositoriesConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(packagesRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(searchConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);

@@ -232,4 +232,43 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
     // text that looks like SQL is a value like any other
     expect(names(await aql('items.find({"name":"x\' OR 1=1 --"})'))).toEqual([]);
   });
+
+  it('answers the console searches with the spec’s rules and messages, the trash can included', async () => {
+    const search = (type: string, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/ui/api/v1/ui/artifactsearch/${type}`,
+        headers: { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' },
+        payload: body as object,
+      });
+    type Found = { results: { name: string; repoKey: string; relativePath: string }[]; searchResultsMessage: string };
+    // a trailing * is added to the name
+    const quick = (
+      await search('quick', { query: 'app', selectedRepositories: ['libs'], search: 'quick' })
+    ).json() as Found;
+    expect(quick.results.map((r) => r.name).sort()).toEqual(['app-1.0.jar', 'app-1.1.jar']);
+    expect(quick.searchResultsMessage).toBe('2 item(s)');
+    const bad = await search('checksum', { checksum: 'abc', search: 'checksum' });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json() as { errors: { message: string }[] }).errors[0]!.message).toBe('Invalid Checksum Length');
+    const md5 = createHash('md5').update('top').digest('hex');
+    expect(((await search('checksum', { checksum: md5 })).json() as Found).results.map((r) => r.relativePath)).toEqual([
+      'top.jar',
+    ]);
+    const property = (
+      await search('property', {
+        propertyKeyValues: [{ key: 'build.number', values: ['41', '4?x'] }],
+        selectedRepositories: [{ repoKey: 'libs', isSelected: true }],
+      })
+    ).json() as Found;
+    expect(property.results.map((r) => r.name)).toEqual(['app-1.0.jar']);
+    const gavc = (await search('gavc', { groupID: 'org.acme', artifactID: 'demo' })).json() as Found;
+    expect(gavc.results.map((r) => r.relativePath)).toEqual(['org/acme/demo/1.0/demo-1.0-sources.jar']);
+
+    await t.app.inject({ method: 'DELETE', url: '/artifactory/libs/org/app/notes.txt', headers: ADMIN_BASIC });
+    const trash = (await search('trash', { query: 'notes', isChecksum: false })).json() as Found;
+    expect(trash.results.map((r) => [r.repoKey, r.relativePath])).toEqual([
+      ['auto-trashcan', 'libs/org/app/notes.txt'],
+    ]);
+  });
 });
