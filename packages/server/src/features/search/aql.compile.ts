@@ -103,6 +103,11 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
       const pattern = wildcard(column, String(fieldValue(field, scalar(node, op), node.position)), options.postgres);
       return op === '$match' ? pattern : eb.not(pattern);
     }
+    if (node.kind === 'scalar' && node.value === null) {
+      // null: the field is not set (never downloaded); only $eq and $ne say anything of it
+      if (op !== '$eq' && op !== '$ne') throw new AqlError(`${op} does not compare with null`, node.position);
+      return op === '$eq' ? eb(column, 'is', null) : eb(column, 'is not', null);
+    }
     if (op === '$before' || op === '$last') {
       if (ITEM_FIELDS[field].kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
       const since = relativeTime(String(scalar(node, op)), node.position, options.now);

@@ -196,6 +196,28 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
       '/artifactory/api/storage/maven/org/acme/demo/1.0/demo-1.0-sources.jar',
     ]);
     expect((await get('/artifactory/api/search/artifact')).statusCode).toBe(400);
+
+    // dates: created in a range; any of several date fields; not used since
+    const created = (await get('/artifactory/api/search/creation?from=0&repos=libs')).json() as {
+      results: { uri: string; created: string }[];
+    };
+    expect(created.results).toHaveLength(4);
+    expect(created.results.every((r) => !Number.isNaN(Date.parse(r.created)))).toBe(true);
+    expect(uris(await get('/artifactory/api/search/dates?dateFields=lastDownloaded&from=0'))).toEqual([
+      '/artifactory/api/storage/libs/org/app/app-1.1.jar',
+    ]);
+    const now = Date.now();
+    const unused = await get(
+      `/artifactory/api/search/usage?notUsedSince=${now - 3_600_000}&createdBefore=${now + 60_000}&repos=libs`,
+    );
+    expect(uris(unused)).toEqual(
+      ['org/app/app-1.0.jar', 'org/app/notes.txt', 'top.jar'].map((p) => `/artifactory/api/storage/libs/${p}`),
+    );
+    expect(
+      (unused.json() as { results: { lastDownloaded: unknown }[] }).results.every((r) => r.lastDownloaded === null),
+    ).toBe(true);
+    expect((await get('/artifactory/api/search/dates?from=0')).statusCode).toBe(400);
+    expect((await get('/artifactory/api/search/usage')).statusCode).toBe(400);
   });
 
   it('finds only what the caller may read', async () => {

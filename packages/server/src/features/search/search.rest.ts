@@ -14,8 +14,61 @@ const repos = (query: Query): Criteria[] =>
     .filter(Boolean)
     .map((repo) => ({ repo }));
 
+const millis = (query: Query, key: string, required = false): number | undefined => {
+  const raw = query[key];
+  if (raw === undefined || raw === '') {
+    if (required) throw badRequest(`The ${key} parameter is required (milliseconds since the epoch).`);
+    return undefined;
+  }
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw badRequest(`${key} is milliseconds since the epoch.`);
+  return value;
+};
+
+/** `from`/`to` (epoch ms) as a range criterion on one date field. */
+function range(field: string, query: Query): Criteria {
+  const from = millis(query, 'from');
+  const to = millis(query, 'to');
+  const bounds: Criteria = {};
+  if (from !== undefined) bounds.$gte = from;
+  if (to !== undefined) bounds.$lte = to;
+  return Object.keys(bounds).length ? { [field]: bounds } : { [field]: { $gte: 0 } };
+}
+
+const DATE_FIELDS: Record<string, string> = {
+  created: 'created',
+  lastModified: 'modified',
+  lastDownloaded: 'stat.downloaded',
+};
+
 /** The criteria of each search Artifactory's REST API names, as AQL. */
 export const SEARCHES: Record<string, (query: Query) => Criteria> = {
+  /** `?from=&to=` (epoch ms) on the creation date. */
+  creation(query) {
+    if (query.from === undefined && query.to === undefined) throw badRequest('The from parameter is required.');
+    return range('created', query);
+  },
+  /** `?dateFields=created,lastModified,lastDownloaded&from=&to=`: any of the fields in the range. */
+  dates(query) {
+    const fields = (query.dateFields ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    if (!fields.length)
+      throw badRequest('The dateFields parameter is required: created, lastModified, lastDownloaded.');
+    const unknown = fields.find((f) => !(f in DATE_FIELDS));
+    if (unknown) throw badRequest(`Unknown date field '${unknown}': created, lastModified, lastDownloaded.`);
+    return { $or: fields.map((f) => range(DATE_FIELDS[f]!, query)) };
+  },
+  /** `?notUsedSince=` (and `createdBefore=`): not downloaded since then, never downloaded included. */
+  usage(query) {
+    const since = millis(query, 'notUsedSince', true)!;
+    const createdBefore = millis(query, 'createdBefore') ?? since;
+    return {
+      created: { $lt: createdBefore },
+      $or: [{ 'stat.downloaded': { $lt: since } }, { 'stat.downloaded': null }],
+    };
+  },
   /** `?name=` with `*` and `?` wildcards. */
   artifact(query) {
     if (!query.name) throw badRequest('The name parameter is required.');
@@ -60,7 +113,7 @@ export async function restSearch(request: FastifyRequest, kind: string, query: Q
   const detail = String(request.headers['x-result-detail'] ?? '').toLowerCase();
   const info = detail.includes('info');
   const properties = detail.includes('properties');
-  const include = ['"*"', ...(properties ? ['"property"'] : [])].join(',');
+  const include = ['"*"', '"stat"', ...(properties ? ['"property"'] : [])].join(',');
   const answer = await runQuery(
     request.server.db,
     request.principal,
@@ -68,9 +121,17 @@ export async function restSearch(request: FastifyRequest, kind: string, query: Q
   );
   const base = `${request.protocol}://${request.host}`;
   return {
-    results: answer.results.map((r) => {
+    results: answer.results.map((shaped) => {
+      const stats = (shaped.stats as { downloaded?: string }[] | undefined)?.[0];
+      const r: Record<string, unknown> = { ...shaped, downloaded: stats?.downloaded };
       const path = r.path === '.' ? String(r.name) : `${String(r.path)}/${String(r.name)}`;
       const result: Record<string, unknown> = { uri: storageUri(base, String(r.repo), path) };
+      if (kind === 'creation' || kind === 'dates') result.created = r.created;
+      if (kind === 'dates') {
+        result.lastModified = r.modified;
+        result.lastDownloaded = r.downloaded ?? null;
+      }
+      if (kind === 'usage') result.lastDownloaded = r.downloaded ?? null;
       if (info) {
         Object.assign(result, {
           repo: r.repo,
