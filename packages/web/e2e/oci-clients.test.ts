@@ -34,6 +34,17 @@ const call = (method: string, url: string, body?: unknown) =>
   restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 const host = () => arca.url.replace('http://', '');
 const skopeo = (...args: string[]) => run('skopeo', args, { cwd: home, env });
+/** `skopeo copy` of every architecture, digests kept, from or to plain-HTTP registries. */
+const copyAll = (...args: string[]) =>
+  skopeo(
+    'copy',
+    '--multi-arch',
+    'all',
+    '--preserve-digests',
+    '--src-tls-verify=false',
+    '--dest-tls-verify=false',
+    ...args,
+  );
 const sha256 = (data: Buffer | string) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
 function freePort(): Promise<number> {
@@ -109,17 +120,7 @@ describe('skopeo against Arca', () => {
     expect(
       await skopeo('login', '--tls-verify=false', '--authfile', authfile, '-u', 'admin', '-p', ADMIN_PASSWORD, host()),
     ).toContain('Login Succeeded');
-    await skopeo(
-      'copy',
-      '--multi-arch',
-      'all',
-      '--preserve-digests',
-      '--dest-tls-verify=false',
-      '--dest-authfile',
-      authfile,
-      `oci:${layout}:1.0`,
-      `docker://${host()}/docker/team/app:1.0`,
-    );
+    await copyAll('--dest-authfile', authfile, `oci:${layout}:1.0`, `docker://${host()}/docker/team/app:1.0`);
     // it landed in the virtual repository's deployment repository, stored once per blob
     const raw = await skopeo(
       'inspect',
@@ -132,17 +133,7 @@ describe('skopeo against Arca', () => {
     expect(sha256(raw)).toBe(built.index);
 
     const out = path.join(home, 'out-index');
-    await skopeo(
-      'copy',
-      '--multi-arch',
-      'all',
-      '--preserve-digests',
-      '--src-tls-verify=false',
-      '--src-creds',
-      `admin:${ADMIN_PASSWORD}`,
-      `docker://${host()}/docker/team/app:1.0`,
-      `oci:${out}:1.0`,
-    );
+    await copyAll('--src-creds', `admin:${ADMIN_PASSWORD}`, `docker://${host()}/docker/team/app:1.0`, `oci:${out}:1.0`);
     expect(layoutDigest(out)).toBe(built.index);
     for (const manifest of built.manifests) {
       expect(fs.existsSync(path.join(out, 'blobs/sha256', manifest.slice(7)))).toBe(true);
@@ -198,22 +189,9 @@ describe('skopeo against Arca', () => {
   });
 
   it('pulls through a remote repository that proxies the distribution registry, and caches what it fetched', async () => {
-    await skopeo(
-      'copy',
-      '--multi-arch',
-      'all',
-      '--preserve-digests',
-      '--dest-tls-verify=false',
-      `oci:${layout}:1.0`,
-      `docker://127.0.0.1:${registryPort}/upstream/base:1.0`,
-    );
+    await copyAll(`oci:${layout}:1.0`, `docker://127.0.0.1:${registryPort}/upstream/base:1.0`);
     const out = path.join(home, 'out-remote');
-    await skopeo(
-      'copy',
-      '--multi-arch',
-      'all',
-      '--preserve-digests',
-      '--src-tls-verify=false',
+    await copyAll(
       '--src-creds',
       `admin:${ADMIN_PASSWORD}`,
       `docker://${host()}/docker-remote/upstream/base:1.0`,

@@ -199,19 +199,10 @@ export async function finishUpload(
   digest: string,
   lastPart: Readable | undefined,
 ): Promise<void> {
-  const hex = checkDigest(digest);
+  checkDigest(digest);
   if (lastPart) await content.uploads.append(id, lastPart);
   try {
-    await content.deploy({
-      repoKey,
-      path: blobPath(image, digest),
-      properties: {},
-      body: undefined,
-      contentLength: undefined,
-      checksums: { sha256: hex },
-      checksumDeploy: false,
-      upload: id,
-    });
+    await deployBlob(content, repoKey, image, digest, { upload: id });
   } catch (error) {
     if (error instanceof HttpError && error.statusCode === 409)
       throw ociError('DIGEST_INVALID', `The uploaded content does not have the digest ${digest}.`);
@@ -227,21 +218,33 @@ export async function mountBlob(
   digest: string,
   from: string,
 ): Promise<boolean> {
-  const hex = checkDigest(digest);
+  checkDigest(digest);
   const slash = from.indexOf('/');
   if (slash < 1) return false;
   const source = await content
     .stored(from.slice(0, slash), blobPath(from.slice(slash + 1), digest))
     .catch(() => undefined);
   if (!source) return false;
-  await content.deploy({
+  await deployBlob(content, repoKey, image, digest, 'stored');
+  return true;
+}
+
+/** Records a blob of an image from an upload received in parts, or from content already stored (a mount). */
+function deployBlob(
+  content: RepoContent,
+  repoKey: string,
+  image: string,
+  digest: string,
+  from: { upload: string } | 'stored',
+) {
+  return content.deploy({
     repoKey,
     path: blobPath(image, digest),
     properties: {},
     body: undefined,
     contentLength: undefined,
-    checksums: { sha256: hex },
-    checksumDeploy: true,
+    checksums: { sha256: digest.slice('sha256:'.length) },
+    checksumDeploy: from === 'stored',
+    ...(from === 'stored' ? {} : { upload: from.upload }),
   });
-  return true;
 }
