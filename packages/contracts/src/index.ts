@@ -12,3 +12,4 @@ export * from './events.js';
 export * from './npm.js';
 export * from './pypi.js';
 export * from './packages.js';
+export * from './search.js';

@@ -140,6 +140,22 @@ export interface ItemPropertiesTable {
   value: string;
 }
 
+/** A Java class inside a deployed archive (jar, war, ear …), for the class search. */
+export interface ArchiveClassesTable {
+  item_id: string;
+  /** The class's name without package, e.g. `Outer$Inner`. */
+  name: string;
+  /** Its entry in the archive, e.g. `org/acme/Outer$Inner.class`. */
+  path: string;
+  inner_class: number;
+}
+
+/** SQLite only: the trigram index of file names (kept by triggers on `items`). */
+export interface ItemsNameSearchTable {
+  name: string;
+  item_id: string;
+}
+
 /** The outbox: one row per state change others react to. `seq` orders them. */
 export interface EventsTable {
   id: string;
@@ -272,6 +288,8 @@ export interface Database {
   binaries: BinariesTable;
   items: ItemsTable;
   item_properties: ItemPropertiesTable;
+  archive_classes: ArchiveClassesTable;
+  items_name_search: ItemsNameSearchTable;
   events: EventsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;

@@ -14,6 +14,7 @@ import { tokensRestRoutes, tokensRoutes } from './tokens/tokens.routes.js';
 import { securityRoutes } from './security/security.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { registerArtifactJobs } from './artifacts/artifacts.jobs.js';
+import { registerClassIndexer } from './artifacts/artifacts.classes.js';
 import { registerAuthJobs } from './auth/auth.jobs.js';
 
 import { packagesRoutes } from './packages/packages.routes.js';
@@ -50,4 +51,5 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   registerAuthJobs(app);
   registerArtifactJobs(app);
   registerCatalogueIndexer(app);
+  registerClassIndexer(app);
 }

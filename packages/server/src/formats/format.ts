@@ -57,6 +57,18 @@ export interface PlainPaths {
   read(content: RepoContent, repo: RepositoryRow, path: string): Promise<Resolved | DerivedFile | undefined>;
 }
 
+/** A package a remote repository's upstream index knows of (the remote search). */
+export interface UpstreamHit {
+  name: string;
+  version: string;
+  /** Where the repository serves it, relative to the repository (`lodash/-/lodash-4.17.21.tgz`). */
+  path: string;
+  description?: string;
+}
+
+/** Fetches a path of a remote repository's upstream (its credentials, allow-list and timeouts applied); throws when unreachable. */
+export type UpstreamFetch = (path: string, headers?: Record<string, string>) => Promise<Response>;
+
 /**
  * What makes a package format: one folder `formats/<type>/` with an object of this shape, listed
  * in `formats/index.ts`. A format reaches repository content only through the artifacts
@@ -105,4 +117,9 @@ export interface Format {
   mergeVirtual?: (path: string, members: Resolved[], content: RepoContent) => Promise<Buffer>;
   /** Hooks for a format served at the repositories' own addresses (see `PlainPaths`). */
   plainPaths?: (app: FastifyInstance) => PlainPaths;
+  /**
+   * Asks a remote repository's upstream index for packages matching `term` (wildcards removed):
+   * the console's remote search. Throws with a message for the user when the upstream fails.
+   */
+  searchUpstream?: (term: string, fetch: UpstreamFetch) => Promise<UpstreamHit[]>;
 }

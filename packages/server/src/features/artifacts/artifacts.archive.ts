@@ -121,6 +121,7 @@ export async function listArchive(
   store: BinaryStore & { pathOf?(sha: string): string },
   sha256: string,
   name: string,
+  maxEntries = MAX_ENTRIES,
 ): Promise<ArchiveEntry[]> {
   const kind = archiveKind(name);
   if (!kind) throw badRequest(ARTIFACT_MESSAGES.notArchive);
@@ -133,7 +134,7 @@ export async function listArchive(
         zip.on('entry', (entry: yauzl.Entry) => {
           const folder = entry.fileName.endsWith('/');
           entries.push({ path: entry.fileName.replace(/\/$/, ''), size: folder ? 0 : entry.uncompressedSize, folder });
-          if (entries.length >= MAX_ENTRIES) zip.close();
+          if (entries.length >= maxEntries) zip.close();
           else zip.readEntry();
         });
         zip.on('end', resolve);
@@ -148,7 +149,7 @@ export async function listArchive(
           size: header.size ?? 0,
           folder: header.type === 'directory',
         });
-        return entries.length >= MAX_ENTRIES;
+        return entries.length >= maxEntries;
       });
     }
   } catch (error) {

@@ -47,7 +47,7 @@ function relativeTime(value: string, position: number, now: number): number {
 }
 
 /** `*` and `?` as a pattern of the engine's own (GLOB on SQLite, LIKE on PostgreSQL), case-sensitive. */
-function wildcard(column: Expression<unknown>, pattern: string, postgres: boolean): Condition {
+export function wildcard(column: Expression<unknown>, pattern: string, postgres: boolean): Condition {
   if (postgres) {
     const like = pattern
       .replace(/[\\%_]/g, (c) => `\\${c}`)
@@ -62,6 +62,10 @@ function wildcard(column: Expression<unknown>, pattern: string, postgres: boolea
 export interface CompileOptions {
   postgres: boolean;
   now: number;
+  /** Whether the criteria name one repository (`"repo": key` at the top): property checks then walk its items. */
+  oneRepository?: boolean;
+  /** With `.transitive()`: a virtual repository's key stands for the repositories it reaches. */
+  virtualMembers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Compiles criteria to a parameterised condition on `items as i` (joined with `binaries as b`). */
@@ -100,9 +104,26 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
       return eb(column, op === '$eq' ? '=' : '<>', value === 'folder' ? 1 : 0);
     }
     if (op === '$match' || op === '$nmatch') {
-      const pattern = wildcard(column, String(fieldValue(field, scalar(node, op), node.position)), options.postgres);
+      const value = String(fieldValue(field, scalar(node, op), node.position));
+      const pattern =
+        field === 'name' && op === '$match' && !options.postgres && /^[*?]/.test(value) && /[^*?]{3}/.test(value)
+          ? // a part of the name: the trigram index finds the candidates
+            eb(
+              'i.id',
+              'in',
+              eb
+                .selectFrom('items_name_search as s')
+                .select('s.item_id')
+                .where(() => wildcard(sql.ref('s.name'), value, false)),
+            )
+          : wildcard(column, value, options.postgres);
       return op === '$match' ? pattern : eb.not(pattern);
     }
+    const members =
+      field === 'repo' && op === '$eq' && node.kind === 'scalar' && typeof node.value === 'string'
+        ? options.virtualMembers?.get(node.value)
+        : undefined;
+    if (members) return members.length ? eb(column, 'in', [...members]) : sql<SqlBool>`1 = 0`;
     if (node.kind === 'scalar' && node.value === null) {
       // null: the field is not set (never downloaded); only $eq and $ne say anything of it
       if (op !== '$eq' && op !== '$ne') throw new AqlError(`${op} does not compare with null`, node.position);
@@ -130,20 +151,37 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
     );
   }
 
+  /**
+   * Items with (or, negated, without) a property matching `key` and `value`. Across repositories
+   * the matching item ids come off the property index; within one repository its items are read
+   * in order and each checked, so that a limit stops the walk early.
+   */
   function property(key: Condition | undefined, value: Condition | undefined, negate: boolean): Condition {
-    let query = eb
-      .selectFrom('item_properties as p')
-      .select(sql`1`.as('one'))
-      .whereRef('p.item_id', '=', 'i.id');
+    if (options.oneRepository) {
+      let probe = eb
+        .selectFrom('item_properties as p')
+        .select(sql`1`.as('one'))
+        .whereRef('p.item_id', '=', 'i.id');
+      if (key) probe = probe.where(() => key);
+      if (value) probe = probe.where(() => value);
+      return negate ? eb.not(eb.exists(probe)) : eb.exists(probe);
+    }
+    let query = eb.selectFrom('item_properties as p').select('p.item_id');
     if (key) query = query.where(() => key);
     if (value) query = query.where(() => value);
-    return negate ? eb.not(eb.exists(query)) : eb.exists(query);
+    return eb('i.id', negate ? 'not in' : 'in', query);
   }
 
   const propertyColumn = (name: 'key' | 'value') => sql.ref(`p.${name}`);
   /** A comparison of a property column; the operator comes from the fixed list, the value is a parameter. */
   const propertyIs = (name: 'key' | 'value', op: keyof typeof COMPARISONS, value: string) =>
-    sql<SqlBool>`${propertyColumn(name)} ${sql.raw(COMPARISONS[op])} ${value}`;
+    op === '$eq' && name === 'value' && options.postgres
+      ? // PostgreSQL indexes a value's first 256 characters: compare those (for a shorter value
+        // that alone is equality), so that the index is used
+        value.length < 256
+        ? sql<SqlBool>`substr(p.value, 1, 256) = ${value}`
+        : sql<SqlBool>`substr(p.value, 1, 256) = substr(${value}, 1, 256) and p.value = ${value}`
+      : sql<SqlBool>`${propertyColumn(name)} ${sql.raw(COMPARISONS[op])} ${value}`;
   function propertyComparison(
     column: 'key' | 'value',
     op: string,
@@ -193,6 +231,16 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
   }
 
   return compileObject(criteria);
+}
+
+/** Whether the criteria name one repository at the top level (`{"repo": "libs", …}`). */
+export function pinsOneRepository(criteria: AqlObject): boolean {
+  return criteria.entries.some(
+    (e) =>
+      e.key === 'repo' &&
+      ((e.value.kind === 'scalar' && typeof e.value.value === 'string') ||
+        (e.value.kind === 'object' && e.value.entries.length === 1 && e.value.entries[0]!.key === '$eq')),
+  );
 }
 
 /** Whether criteria name the item type anywhere (otherwise files only, as Artifactory answers). */

@@ -3,8 +3,8 @@ import { TRASHCAN_REPO } from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
 import { readFilter, readScope, type ReadFilter } from '../../core/permissions.js';
 import type { Principal } from '../../core/principals.js';
-import { listRepositories } from '../repositories/repositories.service.js';
-import { ITEM_FIELDS, compileCriteria, mentionsType, type ItemField } from './aql.compile.js';
+import { listRepositories, parseMembers } from '../repositories/repositories.service.js';
+import { ITEM_FIELDS, compileCriteria, mentionsType, pinsOneRepository, type ItemField } from './aql.compile.js';
 import { AqlError, parseAql, type AqlQuery } from './aql.parser.js';
 
 /** Most rows a query reads when the caller's rights must be checked row by row. */
@@ -46,6 +46,58 @@ interface Row {
   last_downloaded_by: string | null;
   sha1: string | null;
   md5: string | null;
+}
+
+/** The repositories a caller may search: whole ones, and those it may read only parts of (with their filter). */
+export interface Readable {
+  whole: string[];
+  partial: Map<string, Exclude<ReadFilter, null>>;
+}
+
+/**
+ * The local and remote repositories (caches) a caller may read, whole or in part; the trash can
+ * too for those who may read all of it, unless `trash` says only it (true) or never it (false).
+ */
+export async function readableRepositories(
+  db: Db,
+  principal: Principal,
+  { trash, rclass }: { trash?: boolean; rclass?: 'local' | 'remote' } = {},
+): Promise<Readable> {
+  const whole: string[] = [];
+  const partial = new Map<string, Exclude<ReadFilter, null>>();
+  for (const repo of trash ? [] : await listRepositories(db)) {
+    if (repo.rclass === 'virtual' || (rclass && repo.rclass !== rclass)) continue;
+    const scope = await readScope(db, principal, repo.key);
+    if (scope.kind === 'all') whole.push(repo.key);
+    else if (scope.sets.length) {
+      const filter = await readFilter(db, principal, repo.key);
+      if (filter) partial.set(repo.key, filter);
+      else whole.push(repo.key);
+    }
+  }
+  if (trash !== false && (await readScope(db, principal, TRASHCAN_REPO)).kind === 'all') whole.push(TRASHCAN_REPO);
+  return { whole, partial };
+}
+
+/** Whether a readable scope lets the caller see a path. */
+export function canSee(readable: Readable, repoKey: string, path: string, folder = false): boolean {
+  if (readable.whole.includes(repoKey)) return true;
+  const filter = readable.partial.get(repoKey);
+  return filter ? filter(path, folder) : false;
+}
+
+/** Each virtual repository's reachable local and remote repositories (through nested virtual ones). */
+async function reachedRepositories(db: Db): Promise<Map<string, string[]>> {
+  const all = await listRepositories(db);
+  const byKey = new Map(all.map((r) => [r.key, r]));
+  const reach = (key: string, seen: Set<string>): string[] => {
+    const repo = byKey.get(key);
+    if (!repo || seen.has(key)) return [];
+    seen.add(key);
+    if (repo.rclass !== 'virtual') return [key];
+    return parseMembers(repo).flatMap((member) => reach(member, seen));
+  };
+  return new Map(all.filter((r) => r.rclass === 'virtual').map((r) => [r.key, reach(r.key, new Set())]));
 }
 
 /** What `include` asks for: item fields, and whether properties and statistics come along. */
@@ -94,30 +146,26 @@ function shape(row: Row, fields: string[]): Record<string, unknown> {
  * `limit` as Artifactory answers them.
  */
 export async function runAql(db: Db, principal: Principal, text: string, now = Date.now()): Promise<AqlAnswer> {
-  return runQuery(db, principal, parseAql(text), now);
+  return runQuery(db, principal, parseAql(text), { now });
 }
 
 /** Runs a parsed query (the REST searches build theirs as AQL). */
-export async function runQuery(db: Db, principal: Principal, query: AqlQuery, now = Date.now()): Promise<AqlAnswer> {
+export async function runQuery(
+  db: Db,
+  principal: Principal,
+  query: AqlQuery,
+  {
+    now = Date.now(),
+    trash,
+  }: { now?: number; /** only the trash can (true), never it (false); default both */ trash?: boolean } = {},
+): Promise<AqlAnswer> {
   const wanted = plan(query);
   const sortFields = (query.sort?.fields ?? []).map(({ field, position }) => {
     if (!(field in ITEM_FIELDS)) throw new AqlError(`Unknown sort field '${field}'`, position);
     return ITEM_FIELDS[field as ItemField].column;
   });
 
-  const whole: string[] = [];
-  const partial = new Map<string, Exclude<ReadFilter, null>>();
-  for (const repo of await listRepositories(db)) {
-    if (repo.rclass === 'virtual') continue;
-    const scope = await readScope(db, principal, repo.key);
-    if (scope.kind === 'all') whole.push(repo.key);
-    else if (scope.sets.length) {
-      const filter = await readFilter(db, principal, repo.key);
-      if (filter) partial.set(repo.key, filter);
-      else whole.push(repo.key);
-    }
-  }
-  if ((await readScope(db, principal, TRASHCAN_REPO)).kind === 'all') whole.push(TRASHCAN_REPO);
+  const { whole, partial } = await readableRepositories(db, principal, { trash });
   const repos = [...whole, ...partial.keys()];
   const limit = query.limit;
   const offset = query.offset ?? 0;
@@ -128,11 +176,19 @@ export async function runQuery(db: Db, principal: Principal, query: AqlQuery, no
     };
 
   const postgres = isPostgres(db);
+  const virtualMembers = query.transitive ? await reachedRepositories(db) : undefined;
   let base = db
     .selectFrom('items as i')
     .leftJoin('binaries as b', 'b.sha256', 'i.sha256')
     .where('i.repo_key', 'in', repos)
-    .where((eb) => compileCriteria(eb as never, query.criteria, { postgres, now }));
+    .where((eb) =>
+      compileCriteria(eb as never, query.criteria, {
+        postgres,
+        now,
+        virtualMembers,
+        oneRepository: !query.transitive && pinsOneRepository(query.criteria),
+      }),
+    );
   if (!mentionsType(query.criteria)) base = base.where('i.folder', '=', 0);
   // the root folder of each repository is no item of the answer
   base = base.where('i.path', '!=', '');
@@ -142,10 +198,7 @@ export async function runQuery(db: Db, principal: Principal, query: AqlQuery, no
   select = select.orderBy('i.repo_key').orderBy('i.parent').orderBy('i.name');
 
   let rows: Row[];
-  let total: number;
   if (!partial.size) {
-    const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    total = Number(counted?.n ?? 0);
     let page = select.limit(limit ?? Number.MAX_SAFE_INTEGER);
     if (offset) page = page.offset(offset);
     rows = (await page.execute()) as unknown as Row[];
@@ -154,7 +207,6 @@ export async function runQuery(db: Db, principal: Principal, query: AqlQuery, no
       const filter = partial.get(row.repo_key);
       return !filter || filter(row.path, row.folder === 1);
     });
-    total = all.length;
     rows = all.slice(offset, limit !== undefined ? offset + limit : undefined);
   }
 
@@ -181,8 +233,14 @@ export async function runQuery(db: Db, principal: Principal, query: AqlQuery, no
         ];
     });
   }
+  // as Artifactory answers: `total` is the number of results of this page, not of the whole match
   return {
     results,
-    range: { start_pos: offset, end_pos: offset + results.length, total, ...(limit !== undefined ? { limit } : {}) },
+    range: {
+      start_pos: offset,
+      end_pos: offset + results.length,
+      total: results.length,
+      ...(limit !== undefined ? { limit } : {}),
+    },
   };
 }

@@ -148,7 +148,8 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
       'items.find({"repo":"libs","name":{"$match":"app-*"}}).include("name","repo","path","property","stat").sort({"$asc":["name"]}).offset(1).limit(1)',
     );
     const body = res.json() as { results: Record<string, unknown>[]; range: Record<string, number> };
-    expect(body.range).toEqual({ start_pos: 1, end_pos: 2, total: 2, limit: 1 });
+    // Artifactory counts the results of the page, not of the whole match
+    expect(body.range).toEqual({ start_pos: 1, end_pos: 2, total: 1, limit: 1 });
     expect(body.results).toEqual([
       {
         repo: 'libs',

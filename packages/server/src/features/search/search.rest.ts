@@ -118,6 +118,7 @@ export async function restSearch(request: FastifyRequest, kind: string, query: Q
     request.server.db,
     request.principal,
     parseAql(`items.find(${JSON.stringify(find)}).include(${include}).limit(10000)`),
+    { trash: false },
   );
   const base = `${request.protocol}://${request.host}`;
   return {

@@ -4,8 +4,9 @@ import { AqlError } from './aql.parser.js';
 import { runAql } from './aql.service.js';
 import { SEARCHES, restSearch } from './search.rest.js';
 import { flushDownloads } from '../artifacts/artifacts.stats.js';
+import { badChecksumSearch, latestVersionSearch, patternSearch, versionsSearch } from './search.layout.js';
 
-/** Artifactory's search calls for scripts: AQL, and the artifact, checksum, property and GAVC searches. */
+/** Artifactory's search calls for scripts: AQL, the artifact, checksum, property, GAVC, date and usage searches, and the layout searches. */
 export async function searchRestRoutes(app: FastifyInstance): Promise<void> {
   // AQL comes as text/plain; clients send other types too, all read as text
   app.removeAllContentTypeParsers();
@@ -17,6 +18,20 @@ export async function searchRestRoutes(app: FastifyInstance): Promise<void> {
     app.get(`/artifactory/api/search/${kind}`, { config: { access: 'public' } }, async (request) => {
       await flushDownloads(app.db);
       return restSearch(request, kind, request.query as Record<string, string | undefined>);
+    });
+  }
+
+  const layout = {
+    versions: versionsSearch,
+    latestVersion: latestVersionSearch,
+    pattern: patternSearch,
+    badChecksum: badChecksumSearch,
+  };
+  for (const [kind, handler] of Object.entries(layout)) {
+    app.get(`/artifactory/api/search/${kind}`, { config: { access: 'public' } }, async (request, reply) => {
+      const answer = await handler(request);
+      // latestVersion answers the version as plain text
+      return typeof answer === 'string' ? reply.type('text/plain').send(answer) : answer;
     });
   }
 

@@ -1,7 +1,33 @@
-import type { Format } from '../format.js';
+import type { Format, UpstreamFetch, UpstreamHit } from '../format.js';
+import { parseMetadata } from './maven.metadata.js';
 import { mavenPlainPaths } from './maven.files.js';
 import { checksumOf, isMetadataPath, parseMavenPath } from './maven.path.js';
 import { parsePom } from './maven.pom.js';
+
+/**
+ * A Maven repository has no search of its own: `group:artifact` (or `group/artifact`) is looked up
+ * in the artifact's `maven-metadata.xml`, each listed version a hit (its POM); other terms find nothing.
+ */
+async function searchUpstream(term: string, fetch: UpstreamFetch): Promise<UpstreamHit[]> {
+  const match = /^([\w.-]+)[:/]([\w.-]+)$/.exec(term.trim());
+  // anything else is no Maven coordinate: this repository has nothing to say
+  if (!match) return [];
+  const [, groupId, artifactId] = match as unknown as [string, string, string];
+  const folder = `${groupId.replaceAll('.', '/')}/${artifactId}`;
+  const response = await fetch(`${folder}/maven-metadata.xml`);
+  if (response.status === 404) {
+    await response.body?.cancel().catch(() => undefined);
+    return [];
+  }
+  if (!response.ok) throw new Error(`The upstream answered ${response.status} for ${folder}/maven-metadata.xml.`);
+  const metadata = parseMetadata(await response.text());
+  if (!metadata) throw new Error(`The upstream's ${folder}/maven-metadata.xml is not Maven metadata.`);
+  return [...metadata.versions].reverse().map((version) => ({
+    name: `${groupId}:${artifactId}`,
+    version,
+    path: `${folder}/${version}/${artifactId}-${version}.pom`,
+  }));
+}
 
 /**
  * Maven and Gradle (the Maven 2 layout) at the repositories' own addresses
@@ -14,6 +40,7 @@ export const mavenFormat: Format = {
   label: 'Maven',
   defaultUpstream: 'https://repo1.maven.org/maven2/',
   plainPaths: mavenPlainPaths,
+  searchUpstream,
   remoteMetadata: { isMetadata: (path) => isMetadataPath(path) || isMetadataPath(checksumOf(path)?.base ?? '') },
   /** A POM at its place in the layout: the version's coordinates (GAVC), description, licences and dependencies. */
   async index(file, content) {

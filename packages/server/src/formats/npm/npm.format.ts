@@ -1,4 +1,4 @@
-import type { Format, PackageVersionRecord } from '../format.js';
+import type { Format, PackageVersionRecord, UpstreamFetch, UpstreamHit } from '../format.js';
 import { mergePackuments, parsePackument, type Packument } from './npm.packument.js';
 import { inspectTarball } from './npm.tarball.js';
 
@@ -54,10 +54,32 @@ function upstreamPath(path: string): string {
     .join('/');
 }
 
+/** The registry's own search (`/-/v1/search`), as npm's registry and Arca answer it. */
+async function searchUpstream(term: string, fetch: UpstreamFetch): Promise<UpstreamHit[]> {
+  const response = await fetch(`-/v1/search?text=${encodeURIComponent(term)}&size=50`, {
+    accept: 'application/json',
+  });
+  if (!response.ok) throw new Error(`The upstream answered ${response.status} to a search.`);
+  const body = (await response.json()) as { objects?: { package?: Record<string, unknown> }[] };
+  return (body.objects ?? []).flatMap(({ package: pkg }) => {
+    if (!pkg || typeof pkg.name !== 'string' || typeof pkg.version !== 'string') return [];
+    const base = pkg.name.split('/').pop()!;
+    return [
+      {
+        name: pkg.name,
+        version: pkg.version,
+        path: `${pkg.name}/-/${base}-${pkg.version}.tgz`,
+        ...(typeof pkg.description === 'string' ? { description: pkg.description } : {}),
+      },
+    ];
+  });
+}
+
 /** npm, pnpm and yarn at `/artifactory/api/npm/{repoKey}/`. */
 export const npmFormat: Format = {
   types: ['npm'],
   label: 'npm',
+  searchUpstream,
   defaultUpstream: 'https://registry.npmjs.org/',
   routes: npmRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.npm/'), upstreamPath },

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { StoredEvent } from '@arca/contracts';
+import { OutboxConsumer } from '../../core/outbox.js';
+import { listArchive } from './artifacts.archive.js';
+
+/** Archives whose Java classes the class search finds. */
+export const CLASS_ARCHIVE = /\.(jar|war|ear)$/i;
+/** Most entries read from one archive. */
+const MAX_ENTRIES = 200_000;
+/** Most archives indexed below one copied, moved or restored folder. */
+const MAX_ARCHIVES_PER_FOLDER = 10_000;
+
+/** `org/acme/Outer$Inner.class` → its class name and whether it is an inner class. */
+export function classOf(entryPath: string): { name: string; inner: boolean } | undefined {
+  if (!entryPath.endsWith('.class')) return undefined;
+  const name = entryPath.slice(entryPath.lastIndexOf('/') + 1, -'.class'.length);
+  if (!name || name === 'module-info' || name === 'package-info') return undefined;
+  return { name, inner: name.includes('$') };
+}
+
+/**
+ * Indexes the Java classes of deployed jar, war and ear archives (the class search): it consumes
+ * the outbox, so that an archive deployed, copied, moved or restored by any route is read once,
+ * after the deploy has answered. A deleted archive's classes go with its item (foreign key).
+ */
+export class ClassIndexer {
+  readonly consumer: OutboxConsumer;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.consumer = new OutboxConsumer(app, 'class-index', (event) => this.apply(event));
+  }
+
+  drain(): Promise<number> {
+    return this.consumer.drain();
+  }
+
+  private apply(event: StoredEvent): Promise<void> {
+    switch (event.type) {
+      case 'artifact.deployed':
+      case 'artifact.restored':
+        return this.indexBelow(event.repoKey, event.path);
+      case 'artifact.moved':
+      case 'artifact.copied':
+        return this.indexBelow(event.payload.to.repoKey, event.payload.to.path);
+      default:
+        return Promise.resolve();
+    }
+  }
+
+  /** The archives at or below a path that have no classes indexed yet. */
+  private async indexBelow(repoKey: string | undefined, path: string | undefined): Promise<void> {
+    if (!repoKey || path === undefined) return;
+    const { db } = this.app;
+    const escaped = path.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const archives = await db
+      .selectFrom('items as i')
+      .select(['i.id', 'i.name', 'i.sha256'])
+      .where('i.repo_key', '=', repoKey)
+      .where('i.folder', '=', 0)
+      .where((eb) =>
+        eb.or([eb('i.path', '=', path), ...(path ? [eb('i.path', 'like', `${escaped}/%`)] : [eb.lit(true)])]),
+      )
+      .where((eb) =>
+        eb.or(['.jar', '.war', '.ear', '.JAR', '.WAR', '.EAR'].map((ext) => eb('i.name', 'like', `%${ext}`))),
+      )
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('archive_classes as c').select('c.item_id').whereRef('c.item_id', '=', 'i.id'))),
+      )
+      .limit(MAX_ARCHIVES_PER_FOLDER)
+      .execute();
+    for (const archive of archives) await this.index(archive.id, archive.name, archive.sha256);
+  }
+
+  private async index(itemId: string, name: string, sha256: string | null): Promise<void> {
+    if (!sha256 || !CLASS_ARCHIVE.test(name)) return;
+    let entries;
+    try {
+      entries = await listArchive(this.app.binaries, sha256, name, MAX_ENTRIES);
+    } catch {
+      return; // not a readable zip: nothing to index
+    }
+    const rows = entries.flatMap((entry) => {
+      const found = entry.folder ? undefined : classOf(entry.path);
+      return found ? [{ item_id: itemId, name: found.name, path: entry.path, inner_class: found.inner ? 1 : 0 }] : [];
+    });
+    await this.app.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500)
+        await trx
+          .insertInto('archive_classes')
+          .values(rows.slice(i, i + 500))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    });
+  }
+}
+
+/** Starts the class indexer with the server (every node runs one; events are leased). */
+export function registerClassIndexer(app: FastifyInstance): void {
+  const indexer = new ClassIndexer(app);
+  app.decorate('classIndexer', indexer);
+  indexer.consumer.register();
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Indexes the classes of archives waiting in the outbox now (tests; otherwise every second). */
+    classIndexer: ClassIndexer;
+  }
+}
