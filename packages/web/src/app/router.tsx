@@ -178,6 +178,11 @@ export const ROUTES: RouteObject[] = [
             }),
             lazy: page(() => import('../features/packages/pages/packages-page'), 'PackagesRoute'),
           },
+          {
+            path: '/artifactSearchResults',
+            handle: meta({ title: 'Search results', menuKey: 'artifacts' }),
+            lazy: page(() => import('../features/search/pages/search-results-page'), 'SearchResultsPage'),
+          },
           { path: '/admin', handle: meta({ admin: true }), element: <Navigate to="/admin/management/users" replace /> },
           {
             id: 'admin.repositories.list',

@@ -16,6 +16,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useFooter } from '../../features/auth/api/get-footer';
 import { Logo } from '../../components/logo';
 import { useStartupData } from '../../lib/startup';
+import { HeaderSearch } from '../../features/search/components/header-search';
 import { FullPageSpinner } from '../root';
 import { useIdleSessionCheck } from '../session-watch';
 import { ContentLoadingBar } from './content-loading-bar';
@@ -123,6 +124,7 @@ export function AppLayout() {
         )}
         {!anonymous && <ProjectSelector />}
         <div style={{ flex: 1 }} />
+        {!narrow && <HeaderSearch user={user?.name ?? 'anonymous'} />}
         {anonymous ? (
           <Button type="primary" onClick={() => navigate('/login')}>
             Log in

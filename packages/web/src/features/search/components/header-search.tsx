@@ -1,0 +1,135 @@
+import { ControlOutlined, HistoryOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Input, Select, Space, Tooltip } from 'antd';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ALL_PROJECTS_CONTEXT } from '@arca/contracts';
+import { useSelectedProject } from '../../../lib/selected-project';
+import {
+  CONSOLE_SEARCH_TYPES,
+  changeType,
+  emptyModel,
+  fromSearchParams,
+  invalidReason,
+  recentSearches,
+  rememberSearch,
+  toSearchParams,
+  type ConsoleSearchType,
+  type SearchModel,
+} from '../search-model';
+import { AdvancedSearchModal } from './advanced-search-modal';
+
+export const SEARCH_RESULTS_PATH = '/artifactSearchResults';
+
+/** Opens the results page for a model, remembering it among the user's recent searches. */
+export function useStartSearch(user: string) {
+  const navigate = useNavigate();
+  return (model: SearchModel) => {
+    rememberSearch(user, model);
+    navigate(`${SEARCH_RESULTS_PATH}?${toSearchParams(model).toString()}`);
+  };
+}
+
+/** The header's search bar: a type, a name, recent searches and the advanced search. */
+export function HeaderSearch({ user }: { user: string }) {
+  const [model, setModel] = useState<SearchModel>(() => emptyModel());
+  const [advanced, setAdvanced] = useState(false);
+  const [recentOpen, setRecentOpen] = useState(false);
+  const start = useStartSearch(user);
+  const navigate = useNavigate();
+  const project = useSelectedProject();
+  const inProject = project !== ALL_PROJECTS_CONTEXT.key;
+  // only the name is typed in the bar: the other fields live in the advanced search
+  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class'].includes(model.searchType);
+  const barModel: SearchModel = model.searchType === 'checksum' ? { ...model, checksum: model.name } : model;
+  const blank = !model.name.trim();
+  const recent = useMemo(() => (recentOpen ? recentSearches(user) : []), [recentOpen, user]);
+
+  const submit = () => {
+    if (!nameOnly) return setAdvanced(true);
+    if (blank || invalidReason(barModel)) return;
+    start(barModel);
+  };
+
+  return (
+    <>
+      <Space.Compact className="arca-header-search" style={{ width: 'min(520px, 42vw)' }}>
+        <Select
+          aria-label="Search type"
+          value={model.searchType}
+          style={{ width: 130 }}
+          popupMatchSelectWidth={false}
+          onChange={(value: ConsoleSearchType) => setModel(changeType(model, value))}
+          options={CONSOLE_SEARCH_TYPES.map((t) => ({
+            value: t.name,
+            label: t.displayName,
+            disabled: inProject && !t.isSupportingContext,
+            title: inProject && !t.isSupportingContext ? 'Not available with a project selected' : undefined,
+          }))}
+        />
+        <Dropdown
+          // open while the bar has the focus; a press on an entry keeps the focus, so the click lands
+          open={recentOpen && recent.length > 0}
+          trigger={[]}
+          popupRender={(menu) => <div onMouseDown={(e) => e.preventDefault()}>{menu}</div>}
+          menu={{
+            items: [
+              { key: 'title', type: 'group', label: 'Recent searches' },
+              ...recent.map((entry) => ({
+                key: entry.id,
+                icon: <HistoryOutlined />,
+                label: `${CONSOLE_SEARCH_TYPES.find((t) => t.name === entry.type)?.displayName ?? entry.type}: ${entry.label}`,
+                onClick: () => {
+                  setRecentOpen(false);
+                  const chosen = fromSearchParams(new URLSearchParams(entry.query));
+                  rememberSearch(user, chosen);
+                  navigate(`${SEARCH_RESULTS_PATH}?${entry.query}`);
+                },
+              })),
+            ],
+          }}
+        >
+          <Input
+            aria-label="Search"
+            placeholder={
+              nameOnly
+                ? model.searchType === 'checksum'
+                  ? 'SHA-1, MD5 or SHA-256'
+                  : 'Search artifacts'
+                : 'Open the advanced search for these fields'
+            }
+            value={model.name}
+            onChange={(e) => setModel({ ...model, name: e.target.value })}
+            onPressEnter={submit}
+            onFocus={() => setRecentOpen(true)}
+            onBlur={() => setRecentOpen(false)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setRecentOpen(false);
+            }}
+            allowClear
+          />
+        </Dropdown>
+        <Tooltip title={blank && nameOnly ? 'Type something to search for' : 'Search'}>
+          <Button
+            aria-label="Run search"
+            icon={<SearchOutlined />}
+            disabled={nameOnly && (blank || Boolean(invalidReason(barModel)))}
+            onClick={submit}
+          />
+        </Tooltip>
+        <Tooltip title="Advanced search">
+          <Button aria-label="Advanced search" icon={<ControlOutlined />} onClick={() => setAdvanced(true)} />
+        </Tooltip>
+      </Space.Compact>
+      <AdvancedSearchModal
+        open={advanced}
+        initial={barModel}
+        onCancel={() => setAdvanced(false)}
+        onSearch={(chosen) => {
+          setAdvanced(false);
+          setModel({ ...chosen, name: chosen.name || model.name });
+          start(chosen);
+        }}
+      />
+    </>
+  );
+}
