@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
+  chooseOption,
   launchBrowser,
   screenshot,
   seriousA11yViolations,
@@ -79,11 +80,7 @@ describe('search in the console', () => {
     await page.goto(`${server.url}/ui/overview`);
     await page.getByRole('button', { name: 'Advanced search' }).click();
     const dialog = page.getByRole('dialog', { name: 'Advanced search' });
-    await dialog.getByLabel('Search type').click();
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: 'Maven GAVC' })
-      .click();
+    await chooseOption(page, dialog.getByLabel('Search type'), 'Maven GAVC');
     await dialog.getByLabel('Group ID').fill('org.acme');
     await dialog.getByLabel('Version').fill('1.1.0');
     await screenshot(page, 'search-advanced-gavc');
@@ -108,13 +105,17 @@ describe('search in the console', () => {
     expect(gone.status).toBe(404);
   });
 
-  it('lists recent searches after a reload, newest first, and opens one', async () => {
+  it('lists recent searches after a reload, newest first, and opens one by keyboard', async () => {
     await page.reload();
     await page.getByRole('textbox', { name: 'Search', exact: true }).click();
     const recent = page.locator('.ant-dropdown:visible .ant-dropdown-menu-item');
     await expect.poll(() => recent.allTextContents()).toEqual(['Maven GAVC: org.acme:*:1.1.0:*', 'Quick: billing']);
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.getByRole('menuitem', { name: /Quick: billing/ }).click();
+    await screenshot(page, 'search-recent');
+    // by keyboard: the arrows walk the list, Enter opens the entry
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     await page.waitForURL('**/ui/artifactSearchResults?searchType=quick&name=billing');
     await page.locator('.ant-table').getByRole('link', { name: 'billing-core-1.0.0.jar', exact: true }).waitFor();
     expect(problems).toEqual([]);

@@ -2,7 +2,7 @@ import { ControlOutlined, HistoryOutlined, SearchOutlined } from '@ant-design/ic
 import { Button, Dropdown, Input, Select, Space, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ALL_PROJECTS_CONTEXT } from '@arca/contracts';
+import { ALL_PROJECTS_CONTEXT, type RecentSearch } from '@arca/contracts';
 import { useSelectedProject } from '../../../lib/selected-project';
 import {
   CONSOLE_SEARCH_TYPES,
@@ -43,6 +43,14 @@ export function HeaderSearch({ user }: { user: string }) {
   const barModel: SearchModel = model.searchType === 'checksum' ? { ...model, checksum: model.name } : model;
   const blank = !model.name.trim();
   const recent = useMemo(() => (recentOpen ? recentSearches(user) : []), [recentOpen, user]);
+  // the recent search the arrow keys point at (-1: none)
+  const [active, setActive] = useState(-1);
+  const openRecent = (entry: RecentSearch) => {
+    setRecentOpen(false);
+    setActive(-1);
+    rememberSearch(user, fromSearchParams(new URLSearchParams(entry.query)));
+    navigate(`${SEARCH_RESULTS_PATH}?${entry.query}`);
+  };
 
   const submit = () => {
     if (!nameOnly) return setAdvanced(true);
@@ -78,14 +86,10 @@ export function HeaderSearch({ user }: { user: string }) {
                 key: entry.id,
                 icon: <HistoryOutlined />,
                 label: `${CONSOLE_SEARCH_TYPES.find((t) => t.name === entry.type)?.displayName ?? entry.type}: ${entry.label}`,
-                onClick: () => {
-                  setRecentOpen(false);
-                  const chosen = fromSearchParams(new URLSearchParams(entry.query));
-                  rememberSearch(user, chosen);
-                  navigate(`${SEARCH_RESULTS_PATH}?${entry.query}`);
-                },
+                onClick: () => openRecent(entry),
               })),
             ],
+            selectedKeys: active >= 0 && recent[active] ? [recent[active].id] : [],
           }}
         >
           <Input
@@ -99,11 +103,21 @@ export function HeaderSearch({ user }: { user: string }) {
             }
             value={model.name}
             onChange={(e) => setModel({ ...model, name: e.target.value })}
-            onPressEnter={submit}
+            onPressEnter={() => (active >= 0 && recent[active] ? openRecent(recent[active]) : submit())}
             onFocus={() => setRecentOpen(true)}
-            onBlur={() => setRecentOpen(false)}
+            onBlur={() => {
+              setRecentOpen(false);
+              setActive(-1);
+            }}
             onKeyDown={(e) => {
+              // the arrows walk the recent searches, Enter opens the one chosen, Escape closes the list
               if (e.key === 'Escape') setRecentOpen(false);
+              else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault();
+                setRecentOpen(true);
+                const step = e.key === 'ArrowDown' ? 1 : -1;
+                setActive((i) => (recent.length ? ((i + 1 + step + recent.length + 1) % (recent.length + 1)) - 1 : -1));
+              }
             }}
             allowClear
           />
