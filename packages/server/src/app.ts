@@ -12,6 +12,7 @@ import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
+import { restBodiesPlugin } from './core/rest-bodies.js';
 import { createLoggers } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { secureCookie: config.session.secureCookie });
   await app.register(authPlugin);
+  await app.register(restBodiesPlugin);
   await registerFeatures(app);
   await registerFormats(app);
   await app.register(consolePlugin, { webDir: config.webDir });

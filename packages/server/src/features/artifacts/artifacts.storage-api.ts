@@ -5,6 +5,12 @@ import { downloadUri, storageUri } from './artifacts.uris.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
+ * Artifactory's words for an absent item, which client libraries test for to tell "absent" from
+ * "failed": 'Unable to find item' (a virtual repository: 'Not Found').
+ */
+const missing = (repo: { rclass: string }) => notFound(repo.rclass === 'virtual' ? 'Not Found' : 'Unable to find item');
+
+/**
  * `GET /artifactory/api/storage/{repo}/{path}`: file info, folder info with children, `?properties`,
  * or `?list[&deep=1][&listFolders=1]`, in Artifactory's shapes, with addresses on `baseUrl`.
  * Listings show only what the caller may read, of the repository that really holds the folder.
@@ -19,12 +25,12 @@ export async function storageInfo(
   const repo = await content.repository(repoKey);
   const base = storageUri(baseUrl, repo.key, path);
   const found = await content.resolve(repo, path);
-  if (path && !found) throw notFound();
+  if (path && !found) throw missing(repo);
   const item = found?.item;
   const itemRepo = found?.repo ?? repo;
 
   if (options.stats) {
-    if (!item || item.folder === 1) throw notFound();
+    if (!item || item.folder === 1) throw missing(repo);
     return {
       uri: base,
       downloadCount: Number(item.download_count),
@@ -36,7 +42,7 @@ export async function storageInfo(
   }
 
   if (options.properties !== undefined) {
-    if (!item) throw notFound();
+    if (!item) throw missing(repo);
     let properties = await content.properties(item);
     const wanted = options.properties
       .split(',')
