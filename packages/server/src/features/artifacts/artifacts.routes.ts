@@ -96,6 +96,37 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // Artifactory's properties update: `{"props": {key: value | [values] | null}}`, null removing the key;
+  // one change (one transaction), recursive unless `recursiveProperties=0`
+  app.patch(
+    '/artifactory/api/metadata/*',
+    {
+      config: { access: 'public', keepNulls: true },
+      schema: {
+        querystring: z.object({ recursiveProperties: z.string().optional(), atomicProperties: z.string().optional() }),
+        body: z.object({
+          props: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { repoKey, path } = repoAndPath(request, '/artifactory/api/metadata/');
+      const entries = Object.entries(request.body.props);
+      if (!entries.length) throw badRequest('The props object names at least one property.');
+      const set = Object.fromEntries(
+        entries
+          .filter(([, v]) => v !== null)
+          .map(([k, v]) => [k, Array.isArray(v) ? v : [String(v)]] as [string, string[]]),
+      );
+      const remove = entries.filter(([, v]) => v === null).map(([k]) => k);
+      await repoContent(request).changeProperties(
+        { repoKey, path, recursive: request.query.recursiveProperties !== '0' },
+        remove.length ? { set, remove } : { set },
+      );
+      return reply.status(204).send();
+    },
+  );
+
   for (const mode of ['copy', 'move'] as const) {
     app.post(
       `/artifactory/api/${mode}/*`,

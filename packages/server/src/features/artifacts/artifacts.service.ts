@@ -418,7 +418,8 @@ async function itemsToAnnotate(trx: Db, repoKey: string, path: string, recursive
 }
 
 /** A change of properties: replace the values of some keys, or remove keys. */
-export type PropertyChange = { set: Properties } | { remove: string[] };
+/** Properties to set (values replace a key's), to remove, or both at once (Artifactory's PATCH). */
+export type PropertyChange = { set: Properties; remove?: string[] } | { set?: Properties; remove: string[] };
 
 /**
  * Changes properties on an item, and on everything below it when recursive, with its event in the
@@ -434,22 +435,30 @@ export async function changeItemProperties(
   const { db } = ctx;
   const { repoKey, path, recursive } = target;
   await repositoryOrTrash(db, repoKey);
-  if ('set' in change) checkProperties(change.set);
-  else change.remove.forEach(checkPropertyKey);
+  const { set, remove } = change;
+  if (set) checkProperties(set);
+  remove?.forEach(checkPropertyKey);
   await db.transaction().execute(async (trx) => {
     const items = await itemsToAnnotate(trx, repoKey, path, recursive);
     await authorize(items);
     for (const item of items) {
-      if ('set' in change) await putProperties(trx, item.id, change.set);
-      else await deleteProperties(trx, item.id, change.remove);
+      if (remove?.length) await deleteProperties(trx, item.id, remove);
+      if (set) await putProperties(trx, item.id, set);
     }
-    await recordEvent(
-      trx,
-      actor,
-      'set' in change
-        ? { type: 'artifact.property.added', repoKey, path, payload: { properties: change.set, recursive } }
-        : { type: 'artifact.property.deleted', repoKey, path, payload: { keys: change.remove, recursive } },
-    );
+    if (remove?.length)
+      await recordEvent(trx, actor, {
+        type: 'artifact.property.deleted',
+        repoKey,
+        path,
+        payload: { keys: remove, recursive },
+      });
+    if (set && Object.keys(set).length)
+      await recordEvent(trx, actor, {
+        type: 'artifact.property.added',
+        repoKey,
+        path,
+        payload: { properties: set, recursive },
+      });
   });
 }
 

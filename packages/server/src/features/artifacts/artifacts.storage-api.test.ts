@@ -35,4 +35,40 @@ describe.each(ENGINES)('the storage API as client libraries read it on %s', (eng
     expect(stats).toMatchObject({ downloadCount: 2, lastDownloadedBy: 'admin', remoteDownloadCount: 0 });
     expect(Number(stats.lastDownloaded)).toBeGreaterThan(Date.now() - 60_000);
   });
+
+  it('updates properties with PATCH /api/metadata: set, change and remove at once, recursive unless told', async () => {
+    await put(t.app, '/artifactory/libs-local/rel/x.jar;keep=1;old=1', 'x');
+    await put(t.app, '/artifactory/libs-local/rel/sub/y.jar;old=1', 'y');
+    const patch = (url: string, payload: unknown) =>
+      t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+    const changed = await patch('/artifactory/api/metadata/libs-local/rel', {
+      props: { stage: 'qa', langs: ['java', 'kotlin'], old: null },
+    });
+    expect(changed.statusCode).toBe(204);
+    const props = async (path: string) =>
+      (
+        (await get(`/artifactory/api/storage/libs-local/${path}?properties`)).json() as {
+          properties: Record<string, string[]>;
+        }
+      ).properties;
+    expect(await props('rel/x.jar')).toEqual({ keep: ['1'], stage: ['qa'], langs: ['java', 'kotlin'] });
+    expect(await props('rel/sub/y.jar')).toEqual({ stage: ['qa'], langs: ['java', 'kotlin'] });
+    // not recursive: the folder only
+    expect(
+      (await patch('/artifactory/api/metadata/libs-local/rel?recursiveProperties=0', { props: { top: 'yes' } }))
+        .statusCode,
+    ).toBe(204);
+    expect((await props('rel/x.jar')).top).toBeUndefined();
+    expect((await props('rel')).top).toEqual(['yes']);
+    // a bad key changes nothing
+    const bad = await patch('/artifactory/api/metadata/libs-local/rel', { props: { 'a=b': 'x', stage: null } });
+    expect(bad.statusCode).toBe(400);
+    expect((await props('rel/x.jar')).stage).toEqual(['qa']);
+    expect((await patch('/artifactory/api/metadata/libs-local/none', { props: { a: 'b' } })).statusCode).toBe(404);
+  });
 });
