@@ -31,12 +31,7 @@ import { normalizeItemPath } from '../../core/artifact-path.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import {
-  findRepository,
-  listRepositories,
-  recordRepositoryChange,
-  usageByRepository,
-} from '../repositories/repositories.service.js';
+import { findRepository, listRepositories, recordRepositoryChange } from '../repositories/repositories.service.js';
 import { startDownloadStats } from './artifacts.stats.js';
 import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
@@ -45,6 +40,7 @@ import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, sendItem } from './artifacts.http.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
 import { virtualMembers } from './artifacts.service.js';
+import { storageSummary } from './artifacts.usage.js';
 import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
 
@@ -357,63 +353,6 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: { querystring: projectScopeSchema, response: { 200: storageSummarySchema } },
     },
-    async (request) => {
-      const { projectKey } = request.query;
-      const scoped = projectKey !== undefined && projectKey !== ALL_PROJECTS_CONTEXT.key;
-      const repos = (await listRepositories(app.db)).filter((r) => !scoped || r.project_key === projectKey);
-      const keys = repos.map((r) => r.key);
-      let binariesQuery = app.db
-        .selectFrom('binaries')
-        .select((eb) => [
-          eb.fn.countAll<number | string>().as('n'),
-          eb.fn.sum<number | string | null>('size').as('size'),
-        ])
-        .where('ref_count', '>', 0);
-      // a project's binaries: those its repositories' files use (each counted once)
-      if (scoped) {
-        binariesQuery = binariesQuery.where('sha256', 'in', (eb) =>
-          eb
-            .selectFrom('items')
-            .select('sha256')
-            .where('repo_key', 'in', keys.length ? keys : [''])
-            .where('folder', '=', 0),
-        );
-      }
-      const [allUsage, binaries] = await Promise.all([
-        usageByRepository(app.db),
-        binariesQuery.executeTakeFirstOrThrow(),
-      ]);
-      const usage = scoped ? new Map([...allUsage].filter(([key]) => keys.includes(key))) : allUsage;
-      let artifactsCount = 0;
-      let artifactsSize = 0;
-      let itemsCount = 0;
-      for (const entry of usage.values()) {
-        artifactsCount += entry.files;
-        artifactsSize += entry.size;
-        itemsCount += entry.files + entry.folders;
-      }
-      const binariesSize = Number(binaries.size ?? 0);
-      const rows = [...repos, ...(scoped ? [] : [TRASHCAN_ROW])].map((repo) => {
-        const u = usage.get(repo.key) ?? { files: 0, folders: 0, size: 0 };
-        return {
-          repoKey: repo.key,
-          repoType: repoKind(repo),
-          packageType: repo.package_type,
-          filesCount: u.files,
-          foldersCount: u.folders,
-          usedSpace: u.size,
-          percentage: artifactsSize ? Math.round((u.size / artifactsSize) * 10_000) / 100 : 0,
-        };
-      });
-      return {
-        binariesCount: Number(binaries.n),
-        binariesSize,
-        artifactsCount,
-        artifactsSize,
-        optimization: artifactsSize ? Math.round((1 - binariesSize / artifactsSize) * 10_000) / 100 : 0,
-        itemsCount,
-        repositories: rows,
-      };
-    },
+    async (request) => storageSummary(app.db, request.query.projectKey),
   );
 };

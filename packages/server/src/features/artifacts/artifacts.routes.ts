@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
@@ -7,6 +8,7 @@ import { flushDownloads } from './artifacts.stats.js';
 import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
+import { artifactoryStorageInfo } from './artifacts.usage.js';
 
 /** `/{repoKey}/{path}` of a `to` parameter. */
 export function parseTarget(to: string | undefined): { repoKey: string; path: string } {
@@ -94,6 +96,10 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return reply.status(204).send();
     },
+  );
+
+  app.get('/artifactory/api/storageinfo', { config: { access: 'admin' } }, async () =>
+    artifactoryStorageInfo(app.db, path.join(app.config.dataDir, 'filestore')),
   );
 
   // Artifactory's properties update: `{"props": {key: value | [values] | null}}`, null removing the key;

@@ -71,4 +71,25 @@ describe.each(ENGINES)('the storage API as client libraries read it on %s', (eng
     expect((await props('rel/x.jar')).stage).toEqual(['qa']);
     expect((await patch('/artifactory/api/metadata/libs-local/none', { props: { a: 'b' } })).statusCode).toBe(404);
   });
+
+  it('answers GET /api/storageinfo in Artifactory’s shape, to administrators only', async () => {
+    const info = (await get('/artifactory/api/storageinfo')).json() as {
+      binariesSummary: Record<string, string>;
+      fileStoreSummary: Record<string, string>;
+      repositoriesSummaryList: Record<string, unknown>[];
+    };
+    expect(info.binariesSummary).toMatchObject({
+      binariesCount: expect.stringMatching(/^\d/),
+      artifactsSize: expect.stringMatching(/bytes|KB/),
+    });
+    expect(info.fileStoreSummary).toMatchObject({
+      storageType: 'filesystem',
+      usedSpace: expect.stringMatching(/\(\d+\.\d\d%\)$/),
+    });
+    const local = info.repositoriesSummaryList.find((r) => r.repoKey === 'libs-local')!;
+    expect(local).toMatchObject({ repoType: 'LOCAL', packageType: 'generic', filesCount: expect.any(Number) });
+    expect(info.repositoriesSummaryList.at(-1)).toMatchObject({ repoKey: 'TOTAL', repoType: 'NA' });
+    const anonymous = await t.app.inject({ url: '/artifactory/api/storageinfo' });
+    expect(anonymous.statusCode).toBe(401);
+  });
 });
