@@ -200,4 +200,51 @@ describe.each(ENGINES)('groups and permission targets on %s', (engine) => {
     const users = (await rest('GET', '/ui/api/v1/ui/users')).json() as { name: string; adminViaGroup: boolean }[];
     expect(users.find((u) => u.name === 'ann')).toMatchObject({ adminViaGroup: true });
   });
+
+  it('speaks the first version of the permission call: patterns as text, actions as letters', async () => {
+    const ann = await createUser(t.app, 'ann');
+    await put(t.app, '/artifactory/libs/org/a.txt', 'a');
+    await put(t.app, '/artifactory/libs/tmp/b.txt', 'b');
+    const created = await rest('PUT', '/artifactory/api/security/permissions/libs-readers', {
+      name: 'libs-readers',
+      includesPattern: 'org/**',
+      excludesPattern: '',
+      repositories: ['libs'],
+      principals: { users: { ann: ['r', 'n', 'mxm'] }, groups: null },
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await rest('GET', '/artifactory/api/security/permissions/libs-readers')).json()).toEqual({
+      name: 'libs-readers',
+      includesPattern: 'org/**',
+      excludesPattern: '',
+      repositories: ['libs'],
+      principals: { users: { ann: ['r', 'n'] }, groups: {} },
+    });
+    // the same target through the second version
+    expect((await rest('GET', '/artifactory/api/v2/security/permissions/libs-readers')).json()).toMatchObject({
+      repo: { 'include-patterns': ['org/**'], actions: { users: { ann: ['read', 'annotate'] } } },
+    });
+    // it grants what it says
+    const read = (path: string) => t.app.inject({ url: `/artifactory/libs/${path}`, headers: ann });
+    expect((await read('org/a.txt')).statusCode).toBe(200);
+    expect((await read('tmp/b.txt')).statusCode).toBe(403);
+    const list = (await rest('GET', '/artifactory/api/security/permissions')).json() as { name: string; uri: string }[];
+    expect(list.map((p) => p.name)).toContain('libs-readers');
+    // an unknown letter is refused and changes nothing
+    const bad = await rest('PUT', '/artifactory/api/security/permissions/libs-readers', {
+      repositories: ['libs'],
+      principals: { users: { ann: ['x'] } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      ((await rest('GET', '/artifactory/api/security/permissions/libs-readers')).json() as { principals: unknown })
+        .principals,
+    ).toEqual({
+      users: { ann: ['r', 'n'] },
+      groups: {},
+    });
+    expect((await rest('DELETE', '/artifactory/api/security/permissions/libs-readers')).statusCode).toBe(200);
+    expect((await rest('GET', '/artifactory/api/security/permissions/libs-readers')).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/artifactory/api/security/permissions', headers: ann })).statusCode).toBe(403);
+  });
 });

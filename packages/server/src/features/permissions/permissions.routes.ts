@@ -9,7 +9,18 @@ import {
   type PermissionRestBody,
 } from '@arca/contracts';
 import { recordWith } from '../audit/audit.service.js';
-import { deleteTargets, fromRestBody, getTarget, listTargets, saveTarget, toRestBody } from './permissions.service.js';
+import {
+  deleteTargets,
+  fromRestBody,
+  fromV1Body,
+  getTarget,
+  listTargets,
+  permissionV1BodySchema,
+  saveTarget,
+  toRestBody,
+  toV1Body,
+} from './permissions.service.js';
+import { notFound } from '../../core/errors.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(128) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
@@ -109,6 +120,35 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(`${base}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
+    await deleteTargets(app.db, [request.params.name], targetsDeleted(request));
+    return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
+  });
+
+  // the first version of the call, which older scripts and Terraform providers still use: one
+  // repository resource, patterns as comma-separated text, actions as letters
+  const v1 = '/artifactory/api/security/permissions';
+  app.get(v1, async (request) =>
+    (await listTargets(app.db))
+      .filter((t) => t.repo)
+      .map((t) => ({ name: t.name, uri: `${request.protocol}://${request.host}${v1}/${encodeURIComponent(t.name)}` })),
+  );
+  app.get(`${v1}/:name`, { schema: { params: nameParams } }, async (request) => {
+    const target = await getTarget(app.db, request.params.name);
+    if (!target.repo) throw notFound(`Permission target '${request.params.name}' has no repository resource.`);
+    return toV1Body(target.name, target.repo);
+  });
+  app.put(`${v1}/:name`, { schema: { params: nameParams, body: permissionV1BodySchema } }, async (request, reply) => {
+    const before = await getTarget(app.db, request.params.name).catch(() => undefined);
+    // the build and release bundle resources a v1 body cannot name are kept
+    const body = {
+      repo: fromV1Body(request.body),
+      build: before?.build ?? null,
+      releaseBundle: before?.releaseBundle ?? null,
+    };
+    const { created } = await saveTarget(app.db, request.params.name, body, 'upsert', targetSaved(request, before));
+    return reply.status(created ? 201 : 200).send();
+  });
+  app.delete(`${v1}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
     await deleteTargets(app.db, [request.params.name], targetsDeleted(request));
     return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
   });

@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { z } from 'zod';
 import {
   ACCESS_MESSAGES,
   ANONYMOUS_USER,
@@ -282,4 +283,74 @@ export function toRestBody(target: PermissionTarget): PermissionRestBody {
     if (resource) body[kind] = toRestResource(resource);
   }
   return body;
+}
+
+/** Artifactory's v1 action letters: r read, n annotate, w deploy, d delete, m manage. */
+const V1_LETTERS: Record<PermissionAction, string> = {
+  read: 'r',
+  annotate: 'n',
+  deploy: 'w',
+  delete: 'd',
+  manage: 'm',
+};
+const FROM_V1 = Object.fromEntries(Object.entries(V1_LETTERS).map(([ours, letter]) => [letter, ours])) as Record<
+  string,
+  PermissionAction
+>;
+/** Letters of other products' services (managed Xray metadata), accepted and left out. */
+const FOREIGN_LETTERS = new Set(['mxm']);
+
+export const permissionV1BodySchema = z.object({
+  name: z.string().optional(),
+  includesPattern: z.string().optional(),
+  excludesPattern: z.string().optional(),
+  repositories: z.array(z.string()).optional(),
+  principals: z
+    .object({
+      users: z.record(z.string(), z.array(z.string())).optional(),
+      groups: z.record(z.string(), z.array(z.string())).optional(),
+    })
+    .optional(),
+});
+export type PermissionV1Body = z.infer<typeof permissionV1BodySchema>;
+
+const patterns = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+export function fromV1Body(body: PermissionV1Body): PermissionResource {
+  const letters = (entries: Record<string, string[]> | undefined) =>
+    Object.fromEntries(
+      Object.entries(entries ?? {}).map(([name, list]) => [
+        name,
+        list.flatMap((letter) => {
+          if (FOREIGN_LETTERS.has(letter)) return [];
+          const action = FROM_V1[letter];
+          if (!action) throw badRequest(fill(ACCESS_MESSAGES.unknownAction, letter));
+          return [action];
+        }),
+      ]),
+    );
+  const includes = patterns(body.includesPattern);
+  return {
+    repositories: body.repositories ?? [],
+    includes: includes.length ? includes : ['**'],
+    excludes: patterns(body.excludesPattern),
+    users: letters(body.principals?.users),
+    groups: letters(body.principals?.groups),
+  };
+}
+
+export function toV1Body(name: string, resource: PermissionResource) {
+  const letters = (entries: Record<string, PermissionAction[]>) =>
+    Object.fromEntries(Object.entries(entries).map(([who, list]) => [who, list.map((a) => V1_LETTERS[a])]));
+  return {
+    name,
+    includesPattern: resource.includes.join(','),
+    excludesPattern: resource.excludes.join(','),
+    repositories: resource.repositories,
+    principals: { users: letters(resource.users), groups: letters(resource.groups) },
+  };
 }
