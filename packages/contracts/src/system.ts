@@ -31,6 +31,16 @@ export const versionSchema = z.object({
 });
 export type VersionInfo = z.infer<typeof versionSchema>;
 
+/**
+ * The Artifactory version Arca answers at `/artifactory/api/system/version`: the API level it
+ * speaks, newer than the gates of the JFrog CLI and the Terraform provider, so that they take
+ * their current code paths (docs/decisions.md). Arca's own version is in `arca`.
+ */
+export const ARTIFACTORY_API_LEVEL = '7.90.0';
+export const artifactoryVersionSchema = versionSchema.extend({
+  arca: z.object({ version: z.string(), revision: z.string() }),
+});
+
 export const microServiceStatusSchema = z.object({
   last_heartbeat: z.string(),
   uptime: z.number().int(),

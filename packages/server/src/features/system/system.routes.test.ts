@@ -38,13 +38,21 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     const ping = await t.app.inject({ url: '/artifactory/api/system/ping' });
     expect(ping.body).toBe('OK');
     expect(ping.headers['content-type']).toContain('text/plain');
-    const version = (await t.app.inject({ url: '/artifactory/api/system/version' })).json();
-    expect(version).toEqual({
-      version: '0.1.0',
+    const answer = await t.app.inject({ url: '/artifactory/api/system/version' });
+    // tools read the Artifactory API level; Arca's own version stays visible beside it
+    expect(answer.json()).toEqual({
+      version: '7.90.0',
       revision: expect.any(String),
       addons: expect.arrayContaining(['artifactory']),
       license: 'OSS',
+      arca: { version: '0.1.0', revision: expect.any(String) },
     });
+    expect(answer.headers['x-arca-version']).toBe('0.1.0');
+    expect(((await t.app.inject({ url: '/ui/api/v1/system/version' })).json() as { version: string }).version).toBe(
+      '0.1.0',
+    );
+    const accessPing = await t.app.inject({ url: '/access/api/v1/system/ping' });
+    expect([accessPing.statusCode, accessPing.body]).toEqual([200, 'OK']);
   });
 
   it('lists this node Online and keeps only Online nodes in the HA map', async () => {

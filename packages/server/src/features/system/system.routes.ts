@@ -8,6 +8,8 @@ import {
   microservicesEnabledSchema,
   nodesAnswerSchema,
   versionSchema,
+  ARTIFACTORY_API_LEVEL,
+  artifactoryVersionSchema,
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
 import { listNodes, servicesMap } from '../../core/nodes.js';
@@ -78,10 +80,19 @@ export const artifactorySystemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/artifactory/api/system/ping', { config: { access: 'public' } }, (_request, reply) =>
     reply.type('text/plain').send('OK'),
   );
+  // tools gate features on Artifactory's version: they are told the API level Arca speaks, and
+  // Arca's own version stays visible beside it (docs/decisions.md)
   app.get(
     '/artifactory/api/system/version',
-    { config: { access: 'public' }, schema: { response: { 200: versionSchema } } },
-    () => versionInfo(app),
+    { config: { access: 'public' }, schema: { response: { 200: artifactoryVersionSchema } } },
+    async (_request, reply) => {
+      const own = await versionInfo(app);
+      reply.header('x-arca-version', own.version);
+      return { ...own, version: ARTIFACTORY_API_LEVEL, arca: { version: own.version, revision: own.revision } };
+    },
+  );
+  app.get('/access/api/v1/system/ping', { config: { access: 'public' } }, (_request, reply) =>
+    reply.type('text/plain').send('OK'),
   );
   app.get('/healthz', { config: { access: 'public' } }, (_request, reply) => reply.type('text/plain').send('OK'));
 };
