@@ -36,6 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       await sql`create statistics item_properties_key_value_mcv (mcv) on key, substr(value, 1, 256) from item_properties`.execute(
         db,
       );
+    // names by their beginning (LIKE 'abc%'), whatever the database's collation
+    await sql`create index items_name_pattern on items (name text_pattern_ops)`.execute(db);
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create index items_name_trgm on items using gin (name gin_trgm_ops)`.execute(db);
     await sql`create index archive_classes_name_trgm on archive_classes using gin (name gin_trgm_ops)`.execute(db);
@@ -61,6 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     await sql`drop index items_name_trgm`.execute(db);
+    await sql`drop index items_name_pattern`.execute(db);
     await sql`drop statistics if exists item_properties_key_value_mcv`.execute(db);
   } else {
     for (const trigger of ['items_name_search_insert', 'items_name_search_delete', 'items_name_search_rename'])
