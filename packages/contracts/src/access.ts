@@ -164,6 +164,10 @@ export const TOKEN_MESSAGES = {
   scopeGroupNotMember: "You are not a member of group '{name}'.",
   notFound: 'The token was not found.',
   noApiKey: 'This user has no API key.',
+  adminScope: 'Only administrators may create tokens with the admin scope.',
+  otherUser: 'Only administrators may create tokens for other users.',
+  badRefresh: 'The refresh token is not valid.',
+  revoked: 'Token revoked',
 } as const;
 
 export const accessTokenSchema = z.object({

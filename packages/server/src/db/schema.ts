@@ -211,6 +211,8 @@ export interface AccessTokensTable {
   created_at: number;
   expires_at: number | null;
   last_used_at: number | null;
+  /** SHA-256 of the refresh token of a refreshable access token. */
+  refresh_hash: string | null;
 }
 
 export interface AuditEventsTable {

@@ -10,6 +10,7 @@ import * as npm from './2026-11-25-npm.js';
 import * as catalogue from './2026-11-26-catalogue.js';
 import * as maven from './2026-11-27-maven.js';
 import * as search from './2026-11-28-search.js';
+import * as tokens from './2026-11-29-tokens.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-catalogue': catalogue,
   '2026-11-27-maven': maven,
   '2026-11-28-search': search,
+  '2026-11-29-tokens': tokens,
 };

@@ -6,6 +6,7 @@ import {
   AUTH_MESSAGES,
   TOKEN_MESSAGES,
   TOKEN_MAX_EXPIRES_IN_SECONDS,
+  TOKEN_SCOPE_GROUPS_PREFIX,
   TOKEN_SCOPE_USER,
   accessTokenSchema,
   apiKeyStateSchema,
@@ -17,9 +18,12 @@ import { verifyPassword } from '../../core/passwords.js';
 import type { UserRow } from '../../db/schema.js';
 import { recordWith } from '../audit/audit.service.js';
 import { getUser } from '../users/users.service.js';
+import { tokenPublicKey } from './tokens.jwt.js';
 import {
   apiKeyState,
   createAccessToken,
+  refreshAccessToken,
+  revokeAccessTokenBySecret,
   generateApiKey,
   listAccessTokens,
   revokeAccessToken,
@@ -43,6 +47,30 @@ const tokenRevoked = (request: FastifyRequest) =>
   }));
 const apiKeyChanged = (request: FastifyRequest, action: string, owner: string) =>
   recordWith<undefined>(request, () => ({ audit: { category: 'token', action, target: owner } }));
+
+/** Form fields arrive as text: numbers and flags are read from either form. */
+const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const seconds = z.coerce.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS);
+
+/** `POST /access/api/v1/tokens`, as Artifactory takes it (JSON or form); unknown fields are ignored. */
+const tokenRequestSchema = z.object({
+  grant_type: z.enum(['client_credentials', 'refresh_token']).optional(),
+  username: z.string().max(64).optional(),
+  scope: z.string().optional(),
+  expires_in: seconds.optional(),
+  refreshable: flag.optional(),
+  description: z.string().max(1024).optional(),
+  audience: z.string().optional(),
+  refresh_token: z.string().optional(),
+  access_token: z.string().optional(),
+});
+
+const legacyTokenRequestSchema = z.object({
+  username: z.string().max(64).optional(),
+  scope: z.string().optional(),
+  expires_in: seconds.optional(),
+  refreshable: flag.optional(),
+});
 
 const userQuery = z.object({ user: z.string().max(64).optional() });
 const idParams = z.object({ id: z.string().uuid() });
@@ -238,37 +266,112 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const tokensPath = '/access/api/v1/tokens';
+  // the access service's calls take form-encoded bodies as well as JSON, as Artifactory's do
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  /** The answer of a token call, in the access service's shape. */
+  const tokenAnswer = (created: {
+    row: { id: string; scope: string; expires_at: number | null; created_at: number };
+    token: string;
+    refreshToken?: string;
+  }) => ({
+    token_id: created.row.id,
+    access_token: created.token,
+    ...(created.refreshToken ? { refresh_token: created.refreshToken } : {}),
+    expires_in:
+      created.row.expires_at === null ? 0 : Math.round((created.row.expires_at - created.row.created_at) / 1000),
+    scope: created.row.scope,
+    token_type: 'Bearer',
+  });
+
+  /** The user a token is for: the caller, or (administrators only) the one named. */
+  async function tokenOwner(request: FastifyRequest, username: string | undefined): Promise<UserRow> {
+    const me = caller(request);
+    if (!username || username === me.name) return me;
+    if (!isAdminCaller(request)) throw forbidden(TOKEN_MESSAGES.otherUser);
+    return getUser(app.db, username);
+  }
+
+  app.post(tokensPath, { config: { access: 'public' }, schema: { body: tokenRequestSchema } }, async (request) => {
+    const body = request.body;
+    if (body.grant_type === 'refresh_token') {
+      if (!body.refresh_token) throw badRequest('refresh_token is required with grant_type=refresh_token.');
+      const refreshed = await refreshAccessToken(app.db, body.refresh_token, body.access_token, (owner) =>
+        tokenCreated(request, owner.name, 'refresh access token'),
+      );
+      return tokenAnswer(refreshed);
+    }
+    const owner = await tokenOwner(request, body.username);
+    const created = await createAccessToken(
+      app.db,
+      owner,
+      {
+        description: body.description || 'REST API',
+        expiresIn: body.expires_in ?? 0,
+        scope: body.scope ?? TOKEN_SCOPE_USER,
+        refreshable: body.refreshable ?? false,
+      },
+      tokenCreated(request, owner.name),
+    );
+    return tokenAnswer(created);
+  });
+
+  // revoking by the token itself (what a script holds), for its owner or an administrator
   app.post(
-    tokensPath,
+    `${tokensPath}/revoke`,
+    { config: { access }, schema: { body: z.object({ token: z.string().min(1) }) } },
+    async (request, reply) => {
+      await revokeAccessTokenBySecret(
+        app.db,
+        request.body.token,
+        isAdminCaller(request) ? undefined : caller(request).id,
+        tokenRevoked(request),
+      );
+      return reply.type('text/plain').send(TOKEN_MESSAGES.revoked);
+    },
+  );
+
+  // the public key that verifies the tokens offline (PEM)
+  app.get('/access/api/v1/cert/root', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type('application/x-pem-file').send(await tokenPublicKey(app.db)),
+  );
+
+  // Artifactory's older token call, still used by CI plug-ins: form fields username, scope
+  // (`member-of-groups:a,b` or `api:*`), expires_in, refreshable
+  const legacy = '/artifactory/api/security/token';
+  app.post(legacy, { config: { access }, schema: { body: legacyTokenRequestSchema } }, async (request) => {
+    const body = request.body;
+    const owner = await tokenOwner(request, body.username);
+    const groups = /(?:^|\s)member-of-groups:([^\s]+)/.exec(body.scope ?? '')?.[1];
+    const scope = !groups || groups === '*' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${groups}`;
+    const created = await createAccessToken(
+      app.db,
+      owner,
+      {
+        description: 'REST API (api/security/token)',
+        expiresIn: body.expires_in ?? 3600,
+        scope,
+        refreshable: body.refreshable ?? false,
+      },
+      tokenCreated(request, owner.name),
+    );
+    return tokenAnswer(created);
+  });
+  app.post(
+    `${legacy}/revoke`,
     {
       config: { access },
-      schema: {
-        body: z.object({
-          description: z.string().max(1024).optional(),
-          expires_in: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS).optional(),
-          scope: z.string().optional(),
-        }),
-      },
+      schema: { body: z.object({ token: z.string().optional(), token_id: z.string().optional() }) },
     },
     async (request) => {
-      const user = caller(request);
-      const { row, token } = await createAccessToken(
-        app.db,
-        user,
-        {
-          description: request.body.description || 'REST API',
-          expiresIn: request.body.expires_in ?? 0,
-          scope: request.body.scope ?? TOKEN_SCOPE_USER,
-        },
-        tokenCreated(request, user.name),
-      );
-      return {
-        token_id: row.id,
-        access_token: token,
-        expires_in: request.body.expires_in ?? 0,
-        scope: row.scope,
-        token_type: 'Bearer',
-      };
+      const owner = isAdminCaller(request) ? undefined : caller(request).id;
+      if (request.body.token) await revokeAccessTokenBySecret(app.db, request.body.token, owner, tokenRevoked(request));
+      else if (request.body.token_id)
+        await revokeAccessToken(app.db, request.body.token_id, owner, tokenRevoked(request));
+      else throw badRequest('token or token_id is required.');
+      return {};
     },
   );
 

@@ -14,7 +14,8 @@ import type { OnChange } from '../../core/changes.js';
 import { cachedConfig } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { AccessTokenRow, UserRow } from '../../db/schema.js';
-import { badRequest, notFound, unauthorized } from '../../core/errors.js';
+import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
+import { TOKEN_SERVICE, isJwt, signToken } from './tokens.jwt.js';
 import { groupsOfUser } from '../groups/groups.service.js';
 
 /** Prefixes tell a token or API key from a password in HTTP basic credentials. */
@@ -28,8 +29,13 @@ const ACCESS_TOKEN = 'token';
 export const tokenHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export function looksLikeToken(secret: string): boolean {
-  return secret.startsWith(ACCESS_TOKEN_PREFIX) || secret.startsWith(API_KEY_PREFIX);
+  return secret.startsWith(ACCESS_TOKEN_PREFIX) || secret.startsWith(API_KEY_PREFIX) || isJwt(secret);
 }
+
+/** The scope of a token with an administrator's rights (only administrators may create one). */
+export const TOKEN_SCOPE_ADMIN = 'applied-permissions/admin';
+/** Refresh tokens: random, answered once, stored as their SHA-256. */
+const REFRESH_TOKEN_PREFIX = 'arcarefresh_';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -57,6 +63,10 @@ export function scopeGroups(scope: string): string[] | undefined {
 
 async function checkScope(db: Db, user: UserRow, scope: string): Promise<void> {
   if (scope === TOKEN_SCOPE_USER) return;
+  if (scope === TOKEN_SCOPE_ADMIN) {
+    if (user.admin !== 1) throw forbidden(TOKEN_MESSAGES.adminScope);
+    return;
+  }
   const groups = scopeGroups(scope);
   if (!groups || groups.length === 0) throw badRequest(TOKEN_MESSAGES.badScope);
   const mine = await groupsOfUser(db, user.id);
@@ -64,17 +74,33 @@ async function checkScope(db: Db, user: UserRow, scope: string): Promise<void> {
   if (outside) throw badRequest(formatMessage(TOKEN_MESSAGES.scopeGroupNotMember, { name: outside }));
 }
 
+/**
+ * Creates an access token for a user: a JWT signed by the deployment (see tokens.jwt.ts), stored
+ * as its SHA-256; with `refreshable`, a refresh token too (answered once, stored hashed).
+ */
 export async function createAccessToken(
   db: Db,
   user: UserRow,
-  input: Required<CreateToken>,
+  input: Required<CreateToken> & { refreshable?: boolean },
   onChange?: OnChange<AccessTokenRow>,
   now = Date.now(),
-): Promise<{ row: AccessTokenRow; token: string }> {
+  /** Replaced in the same transaction (a refresh): the old pair ends as the new one starts. */
+  replaces?: string,
+): Promise<{ row: AccessTokenRow; token: string; refreshToken?: string }> {
   await checkScope(db, user, input.scope);
-  const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const id = randomUUID();
+  const token = await signToken(db, {
+    sub: `${TOKEN_SERVICE}/users/${user.name}`,
+    scp: input.scope,
+    aud: '*@*',
+    iss: TOKEN_SERVICE,
+    iat: Math.floor(now / 1000),
+    ...(input.expiresIn > 0 ? { exp: Math.floor(now / 1000) + input.expiresIn } : {}),
+    jti: id,
+  });
+  const refreshToken = input.refreshable ? REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url') : undefined;
   const row: AccessTokenRow = {
-    id: randomUUID(),
+    id,
     user_id: user.id,
     kind: ACCESS_TOKEN,
     token_hash: tokenHash(token),
@@ -83,12 +109,81 @@ export async function createAccessToken(
     created_at: now,
     expires_at: input.expiresIn > 0 ? now + input.expiresIn * 1000 : null,
     last_used_at: null,
+    refresh_hash: refreshToken ? tokenHash(refreshToken) : null,
   };
   await db.transaction().execute(async (trx) => {
+    if (replaces) await trx.deleteFrom('access_tokens').where('id', '=', replaces).execute();
     await trx.insertInto('access_tokens').values(row).execute();
     await onChange?.(trx, row);
   });
-  return { row, token };
+  return { row, token, ...(refreshToken ? { refreshToken } : {}) };
+}
+
+/**
+ * Exchanges a refresh token (and, when given, the access token it came with) for a new pair with
+ * the same owner, scope, description and lifetime; the old pair stops working at once.
+ */
+export async function refreshAccessToken(
+  db: Db,
+  refreshToken: string,
+  accessToken: string | undefined,
+  onChange?: (owner: UserRow) => OnChange<AccessTokenRow>,
+  now = Date.now(),
+): Promise<{ row: AccessTokenRow; token: string; refreshToken?: string; user: UserRow }> {
+  const found = await db
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select([
+      't.id as token_id',
+      't.token_hash',
+      't.description as token_description',
+      't.scope as token_scope',
+      't.created_at as token_created_at',
+      't.expires_at as token_expires_at',
+    ])
+    .where('t.refresh_hash', '=', tokenHash(refreshToken))
+    .where('t.kind', '=', ACCESS_TOKEN)
+    .executeTakeFirst();
+  if (!found || (accessToken && tokenHash(accessToken) !== found.token_hash))
+    throw unauthorized(TOKEN_MESSAGES.badRefresh);
+  const {
+    token_id,
+    token_hash: _hash,
+    token_description,
+    token_scope,
+    token_created_at,
+    token_expires_at,
+    ...user
+  } = found;
+  const lifetime = token_expires_at === null ? 0 : Math.round((token_expires_at - token_created_at) / 1000);
+  const created = await createAccessToken(
+    db,
+    user,
+    { description: token_description, scope: token_scope, expiresIn: lifetime, refreshable: true },
+    onChange?.(user),
+    now,
+    token_id,
+  );
+  return { ...created, user };
+}
+
+/** Revokes the token given itself (not its id), for its owner or an administrator. */
+export async function revokeAccessTokenBySecret(
+  db: Db,
+  secret: string,
+  ownerId: string | undefined,
+  onChange?: OnChange<AccessToken>,
+): Promise<AccessToken> {
+  let query = db
+    .selectFrom('access_tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash(secret))
+    .where('kind', '=', ACCESS_TOKEN);
+  if (ownerId) query = query.where('user_id', '=', ownerId);
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound(TOKEN_MESSAGES.notFound);
+  return revokeAccessToken(db, row.id, ownerId, onChange);
 }
 
 /** Tokens of one user, or of everyone (administrators), newest first, with their owners' names. */
@@ -161,6 +256,7 @@ export async function generateApiKey(
         created_at: now,
         expires_at: null,
         last_used_at: null,
+        refresh_hash: null,
       })
       .execute();
     await onChange?.(trx, undefined);

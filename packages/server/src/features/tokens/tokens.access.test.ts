@@ -1,0 +1,178 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  basic,
+  createRepo,
+  createUser,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+
+/** The access service's token calls as Artifactory's clients make them: JSON or form, refresh, revoke, JWT claims. */
+describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
+  let t: TestApp;
+  let ann: Record<string, string>;
+  const form = (url: string, fields: Record<string, string>, headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+  const json = (url: string, body: unknown, headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  const claims = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+  const read = (token: string) =>
+    t.app.inject({ url: '/artifactory/libs/a.txt', headers: { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'libs', { rclass: 'local' });
+    await put(t.app, '/artifactory/libs/a.txt', 'a');
+    ann = await createUser(t.app, 'ann');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/ann-read',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['libs'], actions: { users: { ann: ['read'] } } } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('issues signed JWTs from a form or JSON body, verifiable offline with the published key', async () => {
+    const byForm = await form('/access/api/v1/tokens', { expires_in: '600', description: 'ci' }, ann);
+    expect(byForm.statusCode).toBe(200);
+    const answer = byForm.json() as {
+      access_token: string;
+      expires_in: number;
+      scope: string;
+      token_type: string;
+      token_id: string;
+    };
+    expect(answer).toMatchObject({ expires_in: 600, scope: 'applied-permissions/user', token_type: 'Bearer' });
+    const c = claims(answer.access_token);
+    expect(c).toMatchObject({
+      sub: 'jfac@arca/users/ann',
+      scp: 'applied-permissions/user',
+      aud: '*@*',
+      iss: 'jfac@arca',
+      jti: answer.token_id,
+    });
+    expect(Number(c.exp) - Number(c.iat)).toBe(600);
+    const pem = (await t.app.inject({ url: '/access/api/v1/cert/root' })).body;
+    const [header, payload, signature] = answer.access_token.split('.');
+    expect(
+      verify(null, Buffer.from(`${header}.${payload}`), createPublicKey(pem), Buffer.from(signature!, 'base64url')),
+    ).toBe(true);
+    // a token whose claims were changed is refused
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...c, sub: 'jfac@arca/users/admin' })).toString('base64url')}.${signature}`;
+    expect((await read(forged)).statusCode).toBe(401);
+    expect((await read(answer.access_token)).statusCode).toBe(200);
+    const byJson = await json(
+      '/access/api/v1/tokens',
+      { scope: 'applied-permissions/user', expires_in: 60, refreshable: null, description: null },
+      ann,
+    );
+    expect(byJson.statusCode).toBe(200);
+  });
+
+  it('refreshes a refreshable token once: the old pair stops, the new one works', async () => {
+    const first = (await form('/access/api/v1/tokens', { refreshable: 'true', expires_in: '300' }, ann)).json() as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect(first.refresh_token).toBeTruthy();
+    // no credentials needed beyond the pair itself
+    const refreshed = await form(
+      '/access/api/v1/tokens',
+      {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        access_token: first.access_token,
+      },
+      {},
+    );
+    expect(refreshed.statusCode).toBe(200);
+    const second = refreshed.json() as { access_token: string; refresh_token: string; expires_in: number };
+    expect(second.expires_in).toBe(300);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await read(first.access_token)).statusCode).toBe(401);
+    expect((await read(second.access_token)).statusCode).toBe(200);
+    const again = await form(
+      '/access/api/v1/tokens',
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      {},
+    );
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('revokes by the token itself or by id; a revoked JWT is refused at once', async () => {
+    const one = (await form('/access/api/v1/tokens', {}, ann)).json() as { access_token: string; token_id: string };
+    const revoked = await form('/access/api/v1/tokens/revoke', { token: one.access_token }, ann);
+    expect([revoked.statusCode, revoked.body]).toEqual([200, 'Token revoked']);
+    expect((await read(one.access_token)).statusCode).toBe(401);
+    const two = (await form('/access/api/v1/tokens', {}, ann)).json() as { access_token: string; token_id: string };
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/access/api/v1/tokens/${two.token_id}`, headers: ann })).statusCode,
+    ).toBe(200);
+    expect((await read(two.access_token)).statusCode).toBe(401);
+  });
+
+  it('gives admin-scoped tokens and tokens for others to administrators only', async () => {
+    const mine = await form('/access/api/v1/tokens', { username: 'admin' }, ann);
+    expect([mine.statusCode, (mine.json() as { errors: { message: string }[] }).errors[0]!.message]).toEqual([
+      403,
+      'Only administrators may create tokens for other users.',
+    ]);
+    expect((await form('/access/api/v1/tokens', { scope: 'applied-permissions/admin' }, ann)).statusCode).toBe(403);
+    const forAnn = (await form('/access/api/v1/tokens', { username: 'ann' }, ADMIN_BASIC)).json() as {
+      access_token: string;
+    };
+    expect(claims(forAnn.access_token).sub).toBe('jfac@arca/users/ann');
+    const admin = (await form('/access/api/v1/tokens', { scope: 'applied-permissions/admin' }, ADMIN_BASIC)).json() as {
+      access_token: string;
+    };
+    const users = await t.app.inject({
+      url: '/artifactory/api/security/users',
+      headers: { authorization: `Bearer ${admin.access_token}` },
+    });
+    expect(users.statusCode).toBe(200);
+  });
+
+  it('answers the older /api/security/token call with member-of-groups scopes, and its revoke', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/security/groups/readers',
+      headers: ADMIN_BASIC,
+      payload: { userNames: ['ann'] },
+    });
+    const legacy = await form(
+      '/artifactory/api/security/token',
+      { username: 'ann', scope: 'member-of-groups:readers', expires_in: '120' },
+      ADMIN_BASIC,
+    );
+    expect(legacy.statusCode).toBe(200);
+    const token = legacy.json() as { access_token: string; scope: string; expires_in: number };
+    expect([token.scope, token.expires_in]).toEqual(['applied-permissions/groups:readers', 120]);
+    // the token carries only the group's rights (none on libs)
+    expect((await read(token.access_token)).statusCode).toBe(403);
+    expect(
+      (await form('/artifactory/api/security/token/revoke', { token: token.access_token }, ADMIN_BASIC)).statusCode,
+    ).toBe(200);
+    expect((await read(token.access_token)).statusCode).toBe(401);
+    expect((await form('/artifactory/api/security/token', { username: 'admin' }, basic('ann', 'x'))).statusCode).toBe(
+      401,
+    );
+  });
+});
