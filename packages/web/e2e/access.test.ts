@@ -127,7 +127,7 @@ describe('access administration in the console', () => {
     await page.getByRole('button', { name: /Generate Token/ }).click();
     await page.getByLabel('Description').fill('CI pipeline');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    const secret = page.locator('code').filter({ hasText: /^arca_/ });
+    const secret = page.locator('code').filter({ hasText: /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/ });
     await expect.poll(() => secret.isVisible()).toBe(true);
     const token = (await secret.textContent())!;
     await page.waitForTimeout(400);
