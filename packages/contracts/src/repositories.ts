@@ -159,6 +159,19 @@ export const repositoryAnswerSchema = repositoryConfigSchema.omit({ password: tr
 });
 export type RepositoryAnswer = z.infer<typeof repositoryAnswerSchema>;
 
+/** What a reader who is no administrator is told of a repository, as Artifactory answers non-admins. */
+export const repositoryReaderAnswerSchema = z.object({
+  key: z.string(),
+  rclass: z.enum(['local', 'remote', 'virtual']),
+  packageType: z.string(),
+  description: z.string(),
+  repoLayoutRef: z.string(),
+  url: z.string().optional(),
+  repositories: z.array(z.string()).optional(),
+  defaultDeploymentRepo: z.string().optional(),
+});
+export type RepositoryReaderAnswer = z.infer<typeof repositoryReaderAnswerSchema>;
+
 /** One line of `GET /artifactory/api/repositories`. */
 export const repositoryListItemSchema = z.object({
   key: z.string(),

@@ -107,4 +107,24 @@ describe.each(ENGINES)('bodies serialised from whole models (explicit nulls, unk
     };
     expect(stored.repo.actions.users).toEqual({ ann: ['read'] });
   });
+
+  it('tells a reader who is no administrator the part of a repository Artifactory tells non-admins', async () => {
+    await send('PUT', '/artifactory/api/repositories/hidden-local', { rclass: 'local' });
+    const ann = { authorization: `Basic ${Buffer.from('ann:Ann-password-123').toString('base64')}` };
+    const readable = await t.app.inject({ url: '/artifactory/api/repositories/libs-local', headers: ann });
+    expect(readable.statusCode).toBe(200);
+    expect(readable.json()).toEqual({
+      key: 'libs-local',
+      rclass: 'local',
+      packageType: 'maven',
+      description: 'Releases',
+      repoLayoutRef: 'maven-2-default',
+    });
+    // what he cannot read answers as a repository that does not exist
+    const hidden = await t.app.inject({ url: '/artifactory/api/repositories/hidden-local', headers: ann });
+    const none = await t.app.inject({ url: '/artifactory/api/repositories/no-such', headers: ann });
+    expect([hidden.statusCode, hidden.body]).toEqual([404, none.body.replace('no-such', 'hidden-local')]);
+    const full = (await t.app.inject({ url: '/artifactory/api/repositories/libs-local', headers: ADMIN_BASIC })).json();
+    expect(full).toHaveProperty('includesPattern');
+  });
 });

@@ -7,6 +7,9 @@ import {
   REPOSITORY_LAYOUTS,
   quickCreateBodySchema,
   repositoryAnswerSchema,
+  repositoryReaderAnswerSchema,
+  REPOSITORY_MESSAGES,
+  formatMessage,
   repositoryLayoutSchema,
   repositoryListItemSchema,
   repositoryListQuerySchema,
@@ -14,7 +17,9 @@ import {
   setMeUpSchema,
 } from '@arca/contracts';
 import { isAllowed } from '../../core/permissions.js';
-import { listRepositories, usageByRepository } from './repositories.store.js';
+import { isAdmin } from '../../core/principals.js';
+import { notFound } from '../../core/errors.js';
+import { findRepository, listRepositories, usageByRepository } from './repositories.store.js';
 import {
   createRepository,
   getRepository,
@@ -24,6 +29,7 @@ import {
   removeRepository,
   toAnswer,
   toListItem,
+  toReaderAnswer,
   updateRepositoryConfig,
 } from './repositories.service.js';
 
@@ -49,10 +55,24 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // administrators get the whole configuration; a reader the part Artifactory tells non-admins;
+  // anyone else the answer for a repository that does not exist
   app.get(
     '/artifactory/api/repositories/:key',
-    { config: { access: 'admin' }, schema: { params: keyParams, response: { 200: repositoryAnswerSchema } } },
-    async (request) => toAnswer(await getRepository(app.db, request.params.key)),
+    {
+      config: { access: 'public' },
+      schema: {
+        params: keyParams,
+        response: { 200: z.union([repositoryAnswerSchema, repositoryReaderAnswerSchema]) },
+      },
+    },
+    async (request) => {
+      if (isAdmin(request)) return toAnswer(await getRepository(app.db, request.params.key));
+      const row = await findRepository(app.db, request.params.key);
+      if (!row || !(await isAllowed(app.db, request.principal, 'read', row.key, '')))
+        throw notFound(formatMessage(REPOSITORY_MESSAGES.notFound, { key: request.params.key }));
+      return toReaderAnswer(row);
+    },
   );
 
   app.put(

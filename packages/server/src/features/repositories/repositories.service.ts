@@ -10,6 +10,7 @@ import {
   type RepositoryConfig,
   type RepositoryConfigInput,
   type RepositoryListItem,
+  type RepositoryReaderAnswer,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
@@ -90,6 +91,20 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     redeployReleases: Number(row.redeploy_releases) === 1,
     created: iso(row.created_at),
     lastModified: iso(row.updated_at),
+  };
+}
+
+export function toReaderAnswer(row: RepositoryRow): RepositoryReaderAnswer {
+  return {
+    key: row.key,
+    rclass: row.rclass as RepositoryReaderAnswer['rclass'],
+    packageType: row.package_type,
+    description: row.description,
+    repoLayoutRef: row.repo_layout_ref,
+    ...(row.rclass === 'remote' ? { url: row.url } : {}),
+    ...(row.rclass === 'virtual'
+      ? { repositories: parseMembers(row), defaultDeploymentRepo: row.default_deployment_repo }
+      : {}),
   };
 }
 
