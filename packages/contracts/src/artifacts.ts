@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 export const ARTIFACT_MESSAGES = {
   notFound: 'The object you were looking for could not be found.',
+  folderDownloadBusy: 'There are too many folder download requests currently running, try again later.',
+  folderDownloadTooLarge: 'The folder holds more than {files} files or {size}: download parts of it.',
+  folderDownloadType: "archiveType is one of 'zip', 'tar', 'tar.gz' and 'tgz'.",
   pathTraversal: "The path may not contain '.' or '..' segments, encoded separators or encoded dots.",
   pathNul: 'The path may not contain control characters.',
   pathTooLong: 'The path is longer than 1024 characters.',

@@ -9,6 +9,7 @@ import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
 import { artifactoryStorageInfo } from './artifacts.usage.js';
+import { folderArchive } from './artifacts.folder-download.js';
 
 /** `/{repoKey}/{path}` of a `to` parameter. */
 export function parseTarget(to: string | undefined): { repoKey: string; path: string } {
@@ -95,6 +96,20 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         { remove: keys },
       );
       return reply.status(204).send();
+    },
+  );
+
+  // a folder as one archive (Artifactory's folder download)
+  app.get(
+    '/artifactory/api/archive/download/*',
+    { config: { access: 'public' }, schema: { querystring: z.object({ archiveType: z.string().default('zip') }) } },
+    async (request, reply) => {
+      const { repoKey, path: folder } = repoAndPath(request, '/artifactory/api/archive/download/');
+      const archive = await folderArchive(repoContent(request), repoKey, folder, request.query.archiveType);
+      return reply
+        .type(archive.contentType)
+        .header('content-disposition', `attachment; filename="${archive.fileName}"`)
+        .send(archive.stream);
     },
   );
 
