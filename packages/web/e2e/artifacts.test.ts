@@ -95,6 +95,18 @@ describe('repositories and artifacts in the console', () => {
       headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` },
     });
     expect(await restored.text()).toBe(content);
+
+    // the folder downloads as one zip
+    await page.goto(`${server.url}/ui/repos/tree/General/team-local/docs`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download folder (zip)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('docs.zip');
+    const zip = fs.readFileSync((await download.path())!);
+    // a zip starts with a local file header and names the file inside
+    expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(zip.includes(Buffer.from('notes.txt'))).toBe(true);
   });
 
   it('shows the storage summary with real numbers', async () => {

@@ -41,6 +41,7 @@ import { baseUrlOf, sendItem } from './artifacts.http.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
 import { virtualMembers } from './artifacts.service.js';
 import { storageSummary } from './artifacts.usage.js';
+import { folderArchive } from './artifacts.folder-download.js';
 import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
 
@@ -338,6 +339,23 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await repoContent(request).resolve(request.body.repoKey, path);
       if (!found || found.item.folder === 1) throw notFound();
       return readArchiveEntry(app.binaries, found.item.sha256!, found.item.name, request.body.sourcePath);
+    },
+  );
+
+  // the tree's folder download: the same archive as /api/archive/download, for the console's session
+  app.get(
+    '/ui/artifactactions/downloadfolder',
+    {
+      config: { access: 'public' },
+      schema: { querystring: itemRefSchema.extend({ archiveType: z.string().default('zip') }) },
+    },
+    async (request, reply) => {
+      const path = request.query.path ? normalizeItemPath(request.query.path) : '';
+      const archive = await folderArchive(repoContent(request), request.query.repoKey, path, request.query.archiveType);
+      return reply
+        .type(archive.contentType)
+        .header('content-disposition', `attachment; filename="${archive.fileName}"`)
+        .send(archive.stream);
     },
   );
 

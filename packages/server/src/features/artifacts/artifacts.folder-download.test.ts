@@ -3,7 +3,16 @@ import { gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  createRepo,
+  createUser,
+  login,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
 
 function zipEntries(buffer: Buffer): Promise<Record<string, string>> {
   return new Promise((resolve, reject) =>
@@ -88,6 +97,17 @@ describe.each(ENGINES)('folder download (/api/archive/download) on %s', (engine)
     });
     const plain = await download('/artifactory/api/archive/download/libs/app/1.0/docs?archiveType=tar');
     expect(await tarEntries(plain.rawPayload)).toEqual({ 'readme.txt': 'read me' });
+  });
+
+  it('answers the console’s folder download with the session, as a browser navigation makes it', async () => {
+    const { cookie } = await login(t.app);
+    const res = await t.app.inject({
+      url: '/ui/api/v1/ui/artifactactions/downloadfolder?repoKey=libs&path=app/1.0/docs',
+      headers: { cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="docs.zip"');
+    expect(await zipEntries(res.rawPayload)).toEqual({ 'readme.txt': 'read me' });
   });
 
   it('holds only what the caller may read, and refuses a file, a missing folder and an unknown type', async () => {

@@ -24,7 +24,7 @@ import { NodeIcon } from './node-icon';
 import { PropertiesTab } from './properties-tab';
 
 export type ItemAction =
-  'deploy' | 'download' | 'view' | 'copy' | 'move' | 'delete' | 'restore' | 'setMeUp' | 'emptyTrash';
+  'deploy' | 'download' | 'downloadFolder' | 'view' | 'copy' | 'move' | 'delete' | 'restore' | 'setMeUp' | 'emptyTrash';
 
 export interface ItemDetailsProps {
   info: ItemInfo | undefined;
@@ -106,6 +106,11 @@ export function ItemDetails({ info, allowed, loading, notFound, onAction, onView
       {isFile && (
         <Button icon={<DownloadOutlined />} onClick={() => onAction('download')}>
           Download
+        </Button>
+      )}
+      {info.type === 'folder' && !inTrash && (
+        <Button icon={<DownloadOutlined />} onClick={() => onAction('downloadFolder')}>
+          Download folder (zip)
         </Button>
       )}
       {viewable && (

@@ -196,6 +196,11 @@ export function TreeBrowserPage() {
       case 'download':
         window.location.assign(`${API_BASE}download?${new URLSearchParams({ repoKey, path })}`);
         return;
+      case 'downloadFolder':
+        window.location.assign(
+          `${API_BASE}ui/artifactactions/downloadfolder?${new URLSearchParams({ repoKey, path, archiveType: 'zip' })}`,
+        );
+        return;
       case 'view': {
         const file = await viewFile(repoKey, path);
         setViewer({ title: here.name, text: file.fileContent, truncated: file.truncated });
