@@ -83,7 +83,24 @@ const accessEvents = [
   z.object({ type: z.literal('token.revoked'), payload: z.object({ id: z.string(), user: z.string() }) }),
 ] as const;
 
-export const arcaEventSchema = z.discriminatedUnion('type', [...artifactEvents, ...repositoryEvents, ...accessEvents]);
+const build = z.object({ name: z.string(), number: z.string() });
+
+/** Events about published builds. */
+const buildEvents = [
+  z.object({ type: z.literal('build.uploaded'), payload: build }),
+  z.object({ type: z.literal('build.deleted'), payload: build }),
+  z.object({
+    type: z.literal('build.promoted'),
+    payload: build.extend({ status: z.string(), targetRepo: z.string(), copy: z.boolean() }),
+  }),
+] as const;
+
+export const arcaEventSchema = z.discriminatedUnion('type', [
+  ...artifactEvents,
+  ...repositoryEvents,
+  ...accessEvents,
+  ...buildEvents,
+]);
 /** One event as it is written to and read from the outbox. */
 export type ArcaEvent = z.infer<typeof arcaEventSchema>;
 export type ArcaEventType = ArcaEvent['type'];

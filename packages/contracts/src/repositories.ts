@@ -84,6 +84,8 @@ export type RepositoryClass = (typeof REPOSITORY_CLASSES)[number];
 
 /** The trash can: a special repository holding deleted items at `{repoKey}/{path}`. */
 export const TRASHCAN_REPO = 'auto-trashcan';
+/** Where build info is stored (`{build name}/{number}-{started ms}.json`); build permissions govern it. */
+export const BUILD_INFO_REPO = 'artifactory-build-info';
 
 export const REPOSITORY_MESSAGES = {
   keyFormat:

@@ -26,6 +26,9 @@ const SAMPLES: ArcaEvent[] = [
   { type: 'permission.deleted', payload: { name: 't' } },
   { type: 'token.created', payload: { id: 'i', user: 'ann' } },
   { type: 'token.revoked', payload: { id: 'i', user: 'ann' } },
+  { type: 'build.uploaded', payload: { name: 'app', number: '7' } },
+  { type: 'build.deleted', payload: { name: 'app', number: '7' } },
+  { type: 'build.promoted', payload: { name: 'app', number: '7', status: 'released', targetRepo: 'libs', copy: true } },
 ];
 
 describe.each(ENGINES)('the outbox on %s', (engine) => {

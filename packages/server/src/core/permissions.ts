@@ -10,6 +10,7 @@ import {
   ERROR_MESSAGES,
   PERMISSION_ACTIONS,
   TRASHCAN_REPO,
+  BUILD_INFO_REPO,
   type PermissionAction,
   type PermissionResource,
   type ProjectRole,
@@ -36,6 +37,8 @@ const RANK: Record<Action, number> = Object.fromEntries(PERMISSION_ACTIONS.map((
 const PROJECT_ROLE_ACTION: Record<ProjectRole, Action> = { viewer: 'read', developer: 'deploy', admin: 'manage' };
 
 interface Grant {
+  /** A repository resource's grant, or a build resource's (which covers the build-info repository only). */
+  kind: 'repo' | 'build';
   repositories: Set<string>;
   include: (path: string) => boolean;
   exclude: (path: string) => boolean;
@@ -63,10 +66,11 @@ const matcher = (patterns: string[]) => {
   return (path: string) => match(path);
 };
 
-function compileGrant(resource: PermissionResource, actions: string[]): Grant {
+function compileGrant(resource: PermissionResource, actions: string[], kind: Grant['kind'] = 'repo'): Grant {
   const includes = resource.includes.length ? resource.includes : ['**'];
   return {
-    repositories: new Set(resource.repositories),
+    kind,
+    repositories: new Set(kind === 'build' ? [BUILD_INFO_REPO] : resource.repositories),
     include: (() => {
       const match = matcher(includes);
       return (path: string) => path === '' || match(path);
@@ -96,8 +100,8 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
   let query = db
     .selectFrom('permission_grants as g')
     .innerJoin('permission_targets as t', 't.name', 'g.target_name')
-    .select(['t.resources', 'g.actions'])
-    .where('g.resource', '=', 'repo');
+    .select(['t.resources', 'g.actions', 'g.resource'])
+    .where('g.resource', 'in', ['repo', 'build']);
   if (principal.kind === 'anonymous') {
     if (!(await getSetting(db, 'security.anonymousAccess'))) {
       return { admin: false, grants: [], repoClasses: new Map(), hideUnauthorized };
@@ -115,7 +119,10 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
   const rows = await query.execute();
   const grants = rows
     .map((row) => {
-      const resources = JSON.parse(row.resources) as { repo?: PermissionResource };
+      const resources = JSON.parse(row.resources) as { repo?: PermissionResource; build?: PermissionResource };
+      // build patterns name builds: `{build name}/**` covers its numbers in the build-info repository
+      if (row.resource === 'build')
+        return resources.build ? compileGrant(resources.build, row.actions.split(','), 'build') : undefined;
       return resources.repo ? compileGrant(resources.repo, row.actions.split(',')) : undefined;
     })
     .filter((g): g is Grant => g !== undefined && g.rank >= 0);
@@ -156,6 +163,8 @@ function rightsOf(db: Db, principal: Principal): Promise<Rights> {
 }
 
 function coversRepo(grant: Grant, repoKey: string, rclass: string | undefined): boolean {
+  // build info is governed by the build resources of permission targets, never by 'ANY' repositories
+  if ((repoKey === BUILD_INFO_REPO) !== (grant.kind === 'build')) return false;
   if (grant.repositories.has(repoKey) || grant.repositories.has(ANY_REPOSITORY)) return true;
   if (rclass === 'local' && grant.repositories.has(ANY_LOCAL)) return true;
   if (rclass === 'remote' && grant.repositories.has(ANY_REMOTE)) return true;

@@ -150,6 +150,44 @@ export interface ArchiveClassesTable {
   inner_class: number;
 }
 
+/** One published build run; its document is `path` in the build-info repository. */
+export interface BuildsTable {
+  id: string;
+  name: string;
+  number: string;
+  /** As the document says it (`2026-11-23T10:00:00.000+0000`). */
+  started: string;
+  started_at: number;
+  path: string;
+  project: string | null;
+  created_at: number;
+  created_by: string;
+}
+
+/** An artifact a build's module produced, or a dependency it used. */
+export interface BuildFilesTable {
+  build_id: string;
+  kind: 'artifact' | 'dependency';
+  module: string;
+  name: string;
+  type: string;
+  sha1: string | null;
+  sha256: string | null;
+  md5: string | null;
+}
+
+export interface BuildPromotionsTable {
+  id: string;
+  build_id: string;
+  status: string;
+  comment: string;
+  repository: string;
+  ci_user: string;
+  user: string;
+  timestamp: string;
+  created_at: number;
+}
+
 /** SQLite only: the trigram index of file names (kept by triggers on `items`). */
 export interface ItemsNameSearchTable {
   name: string;
@@ -291,6 +329,9 @@ export interface Database {
   items: ItemsTable;
   item_properties: ItemPropertiesTable;
   archive_classes: ArchiveClassesTable;
+  builds: BuildsTable;
+  build_files: BuildFilesTable;
+  build_promotions: BuildPromotionsTable;
   items_name_search: ItemsNameSearchTable;
   events: EventsTable;
   groups: GroupsTable;

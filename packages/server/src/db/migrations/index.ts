@@ -11,6 +11,7 @@ import * as catalogue from './2026-11-26-catalogue.js';
 import * as maven from './2026-11-27-maven.js';
 import * as search from './2026-11-28-search.js';
 import * as tokens from './2026-11-29-tokens.js';
+import * as builds from './2026-11-30-builds.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-maven': maven,
   '2026-11-28-search': search,
   '2026-11-29-tokens': tokens,
+  '2026-11-30-builds': builds,
 };

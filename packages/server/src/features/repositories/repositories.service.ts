@@ -1,6 +1,7 @@
 import {
   REPOSITORY_MESSAGES,
   TRASHCAN_REPO,
+  BUILD_INFO_REPO,
   canonicalPackageType,
   defaultLayout,
   formatMessage,
@@ -274,6 +275,7 @@ export async function updateRepositoryConfig(
  * undefined. Content is not a reason here: deleting with content is the artifacts feature's job.
  */
 export async function deletionRefusal(db: Db, row: RepositoryRow): Promise<string | undefined> {
+  if (row.key === BUILD_INFO_REPO) return `'${BUILD_INFO_REPO}' holds the build info and cannot be deleted.`;
   const user = (await listRepositories(db)).find((r) => r.rclass === 'virtual' && parseMembers(r).includes(row.key));
   if (user) return fill(REPOSITORY_MESSAGES.usedByVirtual, { key: row.key, virtual: user.key });
   if (row.project_key) return fill(REPOSITORY_MESSAGES.inProject, { key: row.key, project: row.project_key });

@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { BUILD_INFO_REPO } from '@arca/contracts';
+import { recordEvent } from '../../core/changes.js';
+import { HttpError, badRequest, forbidden, notFound } from '../../core/errors.js';
+import { actorName } from '../../core/principals.js';
+import { repoContent } from '../artifacts/artifacts.content.js';
+import {
+  buildDocument,
+  buildPath,
+  buildRun,
+  buildRuns,
+  diffBuilds,
+  itemsByChecksum,
+  mayOnBuild,
+  publishBuild,
+  type BuildInfo,
+} from './builds.service.js';
+
+const base = '/artifactory/api/build';
+const NO_RIGHT = 'You may not do this with this build.';
+
+/** Build names as clients put them in the address (`my%2Fbuild` for a name with a slash). */
+const nameOf = (request: FastifyRequest) => decodeURIComponent((request.params as { name: string }).name);
+
+async function requireOnBuild(
+  request: FastifyRequest,
+  action: 'read' | 'annotate' | 'deploy' | 'delete' | 'manage',
+  name: string,
+): Promise<void> {
+  if (await mayOnBuild(request, action, name)) return;
+  // a build the caller may not even read is one that does not exist, for him
+  if (action !== 'read' && (await mayOnBuild(request, 'read', name))) throw forbidden(NO_RIGHT);
+  throw notFound(`No build was found for build name: ${name}`);
+}
+
+const promoteBody = z.object({
+  status: z.string().optional(),
+  comment: z.string().optional(),
+  ciUser: z.string().optional(),
+  timestamp: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  sourceRepo: z.string().optional(),
+  targetRepo: z.string().min(1),
+  copy: z.boolean().optional(),
+  artifacts: z.boolean().optional(),
+  dependencies: z.boolean().optional(),
+  failFast: z.boolean().optional(),
+});
+
+/** Artifactory's build API: publish, list, read, diff, promote, delete and rename build runs. */
+export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+
+  app.put(base, { config: { access: 'user' }, bodyLimit: 32 * 1024 * 1024 }, async (request, reply) => {
+    const doc = request.body as BuildInfo | undefined;
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest('The body is a build-info document.');
+    await publishBuild(request, doc);
+    return reply.status(204).send();
+  });
+
+  app.get(base, { config: { access: 'public' } }, async (request) => {
+    const rows = await db
+      .selectFrom('builds')
+      .select(['name', (eb) => eb.fn.max('started_at').as('last')])
+      .groupBy('name')
+      .orderBy('name')
+      .execute();
+    const builds = [];
+    for (const row of rows) {
+      if (!(await mayOnBuild(request, 'read', row.name))) continue;
+      const last = await buildRuns(db, row.name);
+      builds.push({ uri: `/${encodeURIComponent(row.name)}`, lastStarted: last[0]!.started });
+    }
+    if (!builds.length) throw notFound('No builds were found');
+    return { builds, uri: `${request.protocol}://${request.host}${base}` };
+  });
+
+  app.get(`${base}/:name`, { config: { access: 'public' } }, async (request) => {
+    const name = nameOf(request);
+    const runs = (await mayOnBuild(request, 'read', name)) ? await buildRuns(db, name) : [];
+    if (!runs.length) throw notFound(`No build was found for build name: ${name}`);
+    return {
+      buildsNumbers: runs.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: r.started })),
+      uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}`,
+    };
+  });
+
+  app.get(
+    `${base}/:name/:number`,
+    { config: { access: 'public' }, schema: { querystring: z.object({ diff: z.string().optional() }) } },
+    async (request) => {
+      const name = nameOf(request);
+      const number = decodeURIComponent((request.params as { number: string }).number);
+      await requireOnBuild(request, 'read', name);
+      const content = repoContent(request);
+      const doc = await buildDocument(db, content, await buildRun(db, name, number));
+      const { diff } = request.query as { diff?: string };
+      if (diff !== undefined) return diffBuilds(doc, await buildDocument(db, content, await buildRun(db, name, diff)));
+      return {
+        buildInfo: doc,
+        uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}/${encodeURIComponent(number)}`,
+      };
+    },
+  );
+
+  app.post(
+    `${base}/promote/:name/:number`,
+    { config: { access: 'user' }, schema: { body: promoteBody } },
+    async (request) => {
+      const name = nameOf(request);
+      const number = decodeURIComponent((request.params as { number: string }).number);
+      const body = request.body as z.infer<typeof promoteBody>;
+      await requireOnBuild(request, 'annotate', name);
+      const run = await buildRun(db, name, number);
+      const content = repoContent(request);
+      const target = await content.repository(body.targetRepo);
+      if (target.rclass !== 'local') throw badRequest(`Target repository '${body.targetRepo}' is no local repository.`);
+      const kinds: ('artifact' | 'dependency')[] = [
+        ...(body.artifacts !== false ? (['artifact'] as const) : []),
+        ...(body.dependencies ? (['dependency'] as const) : []),
+      ];
+      const sha1s = (
+        kinds.length
+          ? await db
+              .selectFrom('build_files')
+              .select('sha1')
+              .where('build_id', '=', run.id)
+              .where('kind', 'in', kinds)
+              .execute()
+          : []
+      )
+        .map((f) => f.sha1)
+        .filter((s): s is string => Boolean(s));
+      const found = await itemsByChecksum(db, [...new Set(sha1s)], body.sourceRepo);
+      const mode = body.copy ? 'copy' : 'move';
+      const messages: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string }[] = [];
+      const missing = new Set(sha1s.filter((s) => !found.some((f) => f.sha1 === s)));
+      for (const sha1 of missing)
+        messages.push({ level: 'WARNING', message: `No stored file has the checksum ${sha1}.` });
+      // each file once (the first repository that holds it), to the same path in the target
+      const seen = new Set<string>();
+      for (const item of found) {
+        if (seen.has(item.sha1) || item.repo_key === target.key) continue;
+        seen.add(item.sha1);
+        if (body.dryRun) {
+          messages.push({
+            level: 'INFO',
+            message: `Would ${mode} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
+          });
+          continue;
+        }
+        try {
+          await content.copyOrMove(
+            mode,
+            { repoKey: item.repo_key, path: item.path },
+            { repoKey: target.key, path: item.path },
+          );
+          messages.push({
+            level: 'INFO',
+            message: `${mode === 'copy' ? 'Copied' : 'Moved'} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
+          });
+        } catch (error) {
+          messages.push({ level: 'ERROR', message: `${item.repo_key}/${item.path}: ${(error as Error).message}` });
+          if (body.failFast !== false) throw new HttpError(409, messages.at(-1)!.message);
+        }
+      }
+      if (!body.dryRun) {
+        const status = body.status ?? 'promoted';
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('build_promotions')
+            .values({
+              id: randomUUID(),
+              build_id: run.id,
+              status,
+              comment: body.comment ?? '',
+              repository: target.key,
+              ci_user: body.ciUser ?? '',
+              user: actorName(request.principal),
+              timestamp: body.timestamp ?? new Date().toISOString(),
+              created_at: Date.now(),
+            })
+            .execute();
+          await recordEvent(trx, actorName(request.principal), {
+            type: 'build.promoted',
+            payload: { name, number, status, targetRepo: target.key, copy: body.copy === true },
+          });
+        });
+      }
+      return { messages };
+    },
+  );
+
+  app.delete(
+    `${base}/:name`,
+    {
+      config: { access: 'user' },
+      schema: {
+        querystring: z.object({
+          buildNumbers: z.string().optional(),
+          artifacts: z.enum(['0', '1']).optional(),
+          deleteAll: z.enum(['0', '1']).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const name = nameOf(request);
+      const query = request.query as { buildNumbers?: string; artifacts?: string; deleteAll?: string };
+      await requireOnBuild(request, 'delete', name);
+      const numbers = (query.buildNumbers ?? '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      if (!numbers.length && query.deleteAll !== '1') throw badRequest('buildNumbers or deleteAll=1 is required.');
+      const runs = (await buildRuns(db, name)).filter((r) => query.deleteAll === '1' || numbers.includes(r.number));
+      if (!runs.length) throw notFound(`No build was found for build name: ${name}`);
+      const content = repoContent(request);
+      for (const run of runs) {
+        if (query.artifacts === '1') {
+          const sha1s = (
+            await db
+              .selectFrom('build_files')
+              .select('sha1')
+              .where('build_id', '=', run.id)
+              .where('kind', '=', 'artifact')
+              .execute()
+          )
+            .map((f) => f.sha1)
+            .filter((s): s is string => Boolean(s));
+          for (const item of await itemsByChecksum(db, sha1s))
+            await content.remove(item.repo_key, item.path).catch(() => undefined);
+        }
+        await content.remove(BUILD_INFO_REPO, run.path);
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('builds').where('id', '=', run.id).execute();
+          await recordEvent(trx, actorName(request.principal), {
+            type: 'build.deleted',
+            payload: { name, number: run.number },
+          });
+        });
+      }
+      return reply.type('text/plain').send(`Builds of '${name}' have been deleted successfully.`);
+    },
+  );
+
+  app.post(
+    `${base}/rename/:name`,
+    { config: { access: 'user' }, schema: { querystring: z.object({ to: z.string().min(1) }) } },
+    async (request, reply) => {
+      const name = nameOf(request);
+      const to = (request.query as { to: string }).to.trim();
+      await requireOnBuild(request, 'manage', name);
+      if (!(await mayOnBuild(request, 'manage', to))) throw forbidden(NO_RIGHT);
+      const runs = await buildRuns(db, name);
+      if (!runs.length) throw notFound(`No build was found for build name: ${name}`);
+      if ((await buildRuns(db, to)).length) throw badRequest(`A build named '${to}' exists already.`);
+      const content = repoContent(request);
+      for (const run of runs) {
+        const doc = await buildDocument(db, content, run);
+        const { statuses: _statuses, ...rest } = doc;
+        const item = await content.stored(BUILD_INFO_REPO, run.path);
+        const original = item ? (JSON.parse((await content.read(item)).toString('utf8')) as BuildInfo) : rest;
+        const path = buildPath(to, run.number, Number(run.started_at));
+        const body = Buffer.from(JSON.stringify({ ...original, name: to }));
+        await content.deploy({
+          repoKey: BUILD_INFO_REPO,
+          path,
+          properties: { 'build.name': [to], 'build.number': [run.number], 'build.timestamp': [String(run.started_at)] },
+          body: Readable.from(body),
+          contentLength: body.length,
+          checksums: {},
+          checksumDeploy: false,
+        });
+        await content.remove(BUILD_INFO_REPO, run.path);
+        await db.updateTable('builds').set({ name: to, path }).where('id', '=', run.id).execute();
+      }
+      return reply.type('text/plain').send(`Build renamed from '${name}' to '${to}'.`);
+    },
+  );
+}
+
+/**
+ * The console's build calls: `GET /ui/artifactbuilds?repoKey&path` — the builds that produced a
+ * file (its checksum among their artifacts, or its `build.name`/`build.number` properties) and
+ * those that used it (among their dependencies), each only if the caller may read the build.
+ */
+export async function buildsConsoleRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+  app.get(
+    '/ui/artifactbuilds',
+    { config: { access: 'public' }, schema: { querystring: z.object({ repoKey: z.string(), path: z.string() }) } },
+    async (request) => {
+      const { repoKey, path } = request.query as { repoKey: string; path: string };
+      const content = repoContent(request);
+      const found = await content.resolve(repoKey, path.replace(/^\/+/, ''));
+      if (!found || found.item.folder === 1) throw notFound();
+      const { sha1 } = await content.checksums(found.item);
+      const properties = await content.properties(found.item);
+      const rows = await db
+        .selectFrom('build_files as f')
+        .innerJoin('builds as b', 'b.id', 'f.build_id')
+        .select(['b.name', 'b.number', 'b.started', 'b.started_at', 'f.kind', 'f.module'])
+        .where('f.sha1', '=', sha1)
+        .execute();
+      const named = properties['build.name']?.[0];
+      const numbered = properties['build.number']?.[0];
+      if (named && numbered) {
+        const run = await db
+          .selectFrom('builds')
+          .selectAll()
+          .where('name', '=', named)
+          .where('number', '=', numbered)
+          .executeTakeFirst();
+        if (run && !rows.some((r) => r.kind === 'artifact' && r.name === run.name && r.number === run.number))
+          rows.push({
+            name: run.name,
+            number: run.number,
+            started: run.started,
+            started_at: run.started_at,
+            kind: 'artifact',
+            module: '',
+          });
+      }
+      const visible: typeof rows = [];
+      for (const row of rows) if (await mayOnBuild(request, 'read', row.name)) visible.push(row);
+      const shape = (kind: 'artifact' | 'dependency') =>
+        visible
+          .filter((r) => r.kind === kind)
+          .sort((a, b) => Number(b.started_at) - Number(a.started_at))
+          .map((r) => ({ name: r.name, number: r.number, started: r.started, moduleID: r.module }));
+      return { producedBy: shape('artifact'), usedBy: shape('dependency') };
+    },
+  );
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { BUILD_INFO_REPO } from '@arca/contracts';
+import { recordEvent } from '../../core/changes.js';
+import { bumpConfigGeneration } from '../../core/config-cache.js';
+import { findRepository } from '../repositories/repositories.service.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { actorName } from '../../core/principals.js';
+import { isAllowed } from '../../core/permissions.js';
+import type { Db } from '../../db/database.js';
+import type { BuildsTable } from '../../db/schema.js';
+import { repoContent, type RepoContent } from '../artifacts/artifacts.content.js';
+
+/** A build-info document as JFrog's CLI and CI plug-ins send it (the fields Arca reads; the rest is kept as sent). */
+export interface BuildInfo {
+  name: string;
+  number: string;
+  started: string;
+  modules?: {
+    id?: string;
+    artifacts?: BuildFile[];
+    dependencies?: (BuildFile & { scopes?: string[] })[];
+  }[];
+  properties?: Record<string, string>;
+  statuses?: unknown[];
+  [field: string]: unknown;
+}
+
+export interface BuildFile {
+  name?: string;
+  type?: string;
+  sha1?: string;
+  sha256?: string;
+  md5?: string;
+  path?: string;
+  id?: string;
+}
+
+/** `2026-11-23T10:00:00.000+0000` (Java's form, no colon in the offset) or ISO 8601 → ms. */
+export function startedMillis(started: string): number {
+  const ms = Date.parse(started.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  if (!Number.isFinite(ms)) throw badRequest(`'started' is no date: ${started}`);
+  return ms;
+}
+
+/** Where a build run's document lives in the build-info repository. */
+export const buildPath = (name: string, number: string, startedAt: number) =>
+  `${encodeURIComponent(name)}/${encodeURIComponent(number)}-${startedAt}.json`;
+
+/** Whether the caller may do `action` on a build (the build resources of permission targets). */
+export function mayOnBuild(
+  request: FastifyRequest,
+  action: 'read' | 'annotate' | 'deploy' | 'delete' | 'manage',
+  name: string,
+) {
+  return isAllowed(request.server.db, request.principal, action, BUILD_INFO_REPO, `${encodeURIComponent(name)}/x`);
+}
+
+/**
+ * Stores a build-info document (`PUT /api/build`): in the build-info repository through the
+ * door (so the caller's deploy right on the build decides), then indexed — the run, its modules'
+ * artifacts and dependencies by checksum — with its event; a document sent again for the same
+ * name, number and start replaces the earlier one.
+ */
+export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Promise<void> {
+  const { db } = request.server;
+  if (typeof doc.name !== 'string' || !doc.name.trim()) throw badRequest("Build info needs a 'name'.");
+  if (typeof doc.number !== 'string' && typeof doc.number !== 'number')
+    throw badRequest("Build info needs a 'number'.");
+  if (typeof doc.started !== 'string') throw badRequest("Build info needs 'started'.");
+  const name = doc.name.trim();
+  const number = String(doc.number);
+  const startedAt = startedMillis(doc.started);
+  const path = buildPath(name, number, startedAt);
+  const body = Buffer.from(JSON.stringify({ ...doc, name, number }));
+  await ensureBuildInfoRepository(db);
+  const content = repoContent(request);
+  await content.deploy({
+    repoKey: BUILD_INFO_REPO,
+    path,
+    properties: { 'build.name': [name], 'build.number': [number], 'build.timestamp': [String(startedAt)] },
+    body: Readable.from(body),
+    contentLength: body.length,
+    checksums: {},
+    checksumDeploy: false,
+  });
+  const id = randomUUID();
+  const files = (doc.modules ?? []).flatMap((module) => [
+    ...(module.artifacts ?? []).map((f) => fileRow(id, 'artifact', module.id ?? '', f)),
+    ...(module.dependencies ?? []).map((f) => fileRow(id, 'dependency', module.id ?? '', f)),
+  ]);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('builds')
+      .where('name', '=', name)
+      .where('number', '=', number)
+      .where('started_at', '=', startedAt)
+      .execute();
+    await trx
+      .insertInto('builds')
+      .values({
+        id,
+        name,
+        number,
+        started: doc.started,
+        started_at: startedAt,
+        path,
+        project: typeof doc.project === 'string' ? doc.project : null,
+        created_at: Date.now(),
+        created_by: actorName(request.principal),
+      })
+      .execute();
+    for (let i = 0; i < files.length; i += 200)
+      await trx
+        .insertInto('build_files')
+        .values(files.slice(i, i + 200))
+        .execute();
+    await recordEvent(trx, actorName(request.principal), { type: 'build.uploaded', payload: { name, number } });
+  });
+}
+
+/** The build-info repository, made with the first build published (as Artifactory has it from the start). */
+async function ensureBuildInfoRepository(db: Db): Promise<void> {
+  if (await findRepository(db, BUILD_INFO_REPO)) return;
+  const now = Date.now();
+  await db
+    .insertInto('repositories')
+    .values({
+      key: BUILD_INFO_REPO,
+      rclass: 'local',
+      package_type: 'buildinfo',
+      description: 'Build info published by CI tools',
+      notes: '',
+      includes_pattern: '**/*',
+      excludes_pattern: '',
+      repo_layout_ref: 'simple-default',
+      url: '',
+      username: '',
+      password: null,
+      members: '[]',
+      default_deployment_repo: '',
+      created_at: now,
+      updated_at: now,
+      project_key: null,
+      metadata_max_age_secs: 7200,
+      checksum_policy: 'client-checksums',
+      suppress_pom_checks: 0,
+      redeploy_releases: 1,
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  // every process forgets the repository list it may have cached
+  await bumpConfigGeneration(db);
+}
+
+function fileRow(buildId: string, kind: 'artifact' | 'dependency', module: string, file: BuildFile) {
+  return {
+    build_id: buildId,
+    kind,
+    module,
+    name: String(file.name ?? file.id ?? ''),
+    type: String(file.type ?? ''),
+    sha1: file.sha1?.toLowerCase() ?? null,
+    sha256: file.sha256?.toLowerCase() ?? null,
+    md5: file.md5?.toLowerCase() ?? null,
+  };
+}
+
+/** The runs of a build, newest first. */
+export function buildRuns(db: Db, name: string): Promise<BuildsTable[]> {
+  return db.selectFrom('builds').selectAll().where('name', '=', name).orderBy('started_at', 'desc').execute();
+}
+
+/** A run by number (the newest when a number was published more than once); 404 when absent. */
+export async function buildRun(db: Db, name: string, number: string): Promise<BuildsTable> {
+  const run = await db
+    .selectFrom('builds')
+    .selectAll()
+    .where('name', '=', name)
+    .where('number', '=', number)
+    .orderBy('started_at', 'desc')
+    .executeTakeFirst();
+  if (!run) throw notFound(`No build was found for build name: ${name}, build number: ${number}`);
+  return run;
+}
+
+/** A run's document, with the promotions recorded since (as `statuses`, oldest first). */
+export async function buildDocument(db: Db, content: RepoContent, run: BuildsTable): Promise<BuildInfo> {
+  const item = await content.stored(BUILD_INFO_REPO, run.path);
+  if (!item) throw notFound(`No build was found for build name: ${run.name}, build number: ${run.number}`);
+  const doc = JSON.parse((await content.read(item)).toString('utf8')) as BuildInfo;
+  const promotions = await db
+    .selectFrom('build_promotions')
+    .selectAll()
+    .where('build_id', '=', run.id)
+    .orderBy('created_at')
+    .execute();
+  const statuses = [
+    ...(Array.isArray(doc.statuses) ? doc.statuses : []),
+    ...promotions.map((p) => ({
+      status: p.status,
+      comment: p.comment,
+      repository: p.repository,
+      timestamp: p.timestamp,
+      user: p.user,
+      ciUser: p.ci_user,
+    })),
+  ];
+  return statuses.length ? { ...doc, statuses } : doc;
+}
+
+type Change = { updated: unknown[]; unchanged: unknown[]; removed: unknown[]; new: unknown[] };
+
+/** Artifactory's diff of two runs: artifacts, dependencies and properties, each new / updated / unchanged / removed. */
+export function diffBuilds(current: BuildInfo, other: BuildInfo) {
+  const files = (doc: BuildInfo, kind: 'artifacts' | 'dependencies') =>
+    new Map(
+      (doc.modules ?? []).flatMap((m) =>
+        ((m[kind] ?? []) as BuildFile[]).map((f) => [String(f.name ?? f.id ?? ''), f] as const),
+      ),
+    );
+  const compare = <T>(mine: Map<string, T>, theirs: Map<string, T>, same: (a: T, b: T) => boolean): Change => {
+    const change: Change = { updated: [], unchanged: [], removed: [], new: [] };
+    for (const [key, value] of mine) {
+      const before = theirs.get(key);
+      if (before === undefined) change.new.push(value);
+      else if (same(value, before)) change.unchanged.push(value);
+      else change.updated.push(value);
+    }
+    for (const [key, value] of theirs) if (!mine.has(key)) change.removed.push(value);
+    return change;
+  };
+  const sameFile = (a: BuildFile, b: BuildFile) => (a.sha1 ?? a.sha256 ?? '') === (b.sha1 ?? b.sha256 ?? '');
+  const props = (doc: BuildInfo) =>
+    new Map(Object.entries(doc.properties ?? {}).map(([k, v]) => [k, { key: k, value: v }] as const));
+  return {
+    artifacts: compare(files(current, 'artifacts'), files(other, 'artifacts'), sameFile),
+    dependencies: compare(files(current, 'dependencies'), files(other, 'dependencies'), sameFile),
+    properties: compare(props(current), props(other), (a, b) => a.value === b.value),
+  };
+}
+
+/** Items of local repositories whose SHA-1 is one of `sha1s` (what a build produced or used). */
+export async function itemsByChecksum(db: Db, sha1s: string[], repoKey?: string) {
+  if (!sha1s.length) return [];
+  let query = db
+    .selectFrom('items as i')
+    .innerJoin('binaries as b', 'b.sha256', 'i.sha256')
+    .innerJoin('repositories as r', 'r.key', 'i.repo_key')
+    .select(['i.repo_key', 'i.path', 'b.sha1'])
+    .where('b.sha1', 'in', sha1s)
+    .where('i.folder', '=', 0)
+    .where('r.rclass', '=', 'local')
+    .where('i.repo_key', '!=', BUILD_INFO_REPO);
+  if (repoKey) query = query.where('i.repo_key', '=', repoKey);
+  return query.execute();
+}

@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+
+const checksums = (body: string) => ({
+  sha1: createHash('sha1').update(body).digest('hex'),
+  sha256: createHash('sha256').update(body).digest('hex'),
+  md5: createHash('md5').update(body).digest('hex'),
+});
+
+/** A build-info document as JFrog's CLI writes it (`jf rt build-publish`). */
+function buildInfo(number: string, artifact: { name: string; body: string }, started: string) {
+  return {
+    version: '1.0.1',
+    name: 'app-build',
+    number,
+    buildAgent: { name: 'GENERIC', version: '2.52.0' },
+    agent: { name: 'jfrog-cli-go', version: '2.52.0' },
+    started,
+    durationMillis: 12000,
+    principal: 'ci',
+    url: `https://ci.example/app/${number}`,
+    vcs: [{ url: 'https://git.example/app.git', revision: `rev${number}`, branch: 'main', message: 'fix' }],
+    modules: [
+      {
+        type: 'generic',
+        id: 'app-build',
+        artifacts: [
+          { type: 'jar', name: artifact.name, path: `org/app/${artifact.name}`, ...checksums(artifact.body) },
+        ],
+        dependencies: [{ id: 'lib.jar', type: 'jar', scopes: ['compile'], ...checksums('library') }],
+      },
+    ],
+    properties: { 'buildInfo.env.CI': 'true', 'buildInfo.env.RUN': number },
+  };
+}
+
+describe.each(ENGINES)('the build API on %s', (engine) => {
+  let t: TestApp;
+  let reader: Record<string, string>;
+  let outsider: Record<string, string>;
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, headers = ADMIN_BASIC, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...headers, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+    });
+  const exists = async (url: string) => (await call('GET', url)).statusCode === 200;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    for (const key of ['libs-staging', 'libs-release', 'libs-deps']) await createRepo(t.app, key, { rclass: 'local' });
+    await put(t.app, '/artifactory/libs-staging/org/app/app-1.0.jar;build.name=app-build;build.number=1', 'app one');
+    await put(t.app, '/artifactory/libs-staging/org/app/app-1.1.jar;build.name=app-build;build.number=2', 'app two');
+    await put(t.app, '/artifactory/libs-deps/lib/lib.jar', 'library');
+    reader = await createUser(t.app, 'ci-reader');
+    outsider = await createUser(t.app, 'outsider');
+    await call('PUT', '/artifactory/api/v2/security/permissions/builds-read', ADMIN_BASIC, {
+      build: {
+        repositories: ['artifactory-build-info'],
+        'include-patterns': ['app-build/**'],
+        actions: { users: { 'ci-reader': ['read'] } },
+      },
+    });
+    await call('PUT', '/artifactory/api/v2/security/permissions/all-repos', ADMIN_BASIC, {
+      repo: { repositories: ['ANY'], actions: { users: { outsider: ['read', 'write'] } } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('takes build info as the CLI sends it, lists builds and runs, and answers a run with its document', async () => {
+    const bad = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, { number: '1', started: 'x' });
+    expect(bad.statusCode).toBe(400);
+    for (const [number, name, body, started] of [
+      ['1', 'app-1.0.jar', 'app one', '2026-11-20T10:00:00.000+0000'],
+      ['2', 'app-1.1.jar', 'app two', '2026-11-21T10:00:00.000+0000'],
+    ] as const) {
+      const res = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, buildInfo(number, { name, body }, started));
+      expect(res.statusCode).toBe(204);
+    }
+    const list = (await call('GET', '/artifactory/api/build')).json() as {
+      builds: { uri: string; lastStarted: string }[];
+    };
+    expect(list.builds).toEqual([{ uri: '/app-build', lastStarted: '2026-11-21T10:00:00.000+0000' }]);
+    const runs = (await call('GET', '/artifactory/api/build/app-build')).json() as { buildsNumbers: { uri: string }[] };
+    expect(runs.buildsNumbers.map((r) => r.uri)).toEqual(['/2', '/1']);
+    const one = (await call('GET', '/artifactory/api/build/app-build/1')).json() as {
+      buildInfo: Record<string, unknown>;
+      uri: string;
+    };
+    expect(one.buildInfo).toMatchObject({ name: 'app-build', number: '1', agent: { name: 'jfrog-cli-go' } });
+    expect(one.uri).toMatch(/\/artifactory\/api\/build\/app-build\/1$/);
+    // stored in the build-info repository, where it can be browsed
+    const stored = await call('GET', '/artifactory/api/storage/artifactory-build-info/app-build?list&deep=1');
+    expect((stored.json() as { files: { uri: string }[] }).files.map((f) => f.uri)).toHaveLength(2);
+    expect((await call('GET', '/artifactory/api/build/app-build/9')).statusCode).toBe(404);
+  });
+
+  it('diffs two runs: artifacts new and removed, dependencies unchanged, properties updated', async () => {
+    const diff = (await call('GET', '/artifactory/api/build/app-build/2?diff=1')).json() as Record<
+      string,
+      Record<string, { name?: string; id?: string; key?: string }[]>
+    >;
+    expect(diff.artifacts!.new!.map((a) => a.name)).toEqual(['app-1.1.jar']);
+    expect(diff.artifacts!.removed!.map((a) => a.name)).toEqual(['app-1.0.jar']);
+    expect(diff.dependencies!.unchanged!.map((d) => d.id)).toEqual(['lib.jar']);
+    expect(diff.properties!.updated!.map((p) => p.key)).toEqual(['buildInfo.env.RUN']);
+  });
+
+  it('promotes a run: a dry run changes nothing, a copy lands in the target with the status recorded', async () => {
+    const dry = await call('POST', '/artifactory/api/build/promote/app-build/1', ADMIN_BASIC, {
+      status: 'released',
+      targetRepo: 'libs-release',
+      copy: true,
+      dryRun: true,
+    });
+    expect(dry.statusCode).toBe(200);
+    expect((dry.json() as { messages: { message: string }[] }).messages[0]!.message).toContain('Would copy');
+    expect(await exists('/artifactory/libs-release/org/app/app-1.0.jar')).toBe(false);
+    const done = await call('POST', '/artifactory/api/build/promote/app-build/1', ADMIN_BASIC, {
+      status: 'released',
+      comment: 'ship it',
+      ciUser: 'jenkins',
+      sourceRepo: 'libs-staging',
+      targetRepo: 'libs-release',
+      copy: true,
+    });
+    expect(done.statusCode).toBe(200);
+    expect(await exists('/artifactory/libs-release/org/app/app-1.0.jar')).toBe(true);
+    expect(await exists('/artifactory/libs-staging/org/app/app-1.0.jar')).toBe(true);
+    const statuses = (
+      (await call('GET', '/artifactory/api/build/app-build/1')).json() as {
+        buildInfo: { statuses: Record<string, string>[] };
+      }
+    ).buildInfo.statuses;
+    expect(statuses).toEqual([
+      expect.objectContaining({
+        status: 'released',
+        comment: 'ship it',
+        repository: 'libs-release',
+        ciUser: 'jenkins',
+        user: 'admin',
+      }),
+    ]);
+  });
+
+  it("links files to the builds that produced or used them (the artifact's Builds tab)", async () => {
+    const builds = (repoKey: string, path: string) =>
+      call('GET', `/ui/api/v1/ui/artifactbuilds?repoKey=${repoKey}&path=${path}`, {
+        ...ADMIN_BASIC,
+        'x-requested-with': 'XMLHttpRequest',
+      });
+    const produced = (await builds('libs-staging', 'org/app/app-1.0.jar')).json() as {
+      producedBy: { name: string; number: string }[];
+      usedBy: unknown[];
+    };
+    expect(produced.producedBy.map((b) => `${b.name}#${b.number}`)).toEqual(['app-build#1']);
+    const used = (await builds('libs-deps', 'lib/lib.jar')).json() as { usedBy: { number: string }[] };
+    expect(used.usedBy.map((b) => b.number)).toEqual(['2', '1']);
+  });
+
+  it('enforces the build resources of permission targets, and no repository grant reaches build info', async () => {
+    expect((await call('GET', '/artifactory/api/build/app-build/1', reader)).statusCode).toBe(200);
+    const refused = await call(
+      'PUT',
+      '/artifactory/api/build',
+      reader,
+      buildInfo('3', { name: 'x.jar', body: 'x' }, '2026-11-22T10:00:00.000+0000'),
+    );
+    expect(refused.statusCode).toBe(403);
+    expect((await call('DELETE', '/artifactory/api/build/app-build?buildNumbers=1', reader)).statusCode).toBe(403);
+    // 'ANY' repositories with read and write: no build, no build-info file
+    expect((await call('GET', '/artifactory/api/build', outsider)).statusCode).toBe(404);
+    expect((await call('GET', '/artifactory/api/build/app-build/1', outsider)).statusCode).toBe(404);
+    const file = (
+      await call('GET', '/artifactory/api/storage/artifactory-build-info/app-build?list&deep=1')
+    ).json() as {
+      files: { uri: string }[];
+    };
+    expect([403, 404]).toContain(
+      (await call('GET', `/artifactory/artifactory-build-info/app-build${file.files[0]!.uri}`, outsider)).statusCode,
+    );
+    expect(
+      (
+        await call(
+          'PUT',
+          '/artifactory/api/build',
+          outsider,
+          buildInfo('4', { name: 'y.jar', body: 'y' }, '2026-11-22T11:00:00.000+0000'),
+        )
+      ).statusCode,
+    ).toBe(403);
+    expect((await call('DELETE', '/artifactory/api/repositories/artifactory-build-info')).statusCode).toBe(409);
+  });
+
+  it('renames a build and deletes runs with their artifacts, each an event of the outbox', async () => {
+    expect((await call('POST', '/artifactory/api/build/rename/app-build?to=app')).statusCode).toBe(200);
+    expect((await call('GET', '/artifactory/api/build/app-build')).statusCode).toBe(404);
+    const runs = (await call('GET', '/artifactory/api/build/app')).json() as { buildsNumbers: { uri: string }[] };
+    expect(runs.buildsNumbers.map((r) => r.uri)).toEqual(['/2', '/1']);
+    expect(
+      ((await call('GET', '/artifactory/api/build/app/1')).json() as { buildInfo: { name: string } }).buildInfo.name,
+    ).toBe('app');
+
+    const removed = await call('DELETE', '/artifactory/api/build/app?buildNumbers=1&artifacts=1');
+    expect(removed.statusCode).toBe(200);
+    expect((await call('GET', '/artifactory/api/build/app/1')).statusCode).toBe(404);
+    expect(await exists('/artifactory/libs-staging/org/app/app-1.0.jar')).toBe(false);
+    expect(await exists('/artifactory/libs-release/org/app/app-1.0.jar')).toBe(false);
+    expect(await exists('/artifactory/libs-staging/org/app/app-1.1.jar')).toBe(true);
+    const events = await t.app.db
+      .selectFrom('events')
+      .select('type')
+      .where('type', 'like', 'build.%')
+      .orderBy('seq')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['build.uploaded', 'build.uploaded', 'build.promoted', 'build.deleted']);
+  });
+});
