@@ -99,6 +99,35 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
     expect((await call('GET', '/artifactory/api/build/app-build/9')).statusCode).toBe(404);
   });
 
+  it('answers the AQL builds domain with the runs the caller may read', async () => {
+    const aql = (text: string, headers = ADMIN_BASIC) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/artifactory/api/search/aql',
+        headers: { ...headers, 'content-type': 'text/plain' },
+        payload: text,
+      });
+    const found = (await aql('builds.find({"name":"app-build","number":{"$gte":"2"}})')).json() as {
+      results: Record<string, string>[];
+    };
+    expect(found.results).toEqual([
+      expect.objectContaining({
+        'build.name': 'app-build',
+        'build.number': '2',
+        'build.started': '2026-11-21T10:00:00.000+0000',
+        'build.created_by': 'admin',
+      }),
+    ]);
+    const sorted = (
+      await aql('builds.find({"build.name":{"$match":"app*"}}).sort({"$asc":["number"]})', reader)
+    ).json() as {
+      results: Record<string, string>[];
+    };
+    expect(sorted.results.map((r) => r['build.number'])).toEqual(['1', '2']);
+    expect(((await aql('builds.find()', outsider)).json() as { results: unknown[] }).results).toEqual([]);
+    expect((await aql('builds.find({"@x":"y"})')).statusCode).toBe(400);
+  });
+
   it('diffs two runs: artifacts new and removed, dependencies unchanged, properties updated', async () => {
     const diff = (await call('GET', '/artifactory/api/build/app-build/2?diff=1')).json() as Record<
       string,

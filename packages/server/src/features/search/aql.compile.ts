@@ -28,6 +28,15 @@ export const ITEM_FIELDS = {
 } as const;
 export type ItemField = keyof typeof ITEM_FIELDS;
 
+/** The builds domain's fields (`build.` in front optional), compared on `builds as i`. */
+export const BUILD_FIELDS: Record<string, { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' }> = {
+  name: { column: 'i.name', kind: 'text' },
+  number: { column: 'i.number', kind: 'text' },
+  created: { column: 'i.created_at', kind: 'date' },
+  created_by: { column: 'i.created_by', kind: 'text' },
+  started: { column: 'i.started_at', kind: 'date' },
+};
+
 const COMPARISONS = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 const OPERATORS = [...Object.keys(COMPARISONS), '$match', '$nmatch', '$before', '$last'];
 
@@ -64,12 +73,16 @@ export interface CompileOptions {
   now: number;
   /** Whether the criteria name one repository (`"repo": key` at the top): property checks then walk its items. */
   oneRepository?: boolean;
+  /** Another domain's fields (builds); items' by default. Property criteria belong to items only. */
+  fields?: Record<string, { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' }>;
   /** With `.transitive()`: a virtual repository's key stands for the repositories it reaches. */
   virtualMembers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Compiles criteria to a parameterised condition on `items as i` (joined with `binaries as b`). */
 export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOptions): Condition {
+  const FIELDS = (options.fields ?? ITEM_FIELDS) as Record<string, { column: string; kind: string }>;
+  const domain = options.fields ? 'builds' : 'items';
   const scalar = (node: AqlNode, what: string) => {
     if (node.kind !== 'scalar' || node.value === null || typeof node.value === 'boolean')
       throw new AqlError(`${what} takes a string or a number`, node.position);
@@ -77,7 +90,7 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
   };
 
   function fieldValue(field: ItemField, raw: string | number, position: number): string | number {
-    const { kind } = ITEM_FIELDS[field];
+    const { kind } = FIELDS[field]!;
     if (kind === 'number') {
       const n = typeof raw === 'number' ? raw : Number(raw);
       if (!Number.isFinite(n)) throw new AqlError(`${field} is compared with a number`, position);
@@ -94,8 +107,9 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
   }
 
   function compare(field: ItemField, op: string, node: AqlNode): Condition {
-    const column = eb.ref(ITEM_FIELDS[field].column);
-    if (ITEM_FIELDS[field].kind === 'type') {
+    // the builds domain's columns are compared like the items' (the query is over `builds as i`)
+    const column = eb.ref(FIELDS[field]!.column as (typeof ITEM_FIELDS)[ItemField]['column']);
+    if (FIELDS[field]!.kind === 'type') {
       const value = scalar(node, 'type');
       if (value === 'any') return sql<SqlBool>`1 = 1`;
       if (value !== 'file' && value !== 'folder')
@@ -130,7 +144,7 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
       return op === '$eq' ? eb(column, 'is', null) : eb(column, 'is not', null);
     }
     if (op === '$before' || op === '$last') {
-      if (ITEM_FIELDS[field].kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
+      if (FIELDS[field]!.kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
       const since = relativeTime(String(scalar(node, op)), node.position, options.now);
       return eb(column, op === '$before' ? '<' : '>=', since);
     }
@@ -206,6 +220,8 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
         });
         return key === '$and' ? eb.and(items) : eb.or(items);
       }
+      if (domain === 'builds' && (key.startsWith('@') || key.startsWith('property.')))
+        throw new AqlError('Builds have no property criteria here', position);
       if (key.startsWith('@')) {
         const name = key.slice(1);
         if (!name) throw new AqlError('A property criterion names its key after @', position);
@@ -220,12 +236,13 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
           return property(undefined, condition, negate);
         });
       }
-      if (!(key in ITEM_FIELDS))
+      const field = domain === 'builds' ? key.replace(/^build\./, '') : key;
+      if (!(field in FIELDS))
         throw new AqlError(
-          `Unknown field '${key}' of items: ${Object.keys(ITEM_FIELDS).join(', ')}, @property`,
+          `Unknown field '${key}' of ${domain}: ${Object.keys(FIELDS).join(', ')}${domain === 'items' ? ', @property' : ''}`,
           position,
         );
-      return operations(value, (op, node) => compare(key as ItemField, op, node));
+      return operations(value, (op, node) => compare(field as ItemField, op, node));
     });
     return parts.length ? eb.and(parts) : sql<SqlBool>`1 = 1`;
   }

@@ -30,7 +30,7 @@ export type AqlNode =
   | { kind: 'scalar'; value: string | number | boolean | null; position: number };
 
 export interface AqlQuery {
-  domain: 'items';
+  domain: 'items' | 'builds';
   criteria: AqlObject;
   include: { field: string; position: number }[];
   sort?: { direction: 'asc' | 'desc'; fields: { field: string; position: number }[] };
@@ -238,8 +238,11 @@ class Parser {
 
   query(): AqlQuery {
     const domain = this.ident('a domain such as items');
-    if (domain.value !== 'items')
-      throw new AqlError(`Unsupported domain '${domain.value}': items is the domain served`, domain.position);
+    if (domain.value !== 'items' && domain.value !== 'builds')
+      throw new AqlError(
+        `Unsupported domain '${domain.value}': items and builds are the domains served`,
+        domain.position,
+      );
     this.expectPunct('.');
     const find = this.ident('find');
     if (find.value !== 'find') throw new AqlError(`Expected find but found '${find.value}'`, find.position);
@@ -251,7 +254,7 @@ class Parser {
       criteria = value;
     }
     this.expectPunct(')');
-    const query: AqlQuery = { domain: 'items', criteria, include: [], transitive: false };
+    const query: AqlQuery = { domain: domain.value, criteria, include: [], transitive: false };
     const seen = new Set<string>();
     while (this.isPunct('.')) {
       this.next();

@@ -1,10 +1,17 @@
 import { sql } from 'kysely';
-import { TRASHCAN_REPO } from '@arca/contracts';
+import { BUILD_INFO_REPO, TRASHCAN_REPO } from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
-import { readFilter, readScope, type ReadFilter } from '../../core/permissions.js';
+import { isAllowed, readFilter, readScope, type ReadFilter } from '../../core/permissions.js';
 import type { Principal } from '../../core/principals.js';
 import { listRepositories, parseMembers } from '../repositories/repositories.service.js';
-import { ITEM_FIELDS, compileCriteria, mentionsType, pinsOneRepository, type ItemField } from './aql.compile.js';
+import {
+  BUILD_FIELDS,
+  ITEM_FIELDS,
+  compileCriteria,
+  mentionsType,
+  pinsOneRepository,
+  type ItemField,
+} from './aql.compile.js';
 import { AqlError, parseAql, type AqlQuery } from './aql.parser.js';
 
 /** Most rows a query reads when the caller's rights must be checked row by row. */
@@ -149,6 +156,50 @@ export async function runAql(db: Db, principal: Principal, text: string, now = D
   return runQuery(db, principal, parseAql(text), { now });
 }
 
+/**
+ * The builds domain: build runs the caller may read (the build resources of permission targets),
+ * with Artifactory's `build.*` fields.
+ */
+async function runBuildsQuery(db: Db, principal: Principal, query: AqlQuery, now: number): Promise<AqlAnswer> {
+  const postgres = isPostgres(db);
+  const sortFields = (query.sort?.fields ?? []).map(({ field, position }) => {
+    const name = field.replace(/^build\./, '');
+    if (!(name in BUILD_FIELDS)) throw new AqlError(`Unknown sort field '${field}'`, position);
+    return BUILD_FIELDS[name]!.column;
+  });
+  for (const { field, position } of query.include) {
+    const name = field.replace(/^build\./, '');
+    if (field !== '*' && !(name in BUILD_FIELDS)) throw new AqlError(`Unknown field '${field}' in include()`, position);
+  }
+  let select = db
+    .selectFrom('builds as i')
+    .selectAll('i')
+    .where((eb) => compileCriteria(eb as never, query.criteria, { postgres, now, fields: BUILD_FIELDS }));
+  for (const column of sortFields) select = select.orderBy(sql.ref(column), query.sort!.direction);
+  const rows = await select.orderBy('i.name').orderBy('i.started_at', 'desc').limit(MAX_FILTERED_ROWS).execute();
+  const visible = [];
+  for (const row of rows)
+    if (await isAllowed(db, principal, 'read', BUILD_INFO_REPO, `${encodeURIComponent(row.name)}/x`)) visible.push(row);
+  const offset = query.offset ?? 0;
+  const page = visible.slice(offset, query.limit !== undefined ? offset + query.limit : undefined);
+  const results = page.map((row) => ({
+    'build.name': row.name,
+    'build.number': row.number,
+    'build.started': row.started,
+    'build.created': iso(row.created_at),
+    'build.created_by': row.created_by,
+  }));
+  return {
+    results,
+    range: {
+      start_pos: offset,
+      end_pos: offset + results.length,
+      total: results.length,
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+    },
+  };
+}
+
 /** Runs a parsed query (the REST searches build theirs as AQL). */
 export async function runQuery(
   db: Db,
@@ -159,6 +210,7 @@ export async function runQuery(
     trash,
   }: { now?: number; /** only the trash can (true), never it (false); default both */ trash?: boolean } = {},
 ): Promise<AqlAnswer> {
+  if (query.domain === 'builds') return runBuildsQuery(db, principal, query, now);
   const wanted = plan(query);
   const sortFields = (query.sort?.fields ?? []).map(({ field, position }) => {
     if (!(field in ITEM_FIELDS)) throw new AqlError(`Unknown sort field '${field}'`, position);

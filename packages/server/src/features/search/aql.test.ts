@@ -19,7 +19,7 @@ describe('the AQL parser', () => {
     ['items.find({"repo":"libs"', "Expected '}' but found the end of the query", 25],
     ['items.find({repo:"libs"})', "Expected a field name in double quotes but found 'repo'", 12],
     ['items.find({"repo":})', "Expected a value but found '}'", 19],
-    ['builds.find()', "Unsupported domain 'builds'", 0],
+    ['releases.find()', "Unsupported domain 'releases'", 0],
     ['items.find().limit(-1)', 'limit() takes a whole number', 19],
     ['items.find().boom()', "Unknown modifier 'boom'", 13],
     ['items.find({"name":"a\\q"})', 'Invalid escape in string', 21],
