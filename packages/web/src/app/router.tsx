@@ -179,6 +179,21 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/packages/pages/packages-page'), 'PackagesRoute'),
           },
           {
+            path: '/builds/:name?/:number?',
+            handle: meta({
+              title: 'Builds',
+              menuKey: 'builds',
+              menu: {
+                key: 'builds',
+                label: 'Builds',
+                sidebar: 'application',
+                minRank: 1,
+                description: 'Build runs CI tools published, with their artifacts, dependencies and promotions',
+              },
+            }),
+            lazy: page(() => import('../features/builds/pages/builds-page'), 'BuildsRoute'),
+          },
+          {
             path: '/artifactSearchResults',
             handle: meta({ title: 'Search results', menuKey: 'artifacts' }),
             lazy: page(() => import('../features/search/pages/search-results-page'), 'SearchResultsPage'),

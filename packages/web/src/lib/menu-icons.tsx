@@ -1,4 +1,5 @@
 import {
+  BuildOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
   DashboardOutlined,
@@ -15,6 +16,7 @@ const ICONS: Record<string, ReactNode> = {
   overview: <DashboardOutlined />,
   artifacts: <FolderOpenOutlined />,
   packages: <AppstoreOutlined />,
+  builds: <BuildOutlined />,
   repositories: <DatabaseOutlined />,
   layouts: <ApartmentOutlined />,
   'storage-summary': <PieChartOutlined />,

@@ -61,6 +61,7 @@ describe('menu filtering', () => {
       'overview',
       'artifacts',
       'packages',
+      'builds',
     ]);
   });
   it('groups admin entries in menu order', () => {
@@ -85,6 +86,7 @@ describe('menu filtering', () => {
         'access-tokens',
         'artifacts',
         'audit-trail',
+        'builds',
         'groups',
         'layouts',
         'licenses',
@@ -103,6 +105,7 @@ describe('menu filtering', () => {
     expect(new Set(MENU.map((i) => i.path)).size).toBe(MENU.length);
     expect(MENU.find((i) => i.key === 'artifacts')?.path).toBe('/repos/tree/General');
     expect(MENU.find((i) => i.key === 'packages')?.path).toBe('/packages');
+    expect(MENU.find((i) => i.key === 'builds')?.path).toBe('/builds');
     expect(ROUTES).toBeDefined();
   });
 });

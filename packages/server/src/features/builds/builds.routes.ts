@@ -6,6 +6,7 @@ import { BUILD_INFO_REPO } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
+import { isAllowed } from '../../core/permissions.js';
 import { repoContent } from '../artifacts/artifacts.content.js';
 import {
   buildDocument,
@@ -332,6 +333,126 @@ export async function buildsConsoleRoutes(app: FastifyInstance): Promise<void> {
           .sort((a, b) => Number(b.started_at) - Number(a.started_at))
           .map((r) => ({ name: r.name, number: r.number, started: r.started, moduleID: r.module }));
       return { producedBy: shape('artifact'), usedBy: shape('dependency') };
+    },
+  );
+}
+
+/** The console's build pages: names with their last run, a build's runs, one run with its files located, a diff. */
+export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+  const readable = async (request: FastifyRequest, name: string) => {
+    if (!(await mayOnBuild(request, 'read', name))) throw notFound(`No build was found for build name: ${name}`);
+  };
+
+  app.get('/ui/builds/names', { config: { access: 'public' } }, async (request) => {
+    const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
+    const answer = [];
+    for (const { name } of names) {
+      if (!(await mayOnBuild(request, 'read', name))) continue;
+      const runs = await buildRuns(db, name);
+      answer.push({
+        name,
+        lastNumber: runs[0]!.number,
+        lastStarted: runs[0]!.started,
+        runs: runs.length,
+        project: runs[0]!.project,
+      });
+    }
+    return answer;
+  });
+
+  app.get(
+    '/ui/builds/history/:name',
+    { config: { access: 'public' }, schema: { params: z.object({ name: z.string() }) } },
+    async (request) => {
+      const { name } = request.params as { name: string };
+      await readable(request, name);
+      const runs = await buildRuns(db, name);
+      const promotions = runs.length
+        ? await db
+            .selectFrom('build_promotions')
+            .selectAll()
+            .where(
+              'build_id',
+              'in',
+              runs.map((r) => r.id),
+            )
+            .orderBy('created_at')
+            .execute()
+        : [];
+      return runs.map((run) => ({
+        number: run.number,
+        started: run.started,
+        createdBy: run.created_by,
+        statuses: promotions
+          .filter((p) => p.build_id === run.id)
+          .map((p) => ({
+            status: p.status,
+            comment: p.comment,
+            repository: p.repository,
+            user: p.user,
+            ciUser: p.ci_user,
+            timestamp: p.timestamp,
+          })),
+      }));
+    },
+  );
+
+  app.get(
+    '/ui/builds/info',
+    { config: { access: 'public' }, schema: { querystring: z.object({ name: z.string(), number: z.string() }) } },
+    async (request) => {
+      const { name, number } = request.query as { name: string; number: string };
+      await readable(request, name);
+      const content = repoContent(request);
+      const run = await buildRun(db, name, number);
+      const doc = await buildDocument(db, content, run);
+      const sha1s = (doc.modules ?? [])
+        .flatMap((m) => [...(m.artifacts ?? []), ...(m.dependencies ?? [])])
+        .map((f) => f.sha1?.toLowerCase() ?? '');
+      const places = new Map<string, { repoKey: string; path: string }>();
+      for (const item of await itemsByChecksum(db, [...new Set(sha1s.filter(Boolean))])) {
+        if (places.has(item.sha1)) continue;
+        if (await isAllowed(db, request.principal, 'read', item.repo_key, item.path))
+          places.set(item.sha1, { repoKey: item.repo_key, path: item.path });
+      }
+      const locate = (f: { sha1?: string }) => (f.sha1 ? places.get(f.sha1.toLowerCase()) : undefined) ?? null;
+      return {
+        buildInfo: doc,
+        modules: (doc.modules ?? []).map((m) => ({
+          id: m.id ?? '',
+          artifacts: (m.artifacts ?? []).map((f) => ({
+            name: f.name ?? f.id ?? '',
+            type: f.type ?? '',
+            sha1: f.sha1 ?? '',
+            location: locate(f),
+          })),
+          dependencies: (m.dependencies ?? []).map((f) => ({
+            name: f.id ?? f.name ?? '',
+            type: f.type ?? '',
+            sha1: f.sha1 ?? '',
+            scopes: f.scopes ?? [],
+            location: locate(f),
+          })),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/ui/builds/diff',
+    {
+      config: { access: 'public' },
+      schema: { querystring: z.object({ name: z.string(), number: z.string(), other: z.string() }) },
+    },
+    async (request) => {
+      const { name, number, other } = request.query as { name: string; number: string; other: string };
+      await readable(request, name);
+      const content = repoContent(request);
+      return diffBuilds(
+        await buildDocument(db, content, await buildRun(db, name, number)),
+        await buildDocument(db, content, await buildRun(db, name, other)),
+      );
     },
   );
 }

@@ -20,6 +20,7 @@ import {
 import { formatBytes } from '../../../components/format';
 import { formatDateTime } from '../../../components/time';
 import { ArchiveTab } from './archive-tab';
+import { ArtifactBuildsTab } from '../../builds/components/artifact-builds-tab';
 import { NodeIcon } from './node-icon';
 import { PropertiesTab } from './properties-tab';
 
@@ -251,6 +252,15 @@ export function ItemDetails({ info, allowed, loading, notFound, onAction, onView
                       readOnly={inTrash || !allowed?.allowed.includes('annotate')}
                     />
                   ),
+                },
+              ]
+            : []),
+          ...(isFile && !inTrash
+            ? [
+                {
+                  key: 'builds',
+                  label: 'Builds',
+                  children: <ArtifactBuildsTab repoKey={info.repoKey} path={info.path} />,
                 },
               ]
             : []),

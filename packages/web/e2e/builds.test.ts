@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
+import { restCall } from './clients/clients';
+
+/** Builds in the console: the list, a run with its modules, into the tree, and the artifact's Builds tab. */
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let page: Page;
+let problems: string[];
+
+const call = (method: string, url: string, body?: unknown) =>
+  restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
+const sha = (algorithm: string, body: string) => createHash(algorithm).update(body).digest('hex');
+
+beforeAll(async () => {
+  server = await startServer();
+  await call('PUT', '/artifactory/api/repositories/libs-release', { rclass: 'local' });
+  const deploy = await fetch(`${server.url}/artifactory/libs-release/org/shop/shop-2.0.jar`, {
+    method: 'PUT',
+    headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` },
+    body: 'shop jar',
+  });
+  expect(deploy.status).toBe(201);
+  for (const [number, started] of [
+    ['41', '2026-11-20T09:00:00.000+0000'],
+    ['42', '2026-11-21T09:00:00.000+0000'],
+  ]) {
+    await call('PUT', '/artifactory/api/build', {
+      version: '1.0.1',
+      name: 'shop',
+      number,
+      started,
+      durationMillis: 64000,
+      agent: { name: 'jfrog-cli-go', version: '2.52.0' },
+      vcs: [{ url: 'https://git.example/shop.git', revision: `r${number}`, branch: 'main' }],
+      properties: { 'buildInfo.env.CI': 'true' },
+      modules: [
+        {
+          id: 'org.shop:shop:2.0',
+          type: 'maven',
+          artifacts: [
+            {
+              type: 'jar',
+              name: 'shop-2.0.jar',
+              sha1: sha('sha1', 'shop jar'),
+              sha256: sha('sha256', 'shop jar'),
+              md5: sha('md5', 'shop jar'),
+            },
+          ],
+          dependencies: [],
+        },
+      ],
+    });
+  }
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 }));
+}, 120_000);
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+describe('builds in the console', () => {
+  it('lists builds, opens a run, follows its artifact into the tree and shows the Builds tab', async () => {
+    await page.getByRole('link', { name: 'Builds' }).first().click();
+    await page.waitForURL('**/ui/builds');
+    await page.getByRole('link', { name: 'shop', exact: true }).waitFor();
+    await page.getByRole('link', { name: '#42' }).click();
+    await page.waitForURL('**/ui/builds/shop/42');
+    await page.getByRole('tab', { name: 'Published modules' }).waitFor();
+    await page.getByText('org.shop:shop:2.0').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'build-run');
+
+    await page.getByRole('link', { name: 'shop-2.0.jar' }).click();
+    await page.waitForURL('**/ui/repos/tree/General/libs-release/org/shop/shop-2.0.jar');
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    const producedBy = page.getByRole('link', { name: /shop #4[12]/ });
+    await expect.poll(() => producedBy.allTextContents()).toEqual(['shop #42', 'shop #41']);
+    await screenshot(page, 'artifact-builds-tab');
+    await producedBy.first().click();
+    await page.waitForURL('**/ui/builds/shop/42');
+    expect(problems).toEqual([]);
+  });
+});
