@@ -11,6 +11,8 @@ export const SETTING_DEFAULTS = {
   mail: {} as Partial<MailSettings>,
   /** The key that signs container registry tokens (base64), made on first use and shared by every node. */
   'registry.tokenKey': '' as string,
+  /** The key that seals encrypted passwords (base64), made on first use and shared by every node. */
+  'security.passwordKey': '' as string,
   /** The Ed25519 key pair that signs access tokens (PEM), made on first use and shared by every node. */
   'access.signingKey': '' as '' | { kid: string; privateKey: string; publicKey: string },
 };

@@ -7,6 +7,8 @@ import { onCredentialsChanged } from '../../core/credentials.js';
 import { onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { REGISTRY_TOKEN_PREFIX, registryTokenPrincipal } from './registry-token.js';
+import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword } from './encrypted-password.js';
+import { findUserByName } from '../users/users.service.js';
 import { looksLikeToken, resolveToken, tokenHash } from '../tokens/tokens.service.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
@@ -64,7 +66,15 @@ async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, hea
     if (name && name !== user.name) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
     return tokenPrincipal(user, scopeGroups);
   }
-  const user = await authenticate(app.db, app.config, name, secret);
+  let password = secret;
+  if (secret.startsWith(ENCRYPTED_PASSWORD_PREFIX)) {
+    // an encrypted password (from /api/security/encryptedPassword): the password inside is checked as any
+    const owner = await findUserByName(app.db, name);
+    const inside = owner && (await decryptPassword(app.db, owner.id, secret));
+    if (!inside) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+    password = inside;
+  }
+  const user = await authenticate(app.db, app.config, name, password);
   // the password alone is not enough for a user with a second factor: clients use tokens
   if (user.mfa_enrolled_at !== null) throw new HttpError(401, AUTH_MESSAGES.mfaUseToken);
   if (basicCache.size > 1000) basicCache.clear();

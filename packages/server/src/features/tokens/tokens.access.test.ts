@@ -175,4 +175,34 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
       401,
     );
   });
+
+  it('gives an encrypted password, accepted as the password until the password changes', async () => {
+    const asked = await t.app.inject({ url: '/artifactory/api/security/encryptedPassword', headers: ann });
+    expect(asked.statusCode).toBe(200);
+    const encrypted = asked.body;
+    expect(encrypted).toMatch(/^\{ARCA\}[\w-]+$/);
+    expect(encrypted).not.toContain('Ann');
+    const withIt = basic('ann', encrypted);
+    expect((await read(encrypted)).statusCode).toBe(401); // not a token
+    expect((await t.app.inject({ url: '/artifactory/libs/a.txt', headers: withIt })).statusCode).toBe(200);
+    // bound to its user: another name with it is refused
+    expect(
+      (await t.app.inject({ url: '/artifactory/libs/a.txt', headers: basic('admin', encrypted) })).statusCode,
+    ).toBe(401);
+    // a token cannot ask for it
+    const token = (await form('/access/api/v1/tokens', {}, ann)).json() as { access_token: string };
+    const byToken = await t.app.inject({
+      url: '/artifactory/api/security/encryptedPassword',
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    expect(byToken.statusCode).toBe(401);
+    // a changed password ends it
+    await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/users/ann',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: JSON.stringify({ password: 'Another-password-42' }),
+    });
+    expect((await t.app.inject({ url: '/artifactory/libs/a.txt', headers: withIt })).statusCode).toBe(401);
+  });
 });

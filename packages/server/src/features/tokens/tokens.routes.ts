@@ -19,6 +19,7 @@ import type { UserRow } from '../../db/schema.js';
 import { recordWith } from '../audit/audit.service.js';
 import { getUser } from '../users/users.service.js';
 import { tokenPublicKey } from './tokens.jwt.js';
+import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from '../auth/encrypted-password.js';
 import {
   apiKeyState,
   createAccessToken,
@@ -264,6 +265,20 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
       return { info: 'API key revoked successfully' };
     },
   );
+
+  // the caller's password, encrypted for files that must hold a credential (Maven's settings.xml);
+  // asked with the password itself (basic), never with a token
+  app.get('/artifactory/api/security/encryptedPassword', { config: { access } }, async (request, reply) => {
+    const user = caller(request);
+    const header = request.headers.authorization ?? '';
+    if (request.principal.kind !== 'user' || request.principal.via !== 'password' || !/^basic /i.test(header))
+      throw unauthorized('Ask for the encrypted password with your user name and password (basic authentication).');
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    let password = decoded.slice(decoded.indexOf(':') + 1);
+    if (password.startsWith(ENCRYPTED_PASSWORD_PREFIX))
+      password = (await decryptPassword(app.db, user.id, password)) ?? '';
+    return reply.type('text/plain').send(await encryptPassword(app.db, user.id, password));
+  });
 
   const tokensPath = '/access/api/v1/tokens';
   // the access service's calls take form-encoded bodies as well as JSON, as Artifactory's do
