@@ -83,6 +83,26 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       });
     await target('read-libs', { repositories: ['libs', 'all'], actions: { users: { reader: ['read'] } } });
     await target('deploy-libs', { repositories: ['libs'], actions: { groups: { devs: ['write'] } } });
+    // builds: the reader reads the 'app' build, the deployers' group publishes and deletes its runs
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/app-builds',
+      headers: ADMIN_BASIC,
+      payload: {
+        build: {
+          repositories: ['artifactory-build-info'],
+          'include-patterns': ['app/**'],
+          actions: { users: { reader: ['read'] }, groups: { devs: ['read', 'write', 'delete'] } },
+        },
+      },
+    });
+    for (const number of ['1', ...ROLES.map((r) => `del-${r}`)])
+      await t.app.inject({
+        method: 'PUT',
+        url: '/artifactory/api/build',
+        headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+        payload: { name: 'app', number, started: '2026-11-23T10:00:00.000+0000', modules: [] },
+      });
     await target('acme-only', {
       repositories: ['libs'],
       'include-patterns': ['org/acme/**', 'del/**'],
@@ -110,7 +130,30 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       payload,
     });
 
+  const buildInfo = (role: Role) =>
+    JSON.stringify({ name: 'app', number: `new-${role}`, started: '2026-11-23T11:00:00.000+0000', modules: [] });
   const routes: [string, (role: Role) => ReturnType<typeof call>, Record<Role, number>][] = [
+    [
+      'read a build run',
+      (role) => call(role, 'GET', '/artifactory/api/build/app/1'),
+      { anonymous: 401, nobody: 404, reader: 200, deployer: 200, projadmin: 404, admin: 200 },
+    ],
+    [
+      'publish build info',
+      (role) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/artifactory/api/build',
+          headers: { ...headers[role], 'content-type': 'application/json' },
+          payload: buildInfo(role),
+        }),
+      { anonymous: 401, nobody: 403, reader: 403, deployer: 204, projadmin: 403, admin: 204 },
+    ],
+    [
+      'delete a build run',
+      (role) => call(role, 'DELETE', `/artifactory/api/build/app?buildNumbers=del-${role}`),
+      { anonymous: 401, nobody: 404, reader: 403, deployer: 200, projadmin: 404, admin: 200 },
+    ],
     [
       'download',
       (role) => call(role, 'GET', '/artifactory/libs/org/acme/a.jar'),
@@ -277,13 +320,14 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
       const res = await call(role, 'GET', '/artifactory/api/repositories');
       lists[role] = res.statusCode === 200 ? (res.json() as { key: string }[]).map((r) => r.key).sort() : [];
     }
+    // build info shows to those whose build grants reach it, like any repository
     expect(lists).toEqual({
       anonymous: [],
       nobody: [],
-      reader: ['all', 'libs'],
-      deployer: ['libs'],
+      reader: ['all', 'artifactory-build-info', 'libs'],
+      deployer: ['artifactory-build-info', 'libs'],
       projadmin: ['other'],
-      admin: ['all', 'libs', 'other'],
+      admin: ['all', 'artifactory-build-info', 'libs', 'other'],
     });
     const tree: Partial<Record<Role, string[]>> = {};
     for (const role of ROLES) {
@@ -293,8 +337,8 @@ describe.each(ENGINES)('the permission matrix on %s', (engine) => {
     expect(tree).toMatchObject({
       anonymous: [],
       nobody: [],
-      reader: ['all', 'libs'],
-      deployer: ['libs'],
+      reader: ['all', 'artifactory-build-info', 'libs'],
+      deployer: ['artifactory-build-info', 'libs'],
       projadmin: ['other'],
     });
   });

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { BUILD_INFO_REPO } from '@arca/contracts';
+import { AUTH_MESSAGES, BUILD_INFO_REPO } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
-import { HttpError, badRequest, forbidden, notFound } from '../../core/errors.js';
+import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
 import { isAllowed } from '../../core/permissions.js';
 import { repoContent } from '../artifacts/artifacts.content.js';
@@ -34,8 +34,12 @@ async function requireOnBuild(
   if (await mayOnBuild(request, action, name)) return;
   // a build the caller may not even read is one that does not exist, for him
   if (action !== 'read' && (await mayOnBuild(request, 'read', name))) throw forbidden(NO_RIGHT);
-  throw notFound(`No build was found for build name: ${name}`);
+  throw absent(request, `No build was found for build name: ${name}`);
 }
+
+/** What a caller who may not see something is told: sign in (anonymous), or that it does not exist. */
+const absent = (request: FastifyRequest, message: string) =>
+  request.principal.kind === 'anonymous' ? unauthorized(AUTH_MESSAGES.loginRequired) : notFound(message);
 
 const promoteBody = z.object({
   status: z.string().optional(),
@@ -75,14 +79,14 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       const last = await buildRuns(db, row.name);
       builds.push({ uri: `/${encodeURIComponent(row.name)}`, lastStarted: last[0]!.started });
     }
-    if (!builds.length) throw notFound('No builds were found');
+    if (!builds.length) throw absent(request, 'No builds were found');
     return { builds, uri: `${request.protocol}://${request.host}${base}` };
   });
 
   app.get(`${base}/:name`, { config: { access: 'public' } }, async (request) => {
     const name = nameOf(request);
     const runs = (await mayOnBuild(request, 'read', name)) ? await buildRuns(db, name) : [];
-    if (!runs.length) throw notFound(`No build was found for build name: ${name}`);
+    if (!runs.length) throw absent(request, `No build was found for build name: ${name}`);
     return {
       buildsNumbers: runs.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: r.started })),
       uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}`,
