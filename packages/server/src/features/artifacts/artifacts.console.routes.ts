@@ -41,7 +41,7 @@ import { baseUrlOf, sendItem } from './artifacts.http.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
 import { virtualMembers } from './artifacts.service.js';
 import { storageSummary } from './artifacts.usage.js';
-import { folderArchive } from './artifacts.folder-download.js';
+import { folderArchive, sendFolderArchive } from './artifacts.folder-download.js';
 import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
 
@@ -352,10 +352,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const path = request.query.path ? normalizeItemPath(request.query.path) : '';
       const archive = await folderArchive(repoContent(request), request.query.repoKey, path, request.query.archiveType);
-      return reply
-        .type(archive.contentType)
-        .header('content-disposition', `attachment; filename="${archive.fileName}"`)
-        .send(archive.stream);
+      return sendFolderArchive(reply, archive);
     },
   );
 

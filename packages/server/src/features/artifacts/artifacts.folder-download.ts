@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -96,4 +97,12 @@ export async function folderArchive(
       archiveType === 'zip' ? 'application/zip' : archiveType === 'tar' ? 'application/x-tar' : 'application/gzip',
     stream: output,
   };
+}
+
+/** Sends a folder archive as a download. */
+export function sendFolderArchive(reply: FastifyReply, archive: FolderArchive) {
+  return reply
+    .type(archive.contentType)
+    .header('content-disposition', `attachment; filename="${archive.fileName}"`)
+    .send(archive.stream);
 }

@@ -9,7 +9,7 @@ import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
 import { storageInfo } from './artifacts.storage-api.js';
 import { artifactoryStorageInfo } from './artifacts.usage.js';
-import { folderArchive } from './artifacts.folder-download.js';
+import { folderArchive, sendFolderArchive } from './artifacts.folder-download.js';
 
 /** `/{repoKey}/{path}` of a `to` parameter. */
 export function parseTarget(to: string | undefined): { repoKey: string; path: string } {
@@ -106,10 +106,7 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { repoKey, path: folder } = repoAndPath(request, '/artifactory/api/archive/download/');
       const archive = await folderArchive(repoContent(request), repoKey, folder, request.query.archiveType);
-      return reply
-        .type(archive.contentType)
-        .header('content-disposition', `attachment; filename="${archive.fileName}"`)
-        .send(archive.stream);
+      return sendFolderArchive(reply, archive);
     },
   );
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AUTH_MESSAGES, BUILD_INFO_REPO } from '@arca/contracts';
@@ -10,13 +9,14 @@ import { isAllowed } from '../../core/permissions.js';
 import { repoContent } from '../artifacts/artifacts.content.js';
 import {
   buildDocument,
-  buildPath,
   buildRun,
   buildRuns,
   diffBuilds,
   itemsByChecksum,
   mayOnBuild,
   publishBuild,
+  storeBuildDocument,
+  storedDocument,
   type BuildInfo,
 } from './builds.service.js';
 
@@ -264,21 +264,9 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       if ((await buildRuns(db, to)).length) throw badRequest(`A build named '${to}' exists already.`);
       const content = repoContent(request);
       for (const run of runs) {
-        const doc = await buildDocument(db, content, run);
-        const { statuses: _statuses, ...rest } = doc;
-        const item = await content.stored(BUILD_INFO_REPO, run.path);
-        const original = item ? (JSON.parse((await content.read(item)).toString('utf8')) as BuildInfo) : rest;
-        const path = buildPath(to, run.number, Number(run.started_at));
-        const body = Buffer.from(JSON.stringify({ ...original, name: to }));
-        await content.deploy({
-          repoKey: BUILD_INFO_REPO,
-          path,
-          properties: { 'build.name': [to], 'build.number': [run.number], 'build.timestamp': [String(run.started_at)] },
-          body: Readable.from(body),
-          contentLength: body.length,
-          checksums: {},
-          checksumDeploy: false,
-        });
+        // the document as published, renamed; promotions stay with the run
+        const original = await storedDocument(content, run);
+        const path = await storeBuildDocument(content, { ...original, name: to }, Number(run.started_at));
         await content.remove(BUILD_INFO_REPO, run.path);
         await db.updateTable('builds').set({ name: to, path }).where('id', '=', run.id).execute();
       }

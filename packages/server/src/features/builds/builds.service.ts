@@ -11,6 +11,7 @@ import { isAllowed } from '../../core/permissions.js';
 import type { Db } from '../../db/database.js';
 import type { BuildsTable } from '../../db/schema.js';
 import { repoContent, type RepoContent } from '../artifacts/artifacts.content.js';
+import { TRASHCAN_ROW } from '../artifacts/artifacts.items.js';
 
 /** A build-info document as JFrog's CLI and CI plug-ins send it (the fields Arca reads; the rest is kept as sent). */
 export interface BuildInfo {
@@ -72,19 +73,8 @@ export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Pro
   const name = doc.name.trim();
   const number = String(doc.number);
   const startedAt = startedMillis(doc.started);
-  const path = buildPath(name, number, startedAt);
-  const body = Buffer.from(JSON.stringify({ ...doc, name, number }));
   await ensureBuildInfoRepository(db);
-  const content = repoContent(request);
-  await content.deploy({
-    repoKey: BUILD_INFO_REPO,
-    path,
-    properties: { 'build.name': [name], 'build.number': [number], 'build.timestamp': [String(startedAt)] },
-    body: Readable.from(body),
-    contentLength: body.length,
-    checksums: {},
-    checksumDeploy: false,
-  });
+  const path = await storeBuildDocument(repoContent(request), { ...doc, name, number }, startedAt);
   const id = randomUUID();
   const files = (doc.modules ?? []).flatMap((module) => [
     ...(module.artifacts ?? []).map((f) => fileRow(id, 'artifact', module.id ?? '', f)),
@@ -120,6 +110,25 @@ export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Pro
   });
 }
 
+/**
+ * Writes a run's document into the build-info repository through the caller's door (the deploy
+ * right on the build decides), with the `build.*` properties; answers its path.
+ */
+export async function storeBuildDocument(content: RepoContent, doc: BuildInfo, startedAt: number): Promise<string> {
+  const path = buildPath(doc.name, doc.number, startedAt);
+  const body = Buffer.from(JSON.stringify(doc));
+  await content.deploy({
+    repoKey: BUILD_INFO_REPO,
+    path,
+    properties: { 'build.name': [doc.name], 'build.number': [doc.number], 'build.timestamp': [String(startedAt)] },
+    body: Readable.from(body),
+    contentLength: body.length,
+    checksums: {},
+    checksumDeploy: false,
+  });
+  return path;
+}
+
 /** The build-info repository, made with the first build published (as Artifactory has it from the start). */
 async function ensureBuildInfoRepository(db: Db): Promise<void> {
   if (await findRepository(db, BUILD_INFO_REPO)) return;
@@ -127,26 +136,14 @@ async function ensureBuildInfoRepository(db: Db): Promise<void> {
   await db
     .insertInto('repositories')
     .values({
+      // a local repository with the trash can's defaults, of its own type
+      ...TRASHCAN_ROW,
       key: BUILD_INFO_REPO,
-      rclass: 'local',
       package_type: 'buildinfo',
       description: 'Build info published by CI tools',
-      notes: '',
-      includes_pattern: '**/*',
-      excludes_pattern: '',
-      repo_layout_ref: 'simple-default',
-      url: '',
-      username: '',
-      password: null,
-      members: '[]',
-      default_deployment_repo: '',
+      metadata_max_age_secs: 7200,
       created_at: now,
       updated_at: now,
-      project_key: null,
-      metadata_max_age_secs: 7200,
-      checksum_policy: 'client-checksums',
-      suppress_pom_checks: 0,
-      redeploy_releases: 1,
     })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
@@ -185,11 +182,16 @@ export async function buildRun(db: Db, name: string, number: string): Promise<Bu
   return run;
 }
 
-/** A run's document, with the promotions recorded since (as `statuses`, oldest first). */
-export async function buildDocument(db: Db, content: RepoContent, run: BuildsTable): Promise<BuildInfo> {
+/** A run's document as it was published. */
+export async function storedDocument(content: RepoContent, run: BuildsTable): Promise<BuildInfo> {
   const item = await content.stored(BUILD_INFO_REPO, run.path);
   if (!item) throw notFound(`No build was found for build name: ${run.name}, build number: ${run.number}`);
-  const doc = JSON.parse((await content.read(item)).toString('utf8')) as BuildInfo;
+  return JSON.parse((await content.read(item)).toString('utf8')) as BuildInfo;
+}
+
+/** A run's document, with the promotions recorded since (as `statuses`, oldest first). */
+export async function buildDocument(db: Db, content: RepoContent, run: BuildsTable): Promise<BuildInfo> {
+  const doc = await storedDocument(content, run);
   const promotions = await db
     .selectFrom('build_promotions')
     .selectAll()
