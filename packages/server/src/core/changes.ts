@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type { AuditCategory, ArcaEvent } from '@arca/contracts';
 import { bumpConfigGeneration } from './config-cache.js';
 import type { Db } from '../db/database.js';
@@ -42,7 +43,8 @@ export async function recordAudit(db: Db, who: ChangeActor, entry: AuditEntry, n
   await db
     .insertInto('audit_events')
     .values({
-      id: randomUUID(),
+      // time-ordered, so that entries written in the same millisecond list in the order they were made
+      id: uuidv7(),
       at: now,
       actor: who.actor.slice(0, 256),
       source_ip: who.sourceIp.slice(0, 64),

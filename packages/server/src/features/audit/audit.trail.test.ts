@@ -10,6 +10,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/harness.js';
+import { recordAudit } from '../../core/changes.js';
 
 /** Every administrative change leaves an entry in the audit trail, which exports as CSV and JSON. */
 describe.each(ENGINES)('the audit trail on %s', (engine) => {
@@ -110,5 +111,17 @@ describe.each(ENGINES)('the audit trail on %s', (engine) => {
     expect(left).toEqual([]);
     const [entry] = (await ui('GET', 'ui/audit?category=repository&q=delete')).json().events;
     expect(entry.details.message).toMatch(/^deleted with 30 file\(s\), \d+ bytes$/);
+  });
+
+  it('lists entries written in the same millisecond in the order they were made', async () => {
+    const at = Date.now();
+    for (let i = 0; i < 30; i++)
+      await recordAudit(
+        t.app.db,
+        { actor: 'admin', sourceIp: '127.0.0.1' },
+        { category: 'repository', action: 'create', target: `r${i}` },
+        at,
+      );
+    expect(await trail('repository')).toEqual(Array.from({ length: 30 }, (_, i) => `create r${i}`));
   });
 });
