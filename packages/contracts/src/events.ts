@@ -91,7 +91,7 @@ const buildEvents = [
   z.object({ type: z.literal('build.deleted'), payload: build }),
   z.object({
     type: z.literal('build.promoted'),
-    payload: build.extend({ status: z.string(), targetRepo: z.string(), copy: z.boolean() }),
+    payload: build.extend({ status: z.string(), targetRepo: z.string().optional(), copy: z.boolean() }),
   }),
 ] as const;
 

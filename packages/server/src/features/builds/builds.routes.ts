@@ -48,12 +48,28 @@ const promoteBody = z.object({
   timestamp: z.string().optional(),
   dryRun: z.boolean().optional(),
   sourceRepo: z.string().optional(),
-  targetRepo: z.string().min(1),
+  /** Without a target, the run's status changes and properties are set where the files are. */
+  targetRepo: z.string().min(1).optional(),
   copy: z.boolean().optional(),
   artifacts: z.boolean().optional(),
   dependencies: z.boolean().optional(),
   failFast: z.boolean().optional(),
+  /** Dependencies are promoted when they are in one of these scopes (all, when absent). */
+  scopes: z.array(z.string()).optional(),
+  /** Set on each promoted file, in the target when there is one. */
+  properties: z.record(z.string(), z.array(z.string())).optional(),
 });
+
+/** The checksums of the files a promotion moves: the run's artifacts, and its dependencies of the scopes asked. */
+function promotedChecksums(doc: BuildInfo, body: z.infer<typeof promoteBody>): string[] {
+  const scoped = (scopes: string[] | undefined) =>
+    !body.scopes?.length || (scopes ?? []).some((scope) => body.scopes!.includes(scope));
+  const files = (doc.modules ?? []).flatMap((m) => [
+    ...(body.artifacts !== false ? (m.artifacts ?? []) : []),
+    ...(body.dependencies ? (m.dependencies ?? []).filter((d) => scoped(d.scopes)) : []),
+  ]);
+  return [...new Set(files.map((f) => f.sha1?.toLowerCase()).filter((s): s is string => Boolean(s)))];
+}
 
 /** Artifactory's build API: publish, list, read, diff, promote, delete and rename build runs. */
 export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
@@ -121,55 +137,57 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       await requireOnBuild(request, 'annotate', name);
       const run = await buildRun(db, name, number);
       const content = repoContent(request);
-      const target = await content.repository(body.targetRepo);
-      if (target.rclass !== 'local') throw badRequest(`Target repository '${body.targetRepo}' is no local repository.`);
-      const kinds: ('artifact' | 'dependency')[] = [
-        ...(body.artifacts !== false ? (['artifact'] as const) : []),
-        ...(body.dependencies ? (['dependency'] as const) : []),
-      ];
-      const sha1s = (
-        kinds.length
-          ? await db
-              .selectFrom('build_files')
-              .select('sha1')
-              .where('build_id', '=', run.id)
-              .where('kind', 'in', kinds)
-              .execute()
-          : []
-      )
-        .map((f) => f.sha1)
-        .filter((s): s is string => Boolean(s));
-      const found = await itemsByChecksum(db, [...new Set(sha1s)], body.sourceRepo);
+      const target = body.targetRepo ? await content.repository(body.targetRepo) : undefined;
+      if (target && target.rclass !== 'local')
+        throw badRequest(`Target repository '${body.targetRepo}' is no local repository.`);
+      const sha1s = promotedChecksums(await buildDocument(db, content, run), body);
+      const found = await itemsByChecksum(db, sha1s, body.sourceRepo);
       const mode = body.copy ? 'copy' : 'move';
+      const properties = body.properties && Object.keys(body.properties).length ? body.properties : undefined;
       const messages: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string }[] = [];
-      const missing = new Set(sha1s.filter((s) => !found.some((f) => f.sha1 === s)));
-      for (const sha1 of missing)
+      for (const sha1 of sha1s.filter((s) => !found.some((f) => f.sha1 === s)))
         messages.push({ level: 'WARNING', message: `No stored file has the checksum ${sha1}.` });
+      const fail = (message: string) => {
+        messages.push({ level: 'ERROR', message });
+        if (body.failFast !== false) throw new HttpError(409, message);
+      };
       // each file once (the first repository that holds it), to the same path in the target
       const seen = new Set<string>();
       for (const item of found) {
-        if (seen.has(item.sha1) || item.repo_key === target.key) continue;
+        if (seen.has(item.sha1)) continue;
         seen.add(item.sha1);
+        let at = { repoKey: item.repo_key, path: item.path };
+        if (target && item.repo_key !== target.key) {
+          const to = { repoKey: target.key, path: item.path };
+          if (body.dryRun) {
+            messages.push({
+              level: 'INFO',
+              message: `Would ${mode} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
+            });
+          } else {
+            try {
+              await content.copyOrMove(mode, at, to);
+            } catch (error) {
+              fail(`${item.repo_key}/${item.path}: ${(error as Error).message}`);
+              continue;
+            }
+            messages.push({
+              level: 'INFO',
+              message: `${mode === 'copy' ? 'Copied' : 'Moved'} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
+            });
+          }
+          at = to;
+        }
+        if (!properties) continue;
         if (body.dryRun) {
-          messages.push({
-            level: 'INFO',
-            message: `Would ${mode} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
-          });
+          messages.push({ level: 'INFO', message: `Would set properties on ${at.repoKey}/${at.path}` });
           continue;
         }
         try {
-          await content.copyOrMove(
-            mode,
-            { repoKey: item.repo_key, path: item.path },
-            { repoKey: target.key, path: item.path },
-          );
-          messages.push({
-            level: 'INFO',
-            message: `${mode === 'copy' ? 'Copied' : 'Moved'} ${item.repo_key}/${item.path} to ${target.key}/${item.path}`,
-          });
+          await content.changeProperties({ ...at, recursive: false }, { set: properties });
+          messages.push({ level: 'INFO', message: `Set properties on ${at.repoKey}/${at.path}` });
         } catch (error) {
-          messages.push({ level: 'ERROR', message: `${item.repo_key}/${item.path}: ${(error as Error).message}` });
-          if (body.failFast !== false) throw new HttpError(409, messages.at(-1)!.message);
+          fail(`${at.repoKey}/${at.path}: ${(error as Error).message}`);
         }
       }
       if (!body.dryRun) {
@@ -182,7 +200,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
               build_id: run.id,
               status,
               comment: body.comment ?? '',
-              repository: target.key,
+              repository: target?.key ?? '',
               ci_user: body.ciUser ?? '',
               user: actorName(request.principal),
               timestamp: body.timestamp ?? new Date().toISOString(),
@@ -191,7 +209,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
             .execute();
           await recordEvent(trx, actorName(request.principal), {
             type: 'build.promoted',
-            payload: { name, number, status, targetRepo: target.key, copy: body.copy === true },
+            payload: { name, number, status, ...(target ? { targetRepo: target.key } : {}), copy: body.copy === true },
           });
         });
       }

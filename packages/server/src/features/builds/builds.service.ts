@@ -203,7 +203,7 @@ export async function buildDocument(db: Db, content: RepoContent, run: BuildsTab
     ...promotions.map((p) => ({
       status: p.status,
       comment: p.comment,
-      repository: p.repository,
+      ...(p.repository ? { repository: p.repository } : {}),
       timestamp: p.timestamp,
       user: p.user,
       ciUser: p.ci_user,

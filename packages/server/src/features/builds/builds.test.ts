@@ -176,6 +176,53 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
     ]);
   });
 
+  it('promotes dependencies of the scopes asked, sets properties on what it promotes, and changes a status alone', async () => {
+    const promote = (body: object) => call('POST', '/artifactory/api/build/promote/app-build/2', ADMIN_BASIC, body);
+    const properties = async (url: string) =>
+      ((await call('GET', `/artifactory/api/storage/${url}?properties`)).json() as { properties?: object }).properties;
+    const scoped = await promote({
+      status: 'staged',
+      targetRepo: 'libs-release',
+      copy: true,
+      dependencies: true,
+      scopes: ['runtime'],
+      properties: { 'release.channel': ['stable'] },
+    });
+    expect(scoped.statusCode).toBe(200);
+    expect(await properties('libs-release/org/app/app-1.1.jar')).toMatchObject({ 'release.channel': ['stable'] });
+    // lib.jar is a compile dependency
+    expect(await exists('/artifactory/libs-release/lib/lib.jar')).toBe(false);
+    await promote({
+      status: 'staged',
+      targetRepo: 'libs-release',
+      copy: true,
+      artifacts: false,
+      dependencies: true,
+      scopes: ['compile'],
+    });
+    expect(await exists('/artifactory/libs-release/lib/lib.jar')).toBe(true);
+    expect(await exists('/artifactory/libs-deps/lib/lib.jar')).toBe(true);
+
+    const tested = await promote({ status: 'tested', sourceRepo: 'libs-staging', properties: { qa: ['passed'] } });
+    expect(tested.statusCode).toBe(200);
+    expect(await properties('libs-staging/org/app/app-1.1.jar')).toMatchObject({ qa: ['passed'] });
+    expect(await properties('libs-release/org/app/app-1.1.jar')).not.toHaveProperty('qa');
+    const statuses = (
+      (await call('GET', '/artifactory/api/build/app-build/2')).json() as {
+        buildInfo: { statuses: Record<string, string>[] };
+      }
+    ).buildInfo.statuses;
+    expect(statuses.map((s) => `${s.status} ${s.repository ?? '-'}`)).toEqual([
+      'staged libs-release',
+      'staged libs-release',
+      'tested -',
+    ]);
+    // a bad target changes nothing
+    const bad = await promote({ status: 'x', targetRepo: 'no-such-repo', properties: { qa: ['failed'] } });
+    expect(bad.statusCode).toBe(404);
+    expect(await properties('libs-staging/org/app/app-1.1.jar')).toMatchObject({ qa: ['passed'] });
+  });
+
   it("links files to the builds that produced or used them (the artifact's Builds tab)", async () => {
     const builds = (repoKey: string, path: string) =>
       call('GET', `/ui/api/v1/ui/artifactbuilds?repoKey=${repoKey}&path=${path}`, {
@@ -246,6 +293,11 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
       .where('type', 'like', 'build.%')
       .orderBy('seq')
       .execute();
-    expect(events.map((e) => e.type)).toEqual(['build.uploaded', 'build.uploaded', 'build.promoted', 'build.deleted']);
+    expect(events.map((e) => e.type)).toEqual([
+      'build.uploaded',
+      'build.uploaded',
+      ...Array<string>(4).fill('build.promoted'),
+      'build.deleted',
+    ]);
   });
 });
