@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AUTH_MESSAGES, BUILD_INFO_REPO } from '@arca/contracts';
+import { ALL_PROJECTS_CONTEXT, AUTH_MESSAGES, BUILD_INFO_REPO, projectScopeSchema } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
@@ -15,12 +15,40 @@ import {
   itemsByChecksum,
   mayOnBuild,
   publishBuild,
+  startedMillis,
   storeBuildDocument,
   storedDocument,
   type BuildInfo,
 } from './builds.service.js';
 
 const base = '/artifactory/api/build';
+
+/** The project a listing is narrowed to; none for all projects. */
+const projectOf = (request: FastifyRequest) => {
+  const { projectKey = (request.query as { project?: string }).project } = request.query as { projectKey?: string };
+  return projectKey && projectKey !== ALL_PROJECTS_CONTEXT.key ? projectKey : undefined;
+};
+
+/** `?project=` (Artifactory's REST) or `?projectKey=` (the console's project scope). */
+const projectScope = projectScopeSchema.extend({ project: z.string().max(128).optional() });
+
+/**
+ * The build names the caller may read (of one project, when given), each with its newest run and
+ * how many runs it has — newest run's project being the build's.
+ */
+async function readableBuilds(request: FastifyRequest, project?: string) {
+  const { db } = request.server;
+  const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
+  const answer = [];
+  for (const { name } of names) {
+    if (!(await mayOnBuild(request, 'read', name))) continue;
+    const runs = await buildRuns(db, name);
+    const last = runs[0]!;
+    if (project !== undefined && last.project !== project) continue;
+    answer.push({ name, lastNumber: last.number, lastStarted: last.started, runs: runs.length, project: last.project });
+  }
+  return answer;
+}
 const NO_RIGHT = 'You may not do this with this build.';
 
 /** Build names as clients put them in the address (`my%2Fbuild` for a name with a slash). */
@@ -75,26 +103,26 @@ function promotedChecksums(doc: BuildInfo, body: z.infer<typeof promoteBody>): s
 export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
-  app.put(base, { config: { access: 'user' }, bodyLimit: 32 * 1024 * 1024 }, async (request, reply) => {
-    const doc = request.body as BuildInfo | undefined;
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest('The body is a build-info document.');
-    await publishBuild(request, doc);
-    return reply.status(204).send();
-  });
+  app.put(
+    base,
+    {
+      config: { access: 'user' },
+      bodyLimit: 32 * 1024 * 1024,
+      schema: { querystring: z.object({ project: z.string().max(128).optional() }) },
+    },
+    async (request, reply) => {
+      const doc = request.body as BuildInfo | undefined;
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest('The body is a build-info document.');
+      await publishBuild(request, doc, (request.query as { project?: string }).project);
+      return reply.status(204).send();
+    },
+  );
 
-  app.get(base, { config: { access: 'public' } }, async (request) => {
-    const rows = await db
-      .selectFrom('builds')
-      .select(['name', (eb) => eb.fn.max('started_at').as('last')])
-      .groupBy('name')
-      .orderBy('name')
-      .execute();
-    const builds = [];
-    for (const row of rows) {
-      if (!(await mayOnBuild(request, 'read', row.name))) continue;
-      const last = await buildRuns(db, row.name);
-      builds.push({ uri: `/${encodeURIComponent(row.name)}`, lastStarted: last[0]!.started });
-    }
+  app.get(base, { config: { access: 'public' }, schema: { querystring: projectScope } }, async (request) => {
+    const builds = (await readableBuilds(request, projectOf(request))).map((b) => ({
+      uri: `/${encodeURIComponent(b.name)}`,
+      lastStarted: b.lastStarted,
+    }));
     if (!builds.length) throw absent(request, 'No builds were found');
     return { builds, uri: `${request.protocol}://${request.host}${base}` };
   });
@@ -354,21 +382,32 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
     if (!(await mayOnBuild(request, 'read', name))) throw notFound(`No build was found for build name: ${name}`);
   };
 
-  app.get('/ui/builds/names', { config: { access: 'public' } }, async (request) => {
-    const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
-    const answer = [];
-    for (const { name } of names) {
-      if (!(await mayOnBuild(request, 'read', name))) continue;
-      const runs = await buildRuns(db, name);
-      answer.push({
-        name,
-        lastNumber: runs[0]!.number,
-        lastStarted: runs[0]!.started,
-        runs: runs.length,
-        project: runs[0]!.project,
-      });
+  app.get(
+    '/ui/builds/names',
+    { config: { access: 'public' }, schema: { querystring: projectScope } },
+    async (request) => readableBuilds(request, projectOf(request)),
+  );
+
+  /** Per project, the builds the caller may read in it: names, runs and the newest start. */
+  app.get('/ui/builds/projectInfo', { config: { access: 'public' } }, async (request) => {
+    const perProject = new Map<string, { projectKey: string; builds: number; runs: number; lastStarted: string }>();
+    for (const build of await readableBuilds(request)) {
+      if (!build.project) continue;
+      const entry = perProject.get(build.project);
+      if (!entry) {
+        perProject.set(build.project, {
+          projectKey: build.project,
+          builds: 1,
+          runs: build.runs,
+          lastStarted: build.lastStarted,
+        });
+        continue;
+      }
+      entry.builds += 1;
+      entry.runs += build.runs;
+      if (startedMillis(build.lastStarted) > startedMillis(entry.lastStarted)) entry.lastStarted = build.lastStarted;
     }
-    return answer;
+    return [...perProject.values()].sort((a, b) => a.projectKey.localeCompare(b.projectKey));
   });
 
   app.get(
@@ -399,7 +438,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
           .map((p) => ({
             status: p.status,
             comment: p.comment,
-            repository: p.repository,
+            ...(p.repository ? { repository: p.repository } : {}),
             user: p.user,
             ciUser: p.ci_user,
             timestamp: p.timestamp,

@@ -5,6 +5,7 @@ import { BUILD_INFO_REPO } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { findRepository } from '../repositories/repositories.service.js';
+import { getProjectRow } from '../projects/projects.service.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
 import { isAllowed } from '../../core/permissions.js';
@@ -61,10 +62,11 @@ export function mayOnBuild(
 /**
  * Stores a build-info document (`PUT /api/build`): in the build-info repository through the
  * door (so the caller's deploy right on the build decides), then indexed — the run, its modules'
- * artifacts and dependencies by checksum — with its event; a document sent again for the same
+ * artifacts and dependencies by checksum — with its event, in the project named (by `?project=` or
+ * the document; it must exist); a document sent again for the same
  * name, number and start replaces the earlier one.
  */
-export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Promise<void> {
+export async function publishBuild(request: FastifyRequest, doc: BuildInfo, projectKey?: string): Promise<void> {
   const { db } = request.server;
   if (typeof doc.name !== 'string' || !doc.name.trim()) throw badRequest("Build info needs a 'name'.");
   if (typeof doc.number !== 'string' && typeof doc.number !== 'number')
@@ -73,6 +75,8 @@ export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Pro
   const name = doc.name.trim();
   const number = String(doc.number);
   const startedAt = startedMillis(doc.started);
+  const project = projectKey ?? (typeof doc.project === 'string' && doc.project ? doc.project : undefined);
+  if (project !== undefined) await getProjectRow(db, project);
   await ensureBuildInfoRepository(db);
   const path = await storeBuildDocument(repoContent(request), { ...doc, name, number }, startedAt);
   const id = randomUUID();
@@ -96,7 +100,7 @@ export async function publishBuild(request: FastifyRequest, doc: BuildInfo): Pro
         started: doc.started,
         started_at: startedAt,
         path,
-        project: typeof doc.project === 'string' ? doc.project : null,
+        project: project ?? null,
         created_at: Date.now(),
         created_by: actorName(request.principal),
       })

@@ -300,4 +300,52 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
       'build.deleted',
     ]);
   });
+
+  it('publishes a build into a project, lists builds by project and answers the per-project figures', async () => {
+    const ui = (url: string) =>
+      call('GET', `/ui/api/v1/${url}`, { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' });
+    const web = (number: string, started: string) => ({
+      ...buildInfo(number, { name: 'web.js', body: 'web' }, started),
+      name: 'web-build',
+    });
+    const unknown = await call(
+      'PUT',
+      '/artifactory/api/build?project=nope',
+      ADMIN_BASIC,
+      web('1', '2026-11-22T09:00:00.000+0000'),
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect((await call('GET', '/artifactory/api/build/web-build')).statusCode).toBe(404);
+
+    await call(
+      'POST',
+      '/ui/api/v1/projects',
+      { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' },
+      {
+        projectKey: 'web',
+        displayName: 'Web',
+      },
+    );
+    for (const [number, started] of [
+      ['1', '2026-11-22T09:00:00.000+0000'],
+      ['2', '2026-11-23T09:00:00.000+0000'],
+    ] as const)
+      expect(
+        (await call('PUT', '/artifactory/api/build?project=web', ADMIN_BASIC, web(number, started))).statusCode,
+      ).toBe(204);
+    const names = (url: string) => ui(url).then((r) => (r.json() as { name: string }[]).map((b) => b.name));
+    expect(await names('ui/builds/names?projectKey=web')).toEqual(['web-build']);
+    expect(await names('ui/builds/names?projectKey=default')).toEqual(['app', 'web-build']);
+    const rest = (await call('GET', '/artifactory/api/build?project=web')).json() as { builds: { uri: string }[] };
+    expect(rest.builds.map((b) => b.uri)).toEqual(['/web-build']);
+    expect((await ui('ui/builds/projectInfo')).json()).toEqual([
+      { projectKey: 'web', builds: 1, runs: 2, lastStarted: '2026-11-23T09:00:00.000+0000' },
+    ]);
+    // what the caller may not read is not counted
+    expect(
+      (
+        await call('GET', '/ui/api/v1/ui/builds/projectInfo', { ...reader, 'x-requested-with': 'XMLHttpRequest' })
+      ).json(),
+    ).toEqual([]);
+  });
 });

@@ -3,6 +3,9 @@ import { apiFetch } from '../../../api/client';
 
 export const buildsKey = ['builds'] as const;
 
+/** Java's `2026-11-23T10:00:00.000+0000` as ISO 8601, for the date helpers. */
+export const isoOf = (started: string) => started.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
+
 export interface BuildName {
   name: string;
   lastNumber: string;
@@ -14,7 +17,8 @@ export interface BuildName {
 export interface BuildStatus {
   status: string;
   comment: string;
-  repository: string;
+  /** Absent when the promotion only changed the status. */
+  repository?: string;
   user: string;
   ciUser: string;
   timestamp: string;
@@ -65,8 +69,26 @@ export interface ArtifactBuilds {
   usedBy: { name: string; number: string; started: string; moduleID: string }[];
 }
 
-export const useBuildNames = () =>
-  useQuery({ queryKey: [...buildsKey, 'names'], queryFn: () => apiFetch<BuildName[]>('ui/builds/names') });
+/** Build names with their newest run; of one project when `projectKey` names one. */
+export const useBuildNames = (projectKey?: string) =>
+  useQuery({
+    queryKey: [...buildsKey, 'names', projectKey],
+    queryFn: () => apiFetch<BuildName[]>('ui/builds/names', { query: { projectKey } }),
+  });
+
+export interface ProjectBuilds {
+  projectKey: string;
+  builds: number;
+  runs: number;
+  lastStarted: string;
+}
+
+/** Per project, the builds the caller may read in it. */
+export const useProjectBuilds = () =>
+  useQuery({
+    queryKey: [...buildsKey, 'projectInfo'],
+    queryFn: () => apiFetch<ProjectBuilds[]>('ui/builds/projectInfo'),
+  });
 
 export const useBuildHistory = (name: string) =>
   useQuery({

@@ -1,8 +1,8 @@
 import { Empty, Flex, Table, Typography } from 'antd';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../components/time';
-import { useArtifactBuilds } from '../api/builds';
-import { buildHref, isoOf } from '../pages/builds-page';
+import { isoOf, useArtifactBuilds } from '../api/builds';
+import { buildHref } from '../pages/builds-page';
 
 /** The artifact's Builds tab: the builds that produced this file and those that used it. */
 export function ArtifactBuildsTab({ repoKey, path }: { repoKey: string; path: string }) {

@@ -20,19 +20,20 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { PageHeader } from '../../../components/page-header';
+import { ProjectScopeNote } from '../../../components/project-scope-note';
+import { useSelectedProject } from '../../../lib/selected-project';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import {
   useBuildDiff,
   useBuildHistory,
   useBuildInfo,
   useBuildNames,
+  isoOf,
   type BuildFileRow,
   type BuildName,
   type BuildRun,
 } from '../api/builds';
 
-/** Java's `2026-11-23T10:00:00.000+0000` as ISO 8601, for the date helpers. */
-export const isoOf = (started: string) => started.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
 export const buildHref = (name: string, number?: string) =>
   `/builds/${encodeURIComponent(name)}${number !== undefined ? `/${encodeURIComponent(number)}` : ''}`;
 const treeHref = (repoKey: string, path: string) =>
@@ -54,7 +55,7 @@ jf rt upload "target/*.jar" libs-release-local/ --build-name=my-build --build-nu
 jf rt build-publish my-build 1`;
 
 function BuildsListPage() {
-  const names = useBuildNames();
+  const names = useBuildNames(useSelectedProject());
   const columns: TableColumnsType<BuildName> = [
     {
       title: 'Build name',
@@ -83,6 +84,7 @@ function BuildsListPage() {
   return (
     <>
       <PageHeader title="Builds" description="Build runs your CI tools published, with what they produced and used." />
+      <ProjectScopeNote what="the builds" />
       <Card>
         <Table
           rowKey="name"
@@ -302,7 +304,8 @@ function BuildRunPage({ name, number }: { name: string; number: string }) {
                         color: 'green',
                         children: (
                           <>
-                            <strong>{s.status}</strong> to {s.repository} by {s.user}
+                            <strong>{s.status}</strong>
+                            {s.repository ? ` to ${s.repository}` : ''} by {s.user}
                             {s.ciUser ? ` (CI user ${s.ciUser})` : ''} — {s.timestamp}
                             {s.comment && <div style={{ color: '#4b5563' }}>{s.comment}</div>}
                           </>

@@ -14,6 +14,8 @@ import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
+import { isoOf, useProjectBuilds } from '../../builds/api/builds';
+import { formatRelative } from '../../../components/time';
 import { selectProject } from '../../../lib/selected-project';
 import { useServerErrors } from '../../../lib/server-errors';
 import { runSafely } from '../../../api/client';
@@ -83,6 +85,7 @@ function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void
 /** Projects of this deployment (administrators): create, open the settings, delete. */
 export function ProjectsPage() {
   const projects = useProjects();
+  const builds = useProjectBuilds();
   const remove = useDeleteProject();
   const { modal } = App.useApp();
   const [creating, setCreating] = useState(false);
@@ -135,6 +138,21 @@ export function ProjectsPage() {
             },
             { title: 'Repositories', key: 'repos', render: (_: unknown, p) => p.repositories.length },
             { title: 'Members', key: 'members', render: (_: unknown, p) => p.members.length },
+            {
+              title: 'Builds',
+              key: 'builds',
+              render: (_: unknown, p) => {
+                const counted = builds.data?.find((b) => b.projectKey === p.projectKey);
+                if (!counted) return builds.isPending ? '…' : 0;
+                return (
+                  <Tooltip title={`${counted.runs} run(s), the newest ${formatRelative(isoOf(counted.lastStarted))}`}>
+                    <Link to="/builds" onClick={() => selectProject(p.projectKey)}>
+                      {counted.builds}
+                    </Link>
+                  </Tooltip>
+                );
+              },
+            },
             {
               title: 'Actions',
               key: 'delete',
