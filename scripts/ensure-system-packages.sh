@@ -2,7 +2,8 @@
 # Installs the Debian packages the test suite needs when they are missing: Chromium for the
 # browser tests, twine for the Python index tests, Maven with the plugins the Maven tests run
 # (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
-# registry for the OCI tests, PostgreSQL for the second database engine.
+# registry for the OCI tests, curl for the snippets Set Me Up shows, PostgreSQL for the second
+# database engine.
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
@@ -16,6 +17,7 @@ done
 # the dependency plugin's own dependencies name junit from Debian's repository
 [ -d /usr/share/maven-repo/junit/junit ] || missing+=(junit4)
 command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 [ -x /usr/bin/docker-registry ] || missing+=(docker-registry)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -91,6 +95,52 @@ describe('builds in the console', () => {
     await screenshot(page, 'artifact-builds-tab');
     await producedBy.first().click();
     await page.waitForURL('**/ui/builds/shop/42');
+    expect(problems).toEqual([]);
+  });
+
+  it('publishes build info with the curl snippets Set Me Up shows, and previews the builds a permission covers', async () => {
+    await page.goto(`${server.url}/ui/repos/tree/General/libs-release`);
+    await page.getByRole('button', { name: /Set Me Up/ }).click();
+    const dialog = page.getByRole('dialog');
+    const snippet = async (title: string) => (await dialog.locator(`pre[aria-label="${title}"]`).textContent())!;
+    await dialog.getByRole('tab', { name: 'Build info' }).click();
+    const commands = await snippet('Publish build info with curl');
+    await screenshot(page, 'set-me-up-build-info');
+    const document = await snippet('build-info.json');
+    await page.keyboard.press('Escape');
+
+    const dir = mkdtempSync(join(tmpdir(), 'arca-build-info-'));
+    mkdirSync(join(dir, 'target'));
+    writeFileSync(join(dir, 'target', 'app-1.0.jar'), 'app jar');
+    writeFileSync(
+      join(dir, 'build-info.json'),
+      document
+        .replace('<SHA-1>', sha('sha1', 'app jar'))
+        .replace('<MD5>', sha('md5', 'app jar'))
+        .replace('<SHA-1>', sha('sha1', 'lib'))
+        .replace('<COMMIT>', 'abc123'),
+    );
+    execFileSync('bash', ['-euo', 'pipefail', '-c', commands.replaceAll('<PASSWORD>', ADMIN_PASSWORD)], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
+    rmSync(dir, { recursive: true, force: true });
+
+    await page.goto(`${server.url}/ui/builds`);
+    await page.getByRole('link', { name: 'my-build', exact: true }).click();
+    await page.getByRole('link', { name: '#1' }).click();
+    await page.getByRole('link', { name: 'app-1.0.jar' }).waitFor();
+
+    await page.goto(`${server.url}/ui/admin/management/permissions/new`);
+    await page.getByRole('tab', { name: 'Builds' }).click();
+    await page.getByRole('switch', { name: 'Grant rights on builds' }).click();
+    await page.getByText('These patterns cover 2 published builds').waitFor();
+    const covered = page.getByLabel('Covered builds');
+    expect(await covered.getByRole('link').allTextContents()).toEqual(['my-build', 'shop']);
+    await page.getByLabel('Include patterns for Builds').click();
+    await page.locator('.ant-select-item-option[title="my-build"]').waitFor();
+    await screenshot(page, 'permission-build-patterns');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -66,6 +66,12 @@ const matcher = (patterns: string[]) => {
   return (path: string) => match(path);
 };
 
+/** Whether Ant include/exclude patterns (empty includes: everything) cover a path, as a grant would. */
+export function patternsCover(includes: string[], excludes: string[], path: string): boolean {
+  const include = matcher(includes.length ? includes : ['**']);
+  return include(path) && !matcher(excludes)(path);
+}
+
 function compileGrant(resource: PermissionResource, actions: string[], kind: Grant['kind'] = 'repo'): Grant {
   const includes = resource.includes.length ? resource.includes : ['**'];
   return {

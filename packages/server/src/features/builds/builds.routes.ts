@@ -5,7 +5,7 @@ import { ALL_PROJECTS_CONTEXT, AUTH_MESSAGES, BUILD_INFO_REPO, projectScopeSchem
 import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
-import { isAllowed } from '../../core/permissions.js';
+import { isAllowed, patternsCover } from '../../core/permissions.js';
 import { repoContent } from '../artifacts/artifacts.content.js';
 import {
   buildDocument,
@@ -386,6 +386,30 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
     '/ui/builds/names',
     { config: { access: 'public' }, schema: { querystring: projectScope } },
     async (request) => readableBuilds(request, projectOf(request)),
+  );
+
+  /** The published build names that build patterns of a permission target cover (its form's preview). */
+  app.post(
+    '/ui/permissiontargets/buildPatterns',
+    {
+      config: { access: 'admin' },
+      schema: {
+        body: z.object({
+          includePatterns: z.array(z.string()).default([]),
+          excludePatterns: z.array(z.string()).default([]),
+        }),
+      },
+    },
+    async (request) => {
+      const { includePatterns, excludePatterns } = request.body as {
+        includePatterns: string[];
+        excludePatterns: string[];
+      };
+      const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
+      return names
+        .map((row) => row.name)
+        .filter((name) => patternsCover(includePatterns, excludePatterns, `${encodeURIComponent(name)}/x`));
+    },
   );
 
   /** Per project, the builds the caller may read in it: names, runs and the newest start. */

@@ -348,4 +348,18 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
       ).json(),
     ).toEqual([]);
   });
+
+  it('previews the builds that build patterns of a permission target cover', async () => {
+    const preview = (body: object, headers = ADMIN_BASIC) =>
+      call(
+        'POST',
+        '/ui/api/v1/ui/permissiontargets/buildPatterns',
+        { ...headers, 'x-requested-with': 'XMLHttpRequest' },
+        body,
+      );
+    expect((await preview({ includePatterns: ['**'] })).json()).toEqual(['app', 'web-build']);
+    expect((await preview({ includePatterns: ['web-*/**'] })).json()).toEqual(['web-build']);
+    expect((await preview({ includePatterns: ['**'], excludePatterns: ['app/**'] })).json()).toEqual(['web-build']);
+    expect((await preview({ includePatterns: ['**'] }, reader)).statusCode).toBe(403);
+  });
 });

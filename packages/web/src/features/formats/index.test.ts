@@ -67,4 +67,22 @@ describe('Set Me Up by format', () => {
     expect(snippets.some((s) => s.code.includes('helm '))).toBe(false);
     expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
   });
+
+  it('shows how to publish build info for files deployed one by one, with the real addresses', () => {
+    const titles = (type: string) => setMeUp(type, target).snippets.map((s) => s.title);
+    expect(titles('generic')).toContain('Publish build info with JFrog CLI');
+    expect(titles('maven')).toContain('Publish build info with curl');
+    expect(titles('npm')).not.toContain('Publish build info with curl');
+    const curl = setMeUp('generic', { ...target, secret: 'tok' }).snippets.find(
+      (s) => s.title === 'Publish build info with curl',
+    )!;
+    expect(curl.code).toContain(
+      '"https://arca.example.com/artifactory/libs-local/org/acme/app-1.0.jar;build.name=my-build;build.number=1"',
+    );
+    expect(curl.code).toContain(
+      '-u ann:tok -X PUT -H "Content-Type: application/json" -d @build-info.json "https://arca.example.com/artifactory/api/build"',
+    );
+    const doc = setMeUp('generic', target).snippets.find((s) => s.title === 'build-info.json')!;
+    expect(JSON.parse(doc.code)).toMatchObject({ name: 'my-build', number: '1' });
+  });
 });

@@ -1,3 +1,4 @@
+import { buildInfoSnippets } from './build-info/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
@@ -6,18 +7,21 @@ import { pypiSnippets } from './pypi/set-me-up';
 import type { SetMeUpTarget, Snippet } from './snippet';
 
 export type { SetMeUpTarget, Snippet } from './snippet';
+export { buildInfoSnippets };
 
 /** The console's side of a package format (the server's is `server/src/formats/<type>/`). */
 interface ConsoleFormat {
   types: readonly string[];
   snippets: (target: SetMeUpTarget) => Snippet[];
+  /** Files deployed one by one, whose builds are published as build info (`jf rt upload` and `PUT /api/build`). */
+  buildInfo?: boolean;
 }
 
 /** Every format the server speaks, in one list, as on the server. */
 const FORMATS: readonly ConsoleFormat[] = [
-  { types: ['generic'], snippets: genericSnippets },
+  { types: ['generic'], snippets: genericSnippets, buildInfo: true },
   { types: ['docker', 'oci'], snippets: dockerSnippets },
-  { types: ['maven', 'gradle'], snippets: mavenSnippets },
+  { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
 ];
@@ -29,7 +33,9 @@ const FORMATS: readonly ConsoleFormat[] = [
  */
 export function setMeUp(packageType: string, target: SetMeUpTarget): { served: boolean; snippets: Snippet[] } {
   const format = FORMATS.find((f) => f.types.includes(packageType));
-  return format
-    ? { served: true, snippets: format.snippets(target) }
-    : { served: false, snippets: genericSnippets(target) };
+  if (!format) return { served: false, snippets: [...genericSnippets(target), ...buildInfoSnippets(target)] };
+  return {
+    served: true,
+    snippets: [...format.snippets(target), ...(format.buildInfo ? buildInfoSnippets(target) : [])],
+  };
 }

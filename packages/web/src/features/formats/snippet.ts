@@ -3,6 +3,8 @@ export interface Snippet {
   title: string;
   language: string;
   code: string;
+  /** Snippets of one group show together under the group's name (one tab), each with its title. */
+  group?: string;
 }
 
 /** Where a repository is reached and who is asking: what every format's snippets are made of. */

@@ -1,6 +1,6 @@
 import { CheckOutlined, CopyOutlined, KeyOutlined } from '@ant-design/icons';
-import { Alert, Button, Modal, Space, Tabs, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Flex, Modal, Space, Tabs, Tooltip, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { packageTypeLabel } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { useCurrentUser } from '../../auth/api/get-current-user';
@@ -38,6 +38,36 @@ function SnippetBlock({ snippet }: { snippet: Snippet }) {
       </Tooltip>
     </div>
   );
+}
+
+/** A tab per snippet, and one per group holding its snippets one under the other, each titled. */
+function snippetTabs(snippets: Snippet[]) {
+  const tabs: { key: string; label: string; children: ReactNode }[] = [];
+  for (const snippet of snippets) {
+    if (!snippet.group) {
+      tabs.push({ key: snippet.title, label: snippet.title, children: <SnippetBlock snippet={snippet} /> });
+      continue;
+    }
+    if (tabs.some((t) => t.key === `group:${snippet.group}`)) continue;
+    const members = snippets.filter((s) => s.group === snippet.group);
+    tabs.push({
+      key: `group:${snippet.group}`,
+      label: snippet.group,
+      children: (
+        <Flex vertical gap={12}>
+          {members.map((s) => (
+            <div key={s.title}>
+              <Typography.Title level={5} style={{ marginTop: 0 }}>
+                {s.title}
+              </Typography.Title>
+              <SnippetBlock snippet={s} />
+            </div>
+          ))}
+        </Flex>
+      ),
+    });
+  }
+  return tabs;
 }
 
 /** Set Me Up: the snippets a client needs for this repository, with the real base URL. */
@@ -108,13 +138,7 @@ export function SetMeUpModal({
           )}
         </Space>
       )}
-      <Tabs
-        items={snippets.map((s, i) => ({
-          key: String(i),
-          label: s.title,
-          children: <SnippetBlock snippet={s} />,
-        }))}
-      />
+      <Tabs items={snippetTabs(snippets)} />
     </Modal>
   );
 }

@@ -114,3 +114,17 @@ export const useArtifactBuilds = (repoKey: string, path: string) =>
     queryKey: [...buildsKey, 'artifact', repoKey, path],
     queryFn: () => apiFetch<ArtifactBuilds>('ui/artifactbuilds', { query: { repoKey, path } }),
   });
+
+/** The published build names that build patterns cover (the permission form's preview; administrators). */
+export const useBuildPatternsPreview = (includePatterns: string[], excludePatterns: string[], enabled: boolean) =>
+  useQuery({
+    queryKey: [...buildsKey, 'patterns', includePatterns, excludePatterns],
+    queryFn: () =>
+      apiFetch<string[]>('ui/permissiontargets/buildPatterns', {
+        method: 'POST',
+        body: { includePatterns, excludePatterns },
+        silent: true,
+      }),
+    enabled,
+    placeholderData: (previous) => previous,
+  });

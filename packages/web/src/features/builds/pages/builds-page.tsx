@@ -21,6 +21,9 @@ import { ApiError } from '../../../api/client';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { PageHeader } from '../../../components/page-header';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
+import { useSetMeUp } from '../../artifacts/api/get-set-me-up';
+import { useCurrentUser } from '../../auth/api/get-current-user';
+import { buildInfoSnippets } from '../../formats';
 import { useSelectedProject } from '../../../lib/selected-project';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import {
@@ -50,12 +53,15 @@ export function BuildsRoute() {
   return <BuildsListPage />;
 }
 
-const PUBLISH_SNIPPET = `jf rt build-add-git my-build 1
-jf rt upload "target/*.jar" libs-release-local/ --build-name=my-build --build-number=1
-jf rt build-publish my-build 1`;
-
 function BuildsListPage() {
   const names = useBuildNames(useSelectedProject());
+  const server = useSetMeUp();
+  const user = useCurrentUser();
+  const [publish] = buildInfoSnippets({
+    baseUrl: server.data?.baseUrl ?? window.location.origin,
+    repoKey: '<REPOSITORY>',
+    user: user.data?.name ?? 'user',
+  });
   const columns: TableColumnsType<BuildName> = [
     {
       title: 'Build name',
@@ -100,9 +106,12 @@ function BuildsListPage() {
                 image={<BuildOutlined style={{ fontSize: 48, color: '#9ca3af' }} />}
                 description={
                   <Flex vertical gap={8} align="center">
-                    <span>No builds yet. Publish build info from your CI job, for example with JFrog's CLI:</span>
-                    <Typography.Paragraph copyable={{ text: PUBLISH_SNIPPET }} style={{ margin: 0 }}>
-                      <pre style={{ textAlign: 'left', margin: 0 }}>{PUBLISH_SNIPPET}</pre>
+                    <span>
+                      No builds yet. Publish build info from your CI job, for example with JFrog&apos;s CLI (a
+                      repository&apos;s Set Me Up shows it for that repository, with curl too):
+                    </span>
+                    <Typography.Paragraph copyable={{ text: publish!.code }} style={{ margin: 0 }}>
+                      <pre style={{ textAlign: 'left', margin: 0 }}>{publish!.code}</pre>
                     </Typography.Paragraph>
                   </Flex>
                 }

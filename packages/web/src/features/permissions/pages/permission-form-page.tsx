@@ -36,6 +36,8 @@ import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useGroups } from '../../groups/api/groups';
+import { useBuildNames } from '../../builds/api/builds';
+import { BuildPatternsPreview } from '../../builds/components/build-patterns-preview';
 import { useRepositories } from '../../repositories/api/get-repositories';
 import { useUsers } from '../../users/api/get-users';
 import { toggleAction } from '../actions';
@@ -147,6 +149,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
   const users = useUsers();
   const groups = useGroups();
   const permissions = usePermissions();
+  const buildNames = useBuildNames();
   const save = useSavePermission(editName);
   const [draft, setDraft] = useState<Draft>(initial);
   const { errors, clear, capture } = useServerErrors();
@@ -266,13 +269,26 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
                         <Form.Item
                           label="Include patterns"
                           layout="vertical"
-                          extra="Ant patterns, e.g. org/acme/** or **/*.jar"
+                          extra={
+                            kind === 'build'
+                              ? 'Build names as Ant patterns, e.g. app-build/** or release-*/**'
+                              : 'Ant patterns, e.g. org/acme/** or **/*.jar'
+                          }
                         >
                           <Select
                             mode="tags"
                             aria-label={`Include patterns for ${label}`}
                             value={resource.includes}
-                            open={false}
+                            // builds: pick a published build (its pattern is `name/**`) or type a pattern
+                            {...(kind === 'build'
+                              ? {
+                                  options: (buildNames.data ?? []).map((b) => ({
+                                    value: `${encodeURIComponent(b.name)}/**`,
+                                    label: b.name,
+                                  })),
+                                  placeholder: 'Pick a build or type a pattern',
+                                }
+                              : { open: false })}
                             tokenSeparators={[',']}
                             onChange={(v: string[]) => setResource(kind, { ...resource, includes: v })}
                           />
@@ -295,6 +311,9 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
                         </Form.Item>
                       </Col>
                     </Row>
+                    {kind === 'build' && (
+                      <BuildPatternsPreview includes={resource.includes} excludes={resource.excludes} />
+                    )}
                     <Row gutter={20}>
                       <Col xs={24} xxl={12}>
                         <Typography.Title level={5}>Users</Typography.Title>
