@@ -13,3 +13,4 @@ export * from './npm.js';
 export * from './pypi.js';
 export * from './packages.js';
 export * from './search.js';
+export * from './builds.js';

@@ -45,11 +45,50 @@ const storageQuery = z.object({
   stats: z.string().optional(),
 });
 
+const repositoryUsageSchema = z.object({
+  repoKey: z.string(),
+  repoType: z.string(),
+  foldersCount: z.number().int(),
+  filesCount: z.number().int(),
+  usedSpace: z.string(),
+  usedSpaceInBytes: z.number().int(),
+  itemsCount: z.number().int(),
+  packageType: z.string().optional(),
+  percentage: z.string().optional(),
+});
+
+/** `GET /api/storageinfo`: counts as formatted text where Artifactory writes them so. */
+const storageInfoAnswerSchema = z.object({
+  binariesSummary: z.object({
+    binariesCount: z.string(),
+    binariesSize: z.string(),
+    artifactsSize: z.string(),
+    optimization: z.string(),
+    itemsCount: z.string(),
+    artifactsCount: z.string(),
+  }),
+  fileStoreSummary: z.object({
+    storageType: z.string(),
+    storageDirectory: z.string(),
+    totalSpace: z.string(),
+    usedSpace: z.string(),
+    freeSpace: z.string(),
+  }),
+  repositoriesSummaryList: z.array(repositoryUsageSchema),
+});
+
 /** Artifactory's storage, copy, move and trash calls. */
 export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/artifactory/api/storage/*',
-    { config: { access: 'public' }, schema: { querystring: storageQuery } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary:
+          'File or folder info; with ?list its files (deep, listFolders), ?properties its properties, ?stats its download statistics',
+        querystring: storageQuery,
+      },
+    },
     async (request) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
       const stats = request.query.stats !== undefined;
@@ -67,7 +106,13 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/artifactory/api/storage/*',
-    { config: { access: 'public' }, schema: { querystring: storageQuery } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Set properties (?properties=k=v1,v2;k2=v), recursive unless recursive=0; 204',
+        querystring: storageQuery,
+      },
+    },
     async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
       const properties = parsePropertiesParam(request.query.properties ?? '');
@@ -83,7 +128,13 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/artifactory/api/storage/*',
-    { config: { access: 'public' }, schema: { querystring: storageQuery } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Remove properties (?properties=k1,k2), recursive unless recursive=0; 204',
+        querystring: storageQuery,
+      },
+    },
     async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, '/artifactory/api/storage/');
       const keys = (request.query.properties ?? '')
@@ -102,7 +153,13 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   // a folder as one archive (Artifactory's folder download)
   app.get(
     '/artifactory/api/archive/download/*',
-    { config: { access: 'public' }, schema: { querystring: z.object({ archiveType: z.string().default('zip') }) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'A folder as one archive of the files the caller may read, streamed; at most 10 at once (429 beyond)',
+        querystring: z.object({ archiveType: z.string().default('zip').describe('zip, tar, tar.gz or tgz') }),
+      },
+    },
     async (request, reply) => {
       const { repoKey, path: folder } = repoAndPath(request, '/artifactory/api/archive/download/');
       const archive = await folderArchive(repoContent(request), repoKey, folder, request.query.archiveType);
@@ -110,8 +167,16 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/artifactory/api/storageinfo', { config: { access: 'admin' } }, async () =>
-    artifactoryStorageInfo(app.db, path.join(app.config.dataDir, 'filestore')),
+  app.get(
+    '/artifactory/api/storageinfo',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Binaries, the file store and every repository with a TOTAL row, in Artifactory's number formats",
+        response: { 200: storageInfoAnswerSchema },
+      },
+    },
+    async () => artifactoryStorageInfo(app.db, path.join(app.config.dataDir, 'filestore')),
   );
 
   // Artifactory's properties update: `{"props": {key: value | [values] | null}}`, null removing the key;
@@ -121,6 +186,8 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', keepNulls: true },
       schema: {
+        summary:
+          'Change properties: a value sets, null removes, in one transaction; recursive unless recursiveProperties=0; 204',
         querystring: z.object({ recursiveProperties: z.string().optional(), atomicProperties: z.string().optional() }),
         body: z.object({
           props: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])),

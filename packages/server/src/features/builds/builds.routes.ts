@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ALL_PROJECTS_CONTEXT, AUTH_MESSAGES, BUILD_INFO_REPO, projectScopeSchema } from '@arca/contracts';
+import {
+  ALL_PROJECTS_CONTEXT,
+  AUTH_MESSAGES,
+  BUILD_INFO_REPO,
+  buildDiffSchema,
+  buildInfoSchema,
+  buildListAnswerSchema,
+  buildPromotionAnswerSchema,
+  buildPromotionSchema,
+  buildRunAnswerSchema,
+  buildRunsAnswerSchema,
+  projectScopeSchema,
+} from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
@@ -69,24 +81,7 @@ async function requireOnBuild(
 const absent = (request: FastifyRequest, message: string) =>
   request.principal.kind === 'anonymous' ? unauthorized(AUTH_MESSAGES.loginRequired) : notFound(message);
 
-const promoteBody = z.object({
-  status: z.string().optional(),
-  comment: z.string().optional(),
-  ciUser: z.string().optional(),
-  timestamp: z.string().optional(),
-  dryRun: z.boolean().optional(),
-  sourceRepo: z.string().optional(),
-  /** Without a target, the run's status changes and properties are set where the files are. */
-  targetRepo: z.string().min(1).optional(),
-  copy: z.boolean().optional(),
-  artifacts: z.boolean().optional(),
-  dependencies: z.boolean().optional(),
-  failFast: z.boolean().optional(),
-  /** Dependencies are promoted when they are in one of these scopes (all, when absent). */
-  scopes: z.array(z.string()).optional(),
-  /** Set on each promoted file, in the target when there is one. */
-  properties: z.record(z.string(), z.array(z.string())).optional(),
-});
+const promoteBody = buildPromotionSchema;
 
 /** The checksums of the files a promotion moves: the run's artifacts, and its dependencies of the scopes asked. */
 function promotedChecksums(doc: BuildInfo, body: z.infer<typeof promoteBody>): string[] {
@@ -108,38 +103,65 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { access: 'user' },
       bodyLimit: 32 * 1024 * 1024,
-      schema: { querystring: z.object({ project: z.string().max(128).optional() }) },
+      schema: {
+        summary: 'Publish build info as JFrog CLI and CI plug-ins send it; 204 when stored',
+        querystring: z.object({ project: z.string().max(128).optional() }),
+        body: buildInfoSchema,
+      },
     },
     async (request, reply) => {
-      const doc = request.body as BuildInfo | undefined;
-      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest('The body is a build-info document.');
-      await publishBuild(request, doc, (request.query as { project?: string }).project);
+      await publishBuild(request, request.body as BuildInfo, (request.query as { project?: string }).project);
       return reply.status(204).send();
     },
   );
 
-  app.get(base, { config: { access: 'public' }, schema: { querystring: projectScope } }, async (request) => {
-    const builds = (await readableBuilds(request, projectOf(request))).map((b) => ({
-      uri: `/${encodeURIComponent(b.name)}`,
-      lastStarted: b.lastStarted,
-    }));
-    if (!builds.length) throw absent(request, 'No builds were found');
-    return { builds, uri: `${request.protocol}://${request.host}${base}` };
-  });
+  app.get(
+    base,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Build names the caller may read, each with its newest start',
+        querystring: projectScope,
+        response: { 200: buildListAnswerSchema },
+      },
+    },
+    async (request) => {
+      const builds = (await readableBuilds(request, projectOf(request))).map((b) => ({
+        uri: `/${encodeURIComponent(b.name)}`,
+        lastStarted: b.lastStarted,
+      }));
+      if (!builds.length) throw absent(request, 'No builds were found');
+      return { builds, uri: `${request.protocol}://${request.host}${base}` };
+    },
+  );
 
-  app.get(`${base}/:name`, { config: { access: 'public' } }, async (request) => {
-    const name = nameOf(request);
-    const runs = (await mayOnBuild(request, 'read', name)) ? await buildRuns(db, name) : [];
-    if (!runs.length) throw absent(request, `No build was found for build name: ${name}`);
-    return {
-      buildsNumbers: runs.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: r.started })),
-      uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}`,
-    };
-  });
+  app.get(
+    `${base}/:name`,
+    {
+      config: { access: 'public' },
+      schema: { summary: "A build's runs, newest first", response: { 200: buildRunsAnswerSchema } },
+    },
+    async (request) => {
+      const name = nameOf(request);
+      const runs = (await mayOnBuild(request, 'read', name)) ? await buildRuns(db, name) : [];
+      if (!runs.length) throw absent(request, `No build was found for build name: ${name}`);
+      return {
+        buildsNumbers: runs.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: r.started })),
+        uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}`,
+      };
+    },
+  );
 
   app.get(
     `${base}/:name/:number`,
-    { config: { access: 'public' }, schema: { querystring: z.object({ diff: z.string().optional() }) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'One run with its document and promotions (`statuses`); with `?diff=`, what changed from that run',
+        querystring: z.object({ diff: z.string().optional() }),
+        response: { 200: z.union([buildRunAnswerSchema, buildDiffSchema]) },
+      },
+    },
     async (request) => {
       const name = nameOf(request);
       const number = decodeURIComponent((request.params as { number: string }).number);
@@ -157,7 +179,14 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     `${base}/promote/:name/:number`,
-    { config: { access: 'user' }, schema: { body: promoteBody } },
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Promote a run: record a status, copy or move its files to a target, set properties on them',
+        body: promoteBody,
+        response: { 200: buildPromotionAnswerSchema },
+      },
+    },
     async (request) => {
       const name = nameOf(request);
       const number = decodeURIComponent((request.params as { number: string }).number);
@@ -250,6 +279,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { access: 'user' },
       schema: {
+        summary: 'Delete runs (`buildNumbers` or `deleteAll=1`), with their artifacts when `artifacts=1`; answers text',
         querystring: z.object({
           buildNumbers: z.string().optional(),
           artifacts: z.enum(['0', '1']).optional(),
@@ -299,7 +329,10 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     `${base}/rename/:name`,
-    { config: { access: 'user' }, schema: { querystring: z.object({ to: z.string().min(1) }) } },
+    {
+      config: { access: 'user' },
+      schema: { summary: 'Rename a build (every run); answers text', querystring: z.object({ to: z.string().min(1) }) },
+    },
     async (request, reply) => {
       const name = nameOf(request);
       const to = (request.query as { to: string }).to.trim();

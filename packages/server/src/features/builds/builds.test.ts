@@ -74,6 +74,14 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
   it('takes build info as the CLI sends it, lists builds and runs, and answers a run with its document', async () => {
     const bad = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, { number: '1', started: 'x' });
     expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].message).toBe("name: Build info needs a 'name'.");
+    const undated = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, {
+      name: 'x',
+      number: '1',
+      started: 'soon',
+    });
+    expect(undated.json().errors[0].message).toBe("'started' is no date: soon");
+    expect((await call('GET', '/artifactory/api/build/x')).statusCode).toBe(404);
     for (const [number, name, body, started] of [
       ['1', 'app-1.0.jar', 'app one', '2026-11-20T10:00:00.000+0000'],
       ['2', 'app-1.1.jar', 'app two', '2026-11-21T10:00:00.000+0000'],

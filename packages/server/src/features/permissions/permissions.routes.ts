@@ -127,29 +127,66 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   // the first version of the call, which older scripts and Terraform providers still use: one
   // repository resource, patterns as comma-separated text, actions as letters
   const v1 = '/artifactory/api/security/permissions';
-  app.get(v1, async (request) =>
-    (await listTargets(app.db))
-      .filter((t) => t.repo)
-      .map((t) => ({ name: t.name, uri: `${request.protocol}://${request.host}${v1}/${encodeURIComponent(t.name)}` })),
+  app.get(
+    v1,
+    {
+      schema: {
+        summary: 'Permission targets with a repository resource (the first version of the call)',
+        response: { 200: z.array(z.object({ name: z.string(), uri: z.string() })) },
+      },
+    },
+    async (request) =>
+      (await listTargets(app.db))
+        .filter((t) => t.repo)
+        .map((t) => ({
+          name: t.name,
+          uri: `${request.protocol}://${request.host}${v1}/${encodeURIComponent(t.name)}`,
+        })),
   );
-  app.get(`${v1}/:name`, { schema: { params: nameParams } }, async (request) => {
-    const target = await getTarget(app.db, request.params.name);
-    if (!target.repo) throw notFound(`Permission target '${request.params.name}' has no repository resource.`);
-    return toV1Body(target.name, target.repo);
-  });
-  app.put(`${v1}/:name`, { schema: { params: nameParams, body: permissionV1BodySchema } }, async (request, reply) => {
-    const before = await getTarget(app.db, request.params.name).catch(() => undefined);
-    // the build and release bundle resources a v1 body cannot name are kept
-    const body = {
-      repo: fromV1Body(request.body),
-      build: before?.build ?? null,
-      releaseBundle: before?.releaseBundle ?? null,
-    };
-    const { created } = await saveTarget(app.db, request.params.name, body, 'upsert', targetSaved(request, before));
-    return reply.status(created ? 201 : 200).send();
-  });
-  app.delete(`${v1}/:name`, { schema: { params: nameParams } }, async (request, reply) => {
-    await deleteTargets(app.db, [request.params.name], targetsDeleted(request));
-    return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
-  });
+  app.get(
+    `${v1}/:name`,
+    {
+      schema: {
+        summary:
+          'A permission target as the first version gives it: patterns as text, actions as letters (r, w, n, d, m)',
+        params: nameParams,
+        response: { 200: permissionV1BodySchema },
+      },
+    },
+    async (request) => {
+      const target = await getTarget(app.db, request.params.name);
+      if (!target.repo) throw notFound(`Permission target '${request.params.name}' has no repository resource.`);
+      return toV1Body(target.name, target.repo);
+    },
+  );
+  app.put(
+    `${v1}/:name`,
+    {
+      schema: {
+        summary:
+          'Create (201) or replace (200) the repository resource of a permission target; its build and release bundle resources are kept',
+        params: nameParams,
+        body: permissionV1BodySchema,
+      },
+    },
+    async (request, reply) => {
+      const before = await getTarget(app.db, request.params.name).catch(() => undefined);
+      // the build and release bundle resources a v1 body cannot name are kept
+      const body = {
+        repo: fromV1Body(request.body),
+        build: before?.build ?? null,
+        releaseBundle: before?.releaseBundle ?? null,
+      };
+      const { created } = await saveTarget(app.db, request.params.name, body, 'upsert', targetSaved(request, before));
+      return reply.status(created ? 201 : 200).send();
+    },
+  );
+  app.delete(
+    `${v1}/:name`,
+    { schema: { summary: 'Delete a permission target; answers text', params: nameParams } },
+    async (request, reply) => {
+      await deleteTargets(app.db, [request.params.name], targetsDeleted(request));
+      return reply.type('text/plain').send(`Permission Target '${request.params.name}' has been removed successfully.`);
+    },
+  );
 };

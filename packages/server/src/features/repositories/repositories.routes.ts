@@ -62,6 +62,7 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       schema: {
+        summary: "A repository's configuration: whole for administrators, the partial one Artifactory gives to readers",
         params: keyParams,
         response: { 200: z.union([repositoryAnswerSchema, repositoryReaderAnswerSchema]) },
       },

@@ -128,6 +128,61 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     expect(login.requestBody.content['application/json'].schema.required).toEqual(['user', 'password']);
   });
 
+  it('documents each Artifactory-compatible call with a summary, and JSON answers and bodies with their shapes', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            summary?: string;
+            requestBody?: { content: Record<string, { schema: { properties?: object } }> };
+            responses: Record<string, { content?: Record<string, { schema: object }> }>;
+          }
+        >
+      >;
+    };
+    // [method, path, answers JSON with a shape, takes a body]
+    const calls: [string, string, boolean, boolean][] = [
+      ['get', '/artifactory/api/system/version', true, false],
+      ['get', '/access/api/v1/system/ping', false, false],
+      ['get', '/artifactory/api/repositories/{key}', true, false],
+      ['post', '/artifactory/api/security/unlockUsers', false, true],
+      ['post', '/artifactory/api/security/unlockAllUsers', false, false],
+      ['get', '/artifactory/api/security/permissions', true, false],
+      ['get', '/artifactory/api/security/permissions/{name}', true, false],
+      ['put', '/artifactory/api/security/permissions/{name}', false, true],
+      ['get', '/artifactory/api/security/encryptedPassword', false, false],
+      ['post', '/access/api/v1/tokens', true, true],
+      ['get', '/access/api/v1/tokens', true, false],
+      ['post', '/access/api/v1/tokens/revoke', false, true],
+      ['delete', '/access/api/v1/tokens/{id}', false, false],
+      ['get', '/access/api/v1/cert/root', false, false],
+      ['post', '/artifactory/api/security/token', true, true],
+      ['post', '/artifactory/api/security/token/revoke', true, true],
+      ['get', '/artifactory/api/storage/{*}', false, false],
+      ['get', '/artifactory/api/storageinfo', true, false],
+      ['get', '/artifactory/api/archive/download/{*}', false, false],
+      ['patch', '/artifactory/api/metadata/{*}', false, true],
+      ['put', '/artifactory/api/build', false, true],
+      ['get', '/artifactory/api/build', true, false],
+      ['get', '/artifactory/api/build/{name}', true, false],
+      ['get', '/artifactory/api/build/{name}/{number}', true, false],
+      ['post', '/artifactory/api/build/promote/{name}/{number}', true, true],
+      ['delete', '/artifactory/api/build/{name}', false, false],
+      ['post', '/artifactory/api/build/rename/{name}', false, false],
+    ];
+    for (const [method, path, json, body] of calls) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op!.summary, `${method} ${path}`).toBeTruthy();
+      if (json) expect(op!.responses['200']?.content?.['application/json']?.schema, `${method} ${path}`).toBeDefined();
+      if (body) expect(op!.requestBody, `${method} ${path}`).toBeDefined();
+    }
+    const build = doc.paths['/artifactory/api/build']!.put!.requestBody!.content['application/json']!.schema;
+    expect(Object.keys(build.properties!)).toEqual(expect.arrayContaining(['name', 'number', 'started', 'modules']));
+  });
+
   it('answers JSON errors for unknown API paths', async () => {
     const res = await t.app.inject({ url: '/ui/api/v1/no/such/call', headers: { cookie } });
     expect(res.statusCode).toBe(404);

@@ -84,15 +84,23 @@ export const artifactorySystemRoutes: FastifyPluginAsyncZod = async (app) => {
   // Arca's own version stays visible beside it (docs/decisions.md)
   app.get(
     '/artifactory/api/system/version',
-    { config: { access: 'public' }, schema: { response: { 200: artifactoryVersionSchema } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "Artifactory's API level (7.90.0) in `version`, Arca's own version in `arca` and X-Arca-Version",
+        response: { 200: artifactoryVersionSchema },
+      },
+    },
     async (_request, reply) => {
       const own = await versionInfo(app);
       reply.header('x-arca-version', own.version);
       return { ...own, version: ARTIFACTORY_API_LEVEL, arca: { version: own.version, revision: own.revision } };
     },
   );
-  app.get('/access/api/v1/system/ping', { config: { access: 'public' } }, (_request, reply) =>
-    reply.type('text/plain').send('OK'),
+  app.get(
+    '/access/api/v1/system/ping',
+    { config: { access: 'public' }, schema: { summary: 'The access service answers OK (text)' } },
+    (_request, reply) => reply.type('text/plain').send('OK'),
   );
   app.get('/healthz', { config: { access: 'public' } }, (_request, reply) => reply.type('text/plain').send('OK'));
 };

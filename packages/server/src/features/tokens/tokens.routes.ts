@@ -66,6 +66,30 @@ const tokenRequestSchema = z.object({
   access_token: z.string().optional(),
 });
 
+/** The access service's answer to a token call. */
+const tokenAnswerSchema = z.object({
+  token_id: z.string(),
+  access_token: z.string().describe('A JWT signed with the Ed25519 key of /access/api/v1/cert/root'),
+  refresh_token: z.string().optional(),
+  expires_in: z.number().int().describe('Seconds; 0 when it does not expire'),
+  scope: z.string(),
+  token_type: z.literal('Bearer'),
+});
+
+const tokenListSchema = z.object({
+  tokens: z.array(
+    z.object({
+      token_id: z.string(),
+      subject: z.string(),
+      description: z.string(),
+      scope: z.string(),
+      issued_at: z.number().int(),
+      expiry: z.number().int().optional(),
+      last_used: z.number().int().optional(),
+    }),
+  ),
+});
+
 const legacyTokenRequestSchema = z.object({
   username: z.string().max(64).optional(),
   scope: z.string().optional(),
@@ -268,17 +292,24 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // the caller's password, encrypted for files that must hold a credential (Maven's settings.xml);
   // asked with the password itself (basic), never with a token
-  app.get('/artifactory/api/security/encryptedPassword', { config: { access } }, async (request, reply) => {
-    const user = caller(request);
-    const header = request.headers.authorization ?? '';
-    if (request.principal.kind !== 'user' || request.principal.via !== 'password' || !/^basic /i.test(header))
-      throw unauthorized('Ask for the encrypted password with your user name and password (basic authentication).');
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    let password = decoded.slice(decoded.indexOf(':') + 1);
-    if (password.startsWith(ENCRYPTED_PASSWORD_PREFIX))
-      password = (await decryptPassword(app.db, user.id, password)) ?? '';
-    return reply.type('text/plain').send(await encryptPassword(app.db, user.id, password));
-  });
+  app.get(
+    '/artifactory/api/security/encryptedPassword',
+    {
+      config: { access },
+      schema: { summary: "The caller's password encrypted for settings files (asked with basic authentication); text" },
+    },
+    async (request, reply) => {
+      const user = caller(request);
+      const header = request.headers.authorization ?? '';
+      if (request.principal.kind !== 'user' || request.principal.via !== 'password' || !/^basic /i.test(header))
+        throw unauthorized('Ask for the encrypted password with your user name and password (basic authentication).');
+      const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+      let password = decoded.slice(decoded.indexOf(':') + 1);
+      if (password.startsWith(ENCRYPTED_PASSWORD_PREFIX))
+        password = (await decryptPassword(app.db, user.id, password)) ?? '';
+      return reply.type('text/plain').send(await encryptPassword(app.db, user.id, password));
+    },
+  );
 
   const tokensPath = '/access/api/v1/tokens';
   // the access service's calls take form-encoded bodies as well as JSON, as Artifactory's do
@@ -298,7 +329,7 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     expires_in:
       created.row.expires_at === null ? 0 : Math.round((created.row.expires_at - created.row.created_at) / 1000),
     scope: created.row.scope,
-    token_type: 'Bearer',
+    token_type: 'Bearer' as const,
   });
 
   /** The user a token is for: the caller, or (administrators only) the one named. */
@@ -309,34 +340,48 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     return getUser(app.db, username);
   }
 
-  app.post(tokensPath, { config: { access: 'public' }, schema: { body: tokenRequestSchema } }, async (request) => {
-    const body = request.body;
-    if (body.grant_type === 'refresh_token') {
-      if (!body.refresh_token) throw badRequest('refresh_token is required with grant_type=refresh_token.');
-      const refreshed = await refreshAccessToken(app.db, body.refresh_token, body.access_token, (owner) =>
-        tokenCreated(request, owner.name, 'refresh access token'),
-      );
-      return tokenAnswer(refreshed);
-    }
-    const owner = await tokenOwner(request, body.username);
-    const created = await createAccessToken(
-      app.db,
-      owner,
-      {
-        description: body.description || 'REST API',
-        expiresIn: body.expires_in ?? 0,
-        scope: body.scope ?? TOKEN_SCOPE_USER,
-        refreshable: body.refreshable ?? false,
+  app.post(
+    tokensPath,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Create an access token (JSON or form), or refresh one with grant_type=refresh_token',
+        body: tokenRequestSchema,
+        response: { 200: tokenAnswerSchema },
       },
-      tokenCreated(request, owner.name),
-    );
-    return tokenAnswer(created);
-  });
+    },
+    async (request) => {
+      const body = request.body;
+      if (body.grant_type === 'refresh_token') {
+        if (!body.refresh_token) throw badRequest('refresh_token is required with grant_type=refresh_token.');
+        const refreshed = await refreshAccessToken(app.db, body.refresh_token, body.access_token, (owner) =>
+          tokenCreated(request, owner.name, 'refresh access token'),
+        );
+        return tokenAnswer(refreshed);
+      }
+      const owner = await tokenOwner(request, body.username);
+      const created = await createAccessToken(
+        app.db,
+        owner,
+        {
+          description: body.description || 'REST API',
+          expiresIn: body.expires_in ?? 0,
+          scope: body.scope ?? TOKEN_SCOPE_USER,
+          refreshable: body.refreshable ?? false,
+        },
+        tokenCreated(request, owner.name),
+      );
+      return tokenAnswer(created);
+    },
+  );
 
   // revoking by the token itself (what a script holds), for its owner or an administrator
   app.post(
     `${tokensPath}/revoke`,
-    { config: { access }, schema: { body: z.object({ token: z.string().min(1) }) } },
+    {
+      config: { access },
+      schema: { summary: 'Revoke a token by its value; answers text', body: z.object({ token: z.string().min(1) }) },
+    },
     async (request, reply) => {
       await revokeAccessTokenBySecret(
         app.db,
@@ -349,36 +394,53 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // the public key that verifies the tokens offline (PEM)
-  app.get('/access/api/v1/cert/root', { config: { access: 'public' } }, async (_request, reply) =>
-    reply.type('application/x-pem-file').send(await tokenPublicKey(app.db)),
+  app.get(
+    '/access/api/v1/cert/root',
+    { config: { access: 'public' }, schema: { summary: 'The public key (PEM) that verifies access tokens offline' } },
+    async (_request, reply) => reply.type('application/x-pem-file').send(await tokenPublicKey(app.db)),
   );
 
   // Artifactory's older token call, still used by CI plug-ins: form fields username, scope
   // (`member-of-groups:a,b` or `api:*`), expires_in, refreshable
   const legacy = '/artifactory/api/security/token';
-  app.post(legacy, { config: { access }, schema: { body: legacyTokenRequestSchema } }, async (request) => {
-    const body = request.body;
-    const owner = await tokenOwner(request, body.username);
-    const groups = /(?:^|\s)member-of-groups:([^\s]+)/.exec(body.scope ?? '')?.[1];
-    const scope = !groups || groups === '*' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${groups}`;
-    const created = await createAccessToken(
-      app.db,
-      owner,
-      {
-        description: 'REST API (api/security/token)',
-        expiresIn: body.expires_in ?? 3600,
-        scope,
-        refreshable: body.refreshable ?? false,
+  app.post(
+    legacy,
+    {
+      config: { access },
+      schema: {
+        summary: "Artifactory's older token call (form: username, scope, expires_in, refreshable)",
+        body: legacyTokenRequestSchema,
+        response: { 200: tokenAnswerSchema },
       },
-      tokenCreated(request, owner.name),
-    );
-    return tokenAnswer(created);
-  });
+    },
+    async (request) => {
+      const body = request.body;
+      const owner = await tokenOwner(request, body.username);
+      const groups = /(?:^|\s)member-of-groups:([^\s]+)/.exec(body.scope ?? '')?.[1];
+      const scope = !groups || groups === '*' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${groups}`;
+      const created = await createAccessToken(
+        app.db,
+        owner,
+        {
+          description: 'REST API (api/security/token)',
+          expiresIn: body.expires_in ?? 3600,
+          scope,
+          refreshable: body.refreshable ?? false,
+        },
+        tokenCreated(request, owner.name),
+      );
+      return tokenAnswer(created);
+    },
+  );
   app.post(
     `${legacy}/revoke`,
     {
       config: { access },
-      schema: { body: z.object({ token: z.string().optional(), token_id: z.string().optional() }) },
+      schema: {
+        summary: 'Revoke a token by its value or id (the older call)',
+        body: z.object({ token: z.string().optional(), token_id: z.string().optional() }),
+        response: { 200: z.object({}) },
+      },
     },
     async (request) => {
       const owner = isAdminCaller(request) ? undefined : caller(request).id;
@@ -390,28 +452,39 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(tokensPath, { config: { access } }, async (request) => {
-    const tokens = await listAccessTokens(app.db, isAdminCaller(request) ? undefined : caller(request).id);
-    return {
-      tokens: tokens.map((t) => ({
-        token_id: t.id,
-        subject: t.user,
-        description: t.description,
-        scope: t.scope,
-        issued_at: Math.floor(Date.parse(t.createdAt) / 1000),
-        ...(t.expiresAt ? { expiry: Math.floor(Date.parse(t.expiresAt) / 1000) } : {}),
-        ...(t.lastUsedAt ? { last_used: Math.floor(Date.parse(t.lastUsedAt) / 1000) } : {}),
-      })),
-    };
-  });
+  app.get(
+    tokensPath,
+    {
+      config: { access },
+      schema: { summary: "The caller's tokens (administrators: everyone's)", response: { 200: tokenListSchema } },
+    },
+    async (request) => {
+      const tokens = await listAccessTokens(app.db, isAdminCaller(request) ? undefined : caller(request).id);
+      return {
+        tokens: tokens.map((t) => ({
+          token_id: t.id,
+          subject: t.user,
+          description: t.description,
+          scope: t.scope,
+          issued_at: Math.floor(Date.parse(t.createdAt) / 1000),
+          ...(t.expiresAt ? { expiry: Math.floor(Date.parse(t.expiresAt) / 1000) } : {}),
+          ...(t.lastUsedAt ? { last_used: Math.floor(Date.parse(t.lastUsedAt) / 1000) } : {}),
+        })),
+      };
+    },
+  );
 
-  app.delete(`${tokensPath}/:id`, { config: { access }, schema: { params: idParams } }, async (request, reply) => {
-    await revokeAccessToken(
-      app.db,
-      request.params.id,
-      isAdminCaller(request) ? undefined : caller(request).id,
-      tokenRevoked(request),
-    );
-    return reply.status(200).send();
-  });
+  app.delete(
+    `${tokensPath}/:id`,
+    { config: { access }, schema: { summary: 'Revoke a token by its id', params: idParams } },
+    async (request, reply) => {
+      await revokeAccessToken(
+        app.db,
+        request.params.id,
+        isAdminCaller(request) ? undefined : caller(request).id,
+        tokenRevoked(request),
+      );
+      return reply.status(200).send();
+    },
+  );
 };

@@ -187,7 +187,13 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
   // Artifactory's lockout release: a JSON array of names, one name, or everyone locked
   app.post(
     '/artifactory/api/security/unlockUsers',
-    { config: { access: 'admin' }, schema: { body: z.array(z.string().min(1)) } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Release the named users locked after failed sign-ins; answers text',
+        body: z.array(z.string().min(1)),
+      },
+    },
     async (request, reply) => {
       await unlock(request, request.body);
       return reply.type('text/plain').send('Completed unlocking users');
@@ -195,18 +201,22 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/artifactory/api/security/unlockUsers/:name',
-    { config: { access: 'admin' }, schema: { params: nameParams } },
+    { config: { access: 'admin' }, schema: { summary: 'Release one locked user; answers text', params: nameParams } },
     async (request, reply) => {
       await unlock(request, [request.params.name]);
       return reply.type('text/plain').send(`Completed unlocking user '${request.params.name}'`);
     },
   );
-  app.post('/artifactory/api/security/unlockAllUsers', { config: { access: 'admin' } }, async (request, reply) => {
-    const names = [];
-    for (const name of (await lockedUsers(app.db)).keys()) if (await findUserByName(app.db, name)) names.push(name);
-    await unlock(request, names);
-    return reply.type('text/plain').send('Completed unlocking all users');
-  });
+  app.post(
+    '/artifactory/api/security/unlockAllUsers',
+    { config: { access: 'admin' }, schema: { summary: 'Release every locked user; answers text' } },
+    async (request, reply) => {
+      const names = [];
+      for (const name of (await lockedUsers(app.db)).keys()) if (await findUserByName(app.db, name)) names.push(name);
+      await unlock(request, names);
+      return reply.type('text/plain').send('Completed unlocking all users');
+    },
+  );
 
   app.get(
     '/artifactory/api/security/users',

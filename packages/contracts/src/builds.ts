@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * Build info as JFrog's CLI and CI plug-ins send it (`PUT /api/build`). Arca reads the fields
+ * named here; every other field is kept as sent and answered back.
+ */
+export const buildFileSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  type: z.string().optional(),
+  path: z.string().optional(),
+  sha1: z.string().optional(),
+  sha256: z.string().optional(),
+  md5: z.string().optional(),
+  /** Dependencies only: the scopes they were used in (compile, runtime, test…). */
+  scopes: z.array(z.string()).optional(),
+});
+
+export const buildModuleSchema = z.looseObject({
+  id: z.string().optional(),
+  type: z.string().optional(),
+  artifacts: z.array(buildFileSchema).optional(),
+  dependencies: z.array(buildFileSchema).optional(),
+});
+
+export const buildStatusSchema = z.looseObject({
+  status: z.string(),
+  comment: z.string().optional(),
+  repository: z.string().optional(),
+  timestamp: z.string().optional(),
+  user: z.string().optional(),
+  ciUser: z.string().optional(),
+});
+
+export const buildInfoSchema = z.looseObject({
+  version: z.string().optional(),
+  name: z.string("Build info needs a 'name'.").trim().min(1, "Build info needs a 'name'."),
+  number: z.union([z.string().min(1), z.number()], "Build info needs a 'number'."),
+  /** Java's `2026-11-23T10:00:00.000+0000` or ISO 8601. */
+  started: z.string("Build info needs 'started'."),
+  durationMillis: z.number().optional(),
+  principal: z.string().optional(),
+  url: z.string().optional(),
+  agent: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+  buildAgent: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+  vcs: z.array(z.looseObject({ url: z.string().optional(), revision: z.string().optional() })).optional(),
+  modules: z.array(buildModuleSchema).optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+  statuses: z.array(buildStatusSchema).optional(),
+  project: z.string().optional(),
+});
+
+export const buildListAnswerSchema = z.object({
+  builds: z.array(z.object({ uri: z.string(), lastStarted: z.string() })),
+  uri: z.string(),
+});
+
+export const buildRunsAnswerSchema = z.object({
+  buildsNumbers: z.array(z.object({ uri: z.string(), started: z.string() })),
+  uri: z.string(),
+});
+
+const change = <T extends z.ZodType>(item: T) =>
+  z.object({ new: z.array(item), updated: z.array(item), unchanged: z.array(item), removed: z.array(item) });
+
+/** `GET /api/build/{name}/{number}?diff={other}`: what changed from the other run to this one. */
+export const buildDiffSchema = z.object({
+  artifacts: change(buildFileSchema),
+  dependencies: change(buildFileSchema),
+  properties: change(z.object({ key: z.string(), value: z.unknown() })),
+});
+
+export const buildRunAnswerSchema = z.object({ buildInfo: buildInfoSchema, uri: z.string() });
+
+export const buildPromotionSchema = z.object({
+  status: z.string().optional(),
+  comment: z.string().optional(),
+  ciUser: z.string().optional(),
+  timestamp: z.string().optional(),
+  dryRun: z.boolean().optional(),
+  sourceRepo: z.string().optional(),
+  /** Without a target, the run's status changes and properties are set where the files are. */
+  targetRepo: z.string().min(1).optional(),
+  copy: z.boolean().optional(),
+  artifacts: z.boolean().optional(),
+  dependencies: z.boolean().optional(),
+  failFast: z.boolean().optional(),
+  /** Dependencies are promoted when they are in one of these scopes (all, when absent). */
+  scopes: z.array(z.string()).optional(),
+  /** Set on each promoted file, in the target when there is one. */
+  properties: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+export const buildPromotionAnswerSchema = z.object({
+  messages: z.array(z.object({ level: z.enum(['INFO', 'WARNING', 'ERROR']), message: z.string() })),
+});
