@@ -49,6 +49,18 @@ beforeAll(async () => {
       agent: { name: 'jfrog-cli-go', version: '2.52.0' },
       vcs: [{ url: 'https://git.example/shop.git', revision: `r${number}`, branch: 'main' }],
       properties: { 'buildInfo.env.CI': 'true' },
+      issues: {
+        tracker: { name: 'JIRA', version: '9.4' },
+        aggregateBuildIssues: false,
+        affectedIssues: [
+          {
+            key: `SHOP-${number}`,
+            url: `https://jira.example/browse/SHOP-${number}`,
+            summary: 'Checkout fails on an empty cart',
+            aggregated: false,
+          },
+        ],
+      },
       modules: [
         {
           id: 'org.shop:shop:2.0',
@@ -84,6 +96,11 @@ describe('builds in the console', () => {
     await page.waitForURL('**/ui/builds/shop/42');
     await page.getByRole('tab', { name: 'Published modules' }).waitFor();
     await page.getByText('org.shop:shop:2.0').waitFor();
+    await page.getByRole('tab', { name: 'Issues (1)' }).click();
+    await page.getByRole('link', { name: 'SHOP-42' }).waitFor();
+    await page.getByText('Tracker: JIRA 9.4').waitFor();
+    await screenshot(page, 'build-run-issues');
+    await page.getByRole('tab', { name: 'Published modules' }).click();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'build-run');
 

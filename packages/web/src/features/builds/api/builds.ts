@@ -53,6 +53,10 @@ export interface BuildRunInfo {
     vcs?: { url?: string; revision?: string; branch?: string; message?: string }[];
     properties?: Record<string, string>;
     statuses?: BuildStatus[];
+    issues?: {
+      tracker?: { name?: string; version?: string };
+      affectedIssues?: { key: string; url?: string; summary?: string; aggregated?: boolean }[];
+    };
   };
   modules: { id: string; artifacts: BuildFileRow[]; dependencies: BuildFileRow[] }[];
 }

@@ -35,6 +35,7 @@ import {
   type BuildFileRow,
   type BuildName,
   type BuildRun,
+  type BuildRunInfo,
 } from '../api/builds';
 
 export const buildHref = (name: string, number?: string) =>
@@ -205,6 +206,46 @@ function FilesTable({ files, dependencies }: { files: BuildFileRow[]; dependenci
   );
 }
 
+/** The issues a run's commits name (`jf rt build-add-git --config`), linked to their tracker. */
+function IssuesTable({ issues }: { issues: BuildRunInfo['buildInfo']['issues'] }) {
+  const tracker = [issues?.tracker?.name, issues?.tracker?.version].filter(Boolean).join(' ');
+  return (
+    <Flex vertical gap={8}>
+      {tracker && <Typography.Text type="secondary">Tracker: {tracker}</Typography.Text>}
+      <Table
+        size="small"
+        rowKey="key"
+        pagination={false}
+        dataSource={issues?.affectedIssues ?? []}
+        columns={[
+          {
+            title: 'Issue',
+            dataIndex: 'key',
+            key: 'key',
+            render: (key: string, row) => (row.url ? <a href={row.url}>{key}</a> : key),
+          },
+          { title: 'Summary', dataIndex: 'summary', key: 'summary' },
+          {
+            title: 'From',
+            dataIndex: 'aggregated',
+            key: 'aggregated',
+            width: 160,
+            render: (aggregated?: boolean) => (aggregated ? 'An earlier run' : 'This run'),
+          },
+        ]}
+        locale={{
+          emptyText: (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description="No issues recorded. JFrog CLI collects them from commit messages with jf rt build-add-git --config."
+            />
+          ),
+        }}
+      />
+    </Flex>
+  );
+}
+
 function BuildRunPage({ name, number }: { name: string; number: string }) {
   const info = useBuildInfo(name, number);
   const history = useBuildHistory(name);
@@ -303,6 +344,11 @@ function BuildRunPage({ name, number }: { name: string; number: string }) {
                       locale={{ emptyText: 'No environment was recorded.' }}
                     />
                   ),
+                },
+                {
+                  key: 'issues',
+                  label: `Issues${doc.issues?.affectedIssues?.length ? ` (${doc.issues.affectedIssues.length})` : ''}`,
+                  children: <IssuesTable issues={doc.issues} />,
                 },
                 {
                   key: 'history',
