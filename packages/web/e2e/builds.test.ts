@@ -160,4 +160,37 @@ describe('builds in the console', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it("counts a project's builds on Projects and narrows the builds list to the selected project", async () => {
+    const created = await fetch(`${server.url}/ui/api/v1/projects`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+        'content-type': 'application/json',
+        'x-requested-with': 'XMLHttpRequest',
+      },
+      body: JSON.stringify({ projectKey: 'store', displayName: 'Store' }),
+    });
+    expect(created.status).toBe(200);
+    await call('PUT', '/artifactory/api/build?project=store', {
+      version: '1.0.1',
+      name: 'storefront',
+      number: '7',
+      started: '2026-11-22T09:00:00.000+0000',
+      modules: [],
+    });
+    await page.goto(`${server.url}/ui/admin/projects`);
+    const row = page.getByRole('row', { name: /Store/ });
+    await row.getByRole('link', { name: '1', exact: true }).waitFor();
+    await screenshot(page, 'projects-builds');
+    await row.getByRole('link', { name: '1', exact: true }).click();
+    await page.waitForURL('**/ui/builds');
+    await page.getByText('Showing the builds of project store only').waitFor();
+    await page.getByRole('link', { name: 'storefront', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'shop', exact: true }).count()).toBe(0);
+    await screenshot(page, 'builds-of-project');
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.getByRole('link', { name: 'shop', exact: true }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });

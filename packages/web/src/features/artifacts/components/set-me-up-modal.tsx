@@ -40,18 +40,23 @@ function SnippetBlock({ snippet }: { snippet: Snippet }) {
   );
 }
 
-/** A tab per snippet, and one per group holding its snippets one under the other, each titled. */
+/**
+ * A tab per snippet, and one per group holding its snippets one under the other, each titled.
+ * Keys are positions: antd builds element ids from them, and an id holds no spaces.
+ */
 function snippetTabs(snippets: Snippet[]) {
   const tabs: { key: string; label: string; children: ReactNode }[] = [];
-  for (const snippet of snippets) {
+  const groups = new Set<string>();
+  snippets.forEach((snippet, i) => {
     if (!snippet.group) {
-      tabs.push({ key: snippet.title, label: snippet.title, children: <SnippetBlock snippet={snippet} /> });
-      continue;
+      tabs.push({ key: String(i), label: snippet.title, children: <SnippetBlock snippet={snippet} /> });
+      return;
     }
-    if (tabs.some((t) => t.key === `group:${snippet.group}`)) continue;
+    if (groups.has(snippet.group)) return;
+    groups.add(snippet.group);
     const members = snippets.filter((s) => s.group === snippet.group);
     tabs.push({
-      key: `group:${snippet.group}`,
+      key: String(i),
       label: snippet.group,
       children: (
         <Flex vertical gap={12}>
@@ -66,7 +71,7 @@ function snippetTabs(snippets: Snippet[]) {
         </Flex>
       ),
     });
-  }
+  });
   return tabs;
 }
 
