@@ -50,6 +50,9 @@ export const buildInfoSchema = z.looseObject({
   project: z.string().optional(),
 });
 
+/** A build-info document as the publish call takes it (validated: a name, a number, a start). */
+export type PublishedBuildInfo = z.infer<typeof buildInfoSchema>;
+
 export const buildListAnswerSchema = z.object({
   builds: z.array(z.object({ uri: z.string(), lastStarted: z.string() })),
   uri: z.string(),

@@ -13,6 +13,7 @@ import {
   buildRunAnswerSchema,
   buildRunsAnswerSchema,
   projectScopeSchema,
+  type PublishedBuildInfo,
 } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
@@ -37,8 +38,9 @@ const base = '/artifactory/api/build';
 
 /** The project a listing is narrowed to; none for all projects. */
 const projectOf = (request: FastifyRequest) => {
-  const { projectKey = (request.query as { project?: string }).project } = request.query as { projectKey?: string };
-  return projectKey && projectKey !== ALL_PROJECTS_CONTEXT.key ? projectKey : undefined;
+  const query = request.query as { projectKey?: string; project?: string };
+  const key = query.projectKey ?? query.project;
+  return key && key !== ALL_PROJECTS_CONTEXT.key ? key : undefined;
 };
 
 /** `?project=` (Artifactory's REST) or `?projectKey=` (the console's project scope). */
@@ -61,6 +63,7 @@ async function readableBuilds(request: FastifyRequest, project?: string) {
   }
   return answer;
 }
+
 const NO_RIGHT = 'You may not do this with this build.';
 
 /** Build names as clients put them in the address (`my%2Fbuild` for a name with a slash). */
@@ -81,10 +84,8 @@ async function requireOnBuild(
 const absent = (request: FastifyRequest, message: string) =>
   request.principal.kind === 'anonymous' ? unauthorized(AUTH_MESSAGES.loginRequired) : notFound(message);
 
-const promoteBody = buildPromotionSchema;
-
 /** The checksums of the files a promotion moves: the run's artifacts, and its dependencies of the scopes asked. */
-function promotedChecksums(doc: BuildInfo, body: z.infer<typeof promoteBody>): string[] {
+function promotedChecksums(doc: BuildInfo, body: z.infer<typeof buildPromotionSchema>): string[] {
   const scoped = (scopes: string[] | undefined) =>
     !body.scopes?.length || (scopes ?? []).some((scope) => body.scopes!.includes(scope));
   const files = (doc.modules ?? []).flatMap((m) => [
@@ -110,7 +111,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await publishBuild(request, request.body as BuildInfo, (request.query as { project?: string }).project);
+      await publishBuild(request, request.body as PublishedBuildInfo, (request.query as { project?: string }).project);
       return reply.status(204).send();
     },
   );
@@ -183,14 +184,14 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'user' },
       schema: {
         summary: 'Promote a run: record a status, copy or move its files to a target, set properties on them',
-        body: promoteBody,
+        body: buildPromotionSchema,
         response: { 200: buildPromotionAnswerSchema },
       },
     },
     async (request) => {
       const name = nameOf(request);
       const number = decodeURIComponent((request.params as { number: string }).number);
-      const body = request.body as z.infer<typeof promoteBody>;
+      const body = request.body as z.infer<typeof buildPromotionSchema>;
       await requireOnBuild(request, 'annotate', name);
       const run = await buildRun(db, name, number);
       const content = repoContent(request);

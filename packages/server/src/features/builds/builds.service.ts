@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { BUILD_INFO_REPO } from '@arca/contracts';
+import { BUILD_INFO_REPO, type PublishedBuildInfo } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { findRepository } from '../repositories/repositories.service.js';
@@ -24,7 +24,7 @@ export interface BuildInfo {
     artifacts?: BuildFile[];
     dependencies?: (BuildFile & { scopes?: string[] })[];
   }[];
-  properties?: Record<string, string>;
+  properties?: Record<string, unknown>;
   statuses?: unknown[];
   [field: string]: unknown;
 }
@@ -66,16 +66,16 @@ export function mayOnBuild(
  * the document; it must exist); a document sent again for the same
  * name, number and start replaces the earlier one.
  */
-export async function publishBuild(request: FastifyRequest, doc: BuildInfo, projectKey?: string): Promise<void> {
+export async function publishBuild(
+  request: FastifyRequest,
+  doc: PublishedBuildInfo,
+  projectKey?: string,
+): Promise<void> {
   const { db } = request.server;
-  if (typeof doc.name !== 'string' || !doc.name.trim()) throw badRequest("Build info needs a 'name'.");
-  if (typeof doc.number !== 'string' && typeof doc.number !== 'number')
-    throw badRequest("Build info needs a 'number'.");
-  if (typeof doc.started !== 'string') throw badRequest("Build info needs 'started'.");
-  const name = doc.name.trim();
+  const { name } = doc;
   const number = String(doc.number);
   const startedAt = startedMillis(doc.started);
-  const project = projectKey ?? (typeof doc.project === 'string' && doc.project ? doc.project : undefined);
+  const project = projectKey ?? (doc.project || undefined);
   if (project !== undefined) await getProjectRow(db, project);
   await ensureBuildInfoRepository(db);
   const path = await storeBuildDocument(repoContent(request), { ...doc, name, number }, startedAt);
