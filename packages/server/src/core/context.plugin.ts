@@ -20,6 +20,8 @@ export interface FormatFacts {
   upstreamPath(repo: RepositoryRow, path: string): string;
   /** Headers a remote repository's upstream needs to answer a path as its format expects. */
   upstreamHeaders(repo: RepositoryRow, path: string): Record<string, string>;
+  /** The token scope a remote repository's registry upstream needs for a path (`repository:{image}:pull`). */
+  upstreamScope(repo: RepositoryRow, path: string): string | undefined;
 }
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */

@@ -107,6 +107,13 @@ export interface Format {
     upstreamPath?: (path: string, repositoryUrl: string) => string;
     /** Headers the upstream needs to answer a path as the format expects (a registry's manifest media types). */
     upstreamHeaders?: (path: string) => Record<string, string>;
+    /**
+     * The token scope a registry upstream needs for a path (`repository:{image}:pull`): such an
+     * upstream is asked as Docker clients ask it — with a token held for the scope, else without
+     * credentials first, answering its challenge (a bearer token from its realm, the
+     * repository's credentials sent there) — instead of with the credentials at once.
+     */
+    upstreamScope?: (path: string, repositoryUrl: string) => string | undefined;
   };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it

@@ -50,6 +50,9 @@ export const FORMAT_FACTS: FormatFacts = {
   upstreamHeaders(repo, path) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamHeaders?.(path) ?? {};
   },
+  upstreamScope(repo, path) {
+    return formatFor(repo.package_type)?.remoteMetadata?.upstreamScope?.(path, repo.url);
+  },
 };
 
 /**

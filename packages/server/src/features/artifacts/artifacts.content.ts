@@ -151,6 +151,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     metadataMaxAgeMs: request.server.formats.metadataMaxAgeMs,
     upstreamPath: request.server.formats.upstreamPath,
     upstreamHeaders: request.server.formats.upstreamHeaders,
+    upstreamScope: request.server.formats.upstreamScope,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
   const paths = (items: ItemRow[]) => items.map((i) => i.path);

@@ -6,6 +6,7 @@ import { TRASHCAN_REPO } from '@arca/contracts';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
 import { findItem } from './artifacts.store.js';
+import { answerChallenge, heldToken, parseChallenge } from './artifacts.upstream-auth.js';
 
 const inflight = new Map<string, Promise<ItemRow | undefined>>();
 
@@ -35,14 +36,26 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
   const work = (async () => {
     const headers: Record<string, string> = { ...ctx.upstreamHeaders?.(repo, path) };
     const url = upstreamUrl(ctx, repo, path);
-    if (repo.username && sameHost(url, repo.url))
+    // a registry is asked as Docker clients ask it: with a token held for the scope, else without
+    // credentials, answering its challenge; other upstreams get the credentials at once
+    const scope = ctx.upstreamScope?.(repo, path);
+    const held = heldToken(repo, scope);
+    const sentBasic = scope === undefined && Boolean(repo.username) && sameHost(url, repo.url);
+    if (held) headers.authorization = held;
+    else if (sentBasic)
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
     let response: Response;
     try {
-      response = await outboundFetch(url, {
-        headers,
-        allowed: (await ctx.allowedHosts?.()) ?? [],
-      });
+      const allowed = (await ctx.allowedHosts?.()) ?? [];
+      response = await outboundFetch(url, { headers, allowed });
+      if (response.status === 401 && sameHost(url, repo.url)) {
+        const challenge = parseChallenge(response.headers.get('www-authenticate'));
+        const authorization = await answerChallenge(repo, challenge, sentBasic && !held, allowed);
+        if (authorization) {
+          await response.body?.cancel().catch(() => undefined);
+          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed });
+        }
+      }
     } catch (error) {
       ctx.log?.warn({ err: error, repo: repo.key, path }, 'fetching from the upstream failed');
       return undefined;

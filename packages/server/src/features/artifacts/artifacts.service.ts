@@ -58,6 +58,8 @@ export interface ArtifactContext {
    */
   upstreamPath?: (repo: RepositoryRow, path: string) => string;
   upstreamHeaders?: (repo: RepositoryRow, path: string) => Record<string, string>;
+  /** The token scope a registry upstream needs for a path; with one, the upstream is asked as Docker clients ask. */
+  upstreamScope?: (repo: RepositoryRow, path: string) => string | undefined;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }

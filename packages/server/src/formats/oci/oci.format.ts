@@ -3,18 +3,42 @@ import { ociRoutes } from './oci.routes.js';
 import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
 import { imageFacts } from './oci.image.js';
 
+/** Docker Hub's addresses: an official image there is named `library/{name}` (`nginx` is `library/nginx`). */
+const DOCKER_HUB = new Set(['registry-1.docker.io', 'index.docker.io', 'docker.io', 'registry.hub.docker.com']);
+
+/** A stored path's image and what of it the upstream is asked for; undefined for another path. */
+function upstreamTarget(path: string, repositoryUrl: string) {
+  const match =
+    /^(.+)\/\.(blobs|manifests)\/sha256__([a-f0-9]{64})$/.exec(path) ?? /^(.+)\/([^/]+)\/(manifest\.json)$/.exec(path);
+  if (!match) return undefined;
+  let image = match[1]!;
+  let host = '';
+  try {
+    host = new URL(repositoryUrl).hostname;
+  } catch {
+    // no URL: no host-specific naming
+  }
+  if (DOCKER_HUB.has(host) && !image.includes('/')) image = `library/${image}`;
+  const reference =
+    match[3] === 'manifest.json'
+      ? { kind: 'manifests', ref: encodeURIComponent(match[2]!) }
+      : { kind: match[2]!, ref: `sha256:${match[3]}` };
+  return { image, ...reference };
+}
+
 /**
  * Where a remote repository's upstream registry serves a stored path: a tag's manifest is
  * `v2/{image}/manifests/{tag}`, a manifest or blob by digest `v2/{image}/manifests|blobs/sha256:…`.
  */
-function upstreamPath(path: string): string {
-  const blob = /^(.+)\/\.blobs\/sha256__([a-f0-9]{64})$/.exec(path);
-  if (blob) return `v2/${blob[1]}/blobs/sha256:${blob[2]}`;
-  const manifest = /^(.+)\/\.manifests\/sha256__([a-f0-9]{64})$/.exec(path);
-  if (manifest) return `v2/${manifest[1]}/manifests/sha256:${manifest[2]}`;
-  const tag = /^(.+)\/([^/]+)\/manifest\.json$/.exec(path);
-  if (tag) return `v2/${tag[1]}/manifests/${encodeURIComponent(tag[2]!)}`;
-  return path;
+function upstreamPath(path: string, repositoryUrl: string): string {
+  const target = upstreamTarget(path, repositoryUrl);
+  return target ? `v2/${target.image}/${target.kind}/${target.ref}` : path;
+}
+
+/** The token scope pulling a path needs at a registry: `repository:{image}:pull`. */
+function upstreamScope(path: string, repositoryUrl: string): string | undefined {
+  const target = upstreamTarget(path, repositoryUrl);
+  return target && `repository:${target.image}:pull`;
 }
 
 const isTagManifest = (path: string) => /\/[^./][^/]*\/manifest\.json$/.test(path);
@@ -29,6 +53,7 @@ export const ociFormat: Format = {
     // a tag may move; blobs and manifests by digest never change
     isMetadata: isTagManifest,
     upstreamPath,
+    upstreamScope,
     upstreamHeaders: (path): Record<string, string> =>
       path.includes('/.blobs/') ? {} : { accept: MANIFEST_TYPES.join(', ') },
   },
