@@ -120,4 +120,27 @@ describe('search in the console', () => {
     await page.locator('.ant-table').getByRole('link', { name: 'billing-core-1.0.0.jar', exact: true }).waitFor();
     expect(problems).toEqual([]);
   });
+
+  it('searches from a dialog on a narrow screen, which a search closes', async () => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    try {
+      await page.goto(`${server.url}/ui/overview`);
+      await expect.poll(() => page.getByRole('textbox', { name: 'Search', exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Search artifacts' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Search artifacts' });
+      const bar = dialog.getByRole('textbox', { name: 'Search', exact: true });
+      await bar.fill('billing');
+      // the dialog has finished zooming in
+      await expect.poll(() => page.locator('.ant-modal[class*="zoom-"]').count()).toBe(0);
+      await screenshot(page, 'search-narrow-dialog');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await bar.press('Enter');
+      await page.waitForURL('**/ui/artifactSearchResults?searchType=quick&name=billing');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.locator('.ant-table').getByRole('link', { name: 'billing-core-1.0.0.jar', exact: true }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
 });

@@ -6,10 +6,11 @@ import {
   PlusOutlined,
   MenuOutlined,
   ProjectOutlined,
+  SearchOutlined,
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Alert, Avatar, Button, Dropdown, Layout, Menu, Segmented, Space, Tooltip, Typography } from 'antd';
+import { Alert, Avatar, Button, Dropdown, Layout, Menu, Modal, Segmented, Space, Tooltip, Typography } from 'antd';
 import { formatRelative } from '../../components/time';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -79,11 +80,25 @@ export function AppLayout() {
   // below the lg breakpoint the sidebar folds away; a header button brings it back
   const [narrow, setNarrow] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
+  // below lg the search bar opens in a dialog from a header button; a search (a new page) closes it
+  const [searchingAt, setSearchingAt] = useState<string>();
+  const searching = searchingAt === location.key;
   const projectHome = selected ? `/projects/${encodeURIComponent(selected.projectKey)}/general` : APPLICATION_HOME;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <ContentLoadingBar />
+      {narrow && (
+        <Modal
+          open={searching}
+          title="Search artifacts"
+          footer={null}
+          onCancel={() => setSearchingAt(undefined)}
+          destroyOnHidden
+        >
+          <HeaderSearch user={user?.name ?? 'anonymous'} width="100%" />
+        </Modal>
+      )}
       <a href="#main-content" className="arca-skip-link">
         Skip to content
       </a>
@@ -124,7 +139,17 @@ export function AppLayout() {
         )}
         {!anonymous && <ProjectSelector />}
         <div style={{ flex: 1 }} />
-        {!narrow && <HeaderSearch user={user?.name ?? 'anonymous'} />}
+        {narrow ? (
+          <Button
+            type="text"
+            style={{ color: '#fff' }}
+            icon={<SearchOutlined />}
+            aria-label="Search artifacts"
+            onClick={() => setSearchingAt(location.key)}
+          />
+        ) : (
+          <HeaderSearch user={user?.name ?? 'anonymous'} />
+        )}
         {anonymous ? (
           <Button type="primary" onClick={() => navigate('/login')}>
             Log in

@@ -30,7 +30,7 @@ export function useStartSearch(user: string) {
 }
 
 /** The header's search bar: a type, a name, recent searches and the advanced search. */
-export function HeaderSearch({ user }: { user: string }) {
+export function HeaderSearch({ user, width = 'min(520px, 42vw)' }: { user: string; width?: string }) {
   const [model, setModel] = useState<SearchModel>(() => emptyModel());
   const [advanced, setAdvanced] = useState(false);
   const [recentOpen, setRecentOpen] = useState(false);
@@ -60,7 +60,7 @@ export function HeaderSearch({ user }: { user: string }) {
 
   return (
     <>
-      <Space.Compact className="arca-header-search" style={{ width: 'min(520px, 42vw)' }}>
+      <Space.Compact className="arca-header-search" style={{ width }}>
         <Select
           aria-label="Search type"
           value={model.searchType}
