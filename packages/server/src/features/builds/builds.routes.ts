@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import {
   ALL_PROJECTS_CONTEXT,
@@ -254,7 +254,8 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
           await trx
             .insertInto('build_promotions')
             .values({
-              id: randomUUID(),
+              // time-ordered: promotions of one millisecond list in the order they were made
+              id: uuidv7(),
               build_id: run.id,
               status,
               comment: body.comment ?? '',
@@ -485,6 +486,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
               runs.map((r) => r.id),
             )
             .orderBy('created_at')
+            .orderBy('id')
             .execute()
         : [];
       return runs.map((run) => ({

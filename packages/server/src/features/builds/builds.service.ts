@@ -201,6 +201,7 @@ export async function buildDocument(db: Db, content: RepoContent, run: BuildsTab
     .selectAll()
     .where('build_id', '=', run.id)
     .orderBy('created_at')
+    .orderBy('id')
     .execute();
   const statuses = [
     ...(Array.isArray(doc.statuses) ? doc.statuses : []),
