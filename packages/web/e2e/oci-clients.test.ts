@@ -203,6 +203,17 @@ describe('skopeo against Arca', () => {
     ).json()) as { files: { uri: string }[] };
     expect(cached.files.map((f) => f.uri)).toContain('/1.0/manifest.json');
     expect(cached.files.filter((f) => f.uri.startsWith('/.blobs/')).length).toBeGreaterThanOrEqual(4);
+
+    // the tags the upstream has, also one never pulled through Arca
+    await copyAll(`oci:${layout}:1.0`, `docker://127.0.0.1:${registryPort}/upstream/base:2.0`);
+    const listed = await skopeo(
+      'list-tags',
+      '--tls-verify=false',
+      '--creds',
+      `admin:${ADMIN_PASSWORD}`,
+      `docker://${host()}/docker-remote/upstream/base`,
+    );
+    expect((JSON.parse(listed.slice(listed.indexOf('{'))) as { Tags: string[] }).Tags).toEqual(['1.0', '2.0']);
   });
 
   it('shows the pushed image on the Packages pages with its tags and layers', async () => {

@@ -8,27 +8,31 @@ const DOCKER_HUB = new Set(['registry-1.docker.io', 'index.docker.io', 'docker.i
 
 /** A stored path's image and what of it the upstream is asked for; undefined for another path. */
 function upstreamTarget(path: string, repositoryUrl: string) {
-  const match =
-    /^(.+)\/\.(blobs|manifests)\/sha256__([a-f0-9]{64})$/.exec(path) ?? /^(.+)\/([^/]+)\/(manifest\.json)$/.exec(path);
-  if (!match) return undefined;
-  let image = match[1]!;
+  const byDigest = /^(.+)\/\.(blobs|manifests)\/sha256__([a-f0-9]{64})$/.exec(path);
+  const tagList = /^(.+)\/\.tags\/list\.json$/.exec(path);
+  const tag = /^(.+)\/([^/]+)\/manifest\.json$/.exec(path);
+  const target = byDigest
+    ? { image: byDigest[1]!, kind: byDigest[2]!, ref: `sha256:${byDigest[3]}` }
+    : tagList
+      ? { image: tagList[1]!, kind: 'tags', ref: 'list' }
+      : tag
+        ? { image: tag[1]!, kind: 'manifests', ref: encodeURIComponent(tag[2]!) }
+        : undefined;
+  if (!target) return undefined;
   let host = '';
   try {
     host = new URL(repositoryUrl).hostname;
   } catch {
     // no URL: no host-specific naming
   }
-  if (DOCKER_HUB.has(host) && !image.includes('/')) image = `library/${image}`;
-  const reference =
-    match[3] === 'manifest.json'
-      ? { kind: 'manifests', ref: encodeURIComponent(match[2]!) }
-      : { kind: match[2]!, ref: `sha256:${match[3]}` };
-  return { image, ...reference };
+  if (DOCKER_HUB.has(host) && !target.image.includes('/')) target.image = `library/${target.image}`;
+  return target;
 }
 
 /**
  * Where a remote repository's upstream registry serves a stored path: a tag's manifest is
- * `v2/{image}/manifests/{tag}`, a manifest or blob by digest `v2/{image}/manifests|blobs/sha256:…`.
+ * `v2/{image}/manifests/{tag}`, a manifest or blob by digest `v2/{image}/manifests|blobs/sha256:…`,
+ * the tag list `v2/{image}/tags/list`.
  */
 function upstreamPath(path: string, repositoryUrl: string): string {
   const target = upstreamTarget(path, repositoryUrl);
@@ -42,6 +46,8 @@ function upstreamScope(path: string, repositoryUrl: string): string | undefined 
 }
 
 const isTagManifest = (path: string) => /\/[^./][^/]*\/manifest\.json$/.test(path);
+/** A tag's manifest and an image's tag list may change upstream; blobs and manifests by digest never do. */
+const isMetadata = (path: string) => isTagManifest(path) || /\/\.tags\/list\.json$/.test(path);
 
 /** Docker and OCI images at `/v2/{repoKey}/{image}/…`, for docker, podman, skopeo, oras and the rest. */
 export const ociFormat: Format = {
@@ -50,12 +56,11 @@ export const ociFormat: Format = {
   defaultUpstream: 'https://registry-1.docker.io/',
   routes: ociRoutes,
   remoteMetadata: {
-    // a tag may move; blobs and manifests by digest never change
-    isMetadata: isTagManifest,
+    isMetadata,
     upstreamPath,
     upstreamScope,
     upstreamHeaders: (path): Record<string, string> =>
-      path.includes('/.blobs/') ? {} : { accept: MANIFEST_TYPES.join(', ') },
+      isTagManifest(path) || path.includes('/.manifests/') ? { accept: MANIFEST_TYPES.join(', ') } : {},
   },
   /** A tag: the image is the package, the tag its version, with digest, platforms and layers. */
   async index(file, content) {

@@ -64,6 +64,8 @@ export function checkDigest(digest: string): string {
 export const blobPath = (image: string, digest: string) => `${image}/.blobs/sha256__${digest.slice(7)}`;
 export const manifestPath = (image: string, digest: string) => `${image}/.manifests/sha256__${digest.slice(7)}`;
 export const tagPath = (image: string, tag: string) => `${image}/${tag}/manifest.json`;
+/** Where a remote repository keeps its upstream's tag list of an image (metadata, fetched again when stale). */
+export const tagListPath = (image: string) => `${image}/.tags/list.json`;
 export const BLOBS = '.blobs';
 export const MANIFESTS = '.manifests';
 

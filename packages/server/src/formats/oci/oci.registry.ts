@@ -13,6 +13,7 @@ import {
   manifestPath,
   ociError,
   parseManifest,
+  tagListPath,
   tagPath,
   MEDIA_TYPES,
 } from './oci.layout.js';
@@ -135,8 +136,29 @@ export async function listTags(content: RepoContent, repo: RepositoryRow, image:
     const manifest = await content.resolve(repo, tagPath(image, child.name)).catch(() => undefined);
     if (manifest && manifest.item.folder !== 1) tags.add(child.name);
   }
+  // what a remote's upstream lists (a virtual repository's remote members' too), kept as metadata
+  if (repo.rclass !== 'local') {
+    for (const { item } of await content.resolveEach(repo.key, tagListPath(image)).catch(() => [])) {
+      let listed: unknown;
+      try {
+        listed = (JSON.parse((await content.read(item)).toString('utf8')) as { tags?: unknown }).tags;
+      } catch {
+        continue;
+      }
+      for (const tag of Array.isArray(listed) ? listed : []) if (typeof tag === 'string' && isTag(tag)) tags.add(tag);
+    }
+  }
   return [...tags].sort();
 }
+
+const isTag = (tag: string) => {
+  try {
+    checkTag(tag);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Removes a manifest by digest with every tag that names it, or one tag. */
 export async function deleteManifest(content: RepoContent, repoKey: string, image: string, reference: string) {

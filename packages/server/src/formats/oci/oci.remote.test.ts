@@ -55,7 +55,8 @@ describe.each(ENGINES)('a remote registry that answers with a token challenge, o
           )
         ).statusCode,
       ).toBe(201);
-    expect((await push('PUT', '/v2/docker-local/app/manifests/1.0', manifest, OCI_MANIFEST)).statusCode).toBe(201);
+    for (const tag of ['1.0', '2.0'])
+      expect((await push('PUT', `/v2/docker-local/app/manifests/${tag}`, manifest, OCI_MANIFEST)).statusCode).toBe(201);
     upstream.app.server.on('request', (request: IncomingMessage) => {
       const scheme = request.headers.authorization?.split(' ')[0] ?? 'none';
       seen.push(`${request.url?.split('?')[0]} ${scheme}`);
@@ -117,6 +118,15 @@ describe.each(ENGINES)('a remote registry that answers with a token challenge, o
     expect(stored.filter((i) => i.path.endsWith('.json'))).toEqual([]);
   });
 
+  it('lists the tags the upstream has, also those not pulled yet', async () => {
+    const res = await pull('/v2/docker-remote/docker-local/app/tags/list');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ name: 'docker-remote/docker-local/app', tags: ['1.0', '2.0'] });
+    expect(seen.at(-1)).toBe('/v2/docker-local/app/tags/list Bearer');
+    // a tag only listed is pulled on demand
+    expect((await pull('/v2/docker-remote/docker-local/app/manifests/2.0')).body).toBe(manifest);
+  });
+
   it("names Docker Hub's official images library/{name}, in the path and in the token's scope", () => {
     const remote = ociFormat.remoteMetadata!;
     const hub = 'https://registry-1.docker.io/';
@@ -124,6 +134,7 @@ describe.each(ENGINES)('a remote registry that answers with a token challenge, o
     expect(remote.upstreamScope!('nginx/1.27/manifest.json', hub)).toBe('repository:library/nginx:pull');
     expect(remote.upstreamPath!('bitnami/redis/7/manifest.json', hub)).toBe('v2/bitnami/redis/manifests/7');
     expect(remote.upstreamPath!('nginx/1.27/manifest.json', 'https://ghcr.io/')).toBe('v2/nginx/manifests/1.27');
+    expect(remote.upstreamPath!('nginx/.tags/list.json', hub)).toBe('v2/library/nginx/tags/list');
     expect(remote.upstreamScope!('nginx/.blobs/sha256__' + 'a'.repeat(64), hub)).toBe('repository:library/nginx:pull');
   });
 });
