@@ -76,12 +76,18 @@ export const AUTH_MESSAGES = {
   uiAccessDisabled: 'UI access is disabled for this user.',
   /** The user is locked after too many failed logins; {minutes} is replaced. */
   locked: 'Too many failed login attempts. The user is locked for {minutes} minute(s).',
+  /** The user is locked after too many wrong second-factor codes (across sign-ins); {minutes} is replaced. */
+  lockedOtp: 'Too many wrong verification codes. The user is locked for {minutes} minute(s).',
   /** The failure before the one that locks; {minutes} is replaced. */
   lastAttempt: 'Bad credentials. One more failed attempt locks the user for {minutes} minute(s).',
   loginRequired: 'Authentication is required.',
   adminRequired: 'This action needs administrator rights.',
   /** A user with a second factor signs clients in with a token or API key, never the password alone. */
   tooManyFailures: 'Too many failed sign-ins from this address. Try again in a minute.',
+  /** A container registry token presented anywhere but the registry's own calls. */
+  registryTokenElsewhere: 'A container registry token is accepted only by the registry (/v2/). Use an access token here.',
+  /** `/v2/token` asked with a registry token: tokens are made from a password or an access token. */
+  registryTokenRenew: 'A registry token cannot make another token: sign in again with your password or an access token.',
   mfaUseToken: 'This user signs in with a second factor: use an access token or API key instead of the password.',
 } as const;
 

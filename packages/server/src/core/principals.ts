@@ -15,8 +15,11 @@ export type Principal =
       sessionId: string | null;
       /** Set for an access token scoped to groups: only those groups' permissions apply. */
       scopeGroups?: string[];
-      /** How the caller proved who it is: a console session, a password, or a token / API key. */
-      via?: 'session' | 'password' | 'token';
+      /**
+       * How the caller proved who it is: a console session, a password, a token / API key, or a
+       * container registry token (good for the registry's `/v2/` calls only).
+       */
+      via?: 'session' | 'password' | 'token' | 'registry';
     }
   | { kind: 'anonymous' };
 

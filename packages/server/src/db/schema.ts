@@ -37,6 +37,8 @@ export interface LoginFailuresTable {
   failures: number;
   window_start: number;
   locked_until: number | null;
+  /** What the last failure was: a wrong 'password' or a wrong second-factor code ('otp'). */
+  cause: Generated<string>;
 }
 
 export interface NodesTable {
@@ -251,6 +253,8 @@ export interface AccessTokensTable {
   last_used_at: number | null;
   /** SHA-256 of the refresh token of a refreshable access token. */
   refresh_hash: string | null;
+  /** An API key sealed with the deployment's key, so that its owner can read it back; null for tokens. */
+  sealed: string | null;
 }
 
 export interface AuditEventsTable {
@@ -264,6 +268,23 @@ export interface AuditEventsTable {
   outcome: string;
   /** JSON: `{ before?, after?, message? }`. */
   details: string;
+}
+
+/**
+ * A command-line client's browser sign-in (npm's web login): the client polls with the done id
+ * while a signed-in user approves the login id in the console. Only SHA-256 of both ids is kept.
+ */
+export interface WebLoginsTable {
+  id_hash: string;
+  done_hash: string;
+  client: string;
+  hostname: string;
+  source_ip: string;
+  created_at: number;
+  expires_at: number;
+  approved_by: string | null;
+  approved_at: number | null;
+  done_at: number | null;
 }
 
 export interface OneTimeTokensTable {
@@ -341,6 +362,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   audit_events: AuditEventsTable;
   one_time_tokens: OneTimeTokensTable;
+  web_logins: WebLoginsTable;
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
   job_leases: JobLeasesTable;

@@ -12,6 +12,7 @@ import * as maven from './2026-11-27-maven.js';
 import * as search from './2026-11-28-search.js';
 import * as tokens from './2026-11-29-tokens.js';
 import * as builds from './2026-11-30-builds.js';
+import * as hardening from './2026-12-01-hardening.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-search': search,
   '2026-11-29-tokens': tokens,
   '2026-11-30-builds': builds,
+  '2026-12-01-hardening': hardening,
 };

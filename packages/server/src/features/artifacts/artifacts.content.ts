@@ -53,14 +53,18 @@ export interface DeployRequest {
   upload?: string;
 }
 
-/** Uploads received in parts, before they are deployed with `DeployRequest.upload`. */
+/**
+ * Uploads received in parts, before they are deployed with `DeployRequest.upload`. An upload
+ * belongs to the caller who opened it and to its repository: for anyone else, or through another
+ * repository, it answers 404 as an unknown one.
+ */
 export interface Uploads {
-  create(): Promise<string>;
+  create(repoKey: string): Promise<string>;
   /** Bytes received so far; 404 for an unknown upload. */
-  size(id: string): Promise<number>;
+  size(repoKey: string, id: string): Promise<number>;
   /** Appends a part that must start where the upload stands (416 otherwise); answers the new size. */
-  append(id: string, body: Readable, start?: number): Promise<number>;
-  remove(id: string): Promise<void>;
+  append(repoKey: string, id: string, body: Readable, start?: number): Promise<number>;
+  remove(repoKey: string, id: string): Promise<void>;
 }
 
 /**
@@ -143,6 +147,8 @@ export function repoContent(request: FastifyRequest): RepoContent {
   const { db, binaries: store, config, uploadSessions: uploads } = request.server;
   const { principal } = request;
   const actor = actorName(principal);
+  const uploadOwner = (repoKey: string) =>
+    `${principal.kind === 'user' ? principal.user.id : 'anonymous'}/${repoKey}`;
   const ctx: ArtifactContext = {
     db,
     store,
@@ -223,6 +229,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
 
     async deploy(input) {
       const { upload, ...rest } = input;
+      if (upload) await uploads.verify(upload, uploadOwner(input.repoKey));
       let written: PendingBinary | undefined;
       try {
         const repo = await repositoryOrTrash(db, input.repoKey);
@@ -244,7 +251,21 @@ export function repoContent(request: FastifyRequest): RepoContent {
       }
     },
 
-    uploads,
+    uploads: {
+      create: (repoKey) => uploads.create(uploadOwner(repoKey)),
+      async size(repoKey, id) {
+        await uploads.verify(id, uploadOwner(repoKey));
+        return uploads.size(id);
+      },
+      async append(repoKey, id, body, start) {
+        await uploads.verify(id, uploadOwner(repoKey));
+        return uploads.append(id, body, start);
+      },
+      async remove(repoKey, id) {
+        await uploads.verify(id, uploadOwner(repoKey));
+        await uploads.remove(id);
+      },
+    },
 
     async authorize(action, repoKey, path) {
       await requirePermission(request, action, repoKey, path);

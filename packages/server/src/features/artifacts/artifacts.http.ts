@@ -9,9 +9,7 @@ import { countDownload } from './artifacts.stats.js';
 import { actorName } from '../../core/principals.js';
 
 /** `http(s)://host[:port]` of the request, for the addresses in answers. */
-export function baseUrlOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
+export { baseUrlOf } from '../../core/base-url.js';
 
 function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());

@@ -29,11 +29,19 @@ export class UploadSessions {
     return path.join(this.dir, id);
   }
 
-  async create(): Promise<string> {
+  /** Opens an upload for `owner` (who opened it, and for which repository): only they may continue it. */
+  async create(owner: string): Promise<string> {
     await fs.promises.mkdir(this.dir, { recursive: true });
     const id = randomUUID();
+    await fs.promises.writeFile(`${this.file(id)}.owner`, owner);
     await fs.promises.writeFile(this.file(id), '');
     return id;
+  }
+
+  /** 404 BLOB_UPLOAD_UNKNOWN unless the upload exists and was opened by `owner`. */
+  async verify(id: string, owner: string): Promise<void> {
+    const opener = await fs.promises.readFile(`${this.file(id)}.owner`, 'utf8').catch(() => undefined);
+    if (opener !== owner) throw unknownUpload(id);
   }
 
   /** Bytes received so far; 404 BLOB_UPLOAD_UNKNOWN for an unknown session. */
@@ -94,6 +102,7 @@ export class UploadSessions {
     this.digests.get(id)?.abort();
     this.digests.delete(id);
     await fs.promises.rm(this.file(id), { force: true });
+    await fs.promises.rm(`${this.file(id)}.owner`, { force: true });
   }
 
   /** Removes sessions untouched for `maxAgeMs`; answers how many. */
@@ -103,6 +112,11 @@ export class UploadSessions {
       const file = path.join(this.dir, name);
       const stat = await fs.promises.stat(file).catch(() => undefined);
       if (stat && stat.mtimeMs + maxAgeMs < now) {
+        if (name.endsWith('.owner')) {
+          // an owner file goes with its upload (or alone, when the upload is gone already)
+          if (!fs.existsSync(file.slice(0, -'.owner'.length))) await fs.promises.rm(file, { force: true });
+          continue;
+        }
         await this.remove(name).catch(() => fs.promises.rm(file, { force: true }));
         removed += 1;
       }

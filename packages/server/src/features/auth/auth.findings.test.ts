@@ -11,6 +11,8 @@ import {
   enrolTotp,
   login,
   messages,
+  mfaCookie,
+  changeSecuritySettings,
   startMailServer,
   startTestApp,
   totpCode,
@@ -168,6 +170,27 @@ describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
       payload: 'x',
     });
     expect(put.statusCode).toBe(403);
+  });
+
+  it('counts wrong second-factor codes across sign-ins: a correct password gives no fresh guesses', async () => {
+    await createUser(t.app, 'ann');
+    const { secret } = await enrol('ann', 'ann-Passw0rd');
+    expect((await changeSecuritySettings(t.app, { lockoutEnabled: true, lockoutAttempts: 3, lockoutMinutes: 30 })).statusCode).toBe(200);
+    const wrong = code(secret, 5);
+    const statuses: number[] = [];
+    let last;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const signIn = await login(t.app, 'ann', 'ann-Passw0rd');
+      expect(signIn.res.statusCode).toBe(200);
+      last = await post('/auth/mfa/verify/', { otp: wrong }, { cookie: mfaCookie(signIn.res) });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+    expect(messages(last!)).toEqual([AUTH_MESSAGES.lockedOtp.replace('{minutes}', '30')]);
+    // the right password does not open the lock, and the lock says why it is there
+    const again = await login(t.app, 'ann', 'ann-Passw0rd');
+    expect(again.res.statusCode).toBe(429);
+    expect(messages(again.res)[0]).toMatch(/^Too many wrong verification codes/);
   });
 
   it('refuses a token lifetime past ten years and stores nothing', async () => {

@@ -103,6 +103,8 @@ async function resolvePrincipal(
   const apiKey = request.headers['x-jfrog-art-api'];
   let principal: Principal;
   if (authorization?.toLowerCase().startsWith('bearer ') && authorization.includes(REGISTRY_TOKEN_PREFIX)) {
+    // made by the registry's token flow for the registry: every other door refuses it
+    if (!routedPath(request).startsWith('/v2/')) throw new HttpError(401, AUTH_MESSAGES.registryTokenElsewhere);
     principal = await registryTokenPrincipal(app.db, authorization.slice(7).trim());
   } else if (authorization?.toLowerCase().startsWith('bearer ')) {
     const secret = authorization.slice(7).trim();

@@ -98,7 +98,9 @@ export async function authenticate(
   dummyHash ??= hashPassword(randomUUID());
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
   if (user && ok) {
-    if (failures) await clearLoginFailures(db, name);
+    // a password is the whole proof only without a second factor: wrong codes stay counted until
+    // a right one (a correct password must not hand out fresh guesses at the code)
+    if (failures && user.mfa_enrolled_at === null) await clearLoginFailures(db, name);
     return user;
   }
   const warning = await recordLoginFailure(db, config, name, user, now);
@@ -115,14 +117,20 @@ export async function unlockUsers(db: Db, names: readonly string[]): Promise<voi
   for (const name of names) await clearLoginFailures(db, name);
 }
 
-const lockedMessage = (until: number, now: number) =>
-  AUTH_MESSAGES.locked.replace('{minutes}', String(Math.max(1, Math.ceil((until - now) / 60_000))));
+/** Why a sign-in failed: a wrong password, or a wrong second-factor code. */
+export type FailureCause = 'password' | 'otp';
+
+const lockedMessage = (until: number, now: number, cause: string) =>
+  (cause === 'otp' ? AUTH_MESSAGES.lockedOtp : AUTH_MESSAGES.locked).replace(
+    '{minutes}',
+    String(Math.max(1, Math.ceil((until - now) / 60_000))),
+  );
 
 /** 429 while the name is locked; otherwise the failures counted so far, if any. */
 export async function refuseWhileLocked(db: Db, name: string, now = Date.now()) {
   const failures = await findLoginFailures(db, name);
   if (failures?.locked_until && failures.locked_until > now) {
-    throw new HttpError(429, lockedMessage(failures.locked_until, now));
+    throw new HttpError(429, lockedMessage(failures.locked_until, now, failures.cause));
   }
   return failures;
 }
@@ -138,6 +146,7 @@ export async function recordLoginFailure(
   name: string,
   user: UserRow | undefined,
   now = Date.now(),
+  cause: FailureCause = 'password',
 ): Promise<string | undefined> {
   const settings = await getSecuritySettings(db, config);
   const { windowMs } = config.loginLockout;
@@ -152,6 +161,7 @@ export async function recordLoginFailure(
     failures: count,
     window_start: inWindow ? failures.window_start : now,
     locked_until: lockedUntil,
+    cause,
   });
   if (lockedUntil) {
     // a locked user's cached client credentials stop working too
@@ -160,7 +170,7 @@ export async function recordLoginFailure(
       // … on every worker and node
       await bumpConfigGeneration(db);
     }
-    throw new HttpError(429, lockedMessage(lockedUntil, now));
+    throw new HttpError(429, lockedMessage(lockedUntil, now, cause));
   }
   return count === maxFailures - 1
     ? AUTH_MESSAGES.lastAttempt.replace('{minutes}', String(settings.lockoutMinutes))

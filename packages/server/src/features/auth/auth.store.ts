@@ -28,7 +28,7 @@ export function findLoginFailures(db: Db, userName: string) {
 
 export async function putLoginFailures(
   db: Db,
-  row: { user_name: string; failures: number; window_start: number; locked_until: number | null },
+  row: { user_name: string; failures: number; window_start: number; locked_until: number | null; cause: string },
 ): Promise<void> {
   await db
     .insertInto('login_failures')
@@ -38,6 +38,7 @@ export async function putLoginFailures(
         failures: row.failures,
         window_start: row.window_start,
         locked_until: row.locked_until,
+        cause: row.cause,
       }),
     )
     .execute();

@@ -193,7 +193,7 @@ export async function verifyLoginOtp(db: Db, config: Config, pending: LiveToken,
       .execute();
   }
   // answers 429 on the failure that locks the user
-  await recordLoginFailure(db, config, user.name, user);
+  await recordLoginFailure(db, config, user.name, user, Date.now(), 'otp');
   throw last ? forbidden(PASSWORD_FLOW_MESSAGES.otpExpired) : unauthorized(PASSWORD_FLOW_MESSAGES.badOtp);
 }
 
@@ -201,7 +201,7 @@ export async function verifyLoginOtp(db: Db, config: Config, pending: LiveToken,
 export async function verifyCurrentOtp(db: Db, config: Config, user: UserRow, code: string): Promise<void> {
   await refuseWhileLocked(db, user.name);
   if (user.mfa_secret && user.mfa_enrolled_at !== null && (await useCode(db, user, user.mfa_secret, code))) return;
-  await recordLoginFailure(db, config, user.name, user);
+  await recordLoginFailure(db, config, user.name, user, Date.now(), 'otp');
   throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
 }
 

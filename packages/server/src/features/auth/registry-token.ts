@@ -5,6 +5,7 @@ import { bumpConfigGeneration, cachedConfig } from '../../core/config-cache.js';
 import { getSetting } from '../../core/settings.store.js';
 import type { Principal } from '../../core/principals.js';
 import type { Db } from '../../db/database.js';
+import type { UserRow } from '../../db/schema.js';
 import { findUserById } from '../users/users.service.js';
 
 /**
@@ -22,6 +23,8 @@ interface Claims {
   g?: string[];
   /** Expiry, ms since the epoch. */
   e: number;
+  /** When the user's password last changed (ms): a newer password ends the token. */
+  p?: number;
 }
 
 async function tokenKey(db: Db): Promise<Buffer> {
@@ -43,12 +46,15 @@ async function tokenKey(db: Db): Promise<Buffer> {
 
 const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
 
-/** A registry token for the caller, valid for an hour. */
+const passwordStamp = (user: UserRow) => user.password_changed_at ?? user.created_at;
+
+/** A registry token for the caller, valid for an hour (or until the user's password changes). */
 export async function issueRegistryToken(db: Db, principal: Principal, now = Date.now()): Promise<string> {
   const claims: Claims = {
     u: principal.kind === 'user' ? principal.user.id : null,
     ...(principal.kind === 'user' && principal.scopeGroups ? { g: principal.scopeGroups } : {}),
     e: now + REGISTRY_TOKEN_SECONDS * 1000,
+    ...(principal.kind === 'user' ? { p: passwordStamp(principal.user) } : {}),
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${REGISTRY_TOKEN_PREFIX}${payload}.${sign(await tokenKey(db), payload)}`;
@@ -70,8 +76,8 @@ export async function registryTokenPrincipal(db: Db, token: string, now = Date.n
   if (typeof claims.e !== 'number' || claims.e <= now) throw unauthorized('The token has expired.');
   if (claims.u === null) return { kind: 'anonymous' };
   const user = await cachedConfig(db, `user-by-id:${claims.u}`, () => findUserById(db, claims.u!));
-  if (!user) throw unauthorized(AUTH_MESSAGES.badCredentials);
+  if (!user || claims.p !== passwordStamp(user)) throw unauthorized(AUTH_MESSAGES.badCredentials);
   return claims.g
-    ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups: claims.g, via: 'token' }
-    : { kind: 'user', user, sessionId: null, via: 'token' };
+    ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups: claims.g, via: 'registry' }
+    : { kind: 'user', user, sessionId: null, via: 'registry' };
 }

@@ -33,6 +33,7 @@ import {
   storedDocument,
   type BuildInfo,
 } from './builds.service.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 const base = '/artifactory/api/build';
 
@@ -132,7 +133,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
         lastStarted: b.lastStarted,
       }));
       if (!builds.length) throw absent(request, 'No builds were found');
-      return { builds, uri: `${request.protocol}://${request.host}${base}` };
+      return { builds, uri: `${baseUrlOf(request)}${base}` };
     },
   );
 
@@ -148,7 +149,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       if (!runs.length) throw absent(request, `No build was found for build name: ${name}`);
       return {
         buildsNumbers: runs.map((r) => ({ uri: `/${encodeURIComponent(r.number)}`, started: r.started })),
-        uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}`,
+        uri: `${baseUrlOf(request)}${base}/${encodeURIComponent(name)}`,
       };
     },
   );
@@ -173,7 +174,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       if (diff !== undefined) return diffBuilds(doc, await buildDocument(db, content, await buildRun(db, name, diff)));
       return {
         buildInfo: doc,
-        uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(name)}/${encodeURIComponent(number)}`,
+        uri: `${baseUrlOf(request)}${base}/${encodeURIComponent(name)}/${encodeURIComponent(number)}`,
       };
     },
   );

@@ -14,6 +14,7 @@ import {
   toGroup,
   updateGroup,
 } from './groups.service.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
@@ -73,7 +74,7 @@ export const groupsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(base, async (request) =>
     (await listGroups(app.db)).map((g) => ({
       name: g.name,
-      uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(g.name)}`,
+      uri: `${baseUrlOf(request)}${base}/${encodeURIComponent(g.name)}`,
     })),
   );
 

@@ -21,6 +21,7 @@ import {
   toV1Body,
 } from './permissions.service.js';
 import { notFound } from '../../core/errors.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(128) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
@@ -91,7 +92,7 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(base, async (request) =>
     (await listTargets(app.db)).map((t) => ({
       name: t.name,
-      uri: `${request.protocol}://${request.host}${base}/${encodeURIComponent(t.name)}`,
+      uri: `${baseUrlOf(request)}${base}/${encodeURIComponent(t.name)}`,
     })),
   );
 
@@ -140,7 +141,7 @@ export const permissionsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         .filter((t) => t.repo)
         .map((t) => ({
           name: t.name,
-          uri: `${request.protocol}://${request.host}${v1}/${encodeURIComponent(t.name)}`,
+          uri: `${baseUrlOf(request)}${v1}/${encodeURIComponent(t.name)}`,
         })),
   );
   app.get(

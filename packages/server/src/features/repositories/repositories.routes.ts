@@ -32,6 +32,7 @@ import {
   toReaderAnswer,
   updateRepositoryConfig,
 } from './repositories.service.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 const keyParams = z.object({ key: z.string().min(1).max(64) });
 
@@ -211,6 +212,6 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/ui/setMeUp', { config: { access: 'public' }, schema: { response: { 200: setMeUpSchema } } }, (request) => ({
-    baseUrl: `${request.protocol}://${request.host}`,
+    baseUrl: baseUrlOf(request),
   }));
 };

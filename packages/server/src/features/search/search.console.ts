@@ -11,6 +11,7 @@ import { flushDownloads } from '../artifacts/artifacts.stats.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
 import { SEARCHES } from './search.rest.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 type Criteria = Record<string, unknown>;
 type Body = Record<string, unknown>;
@@ -117,7 +118,7 @@ async function consoleSearch(request: FastifyRequest, type: string) {
   );
 }
 
-const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+const baseUrl = (request: FastifyRequest) => baseUrlOf(request);
 
 /** The answer of a console search: at most the limit, and the spec's message (results hold one more than shown when there are more). */
 function limited<T>(results: T[], extra: Record<string, unknown> = {}) {

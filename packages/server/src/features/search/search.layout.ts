@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { compareMavenVersions, isSnapshotVersion, parseMavenPath } from '../../formats/maven/maven.path.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -98,7 +99,7 @@ export async function patternSearch(request: FastifyRequest) {
   const folder = literal.includes('/') ? literal.slice(0, literal.lastIndexOf('/')) : '';
   const found = await files(request, folder ? { repo, path: { $match: `${folder}*` } } : { repo }, []);
   return {
-    repoUri: `${request.protocol}://${request.host}/artifactory/${repo}`,
+    repoUri: `${baseUrlOf(request)}/artifactory/${repo}`,
     sourcePattern: pattern,
     files: found.map((f) => f.path).filter((p) => isMatch(p)),
   };

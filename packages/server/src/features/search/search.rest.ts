@@ -3,6 +3,7 @@ import { badRequest } from '../../core/errors.js';
 import { downloadUri, storageUri } from '../artifacts/artifacts.uris.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 type Criteria = Record<string, unknown>;
 type Query = Record<string, string | undefined>;
@@ -120,7 +121,7 @@ export async function restSearch(request: FastifyRequest, kind: string, query: Q
     parseAql(`items.find(${JSON.stringify(find)}).include(${include}).limit(10000)`),
     { trash: false },
   );
-  const base = `${request.protocol}://${request.host}`;
+  const base = baseUrlOf(request);
   return {
     results: answer.results.map((shaped) => {
       const stats = (shaped.stats as { downloaded?: string }[] | undefined)?.[0];

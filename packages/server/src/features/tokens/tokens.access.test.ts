@@ -117,6 +117,47 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
     expect(again.statusCode).toBe(401);
   });
 
+  it('reads form flags in any letter case, as Artifactory does', async () => {
+    for (const value of ['TRUE', 'True', ' true ']) {
+      const answer = await form(
+        '/access/api/v1/tokens',
+        { refreshable: value, include_reference_token: value.toUpperCase(), expires_in: '60' },
+        ann,
+      );
+      expect(answer.statusCode).toBe(200);
+      expect((answer.json() as { refresh_token?: string }).refresh_token).toBeTruthy();
+    }
+    const no = await form('/access/api/v1/tokens', { refreshable: 'FALSE', expires_in: '60' }, ann);
+    expect((no.json() as { refresh_token?: string }).refresh_token).toBeUndefined();
+    const bad = await form('/access/api/v1/tokens', { refreshable: 'yes please' }, ann);
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('answers an API key to its owner, stored sealed rather than as the key itself', async () => {
+    const bob = await createUser(t.app, 'bob');
+    const url = '/artifactory/api/security/apiKey';
+    expect((await t.app.inject({ url, headers: bob })).json()).toEqual({});
+    const made = (await t.app.inject({ method: 'POST', url, headers: bob })).json() as { apiKey: string };
+    expect((await t.app.inject({ url, headers: bob })).json()).toEqual({ apiKey: made.apiKey });
+    // nobody else reads it: the administrator gets his own (none)
+    expect((await t.app.inject({ url, headers: ADMIN_BASIC })).json()).toEqual({});
+    const row = await t.app.db
+      .selectFrom('access_tokens')
+      .select(['sealed', 'token_hash'])
+      .where('kind', '=', 'api_key')
+      .executeTakeFirstOrThrow();
+    expect(row.sealed).toBeTruthy();
+    expect(row.sealed).not.toContain(made.apiKey);
+    // it authenticates as a header and as a password; regenerated, the old one stops and the new one reads back
+    expect((await t.app.inject({ url: '/artifactory/api/security/apiKey', headers: { 'x-jfrog-art-api': made.apiKey } })).json()).toEqual({ apiKey: made.apiKey });
+    expect((await t.app.inject({ url, headers: basic('bob', made.apiKey) })).statusCode).toBe(200);
+    const again = (await t.app.inject({ method: 'PUT', url, headers: bob })).json() as { apiKey: string };
+    expect((await t.app.inject({ url, headers: { 'x-jfrog-art-api': made.apiKey } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url, headers: bob })).json()).toEqual({ apiKey: again.apiKey });
+    expect((await t.app.inject({ method: 'DELETE', url, headers: bob })).statusCode).toBe(200);
+    expect((await t.app.inject({ url, headers: bob })).json()).toEqual({});
+  });
+
   it('revokes by the token itself or by id; a revoked JWT is refused at once', async () => {
     const one = (await form('/access/api/v1/tokens', {}, ann)).json() as { access_token: string; token_id: string };
     const revoked = await form('/access/api/v1/tokens/revoke', { token: one.access_token }, ann);

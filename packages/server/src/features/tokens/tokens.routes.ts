@@ -22,6 +22,7 @@ import { tokenPublicKey } from './tokens.jwt.js';
 import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from '../auth/encrypted-password.js';
 import {
   apiKeyState,
+  readApiKey,
   createAccessToken,
   refreshAccessToken,
   revokeAccessTokenBySecret,
@@ -49,8 +50,16 @@ const tokenRevoked = (request: FastifyRequest) =>
 const apiKeyChanged = (request: FastifyRequest, action: string, owner: string) =>
   recordWith<undefined>(request, () => ({ audit: { category: 'token', action, target: owner } }));
 
-/** Form fields arrive as text: numbers and flags are read from either form. */
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+/** Form fields arrive as text: numbers and flags are read from either form (flags in any letter case, as Artifactory reads them). */
+const flag = z.union([
+  z.boolean(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['true', 'false']))
+    .transform((v) => v === 'true'),
+]);
 const seconds = z.coerce.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS);
 
 /** `POST /access/api/v1/tokens`, as Artifactory takes it (JSON or form); unknown fields are ignored. */
@@ -60,6 +69,8 @@ const tokenRequestSchema = z.object({
   scope: z.string().optional(),
   expires_in: seconds.optional(),
   refreshable: flag.optional(),
+  /** Artifactory's short reference token beside the JWT: read, but the JWT is what Arca answers. */
+  include_reference_token: flag.optional(),
   description: z.string().max(1024).optional(),
   audience: z.string().optional(),
   refresh_token: z.string().optional(),
@@ -253,9 +264,9 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
   const apiKeyPath = '/artifactory/api/security/apiKey';
 
   app.get(apiKeyPath, { config: { access } }, async (request) => {
-    const state = await apiKeyState(app.db, caller(request).id);
-    // keys are stored as hashes, so an existing key cannot be shown again
-    return state.exists ? { exists: true, createdAt: state.createdAt } : {};
+    // Artifactory's answer: the key, or an empty object when the caller has none
+    const apiKey = await readApiKey(app.db, caller(request).id);
+    return apiKey ? { apiKey } : {};
   });
 
   const create = async (request: FastifyRequest, regenerate: boolean) => {

@@ -17,6 +17,7 @@ import type { AccessTokenRow, UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { TOKEN_SERVICE, isJwt, signToken } from './tokens.jwt.js';
 import { groupsOfUser } from '../groups/groups.service.js';
+import { seal, unseal } from '../../core/sealing.js';
 
 /** Prefixes tell a token or API key from a password in HTTP basic credentials. */
 export const ACCESS_TOKEN_PREFIX = 'arca_';
@@ -110,6 +111,7 @@ export async function createAccessToken(
     expires_at: input.expiresIn > 0 ? now + input.expiresIn * 1000 : null,
     last_used_at: null,
     refresh_hash: refreshToken ? tokenHash(refreshToken) : null,
+    sealed: null,
   };
   await db.transaction().execute(async (trx) => {
     if (replaces) await trx.deleteFrom('access_tokens').where('id', '=', replaces).execute();
@@ -242,6 +244,7 @@ export async function generateApiKey(
   now = Date.now(),
 ): Promise<string> {
   const key = API_KEY_PREFIX + randomBytes(48).toString('base64url');
+  const sealed = await seal(db, apiKeyContext(userId), key);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('access_tokens').where('user_id', '=', userId).where('kind', '=', API_KEY).execute();
     await trx
@@ -257,11 +260,28 @@ export async function generateApiKey(
         expires_at: null,
         last_used_at: null,
         refresh_hash: null,
+        sealed,
       })
       .execute();
     await onChange?.(trx, undefined);
   });
   return key;
+}
+
+const apiKeyContext = (userId: string) => `api-key:${userId}`;
+
+/**
+ * The user's API key, for its owner to read back (Artifactory answers it to `GET
+ * /api/security/apiKey`); undefined when there is none, or it was made before keys were sealed.
+ */
+export async function readApiKey(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select('sealed')
+    .where('user_id', '=', userId)
+    .where('kind', '=', API_KEY)
+    .executeTakeFirst();
+  return row?.sealed ? unseal(db, apiKeyContext(userId), row.sealed) : undefined;
 }
 
 export async function revokeApiKey(db: Db, userId: string, onChange?: OnChange<undefined>): Promise<boolean> {

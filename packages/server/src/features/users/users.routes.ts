@@ -25,6 +25,7 @@ import { sendInvitation } from '../auth/flows.service.js';
 import { mailConfigured, requireLinkBaseUrl } from '../mail/mail.service.js';
 import { groupsOfUser } from '../groups/groups.service.js';
 import { findUserByName, listUsers } from './users.store.js';
+import { baseUrlOf } from '../../core/base-url.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -224,7 +225,7 @@ export const usersRestRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       (await listUsers(app.db)).map((u) => ({
         name: u.name,
-        uri: `${request.protocol}://${request.host}/artifactory/api/security/users/${encodeURIComponent(u.name)}`,
+        uri: `${baseUrlOf(request)}/artifactory/api/security/users/${encodeURIComponent(u.name)}`,
         realm: u.realm,
       })),
   );

@@ -212,6 +212,25 @@ export async function referrers(
   return { schemaVersion: 2, mediaType: MEDIA_TYPES.ociIndex, manifests };
 }
 
+/**
+ * Where a part of a chunked upload starts, from its `Content-Range` (`<start>-<end>`, inclusive,
+ * as the distribution spec writes it; `bytes=` or `bytes ` before it tolerated). Undefined when
+ * the header is absent (the part continues the upload). A range that is not two numbers, runs
+ * backwards, or disagrees with the part's Content-Length answers 416 before anything is read.
+ */
+export function partStart(header: string | undefined, contentLength: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const invalid = () =>
+    new HttpError(416, `'${header}' is not a range of the upload (start-end, in bytes).`, 'BLOB_UPLOAD_INVALID');
+  const match = /^(?:bytes[= ])?(\d{1,15})-(\d{1,15})$/.exec(header.trim());
+  if (!match) throw invalid();
+  const start = Number(match[1]);
+  const end = Number(match[2]);
+  if (end < start) throw invalid();
+  if (contentLength !== undefined && Number(contentLength) !== end - start + 1) throw invalid();
+  return start;
+}
+
 /** Completes an upload: its bytes (and a last part) deployed as the blob, verified against `digest`. */
 export async function finishUpload(
   content: RepoContent,
@@ -222,7 +241,7 @@ export async function finishUpload(
   lastPart: Readable | undefined,
 ): Promise<void> {
   checkDigest(digest);
-  if (lastPart) await content.uploads.append(id, lastPart);
+  if (lastPart) await content.uploads.append(repoKey, id, lastPart);
   try {
     await deployBlob(content, repoKey, image, digest, { upload: id });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AUTH_MESSAGES } from '@arca/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -309,5 +310,110 @@ describe.each(ENGINES)('the container registry on %s', (engine) => {
     ]);
     const filtered = await call('GET', `/v2/docker-local/app/referrers/${digestOf(subject)}?artifactType=other/type`);
     expect((filtered.json() as { manifests: unknown[] }).manifests).toEqual([]);
+  });
+});
+
+describe.each(ENGINES)('the container registry’s sessions and tokens, probed on %s', (engine) => {
+  let t: TestApp;
+  let ann: Record<string, string>;
+  const tokenOf = async (headers: Record<string, string>) =>
+    ((await t.app.inject({ url: '/v2/token?service=arca', headers })).json() as { token: string }).token;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const code = (res: { json: () => unknown }) => (res.json() as { errors: { code: string }[] }).errors[0]!.code;
+
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'docker-local', { rclass: 'local', packageType: 'docker' });
+    await createRepo(t.app, 'docker-two', { rclass: 'local', packageType: 'docker' });
+    ann = await createUser(t.app, 'ann');
+    const granted = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/ann-deploy',
+      headers: ADMIN_BASIC,
+      payload: {
+        repo: { repositories: ['docker-local', 'docker-two'], actions: { users: { ann: ['read', 'deploy', 'delete'] } } },
+      },
+    });
+    expect(granted.statusCode).toBe(201);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('continues an upload only for whoever opened it, through the repository it was opened in', async () => {
+    const admin = bearer(await tokenOf(ADMIN_BASIC));
+    const annToken = bearer(await tokenOf(ann));
+    const start = await t.app.inject({ method: 'POST', url: '/v2/docker-local/app/blobs/uploads/', headers: admin });
+    const location = start.headers.location as string;
+    const id = location.split('/').pop()!;
+    const octets = { 'content-type': 'application/octet-stream' };
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: location, headers: { ...admin, ...octets }, payload: 'mine ' })).statusCode,
+    ).toBe(202);
+    // another user who may deploy there, and the same user through another repository, find no such upload
+    const foreign = [
+      await t.app.inject({ method: 'GET', url: location, headers: annToken }),
+      await t.app.inject({ method: 'PATCH', url: location, headers: { ...annToken, ...octets }, payload: 'theirs' }),
+      await t.app.inject({ method: 'PUT', url: `${location}?digest=${digestOf('mine ')}`, headers: annToken }),
+      await t.app.inject({ method: 'DELETE', url: location, headers: annToken }),
+      await t.app.inject({ method: 'GET', url: `/v2/docker-two/app/blobs/uploads/${id}`, headers: admin }),
+    ];
+    expect(foreign.map((res) => [res.statusCode, code(res)])).toEqual(
+      Array(5).fill([404, 'BLOB_UPLOAD_UNKNOWN']),
+    );
+    // the owner's upload is as it was, and completes
+    expect((await t.app.inject({ method: 'GET', url: location, headers: admin })).headers.range).toBe('0-4');
+    const done = await t.app.inject({ method: 'PUT', url: `${location}?digest=${digestOf('mine ')}`, headers: admin });
+    expect(done.statusCode).toBe(201);
+  });
+
+  it('reads Content-Range strictly: a malformed, reversed or overlong range appends nothing', async () => {
+    const admin = bearer(await tokenOf(ADMIN_BASIC));
+    const start = await t.app.inject({ method: 'POST', url: '/v2/docker-local/app/blobs/uploads/', headers: admin });
+    const location = start.headers.location as string;
+    const part = (range: string, payload = 'hello') =>
+      t.app.inject({
+        method: 'PATCH',
+        url: location,
+        headers: { ...admin, 'content-type': 'application/octet-stream', 'content-range': range },
+        payload,
+      });
+    for (const range of ['bytes=abc', '4-0', '0-99', '0-', '-4', '0-4-5', '99999999999999999999-1']) {
+      const refused = await part(range);
+      expect([range, refused.statusCode, code(refused)]).toEqual([range, 416, 'BLOB_UPLOAD_INVALID']);
+    }
+    expect((await t.app.inject({ method: 'GET', url: location, headers: admin })).headers.range).toBe('0-0');
+    expect((await part('0-4')).headers.range).toBe('0-4');
+    expect((await part('bytes=5-9', 'world')).headers.range).toBe('0-9');
+  });
+
+  it('takes registry tokens at the registry only, never to make tokens, and ends them with a password change', async () => {
+    const token = await tokenOf(ann);
+    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(200);
+    const elsewhere = [
+      await t.app.inject({ url: '/artifactory/api/repositories', headers: bearer(token) }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/access/api/v1/tokens',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: '{}',
+      }),
+      await t.app.inject({ method: 'POST', url: '/artifactory/api/security/apiKey', headers: bearer(token) }),
+    ];
+    expect(elsewhere.map((res) => res.statusCode)).toEqual([401, 401, 401]);
+    expect(elsewhere[0]!.json()).toMatchObject({ errors: [{ message: AUTH_MESSAGES.registryTokenElsewhere }] });
+    const renewed = await t.app.inject({ url: '/v2/token?service=arca', headers: bearer(token) });
+    expect(renewed.statusCode).toBe(401);
+    expect(renewed.json()).toMatchObject({ errors: [{ message: AUTH_MESSAGES.registryTokenRenew }] });
+    expect(await t.app.db.selectFrom('access_tokens').select('id').execute()).toEqual([]);
+
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/security/users/ann',
+      headers: ADMIN_BASIC,
+      payload: { password: 'an0ther-Passw0rd' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(401);
   });
 });

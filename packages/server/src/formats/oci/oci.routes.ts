@@ -16,6 +16,7 @@ import {
   mountBlob,
   putManifest,
   referrers,
+  partStart,
 } from './oci.registry.js';
 import { imageFacts } from './oci.image.js';
 import { collectImageGarbage } from './oci.gc.js';
@@ -45,7 +46,7 @@ function challenge(request: FastifyRequest): string {
   } catch {
     scope = '';
   }
-  return `Bearer realm="${base}/v2/token",service="${request.host}"${scope}`;
+  return `Bearer realm="${base}/v2/token",service="${new URL(base).host}"${scope}`;
 }
 
 async function readBody(request: FastifyRequest, limit: number): Promise<Buffer> {
@@ -168,6 +169,10 @@ async function registryApi(app: FastifyInstance): Promise<void> {
       reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       throw new HttpError(401, AUTH_MESSAGES.loginRequired);
     }
+    if (request.principal.kind === 'user' && request.principal.via === 'registry') {
+      reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+      throw new HttpError(401, AUTH_MESSAGES.registryTokenRenew);
+    }
     const token = await issueRegistryToken(app.db, request.principal);
     return reply.send({
       token,
@@ -278,7 +283,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
     if (query.mount && query.from && (await mountBlob(content, uploadTarget.key, image, query.mount, query.from))) {
       return created(query.mount);
     }
-    const id = await content.uploads.create();
+    const id = await content.uploads.create(uploadTarget.key);
     if (query.digest) return complete(id, query.digest);
     return reply
       .status(202)
@@ -290,7 +295,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
   }
   const id = target.session;
   if (method === 'GET') {
-    const size = await content.uploads.size(id);
+    const size = await content.uploads.size(uploadTarget.key, id);
     return reply
       .status(204)
       .header('Location', location(id))
@@ -299,8 +304,8 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
       .send();
   }
   if (method === 'PATCH') {
-    const range = /^(\d+)-(\d+)$/.exec(String(request.headers['content-range'] ?? ''));
-    const size = await content.uploads.append(id, request.raw, range ? Number(range[1]) : undefined);
+    const start = partStart(request.headers['content-range'], request.headers['content-length']);
+    const size = await content.uploads.append(uploadTarget.key, id, request.raw, start);
     return reply
       .status(202)
       .header('Location', location(id))
@@ -310,12 +315,11 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
   }
   if (method === 'PUT') {
     if (!query.digest) throw ociError('DIGEST_INVALID', 'Completing an upload needs its digest (?digest=sha256:…).');
-    await content.uploads.size(id);
+    await content.uploads.size(uploadTarget.key, id);
     return complete(id, query.digest);
   }
   if (method === 'DELETE') {
-    await content.uploads.size(id);
-    await content.uploads.remove(id);
+    await content.uploads.remove(uploadTarget.key, id);
     return reply.status(204).send();
   }
   throw ociError('UNSUPPORTED', `${method} is not an upload call.`);
