@@ -22,6 +22,12 @@ export interface FormatFacts {
   upstreamHeaders(repo: RepositoryRow, path: string): Record<string, string>;
   /** The token scope a remote repository's registry upstream needs for a path (`repository:{image}:pull`). */
   upstreamScope(repo: RepositoryRow, path: string): string | undefined;
+  /** Where a remote repository's upstream listed a path that lives on another host (see the Format contract). */
+  listedElsewhere(
+    repo: RepositoryRow,
+    path: string,
+    cached: (path: string) => Promise<Buffer | undefined>,
+  ): Promise<string | undefined>;
 }
 
 /** The application's shared parts, decorated on the Fastify instance for every feature. */

@@ -114,6 +114,13 @@ export interface Format {
      * repository's credentials sent there) — instead of with the credentials at once.
      */
     upstreamScope?: (path: string, repositoryUrl: string) => string | undefined;
+    /**
+     * The address on another host than its own where the upstream itself listed a path (a file a
+     * Python index links on a files host), or undefined: `cached` reads what the repository holds,
+     * without fetching. A remote repository asks another host only at an address this answers;
+     * without it, never.
+     */
+    listedElsewhere?: (path: string, cached: (path: string) => Promise<Buffer | undefined>) => Promise<string | undefined>;
   };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it

@@ -53,6 +53,10 @@ export const FORMAT_FACTS: FormatFacts = {
   upstreamScope(repo, path) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamScope?.(path, repo.url);
   },
+  async listedElsewhere(repo, path, cached) {
+    const listed = formatFor(repo.package_type)?.remoteMetadata?.listedElsewhere;
+    return listed?.(path, cached);
+  },
 };
 
 /**

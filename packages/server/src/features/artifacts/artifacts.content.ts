@@ -158,6 +158,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     upstreamPath: request.server.formats.upstreamPath,
     upstreamHeaders: request.server.formats.upstreamHeaders,
     upstreamScope: request.server.formats.upstreamScope,
+    listedElsewhere: request.server.formats.listedElsewhere,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
   const paths = (items: ItemRow[]) => items.map((i) => i.path);

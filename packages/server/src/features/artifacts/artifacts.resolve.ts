@@ -25,6 +25,13 @@ function sameHost(url: string, repoUrl: string): boolean {
   }
 }
 
+/** A small file the repository holds (a cached index page), without asking its upstream. */
+async function readCached(ctx: ArtifactContext, repo: RepositoryRow, path: string): Promise<Buffer | undefined> {
+  const item = await findItem(ctx.db, repo.key, path);
+  if (!item || item.folder === 1 || !item.sha256 || Number(item.size) > 16 * 1024 * 1024) return undefined;
+  return ctx.store.readSmall(item.sha256, Number(item.size));
+}
+
 /**
  * Fetches a file from a remote repository's upstream and caches it. Undefined when the upstream
  * does not have it or cannot be reached. Concurrent requests for one path share one fetch.
@@ -35,7 +42,14 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
   if (running) return running;
   const work = (async () => {
     const headers: Record<string, string> = { ...ctx.upstreamHeaders?.(repo, path) };
-    const url = upstreamUrl(ctx, repo, path);
+    let url = upstreamUrl(ctx, repo, path);
+    if (!sameHost(url, repo.url)) {
+      // a remote repository fetches what its upstream serves: another host only at the address
+      // the upstream listed (never one a caller made up)
+      const listed = await ctx.listedElsewhere?.(repo, path, (p) => readCached(ctx, repo, p));
+      if (!listed) return undefined;
+      url = listed;
+    }
     // a registry is asked as Docker clients ask it: with a token held for the scope, else without
     // credentials, answering its challenge; other upstreams get the credentials at once
     const scope = ctx.upstreamScope?.(repo, path);

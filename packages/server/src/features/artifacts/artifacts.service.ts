@@ -60,6 +60,15 @@ export interface ArtifactContext {
   upstreamHeaders?: (repo: RepositoryRow, path: string) => Record<string, string>;
   /** The token scope a registry upstream needs for a path; with one, the upstream is asked as Docker clients ask. */
   upstreamScope?: (repo: RepositoryRow, path: string) => string | undefined;
+  /**
+   * Where the upstream listed a path that lives on another host than its own; absent: never.
+   * `cached` reads the repository's cached files without fetching.
+   */
+  listedElsewhere?: (
+    repo: RepositoryRow,
+    path: string,
+    cached: (path: string) => Promise<Buffer | undefined>,
+  ) => Promise<string | undefined>;
   /** Hosts remote fetches may reach although loopback or link-local (read when a fetch happens). */
   allowedHosts?: () => Promise<readonly string[]>;
 }

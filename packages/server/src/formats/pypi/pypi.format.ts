@@ -1,5 +1,5 @@
 import type { Format } from '../format.js';
-import { distributionKind, type ProjectIndex } from './pypi.index.js';
+import { distributionKind, normalize, parseProjectPage, remoteFilePath, type ProjectIndex } from './pypi.index.js';
 import { pypiRoutes } from './pypi.routes.js';
 import { projectPath } from './pypi.service.js';
 
@@ -23,13 +23,38 @@ function upstreamPath(path: string, repositoryUrl: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * Where the upstream's cached page of the project a file belongs to lists the file that
+ * `files/{host}/{path}` stands for (its scheme too). The project is read off the file name: a wheel's
+ * name ends at its first '-', an sdist's at the '-' before its version, so every such split is tried.
+ */
+async function listedElsewhere(
+  path: string,
+  cached: (path: string) => Promise<Buffer | undefined>,
+): Promise<string | undefined> {
+  const file = /^files\/[^/]+\/(?:.+\/)?([^/]+)$/.exec(path);
+  if (!file) return undefined;
+  const parts = file[1]!.split('-');
+  const candidates = new Set<string>();
+  for (let end = 1; end < parts.length; end++) candidates.add(normalize(parts.slice(0, end).join('-')));
+  for (const project of candidates) {
+    const page = await cached(projectPath(project)).catch(() => undefined);
+    if (!page) continue;
+    // the page's links are absolute or relative to the upstream's page: either resolves to the same address
+    const listed = parseProjectPage(page.toString('utf8'), 'http://upstream.invalid/');
+    const found = listed.find((f) => remoteFilePath(f.url) === path);
+    if (found) return found.url;
+  }
+  return undefined;
+}
+
 /** pip, twine and other Python tools at `/artifactory/api/pypi/{repoKey}/`. */
 export const pypiFormat: Format = {
   types: ['pypi'],
   label: 'PyPI',
   defaultUpstream: 'https://pypi.org/',
   routes: pypiRoutes,
-  remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath },
+  remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath, listedElsewhere },
   /** A wheel or sdist at `{project}/{version}/{file}`, with the metadata twine sent for its version. */
   async index(file, content) {
     const [project, version, filename, ...rest] = file.path.split('/');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PYPI_SIMPLE_JSON } from '@arca/contracts';
@@ -216,6 +217,52 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
       expect((await get(`${API}/pypi-remote/simple/shared/`)).statusCode).toBe(200);
     } finally {
       await upstream.close();
+    }
+  });
+
+  it('fetches only what the upstream listed: no address a caller makes up is ever asked', async () => {
+    // a files host with something private on it, and an index whose page links one file there
+    const asked: string[] = [];
+    const files = http.createServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.end(request.url === '/dist/listed-1.0.tar.gz' ? 'listed bytes' : 'private');
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const filesPort = (files.address() as AddressInfo).port;
+    const index = http.createServer((request, response) => {
+      if (request.url === '/simple/listed/') {
+        response.setHeader('content-type', 'text/html');
+        response.end(`<a href="http://127.0.0.1:${filesPort}/dist/listed-1.0.tar.gz">listed-1.0.tar.gz</a>`);
+      } else {
+        response.statusCode = 404;
+        response.end();
+      }
+    });
+    await new Promise<void>((resolve) => index.listen(0, '127.0.0.1', resolve));
+    const indexPort = (index.address() as AddressInfo).port;
+    try {
+      await t.close();
+      t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+      await createRepo(t.app, 'pypi-remote', { rclass: 'remote', packageType: 'pypi', url: `http://127.0.0.1:${indexPort}` });
+      const file = (path: string) => get(`${API}/pypi-remote/packages/files/127.0.0.1:${filesPort}/${path}`);
+      // before the page was read, and for anything the page does not list: 404, nothing asked
+      expect((await file('dist/listed-1.0.tar.gz')).statusCode).toBe(404);
+      expect((await get(`${API}/pypi-remote/simple/listed/`)).statusCode).toBe(200);
+      for (const path of ['secret', 'dist/listed-2.0.tar.gz']) {
+        expect([path, (await file(path)).statusCode]).toEqual([path, 404]);
+      }
+      expect((await file('dist/listed-1.0.tar.gz/..%2fsecret')).statusCode).toBe(400);
+      // the same through the repository's plain address
+      const plain = await get(`/artifactory/pypi-remote/files/127.0.0.1:${filesPort}/secret`);
+      expect(plain.statusCode).toBe(404);
+      expect(asked).toEqual([]);
+      // what the page lists is fetched from where it lists it
+      expect((await file('dist/listed-1.0.tar.gz')).body).toBe('listed bytes');
+      expect(asked).toEqual(['/dist/listed-1.0.tar.gz']);
+      expect(await repositoryFiles(t.app)).not.toContain(expect.stringContaining('secret'));
+    } finally {
+      files.close();
+      index.close();
     }
   });
 });
