@@ -218,6 +218,13 @@ export const securitySettingsSchema = z.object({
   lockoutMinutes: z.number().int().min(1).max(1440),
   sessionIdleMinutes: z.number().int().min(1).max(10080),
   requireMfa: z.boolean(),
+  /** Days a token made by a client sign-in (npm login) lasts; 0 never expires. */
+  tokenDefaultExpiryDays: z.number().int().min(0).max(3650).default(365),
+  /**
+   * Refused client credentials one address may present in a minute before it is answered 429
+   * (with Retry-After) without checking them, on top of each user's lockout.
+   */
+  clientFailuresPerMinute: z.number().int().min(1).max(10000).default(30),
   /**
    * `host[:port]` that remote repositories and webhooks may reach although they are loopback or
    * link-local (an internal mirror on this host, say); besides `ARCA_OUTBOUND_ALLOWED_HOSTS`.

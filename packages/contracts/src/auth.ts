@@ -85,9 +85,11 @@ export const AUTH_MESSAGES = {
   /** A user with a second factor signs clients in with a token or API key, never the password alone. */
   tooManyFailures: 'Too many failed sign-ins from this address. Try again in a minute.',
   /** A container registry token presented anywhere but the registry's own calls. */
-  registryTokenElsewhere: 'A container registry token is accepted only by the registry (/v2/). Use an access token here.',
+  registryTokenElsewhere:
+    'A container registry token is accepted only by the registry (/v2/). Use an access token here.',
   /** `/v2/token` asked with a registry token: tokens are made from a password or an access token. */
-  registryTokenRenew: 'A registry token cannot make another token: sign in again with your password or an access token.',
+  registryTokenRenew:
+    'A registry token cannot make another token: sign in again with your password or an access token.',
   mfaUseToken: 'This user signs in with a second factor: use an access token or API key instead of the password.',
 } as const;
 
@@ -202,3 +204,34 @@ export const MAIL_MESSAGES = {
   linkAddressRequired:
     'Links in mails need the address users reach this server at: set the link address in the mail settings, or ARCA_BASE_URL.',
 } as const;
+
+/* ---------- Browser sign-in of command-line clients (npm login --auth-type=web) ---------- */
+
+/** How long a command-line client's browser sign-in waits for approval. */
+export const WEB_LOGIN_LIFETIME_MS = 10 * 60_000;
+/** Seconds a client waits before asking again whether its sign-in was approved. */
+export const WEB_LOGIN_RETRY_AFTER_SECONDS = 1;
+
+export const WEB_LOGIN_MESSAGES = {
+  /** npm's password login of a user with a second factor; {registry} is replaced. */
+  mfaNeedsWeb:
+    'This user signs in with a second factor: run "npm login --auth-type=web --registry={registry}" and approve the sign-in in the browser, or use an access token.',
+  gone: 'This sign-in request does not exist or has expired. Start it again from the command line.',
+  denied: 'This sign-in was denied in the browser.',
+  needsSession: 'Approve a sign-in from a signed-in console session.',
+  approved: 'Signed in. You can close this page and return to the command line.',
+} as const;
+
+/** A command-line client's pending browser sign-in, as the console shows it before approval. */
+export const webLoginSchema = z.object({
+  id: z.string(),
+  /** The client that asked: `npm`. */
+  client: z.string(),
+  /** The machine it runs on, as the client said (or its user agent). */
+  hostname: z.string(),
+  sourceIp: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  status: z.enum(['pending', 'approved', 'denied']),
+});
+export type WebLogin = z.infer<typeof webLoginSchema>;

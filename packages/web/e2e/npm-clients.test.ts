@@ -1,8 +1,18 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  watchConsole,
+  type RunningServer,
+} from './harness';
 import { bin, clientHome, run, runInTerminal, restCall } from './clients/clients';
 
 /**
@@ -210,5 +220,130 @@ describe('npm, pnpm and yarn against Arca', () => {
     expect(createHash('sha256').update(installed).digest('hex')).toBe(
       createHash('sha256').update(payload).digest('hex'),
     );
+  });
+});
+
+/** The code of the current 30-second step of an authenticator, or of a later one. */
+const totp = (secret: string, stepsAhead = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + stepsAhead * 30_000,
+  });
+
+/** Enrols a user's authenticator through the console's calls; answers its secret. */
+async function enrolAuthenticator(user: string, password: string): Promise<string> {
+  const xhr = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const login = await fetch(`${arca.url}/ui/api/v1/ui/auth/login`, {
+    method: 'POST',
+    headers: xhr,
+    body: JSON.stringify({ user, password, type: 'login' }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const { secret } = (await (
+    await fetch(`${arca.url}/ui/api/v1/auth/mfa/enroll/`, { headers: { cookie } })
+  ).json()) as {
+    secret: string;
+  };
+  const confirmed = await fetch(`${arca.url}/ui/api/v1/auth/mfa/enroll/`, {
+    method: 'POST',
+    headers: { ...xhr, cookie },
+    body: JSON.stringify({ otp: totp(secret) }),
+  });
+  expect(confirmed.status).toBe(200);
+  return secret;
+}
+
+describe('npm login for a user with a second factor', () => {
+  it('asks the password login for the authenticator code, and refuses it without one', async () => {
+    await call(arca, 'PUT', '/artifactory/api/security/users/otp-dev', {
+      email: 'otp-dev@example.com',
+      password: 'Otp-password-1',
+    });
+    const secret = await enrolAuthenticator('otp-dev', 'Otp-password-1');
+    const work = fs.mkdtempSync(path.join(home, 'otp-login-'));
+    const userconfig = path.join(work, '.npmrc');
+    fs.writeFileSync(userconfig, `registry=${registry}\n`);
+    const output = await runInTerminal(
+      `npm login --auth-type=legacy --registry=${registry} --userconfig=${userconfig}`,
+      [
+        ['Username:', 'otp-dev'],
+        ['Password:', 'Otp-password-1'],
+        ['Enter OTP:', totp(secret, 1)],
+      ],
+      { cwd: work, env },
+    );
+    expect(output).toContain('This operation requires a one-time password.');
+    expect(output).toContain(`Logged in on ${registry}`);
+    expect((await npm(['whoami', '--userconfig', userconfig], work)).trim()).toBe('otp-dev');
+    // the password alone, as scripts send it, gets no token
+    const alone = await fetch(`${registry}-/user/org.couchdb.user:otp-dev`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'otp-dev', password: 'Otp-password-1' }),
+    });
+    expect(alone.status).toBe(401);
+    expect(((await alone.json()) as { error: string }).error).toContain(
+      `npm login --auth-type=web --registry=${registry}`,
+    );
+  });
+
+  it('signs in with npm login --auth-type=web, approved in the browser with the second factor', async () => {
+    await call(arca, 'PUT', '/artifactory/api/security/users/sec', {
+      email: 'sec@example.com',
+      password: 'Sec-password-1',
+    });
+    const secret = await enrolAuthenticator('sec', 'Sec-password-1');
+    const work = fs.mkdtempSync(path.join(home, 'web-login-'));
+    const userconfig = path.join(work, '.npmrc');
+    fs.writeFileSync(userconfig, `registry=${registry}\n`);
+
+    // npm prints where to sign in, then waits for the approval
+    const child = spawn('npm', ['login', '--auth-type=web', `--registry=${registry}`, `--userconfig=${userconfig}`], {
+      cwd: work,
+      env,
+    });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (output += data.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await expect.poll(() => /http\S+\/ui\/web-login\/\S+/.exec(output)?.[0], { timeout: 30_000 }).toBeTruthy();
+      const loginUrl = /http\S+\/ui\/web-login\/\S+/.exec(output)![0];
+
+      const { browser, close } = await launchBrowser();
+      try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+        const page = await context.newPage();
+        const problems = watchConsole(page);
+        // not signed in yet: the console asks for the password and the code, then comes back here
+        await page.goto(loginUrl);
+        await page.waitForURL((url) => url.pathname === '/ui/login');
+        await page.getByLabel('Username').fill('sec');
+        await page.getByLabel('Password').fill('Sec-password-1');
+        await page.getByRole('button', { name: 'Log in' }).click();
+        await page.waitForURL('**/ui/login/otp-login');
+        await page.locator('.ant-otp input').first().click();
+        await page.keyboard.type(totp(secret, 1));
+        await page.getByRole('button', { name: 'Verify' }).click();
+        await page.waitForURL((url) => url.pathname.startsWith('/ui/web-login/'));
+        await page.getByRole('button', { name: 'Approve sign-in' }).waitFor();
+        await expect.poll(() => page.getByText('npm/').first().isVisible()).toBe(true);
+        await screenshot(page, 'npm-web-login-approve');
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Approve sign-in' }).click();
+        await page.getByText('Signed in', { exact: true }).waitFor();
+        expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+      } finally {
+        await close();
+      }
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(output).toContain(`Logged in on ${registry}`);
+    expect(fs.readFileSync(userconfig, 'utf8')).toMatch(/:_authToken=eyJ/);
+    expect((await npm(['whoami', '--userconfig', userconfig], work)).trim()).toBe('sec');
   });
 });

@@ -3,6 +3,7 @@ import { artifactsConsoleRoutes } from './artifacts/artifacts.console.routes.js'
 import { artifactsRestRoutes } from './artifacts/artifacts.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { signInFlowRoutes } from './auth/flows.routes.js';
+import { webLoginRoutes } from './auth/web-login.routes.js';
 import { mailRoutes } from './mail/mail.routes.js';
 import { licenseRoutes } from './license/license.routes.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
@@ -28,6 +29,7 @@ import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -194,6 +194,11 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/builds/pages/builds-page'), 'BuildsRoute'),
           },
           {
+            path: '/web-login/:id',
+            handle: meta({ title: 'Approve a sign-in' }),
+            lazy: page(() => import('../features/auth/pages/web-login-page'), 'WebLoginPage'),
+          },
+          {
             path: '/artifactSearchResults',
             handle: meta({ title: 'Search results', menuKey: 'artifacts' }),
             lazy: page(() => import('../features/search/pages/search-results-page'), 'SearchResultsPage'),

@@ -17,6 +17,8 @@ export async function getSecuritySettings(db: Db, config: Config): Promise<Secur
     lockoutMinutes: Math.max(1, Math.round(config.loginLockout.lockMs / 60_000)),
     sessionIdleMinutes: Math.max(1, Math.round(config.session.idleTimeoutMs / 60_000)),
     requireMfa: false,
+    tokenDefaultExpiryDays: 365,
+    clientFailuresPerMinute: 30,
     outboundAllowedHosts: [],
     ...stored,
   };

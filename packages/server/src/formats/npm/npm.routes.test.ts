@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NPM_ABBREVIATED_TYPE, NPM_MESSAGES } from '@arca/contracts';
+import { NPM_ABBREVIATED_TYPE, NPM_MESSAGES, WEB_LOGIN_MESSAGES } from '@arca/contracts';
 import {
   ADMIN_BASIC,
   ADMIN_PASSWORD,
@@ -9,6 +9,8 @@ import {
   countRows,
   createRepo,
   createUser,
+  enrolTotp,
+  XHR,
   repositoryFiles,
   messages,
   startTestApp,
@@ -224,6 +226,115 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
     await changeSecuritySettings(t.app, { hideUnauthorizedResources: true });
     expect((await get(`${API}/npm-local/demo`, stranger)).statusCode).toBe(404);
     expect((await get(`${API}/npm-local/demo/-/demo-1.0.0.tgz`, stranger)).statusCode).toBe(404);
+  });
+
+  it('refuses the password login of a user with a second factor, and signs him in through the browser instead', async () => {
+    await createUser(t.app, 'ann');
+    const { cookie } = await enrolTotp(t.app, 'ann', 'ann-Passw0rd');
+    const tokens = () => countRows(t.app, 'access_tokens');
+    const before = await tokens();
+    const couch = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/npm-local/-/user/org.couchdb.user:ann`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'ann', password: 'ann-Passw0rd' }),
+    });
+    expect(couch.statusCode).toBe(401);
+    expect(couch.headers['www-authenticate']).toBe('OTP');
+    expect(couch.json().error).toBe(
+      WEB_LOGIN_MESSAGES.mfaNeedsWeb.replace('{registry}', 'http://localhost:80/artifactory/api/npm/npm-local/'),
+    );
+    expect(await tokens()).toBe(before);
+    // a wrong authenticator code is refused too (and counts toward the lockout)
+    const wrongCode = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/npm-local/-/user/org.couchdb.user:ann`,
+      headers: { 'content-type': 'application/json', 'npm-otp': '000000' },
+      payload: JSON.stringify({ name: 'ann', password: 'ann-Passw0rd' }),
+    });
+    expect(wrongCode.statusCode).toBe(400);
+    expect(await tokens()).toBe(before);
+
+    // npm's web login: where to send the user, where to wait
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: `${API}/npm-local/-/v1/login`,
+      headers: { 'content-type': 'application/json', 'user-agent': 'npm/11.0.0 node/v20' },
+      payload: '{}',
+    });
+    expect(opened.statusCode).toBe(200);
+    const { loginUrl, doneUrl } = opened.json() as { loginUrl: string; doneUrl: string };
+    expect(loginUrl).toMatch(/^http:\/\/localhost:80\/ui\/web-login\/[\w-]{32}$/);
+    const id = loginUrl.split('/').pop()!;
+    const done = () => t.app.inject({ url: new URL(doneUrl).pathname + new URL(doneUrl).search });
+    const waiting = await done();
+    expect([waiting.statusCode, waiting.headers['retry-after']]).toEqual([202, '1']);
+
+    const webLogin = `/ui/api/v1/ui/auth/web-login/${id}`;
+    const shown = await t.app.inject({ url: webLogin, headers: { cookie } });
+    expect(shown.json()).toMatchObject({ client: 'npm/11.0.0', hostname: '', status: 'pending' });
+    // a token or a password cannot approve a request for more tokens; only a console session can
+    const viaPassword = await t.app.inject({
+      method: 'POST',
+      url: `${webLogin}/approve`,
+      headers: { ...XHR, ...ADMIN_BASIC },
+    });
+    expect(viaPassword.statusCode).toBe(403);
+    expect((await done()).statusCode).toBe(202);
+    const approved = await t.app.inject({ method: 'POST', url: `${webLogin}/approve`, headers: { ...XHR, cookie } });
+    expect(approved.statusCode).toBe(204);
+
+    const answered = await done();
+    expect(answered.statusCode).toBe(200);
+    const { token } = answered.json() as { token: string };
+    expect((await get(`${API}/npm-local/-/whoami`, { authorization: `Bearer ${token}` })).json()).toEqual({
+      username: 'ann',
+    });
+    // given once, and lasting the default token lifetime of the security settings (365 days)
+    expect((await done()).statusCode).toBe(404);
+    const row = await t.app.db
+      .selectFrom('access_tokens')
+      .select(['created_at', 'expires_at', 'description'])
+      .where('description', '=', 'npm login (web)')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.expires_at) - Number(row.created_at)).toBe(365 * 86_400_000);
+
+    // a denied request ends the client's wait with the reason
+    const second = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${API}/npm-local/-/v1/login`,
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json() as { loginUrl: string; doneUrl: string };
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: `/ui/api/v1/ui/auth/web-login/${second.loginUrl.split('/').pop()}/deny`,
+      headers: { ...XHR, cookie },
+    });
+    expect(denied.statusCode).toBe(204);
+    const refused = await t.app.inject({ url: new URL(second.doneUrl).pathname + new URL(second.doneUrl).search });
+    expect([refused.statusCode, refused.json().error]).toEqual([403, WEB_LOGIN_MESSAGES.denied]);
+    expect((await t.app.inject({ url: `${API}/npm-local/-/v1/done?sessionId=made-up` })).statusCode).toBe(404);
+  });
+
+  it('gives a password login a token that expires after the default token lifetime', async () => {
+    await createUser(t.app, 'bob');
+    await changeSecuritySettings(t.app, { tokenDefaultExpiryDays: 30 });
+    const login = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/npm-local/-/user/org.couchdb.user:bob`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'bob', password: 'bob-Passw0rd' }),
+    });
+    expect(login.statusCode).toBe(201);
+    const row = await t.app.db
+      .selectFrom('access_tokens')
+      .select(['created_at', 'expires_at'])
+      .where('description', '=', 'npm login')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.expires_at) - Number(row.created_at)).toBe(30 * 86_400_000);
   });
 
   describe('with an upstream registry', () => {

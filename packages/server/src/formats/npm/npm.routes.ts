@@ -1,17 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RepositoryRow } from '../../db/schema.js';
+import type { RepositoryRow, UserRow } from '../../db/schema.js';
 import {
   NPM_ABBREVIATED_TYPE,
   NPM_MAX_PUBLISH_BYTES,
   NPM_MESSAGES,
   TOKEN_SCOPE_USER,
+  WEB_LOGIN_MESSAGES,
+  WEB_LOGIN_RETRY_AFTER_SECONDS,
   formatMessage as fill,
 } from '@arca/contracts';
-import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { HttpError, badRequest, errorBody, notFound } from '../../core/errors.js';
 import { repoContent } from '../../features/artifacts/artifacts.content.js';
 import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
 import { authenticate } from '../../features/auth/auth.service.js';
 import { createAccessToken, tokenCreated } from '../../features/tokens/tokens.service.js';
+import { openWebLogin, pollWebLogin } from '../../features/auth/web-login.service.js';
+import { verifyCurrentOtp } from '../../features/auth/flows.service.js';
+import { getSecuritySettings } from '../../features/security/security.service.js';
 import { NpmPackages, checkName } from './npm.service.js';
 import { present, tarballPath, type Packument } from './npm.packument.js';
 
@@ -19,7 +24,7 @@ const PREFIX = '/artifactory/api/npm/';
 
 /** What an address under `/artifactory/api/npm/{repoKey}/` asks for. */
 type NpmAddress =
-  | { kind: 'ping' | 'whoami' | 'search' }
+  | { kind: 'ping' | 'whoami' | 'search' | 'webLogin' | 'webLoginDone' }
   | { kind: 'login'; user: string }
   | { kind: 'tags'; name: string; tag?: string }
   | { kind: 'packument'; name: string }
@@ -53,6 +58,8 @@ export function parseAddress(rest: string): NpmAddress {
     if (what === 'ping' && !more.length) return { kind: 'ping' };
     if (what === 'whoami' && !more.length) return { kind: 'whoami' };
     if (what === 'v1' && more[0] === 'search' && more.length === 1) return { kind: 'search' };
+    if (what === 'v1' && more[0] === 'login' && more.length === 1) return { kind: 'webLogin' };
+    if (what === 'v1' && more[0] === 'done' && more.length === 1) return { kind: 'webLoginDone' };
     if (what === 'user' && more.length === 1 && decode(more[0]!).startsWith('org.couchdb.user:')) {
       return { kind: 'login', user: decode(more[0]!).slice('org.couchdb.user:'.length) };
     }
@@ -141,6 +148,14 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
           return { username: request.principal.user.name };
         case 'search':
           return search(request, packages, repo);
+        case 'webLoginDone': {
+          const doneId = (request.query as Record<string, string | undefined>).sessionId ?? '';
+          const outcome = await pollWebLogin(request.server.db, doneId);
+          if (outcome === 'pending') {
+            return reply.status(202).header('Retry-After', String(WEB_LOGIN_RETRY_AFTER_SECONDS)).send({});
+          }
+          return { token: await loginToken(request, outcome, 'npm login (web)') };
+        }
         case 'tags':
           checkName(address.name, false);
           return packages.tags(repo, address.name);
@@ -186,12 +201,18 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
         const name = typeof body.name === 'string' ? body.name : address.user;
         if (typeof body.password !== 'string') throw new HttpError(401, NPM_MESSAGES.loginFailed);
         const user = await authenticate(request.server.db, request.server.config, name, body.password);
-        const { token } = await createAccessToken(
-          request.server.db,
-          user,
-          { description: 'npm login', expiresIn: 0, scope: TOKEN_SCOPE_USER },
-          tokenCreated(request, user.name, 'npm login'),
-        );
+        // the password alone is not enough for a user with a second factor: npm then asks for the
+        // authenticator's code (`WWW-Authenticate: OTP`, sent back as `npm-otp`), or the user
+        // signs in through the browser (npm login --auth-type=web)
+        if (user.mfa_enrolled_at !== null) {
+          const otp = request.headers['npm-otp'];
+          if (typeof otp !== 'string' || !otp) {
+            const message = fill(WEB_LOGIN_MESSAGES.mfaNeedsWeb, { registry: `${registryOf(request, repoKey)}/` });
+            return reply.status(401).header('WWW-Authenticate', 'OTP').send(errorBody(401, message));
+          }
+          await verifyCurrentOtp(request.server.db, request.server.config, user, otp);
+        }
+        const token = await loginToken(request, user, 'npm login');
         return reply.status(201).send({ ok: true, id: `org.couchdb.user:${user.name}`, token });
       }
       case 'tags': {
@@ -223,6 +244,25 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
+  // npm's web login: the client gets where to send its user and where to wait for the token
+  app.post(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+    const { repoKey, address } = addressOf(request);
+    if (address.kind !== 'webLogin') throw notFound(NPM_MESSAGES.notFound);
+    await repoContent(request).repository(repoKey);
+    const body = (request.body as Buffer | undefined)?.length ? (parseBody(request) as { hostname?: unknown }) : {};
+    const agent = String(request.headers['user-agent'] ?? '');
+    const { loginId, doneId } = await openWebLogin(request.server.db, {
+      // npm's user agent starts with `npm/{version}`; older npm versions also send the machine's name
+      client: /^npm\/\S+/.exec(agent)?.[0] ?? 'npm',
+      hostname: typeof body.hostname === 'string' ? body.hostname : '',
+      sourceIp: request.ip,
+    });
+    return reply.send({
+      loginUrl: `${baseUrlOf(request)}/ui/web-login/${loginId}`,
+      doneUrl: `${registryOf(request, repoKey)}/-/v1/done?sessionId=${doneId}`,
+    });
+  });
+
   app.delete(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
     const content = repoContent(request);
@@ -243,6 +283,19 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
         throw notFound(NPM_MESSAGES.notFound);
     }
   });
+}
+
+/** A token for a user an npm login proved, lasting the security settings' default token lifetime. */
+async function loginToken(request: FastifyRequest, user: UserRow, description: string): Promise<string> {
+  const { db, config } = request.server;
+  const { tokenDefaultExpiryDays } = await getSecuritySettings(db, config);
+  const { token } = await createAccessToken(
+    db,
+    user,
+    { description, expiresIn: tokenDefaultExpiryDays * 86_400, scope: TOKEN_SCOPE_USER },
+    tokenCreated(request, user.name, description),
+  );
+  return token;
 }
 
 /**

@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { WEB_LOGIN_LIFETIME_MS, WEB_LOGIN_MESSAGES, type WebLogin } from '@arca/contracts';
+import type { Db } from '../../db/database.js';
+import type { UserRow } from '../../db/schema.js';
+import { HttpError, notFound } from '../../core/errors.js';
+import { findUserById } from '../users/users.service.js';
+
+/**
+ * Browser sign-in for command-line clients (npm's web login): the client opens a request and
+ * polls it with a done id, the user approves its login id in a signed-in console session (with
+ * the second factor behind it), and the next poll gets a token made for that user, once. Only
+ * SHA-256 of both ids is stored, and no token is stored at all.
+ */
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newId = () => randomBytes(24).toString('base64url');
+const DENIED = '-';
+
+export interface OpenedWebLogin {
+  loginId: string;
+  doneId: string;
+}
+
+export async function openWebLogin(
+  db: Db,
+  request: { client: string; hostname: string; sourceIp: string },
+  now = Date.now(),
+): Promise<OpenedWebLogin> {
+  const loginId = newId();
+  const doneId = newId();
+  await db
+    .insertInto('web_logins')
+    .values({
+      id_hash: sha256(loginId),
+      done_hash: sha256(doneId),
+      client: request.client.slice(0, 32),
+      hostname: request.hostname.slice(0, 255),
+      source_ip: request.sourceIp.slice(0, 64),
+      created_at: now,
+      expires_at: now + WEB_LOGIN_LIFETIME_MS,
+      approved_by: null,
+      approved_at: null,
+      done_at: null,
+    })
+    .execute();
+  // requests nobody finished go with the next one
+  await db.deleteFrom('web_logins').where('expires_at', '<', now).execute();
+  return { loginId, doneId };
+}
+
+async function live(db: Db, loginId: string, now: number) {
+  const row = await db.selectFrom('web_logins').selectAll().where('id_hash', '=', sha256(loginId)).executeTakeFirst();
+  if (!row || row.expires_at <= now || row.done_at !== null) throw notFound(WEB_LOGIN_MESSAGES.gone);
+  return row;
+}
+
+/** A request as the console shows it to the user asked to approve it; 404 when gone. */
+export async function describeWebLogin(db: Db, loginId: string, now = Date.now()): Promise<WebLogin> {
+  const row = await live(db, loginId, now);
+  return {
+    id: loginId,
+    client: row.client,
+    hostname: row.hostname,
+    sourceIp: row.source_ip,
+    createdAt: new Date(row.created_at).toISOString(),
+    expiresAt: new Date(row.expires_at).toISOString(),
+    status: row.approved_at === null ? 'pending' : row.approved_by === DENIED ? 'denied' : 'approved',
+  };
+}
+
+/** Approves (for `user`) or denies a pending request; a decided one stays as it was decided (409). */
+export async function decideWebLogin(
+  db: Db,
+  loginId: string,
+  user: UserRow,
+  approve: boolean,
+  now = Date.now(),
+): Promise<void> {
+  await live(db, loginId, now);
+  const result = await db
+    .updateTable('web_logins')
+    .set({ approved_by: approve ? user.id : DENIED, approved_at: now })
+    .where('id_hash', '=', sha256(loginId))
+    .where('approved_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new HttpError(409, 'This sign-in was already answered.');
+}
+
+/**
+ * The client's poll: 'pending' until the request is answered, then the approving user exactly
+ * once (the caller makes the token); 403 when denied, 404 when unknown, expired or collected.
+ */
+export async function pollWebLogin(db: Db, doneId: string, now = Date.now()): Promise<'pending' | UserRow> {
+  const row = await db.selectFrom('web_logins').selectAll().where('done_hash', '=', sha256(doneId)).executeTakeFirst();
+  if (!row || row.expires_at <= now || row.done_at !== null) throw notFound(WEB_LOGIN_MESSAGES.gone);
+  if (row.approved_at === null) return 'pending';
+  if (row.approved_by === DENIED || row.approved_by === null) {
+    await db.deleteFrom('web_logins').where('done_hash', '=', row.done_hash).execute();
+    throw new HttpError(403, WEB_LOGIN_MESSAGES.denied);
+  }
+  const collected = await db
+    .updateTable('web_logins')
+    .set({ done_at: now })
+    .where('done_hash', '=', row.done_hash)
+    .where('done_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(collected.numUpdatedRows) !== 1) throw notFound(WEB_LOGIN_MESSAGES.gone);
+  const user = await findUserById(db, row.approved_by);
+  if (!user) throw notFound(WEB_LOGIN_MESSAGES.gone);
+  return user;
+}

@@ -1,0 +1,105 @@
+import { Button, Card, Descriptions, Flex, Result, Skeleton, Typography } from 'antd';
+import { Link, useParams } from 'react-router';
+import { WEB_LOGIN_MESSAGES } from '@arca/contracts';
+import { ErrorList } from '../../../components/error-list';
+import { formatDateTime } from '../../../components/time';
+import { messagesOf } from '../../../lib/server-errors';
+import { useCurrentUser } from '../api/get-current-user';
+import { useDecideWebLogin, useWebLogin } from '../api/web-login';
+
+const frame = { maxWidth: 560, margin: '40px auto' } as const;
+
+/**
+ * Where a command-line client's browser sign-in lands (npm login --auth-type=web): the signed-in
+ * user sees which client asks, from where, and approves or denies. Approving gives the client
+ * an access token for this user.
+ */
+export function WebLoginPage() {
+  const id = useParams().id ?? '';
+  const request = useWebLogin(id);
+  const decide = useDecideWebLogin(id);
+  const user = useCurrentUser().data;
+  const back = (
+    <Link to="/">
+      <Button>Go to the console</Button>
+    </Link>
+  );
+  if (request.isPending) {
+    return (
+      <Card style={frame} aria-busy="true">
+        <Skeleton active paragraph={{ rows: 4 }} />
+      </Card>
+    );
+  }
+  if (request.isError) {
+    return (
+      <Result
+        style={frame}
+        status="warning"
+        title="This sign-in request is no longer valid"
+        subTitle={messagesOf(request.error, WEB_LOGIN_MESSAGES.gone)[0]}
+        extra={back}
+      />
+    );
+  }
+  const login = request.data;
+  const clientName = login.client.split('/')[0];
+  if (login.status === 'approved') {
+    return (
+      <Result style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
+    );
+  }
+  if (login.status === 'denied') {
+    return (
+      <Result
+        style={frame}
+        status="info"
+        title="Sign-in denied"
+        subTitle="The command line was told. Nothing was signed in."
+        extra={back}
+      />
+    );
+  }
+  return (
+    <Card
+      style={frame}
+      title={
+        <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
+          Sign in to {clientName}?
+        </Typography.Title>
+      }
+    >
+      <Typography.Paragraph>
+        A command-line client asks to sign in as <Typography.Text strong>{user?.name}</Typography.Text>. Approve only if
+        you started <Typography.Text code>{clientName} login</Typography.Text> yourself just now: the client receives an
+        access token with your rights.
+      </Typography.Paragraph>
+      <Descriptions
+        column={1}
+        size="small"
+        bordered
+        style={{ marginBottom: 20 }}
+        items={[
+          { key: 'client', label: 'Client', children: login.client },
+          ...(login.hostname ? [{ key: 'host', label: 'Machine', children: login.hostname }] : []),
+          { key: 'ip', label: 'From address', children: login.sourceIp },
+          { key: 'at', label: 'Requested', children: formatDateTime(login.createdAt) },
+          { key: 'until', label: 'Expires', children: formatDateTime(login.expiresAt) },
+        ]}
+      />
+      <ErrorList messages={decide.isError ? messagesOf(decide.error) : []} style={{ marginBottom: 16 }} />
+      <Flex gap={12} justify="flex-end">
+        <Button danger loading={decide.isPending && decide.variables === 'deny'} onClick={() => decide.mutate('deny')}>
+          Deny
+        </Button>
+        <Button
+          type="primary"
+          loading={decide.isPending && decide.variables === 'approve'}
+          onClick={() => decide.mutate('approve')}
+        >
+          Approve sign-in
+        </Button>
+      </Flex>
+    </Card>
+  );
+}
