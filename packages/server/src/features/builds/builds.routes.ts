@@ -199,8 +199,14 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       const target = body.targetRepo ? await content.repository(body.targetRepo) : undefined;
       if (target && target.rclass !== 'local')
         throw badRequest(`Target repository '${body.targetRepo}' is no local repository.`);
+      // recording a status on a target is a change there: it needs deploy, as copying to it does
+      if (target && !body.dryRun) await content.authorize('deploy', target.key, '');
       const sha1s = promotedChecksums(await buildDocument(db, content, run), body);
-      const found = await itemsByChecksum(db, sha1s, body.sourceRepo);
+      // only files the caller may read are considered: no answer names another
+      const found: Awaited<ReturnType<typeof itemsByChecksum>> = [];
+      for (const item of await itemsByChecksum(db, sha1s, body.sourceRepo)) {
+        if (await isAllowed(db, request.principal, 'read', item.repo_key, item.path)) found.push(item);
+      }
       const mode = body.copy ? 'copy' : 'move';
       const properties = body.properties && Object.keys(body.properties).length ? body.properties : undefined;
       const messages: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string }[] = [];

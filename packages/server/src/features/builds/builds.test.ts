@@ -371,3 +371,96 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
     expect((await preview({ includePatterns: ['**'] }, reader)).statusCode).toBe(403);
   });
 });
+
+describe.each(ENGINES)('build promotion by a user with some rights, on %s', (engine) => {
+  let t: TestApp;
+  let promoter: Record<string, string>;
+  const call = (method: 'GET' | 'PUT' | 'POST', url: string, headers = ADMIN_BASIC, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...headers, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+    });
+  const exists = async (url: string) => (await call('GET', url)).statusCode === 200;
+  const statuses = async () =>
+    (
+      (await call('GET', '/artifactory/api/build/mixed/1')).json() as {
+        buildInfo: { statuses?: { status: string }[] };
+      }
+    ).buildInfo.statuses ?? [];
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    for (const key of ['libs-staging', 'libs-secret', 'libs-release', 'libs-other']) {
+      await createRepo(t.app, key, { rclass: 'local' });
+    }
+    await put(t.app, '/artifactory/libs-staging/org/app/app.jar', 'app');
+    await put(t.app, '/artifactory/libs-secret/org/hidden/hidden.jar', 'hidden');
+    const published = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, {
+      version: '1.0.1',
+      name: 'mixed',
+      number: '1',
+      started: '2026-11-22T10:00:00.000+0000',
+      modules: [
+        {
+          id: 'mixed',
+          artifacts: [
+            { name: 'app.jar', path: 'org/app/app.jar', ...checksums('app') },
+            { name: 'hidden.jar', path: 'org/hidden/hidden.jar', ...checksums('hidden') },
+          ],
+        },
+      ],
+    });
+    expect(published.statusCode).toBe(204);
+    promoter = await createUser(t.app, 'promoter');
+    await call('PUT', '/artifactory/api/v2/security/permissions/promoter', ADMIN_BASIC, {
+      build: {
+        repositories: ['artifactory-build-info'],
+        'include-patterns': ['mixed/**'],
+        actions: { users: { promoter: ['read', 'annotate'] } },
+      },
+      repo: {
+        repositories: ['libs-staging', 'libs-release'],
+        actions: { users: { promoter: ['read', 'write'] } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('considers only files the caller may read, and names no other in its answer', async () => {
+    const promote = (body: object) => call('POST', '/artifactory/api/build/promote/mixed/1', promoter, body);
+    const dry = await promote({ status: 'released', targetRepo: 'libs-release', copy: true, dryRun: true });
+    expect(dry.statusCode).toBe(200);
+    const said = JSON.stringify(dry.json());
+    expect(said).toContain('Would copy libs-staging/org/app/app.jar to libs-release/org/app/app.jar');
+    expect(said).not.toMatch(/libs-secret|hidden/);
+    const done = await promote({ status: 'released', targetRepo: 'libs-release', copy: true });
+    expect(done.statusCode).toBe(200);
+    expect(JSON.stringify(done.json())).not.toMatch(/libs-secret|hidden/);
+    expect(await exists('/artifactory/libs-release/org/app/app.jar')).toBe(true);
+    expect(await exists('/artifactory/libs-release/org/hidden/hidden.jar')).toBe(false);
+    expect(await exists('/artifactory/libs-secret/org/hidden/hidden.jar')).toBe(true);
+  });
+
+  it('records a status on a target only with the deploy right there', async () => {
+    const before = await statuses();
+    // nothing to copy (artifacts: false): only the status would be recorded on the target
+    const refused = await call('POST', '/artifactory/api/build/promote/mixed/1', promoter, {
+      status: 'shipped',
+      targetRepo: 'libs-other',
+      artifacts: false,
+    });
+    expect([403, 404]).toContain(refused.statusCode);
+    expect(await statuses()).toEqual(before);
+    const allowed = await call('POST', '/artifactory/api/build/promote/mixed/1', promoter, {
+      status: 'shipped',
+      targetRepo: 'libs-release',
+      artifacts: false,
+    });
+    expect(allowed.statusCode).toBe(200);
+    expect((await statuses()).map((s) => s.status)).toContain('shipped');
+  });
+});
