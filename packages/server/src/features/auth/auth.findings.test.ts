@@ -175,7 +175,10 @@ describe.each(ENGINES)('sign-in hardening on %s', (engine) => {
   it('counts wrong second-factor codes across sign-ins: a correct password gives no fresh guesses', async () => {
     await createUser(t.app, 'ann');
     const { secret } = await enrol('ann', 'ann-Passw0rd');
-    expect((await changeSecuritySettings(t.app, { lockoutEnabled: true, lockoutAttempts: 3, lockoutMinutes: 30 })).statusCode).toBe(200);
+    expect(
+      (await changeSecuritySettings(t.app, { lockoutEnabled: true, lockoutAttempts: 3, lockoutMinutes: 30 }))
+        .statusCode,
+    ).toBe(200);
     const wrong = code(secret, 5);
     const statuses: number[] = [];
     let last;
@@ -254,6 +257,21 @@ describe('limits on guessing and flooding', () => {
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429]);
     expect(await countRows(t.app, 'audit_events')).toBe(30);
+    const throttled = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic('guess', 'wrong') });
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(throttled.headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+
+  it('takes the per-address limit from the security settings', async () => {
+    expect((await changeSecuritySettings(t.app, { clientFailuresPerMinute: 3 })).statusCode).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic(`guess${i}`, 'wrong') });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    // the right credentials of another user from the same address wait too: the address is throttled
+    expect((await t.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode).toBe(429);
   });
 
   it('limits forgot-password requests per client address', async () => {

@@ -13,6 +13,7 @@ import { looksLikeToken, resolveToken, tokenHash } from '../tokens/tokens.servic
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
+import { getSecuritySettings } from '../security/security.service.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -129,15 +130,21 @@ async function resolvePrincipal(
   return principal;
 }
 
-/** Refused client credentials from one address within a minute, past which it is answered 429 at once. */
-const MAX_REFUSED_PER_MINUTE = 30;
-/** Counts refused credentials per client address over one-minute windows. */
+/**
+ * Counts refused credentials per client address over one-minute windows (per process: each node
+ * throttles what reaches it); past the security settings' limit an address is answered 429.
+ */
 function refusalCounter() {
   const refused = new Map<string, { count: number; since: number }>();
   return {
     recent(ip: string, now = Date.now()): number {
       const entry = refused.get(ip);
       return !entry || entry.since + 60_000 <= now ? 0 : entry.count;
+    },
+    /** Whole seconds until the address's window ends. */
+    retryAfter(ip: string, now = Date.now()): number {
+      const entry = refused.get(ip);
+      return entry ? Math.max(1, Math.ceil((entry.since + 60_000 - now) / 1000)) : 1;
     },
     count(ip: string, now = Date.now()): void {
       const entry = refused.get(ip);
@@ -203,8 +210,10 @@ export const authPlugin = fp(
           return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
         }
       }
-      if (refusals.recent(request.ip) >= MAX_REFUSED_PER_MINUTE && hasCredentials(request)) {
+      const refused = hasCredentials(request) ? refusals.recent(request.ip) : 0;
+      if (refused > 0 && refused >= (await getSecuritySettings(app.db, app.config)).clientFailuresPerMinute) {
         // guessing at speed: answered before any password check or audit row
+        reply.header('Retry-After', String(refusals.retryAfter(request.ip)));
         return reply.status(429).send(errorBody(429, AUTH_MESSAGES.tooManyFailures));
       }
       try {

@@ -125,9 +125,17 @@ function tokenize(text: string): Token[] {
 }
 
 const MAX_DEPTH = 64;
+/**
+ * Values a query may compare: each is a parameter and a branch of the SQL it compiles to, and a
+ * database refuses an expression past its own limits (SQLite's depth of 1,000) with an error the
+ * caller could not read. Past this, the query is refused before anything is compiled.
+ */
+export const AQL_MAX_TERMS = 500;
 
 class Parser {
   private at = 0;
+  /** Values read so far (see AQL_MAX_TERMS). */
+  private terms = 0;
   constructor(private readonly tokens: Token[]) {}
 
   private peek(): Token {
@@ -194,6 +202,12 @@ class Parser {
       }
       this.expectPunct(']');
       return { kind: 'array', items, position: token.position };
+    }
+    if (token.type !== 'punct' && ++this.terms > AQL_MAX_TERMS) {
+      throw new AqlError(
+        `The query compares more than ${AQL_MAX_TERMS} values: split it into several queries`,
+        token.position,
+      );
     }
     if (token.type === 'string' || token.type === 'number')
       return { kind: 'scalar', value: token.value, position: token.position };

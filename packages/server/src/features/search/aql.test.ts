@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
-import { AqlError, parseAql } from './aql.parser.js';
+import { AQL_MAX_TERMS, AqlError, parseAql } from './aql.parser.js';
 
 describe('the AQL parser', () => {
   it('reads find, include, sort, offset, limit and transitive', () => {
@@ -252,6 +252,21 @@ describe.each(ENGINES)('POST /artifactory/api/search/aql on %s', (engine) => {
     expect((operator.json() as { errors: { message: string }[] }).errors[0]!.message).toContain(
       "Unknown operator '$near'",
     );
+    // a query too large for the database is refused before it is compiled, with what to do
+    const terms = (n: number) =>
+      `items.find({"$or":[${Array.from({ length: n }, (_, i) => `{"name":{"$match":"a${i}*"}}`).join(',')}]})`;
+    expect((await aql(terms(AQL_MAX_TERMS))).statusCode).toBe(200);
+    for (const n of [AQL_MAX_TERMS + 1, 2000]) {
+      const tooMany = await aql(terms(n));
+      expect(tooMany.statusCode).toBe(400);
+      expect((tooMany.json() as { errors: { message: string }[] }).errors[0]!.message).toMatch(
+        /^Failed to parse query: The query compares more than 500 values: split it into several queries \(at position \d+\)$/,
+      );
+    }
+    let deep = '{"name":"x"}';
+    for (let i = 0; i < 70; i++) deep = `{"$or":[${deep},{"name":"y"}]}`;
+    const tooDeep = await aql(`items.find(${deep})`);
+    expect(tooDeep.statusCode).toBe(400);
     // text that looks like SQL is a value like any other
     expect(names(await aql('items.find({"name":"x\' OR 1=1 --"})'))).toEqual([]);
   });

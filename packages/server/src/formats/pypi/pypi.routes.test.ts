@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PYPI_SIMPLE_JSON } from '@arca/contracts';
@@ -25,6 +27,8 @@ async function uploadBody(
   filename: string,
   bytes: Buffer,
   extra: Record<string, string | string[]> = {},
+  /** Fields sent after the file, as some clients order the form. */
+  after: Record<string, string> = {},
 ) {
   const form = new FormData();
   const fields: Record<string, string | string[]> = {
@@ -42,10 +46,12 @@ async function uploadBody(
     md5_digest: createHash('md5').update(bytes).digest('hex'),
     ...extra,
   };
+  for (const key of Object.keys(after)) delete fields[key];
   for (const [key, value] of Object.entries(fields)) {
     for (const v of Array.isArray(value) ? value : [value]) form.append(key, v);
   }
   form.append('content', new Blob([bytes]), filename);
+  for (const [key, value] of Object.entries(after)) form.append(key, value);
   const response = new Response(form);
   return { payload: Buffer.from(await response.arrayBuffer()), type: response.headers.get('content-type')! };
 }
@@ -148,6 +154,37 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
     expect((await get(`${API}/pypi-local/packages/demo/1.0/demo-1.0.tar.gz`)).body).toBe('x');
   });
 
+  it('refuses a second file whose name differs only by normalisation, and checks digests after the file', async () => {
+    const bytes = Buffer.from('package bytes');
+    expect((await upload('pypi-local', ['demo-pkg', '1.0', 'demo_pkg-1.0.tar.gz', bytes])).statusCode).toBe(200);
+    for (const filename of ['Demo_Pkg-1.0.tar.gz', 'demo.pkg-1.0.tar.gz', 'demo-pkg-1.0.tar.gz']) {
+      const twin = await upload('pypi-local', ['demo-pkg', '1.0', filename, Buffer.from('other')]);
+      expect([filename, twin.statusCode]).toEqual([filename, 409]);
+    }
+    expect(await storedFiles()).toEqual(['.pypi/demo-pkg/index.json', 'demo-pkg/1.0/demo_pkg-1.0.tar.gz']);
+    // the form's digests count wherever they stand, also after the file
+    const wrongAfter = await upload('pypi-local', [
+      'late',
+      '1.0',
+      'late-1.0.tar.gz',
+      bytes,
+      {},
+      { sha256_digest: '0'.repeat(64), md5_digest: createHash('md5').update(bytes).digest('hex') },
+    ]);
+    expect([wrongAfter.statusCode, messages(wrongAfter)[0]?.slice(0, 17)]).toEqual([409, 'Checksum mismatch']);
+    expect(await storedFiles()).toEqual(['.pypi/demo-pkg/index.json', 'demo-pkg/1.0/demo_pkg-1.0.tar.gz']);
+    expect(fs.readdirSync(path.join(t.dataDir, 'tmp', 'uploads')).filter((f) => !f.endsWith('.owner'))).toEqual([]);
+    const rightAfter = await upload('pypi-local', [
+      'late',
+      '1.0',
+      'late-1.0.tar.gz',
+      bytes,
+      {},
+      { sha256_digest: createHash('sha256').update(bytes).digest('hex') },
+    ]);
+    expect(rightAfter.statusCode).toBe(200);
+  });
+
   it('needs deploy to upload and read to install', async () => {
     const reader = await createUser(t.app, 'reader');
     await t.app.inject({
@@ -243,7 +280,11 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
     try {
       await t.close();
       t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-      await createRepo(t.app, 'pypi-remote', { rclass: 'remote', packageType: 'pypi', url: `http://127.0.0.1:${indexPort}` });
+      await createRepo(t.app, 'pypi-remote', {
+        rclass: 'remote',
+        packageType: 'pypi',
+        url: `http://127.0.0.1:${indexPort}`,
+      });
       const file = (path: string) => get(`${API}/pypi-remote/packages/files/127.0.0.1:${filesPort}/${path}`);
       // before the page was read, and for anything the page does not list: 404, nothing asked
       expect((await file('dist/listed-1.0.tar.gz')).statusCode).toBe(404);

@@ -53,28 +53,36 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
     if (!request.isMultipart()) throw badRequest(PYPI_MESSAGES.noFile);
     const content = repoContent(request);
     // a remote repository (or a virtual one without a deployment target) refuses before the body is read
-    await content.writeTarget(request.params.repoKey);
+    const target = await content.writeTarget(request.params.repoKey);
     const projects = new PypiProjects(content);
     const fields: UploadFields = {};
-    let uploaded = false;
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        const value = String(part.value);
-        const known = fields[part.fieldname];
-        fields[part.fieldname] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
-        continue;
-      }
-      if (part.fieldname !== 'content' || uploaded) {
-        part.file.resume();
-        continue;
+    // the file is held aside until every field is read: the digests may come after it in the form
+    let file: { filename: string; upload: string } | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          const value = String(part.value);
+          const known = fields[part.fieldname];
+          fields[part.fieldname] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+          continue;
+        }
+        if (part.fieldname !== 'content' || file) {
+          part.file.resume();
+          continue;
+        }
+        file = { filename: part.filename, upload: await content.uploads.create(target.key) };
+        await content.uploads.append(target.key, file.upload, part.file);
+        if (part.file.truncated) throw badRequest('The file is larger than the upload limit.');
       }
       if (fields[':action'] !== 'file_upload') throw badRequest(PYPI_MESSAGES.badAction);
-      await projects.upload(request.params.repoKey, fields, { filename: part.filename, stream: part.file });
-      if (part.file.truncated) throw badRequest('The file is larger than the upload limit.');
-      uploaded = true;
+      if (!file) throw badRequest(PYPI_MESSAGES.noFile);
+      const held = file;
+      // deployed (or not) from here, the upload is gone either way
+      file = undefined;
+      await projects.upload(target.key, fields, held);
+    } finally {
+      if (file) await content.uploads.remove(target.key, file.upload).catch(() => undefined);
     }
-    if (!uploaded)
-      throw badRequest(fields[':action'] === 'file_upload' ? PYPI_MESSAGES.noFile : PYPI_MESSAGES.badAction);
     return reply.status(200).send({ ok: true });
   };
   app.post(`${PREFIX}/:repoKey`, { config: { access: 'public' } }, upload);

@@ -52,6 +52,9 @@ const METADATA_FIELDS = [
   'metadata_version',
 ];
 
+/** A file name as PyPI compares them: letter case and runs of '-', '_' and '.' do not tell two files apart. */
+const canonicalFilename = (filename: string) => filename.toLowerCase().replace(/[-_.]+/g, '-');
+
 /** A project's files and pages in one repository, read and written through the door. */
 export class PypiProjects {
   constructor(private readonly content: RepoContent) {}
@@ -127,31 +130,41 @@ export class PypiProjects {
    * belongs to them, the file is not there yet) before the file is stored with its digests
    * verified; then the project's page lists it. A released file is never replaced.
    */
-  async upload(
-    repoKey: string,
-    fields: UploadFields,
-    file: { filename: string; stream: Readable },
-  ): Promise<IndexFile> {
+  async upload(repoKey: string, fields: UploadFields, file: { filename: string; upload: string }): Promise<IndexFile> {
+    const target = await this.content.writeTarget(repoKey);
     const name = field(fields, 'name') ?? '';
     const version = field(fields, 'version') ?? '';
-    checkName(name);
-    checkVersion(version);
     const { filename } = file;
-    const kind = distributionKind(filename, name, version);
-    if (!kind || filename.includes('/') || filename.startsWith('.')) {
-      throw badRequest(fill(PYPI_MESSAGES.badFilename, { filename, name, version }));
+    let path: string;
+    let normalized: string;
+    let kind: ReturnType<typeof distributionKind>;
+    try {
+      checkName(name);
+      checkVersion(version);
+      kind = distributionKind(filename, name, version);
+      if (!kind || filename.includes('/') || filename.startsWith('.')) {
+        throw badRequest(fill(PYPI_MESSAGES.badFilename, { filename, name, version }));
+      }
+      normalized = normalize(name);
+      path = `${normalized}/${version}/${filename}`;
+      // a released file is never replaced, also by one whose name differs only as PEP 503 names do
+      const listed = (await this.project(target, normalized))?.files ?? [];
+      const clash = listed.some((f) => canonicalFilename(f.filename) === canonicalFilename(filename));
+      if (clash || (await this.content.resolve(target, path))) {
+        throw conflict(fill(PYPI_MESSAGES.fileExists, { filename }));
+      }
+    } catch (error) {
+      await this.content.uploads.remove(target.key, file.upload).catch(() => undefined);
+      throw error;
     }
-    const normalized = normalize(name);
-    const target = await this.content.writeTarget(repoKey);
-    const path = `${normalized}/${version}/${filename}`;
-    if (await this.content.resolve(target, path)) throw conflict(fill(PYPI_MESSAGES.fileExists, { filename }));
     let deployed;
     try {
       deployed = await this.content.deploy({
         repoKey: target.key,
         path,
         properties: { 'pypi.name': [name], 'pypi.version': [version], 'pypi.normalized.name': [normalized] },
-        body: file.stream,
+        body: undefined,
+        upload: file.upload,
         contentLength: undefined,
         checksums: {
           ...(field(fields, 'sha256_digest') ? { sha256: field(fields, 'sha256_digest')!.toLowerCase() } : {}),

@@ -99,6 +99,14 @@ function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
                 'minutes',
                 'Applies to sessions started from now on.',
               )}
+              {number(
+                'tokenDefaultExpiryDays',
+                'Tokens of client sign-ins last',
+                0,
+                3650,
+                'days',
+                'Tokens made by npm login; 0 never expires.',
+              )}
             </Card>
           </Col>
           <Col xs={24} xl={12}>
@@ -125,6 +133,14 @@ function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
                   {number('lockoutAttempts', 'Failed attempts', 1, 100, 'attempts')}
                   {number('lockoutMinutes', 'Lock for', 1, 1440, 'minutes')}
                 </Flex>
+              )}
+              {number(
+                'clientFailuresPerMinute',
+                'Refused client sign-ins per address',
+                1,
+                10000,
+                'a minute',
+                'Past this, an address gets 429 without its credentials being checked, whoever it names.',
               )}
             </Card>
             <Card title="Outbound requests" style={{ marginBottom: 20 }}>
