@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { PYPI_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict } from '../../core/errors.js';
 import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
