@@ -147,8 +147,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
   const { db, binaries: store, config, uploadSessions: uploads } = request.server;
   const { principal } = request;
   const actor = actorName(principal);
-  const uploadOwner = (repoKey: string) =>
-    `${principal.kind === 'user' ? principal.user.id : 'anonymous'}/${repoKey}`;
+  const uploadOwner = (repoKey: string) => `${principal.kind === 'user' ? principal.user.id : 'anonymous'}/${repoKey}`;
   const ctx: ArtifactContext = {
     db,
     store,

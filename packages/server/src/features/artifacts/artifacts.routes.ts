@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
-import { badRequest } from '../../core/errors.js';
+import { HttpError, badRequest } from '../../core/errors.js';
+import { recordRepositoryChange } from '../repositories/repositories.service.js';
+import { deleteRepositoryWithContent } from './artifacts.purge.js';
 import { flushDownloads } from './artifacts.stats.js';
 import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, repoAndPath } from './artifacts.http.js';
@@ -79,6 +81,37 @@ const storageInfoAnswerSchema = z.object({
 
 /** Artifactory's storage, copy, move and trash calls. */
 export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Artifactory deletes a repository with everything in it; a large one continues in the background
+  app.delete(
+    '/artifactory/api/repositories/:key',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Delete a repository with its content (202 while a large one is deleted in the background); text',
+        params: z.object({ key: z.string().min(1).max(64) }),
+      },
+    },
+    async (request, reply) => {
+      const { key } = request.params;
+      const progress = await deleteRepositoryWithContent(
+        app.db,
+        request.log,
+        key,
+        key,
+        recordRepositoryChange(request),
+      );
+      if (progress.state === 'failed')
+        throw new HttpError(500, progress.message ?? 'The repository could not be deleted.');
+      reply.type('text/plain');
+      if (progress.state === 'running') {
+        return reply
+          .status(202)
+          .send(`Repository '${key}' and its ${progress.files} file(s) are being removed in the background.`);
+      }
+      return reply.send(`Repository '${key}' and all its content have been removed successfully.`);
+    },
+  );
+
   app.get(
     '/artifactory/api/storage/*',
     {

@@ -168,18 +168,35 @@ describe.each(ENGINES)('repository configuration on %s', (engine) => {
     ]);
   });
 
-  it('refuses to delete a repository with content, or one a virtual uses, and deletes an empty one', async () => {
+  it('deletes a repository with its content as Artifactory does, refused while a virtual uses it', async () => {
     await createRepo(t.app, 'libs-local', { rclass: 'local' });
     await createRepo(t.app, 'v', { rclass: 'virtual', repositories: ['libs-local'] });
-    expect(messages(await rest('DELETE', 'libs-local'))).toEqual([
-      "Repository 'libs-local' is a member of the virtual repository 'v'.",
+    await put(t.app, '/artifactory/libs-local/org/a.txt', 'x');
+    await put(t.app, '/artifactory/libs-local/b.txt', 'y');
+    const used = await rest('DELETE', 'libs-local');
+    expect([used.statusCode, messages(used)]).toEqual([
+      409,
+      ["Repository 'libs-local' is a member of the virtual repository 'v'."],
     ]);
-    expect((await rest('DELETE', 'v')).statusCode).toBe(200);
-    await put(t.app, '/artifactory/libs-local/a.txt', 'x');
+    expect(
+      (await t.app.db.selectFrom('items').select('path').where('repo_key', '=', 'libs-local').execute()).length,
+    ).toBe(3);
+    const empty = await rest('DELETE', 'v');
+    expect([empty.statusCode, empty.body]).toEqual([
+      200,
+      "Repository 'v' and all its content have been removed successfully.",
+    ]);
     const full = await rest('DELETE', 'libs-local');
-    expect(full.statusCode).toBe(409);
-    expect(messages(full)).toEqual(["Repository 'libs-local' is not empty: delete its content first."]);
-    expect((await rest('GET', 'libs-local')).statusCode).toBe(200);
+    expect([full.statusCode, full.headers['content-type'], full.body]).toEqual([
+      200,
+      'text/plain',
+      "Repository 'libs-local' and all its content have been removed successfully.",
+    ]);
+    expect((await rest('GET', 'libs-local')).statusCode).toBe(404);
+    expect(
+      (await t.app.db.selectFrom('items').select('path').where('repo_key', '=', 'libs-local').execute()).length,
+    ).toBe(0);
+    expect((await t.app.inject({ url: '/artifactory/libs-local/b.txt', headers: ADMIN_BASIC })).statusCode).toBe(404);
     expect((await rest('DELETE', 'nope')).statusCode).toBe(404);
   });
 

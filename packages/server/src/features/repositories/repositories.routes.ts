@@ -108,14 +108,7 @@ export const repositoriesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    '/artifactory/api/repositories/:key',
-    { config: { access: 'admin' }, schema: { params: keyParams } },
-    async (request, reply) => {
-      await removeRepository(app.db, request.params.key, recordRepositoryChange(request));
-      return reply.type('text/plain').send(`Repository '${request.params.key}' was removed successfully.`);
-    },
-  );
+  // DELETE /artifactory/api/repositories/:key removes the content too: the artifacts feature has it
 };
 
 /** The console's repository administration (`ui/admin/repositories`) and Set Me Up base URL. */
