@@ -464,3 +464,134 @@ describe.each(ENGINES)('build promotion by a user with some rights, on %s', (eng
     expect((await statuses()).map((s) => s.status)).toContain('shipped');
   });
 });
+
+describe.each(ENGINES)('AQL across items and builds on %s', (engine) => {
+  let t: TestApp;
+  let dev: Record<string, string>;
+  const aql = (text: string, headers: Record<string, string> = ADMIN_BASIC) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/search/aql',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      payload: text,
+    });
+  const results = async (text: string, headers?: Record<string, string>) => {
+    const res = await aql(text, headers);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { results: Record<string, unknown>[] }).results;
+  };
+  const publish = (name: string, number: string, artifacts: string[], dependencies: string[]) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/build',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        version: '1.0.1',
+        name,
+        number,
+        started: `2026-11-2${number}T10:00:00.000+0000`,
+        modules: [
+          {
+            id: `${name}-module`,
+            artifacts: artifacts.map((body) => ({ name: `${body}.jar`, type: 'jar', ...checksums(body) })),
+            dependencies: dependencies.map((body) => ({ id: `${body}.jar`, type: 'jar', ...checksums(body) })),
+          },
+        ],
+      }),
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    for (const key of ['libs', 'secret']) await createRepo(t.app, key, { rclass: 'local' });
+    await put(t.app, '/artifactory/libs/app/app.jar', 'app');
+    await put(t.app, '/artifactory/libs/lib/lib.jar', 'lib');
+    await put(t.app, '/artifactory/secret/tool/tool.jar', 'tool');
+    expect((await publish('app', '1', ['app'], ['lib', 'tool'])).statusCode).toBe(204);
+    expect((await publish('hidden', '2', ['tool'], ['lib'])).statusCode).toBe(204);
+    dev = await createUser(t.app, 'dev');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/dev',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        repo: { repositories: ['libs'], actions: { users: { dev: ['read'] } } },
+        build: {
+          repositories: ['artifactory-build-info'],
+          'include-patterns': ['app/**'],
+          actions: { users: { dev: ['read'] } },
+        },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds the artifacts and dependencies of a build, and the builds of an artifact', async () => {
+    const artifacts = await results(
+      'items.find({"artifact.module.build.name":"app","artifact.module.build.number":"1"})',
+    );
+    expect(artifacts.map((r) => r.name)).toEqual(['app.jar']);
+    const dependencies = await results('items.find({"dependency.module.build.name":"app"}).include("name","repo")');
+    expect(dependencies.map((r) => `${r.repo}/${r.name}`).sort()).toEqual(['libs/lib.jar', 'secret/tool.jar']);
+    // one build file must meet both: no artifact of app is numbered 2
+    expect(
+      await results('items.find({"artifact.module.build.name":"app","artifact.module.build.number":"2"})'),
+    ).toEqual([]);
+    const withBuilds = await results(
+      'items.find({"name":"lib.jar"}).include("name","dependency.module.build.name","dependency.module.build.number")',
+    );
+    expect(withBuilds).toEqual([
+      {
+        name: 'lib.jar',
+        dependencies: [
+          {
+            modules: [
+              { builds: [{ 'build.name': 'app', 'build.number': '1' }] },
+              { builds: [{ 'build.name': 'hidden', 'build.number': '2' }] },
+            ],
+          },
+        ],
+      },
+    ]);
+    const builds = await results('builds.find({"module.artifact.item.name":"app.jar"}).include("name","number")');
+    expect(builds.map((b) => b['build.name'])).toEqual(['app']);
+    const items = await results(
+      'builds.find({"name":"app"}).include("name","module.artifact.item.name","module.dependency.item.repo","module.dependency.item.name")',
+    );
+    expect(items).toEqual([
+      expect.objectContaining({
+        'build.name': 'app',
+        modules: [
+          {
+            artifacts: [{ items: [{ name: 'app.jar' }] }],
+            dependencies: [
+              {
+                items: [
+                  { repo: 'libs', name: 'lib.jar' },
+                  { repo: 'secret', name: 'tool.jar' },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    ]);
+  });
+
+  it('reaches only builds and items the caller may read', async () => {
+    // dev reads build 'app' and repository 'libs', neither 'hidden' nor 'secret'
+    const deps = await results(
+      'items.find({"dependency.module.build.name":{"$match":"*"}}).include("name","dependency.module.build.name")',
+      dev,
+    );
+    expect(deps).toEqual([{ name: 'lib.jar', dependencies: [{ modules: [{ builds: [{ 'build.name': 'app' }] }] }] }]);
+    expect(await results('items.find({"artifact.module.build.name":"hidden"})', dev)).toEqual([]);
+    const builds = await results('builds.find({"module.dependency.item.name":"tool.jar"})', dev);
+    expect(builds).toEqual([]);
+    const items = await results('builds.find({"name":"app"}).include("name","module.dependency.item.name")', dev);
+    expect(items).toEqual([
+      expect.objectContaining({ modules: [{ dependencies: [{ items: [{ name: 'lib.jar' }] }] }] }),
+    ]);
+  });
+});

@@ -28,14 +28,67 @@ export const ITEM_FIELDS = {
 } as const;
 export type ItemField = keyof typeof ITEM_FIELDS;
 
+type FieldSpecOf = { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' };
+
 /** The builds domain's fields (`build.` in front optional), compared on `builds as i`. */
-export const BUILD_FIELDS: Record<string, { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' }> = {
+export const BUILD_FIELDS: Record<string, FieldSpecOf> = {
   name: { column: 'i.name', kind: 'text' },
   number: { column: 'i.number', kind: 'text' },
   created: { column: 'i.created_at', kind: 'date' },
   created_by: { column: 'i.created_by', kind: 'text' },
   started: { column: 'i.started_at', kind: 'date' },
 };
+
+type FieldSpec = { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' };
+
+/** A build file's own fields (`artifact.name`, `module.dependency.type` …), on `build_files as f`. */
+const BUILD_FILE_FIELDS: Record<string, FieldSpec> = {
+  name: { column: 'f.name', kind: 'text' },
+  type: { column: 'f.type', kind: 'text' },
+  sha1: { column: 'f.sha1', kind: 'text' },
+  sha256: { column: 'f.sha256', kind: 'text' },
+  md5: { column: 'f.md5', kind: 'text' },
+};
+const MODULE_NAME: FieldSpec = { column: 'f.module', kind: 'text' };
+/** The build of a build file, from an item's side (`artifact.module.build.name` …), on `builds as bu`. */
+const BUILD_OF_FILE: Record<string, FieldSpec> = Object.fromEntries(
+  Object.entries(BUILD_FIELDS).map(([name, spec]) => [name, { ...spec, column: spec.column.replace(/^i\./, 'bu.') }]),
+);
+/** The stored item of a build file, from a build's side (`module.artifact.item.repo` …), on `items as it`. */
+const ITEM_OF_FILE: Record<string, FieldSpec> = Object.fromEntries(
+  Object.entries(ITEM_FIELDS).map(([name, spec]) => [
+    name,
+    { ...spec, column: spec.column.replace(/^i\./, 'it.').replace(/^b\./, 'bb.') } as FieldSpec,
+  ]),
+);
+
+/**
+ * A criterion across the relation of items and builds: from items `artifact.…` and
+ * `dependency.…` (the build files whose checksum the item has, their module and build), from
+ * builds `module.…` (its files, and the stored items they are). Undefined for any other key.
+ */
+export function relationField(
+  domain: 'items' | 'builds',
+  key: string,
+): { kind: 'artifact' | 'dependency' | undefined; spec: FieldSpec; item: boolean } | undefined {
+  if (domain === 'items') {
+    const match = /^(artifact|dependency)\.(.+)$/.exec(key);
+    if (!match) return undefined;
+    const kind = match[1] as 'artifact' | 'dependency';
+    const rest = match[2]!;
+    const build = /^module\.build\.(.+)$/.exec(rest)?.[1];
+    const spec =
+      build !== undefined ? BUILD_OF_FILE[build] : rest === 'module.name' ? MODULE_NAME : BUILD_FILE_FIELDS[rest];
+    return spec && { kind, spec, item: false };
+  }
+  if (key === 'module.name') return { kind: undefined, spec: MODULE_NAME, item: false };
+  const match = /^module\.(artifact|dependency)\.(.+)$/.exec(key);
+  if (!match) return undefined;
+  const kind = match[1] as 'artifact' | 'dependency';
+  const item = /^item\.(.+)$/.exec(match[2]!)?.[1];
+  const spec = item !== undefined ? ITEM_OF_FILE[item] : BUILD_FILE_FIELDS[match[2]!];
+  return spec && { kind, spec, item: item !== undefined };
+}
 
 const COMPARISONS = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 const OPERATORS = [...Object.keys(COMPARISONS), '$match', '$nmatch', '$before', '$last'];
@@ -77,6 +130,10 @@ export interface CompileOptions {
   fields?: Record<string, { column: string; kind: 'text' | 'date' | 'number' | 'path' | 'type' }>;
   /** With `.transitive()`: a virtual repository's key stands for the repositories it reaches. */
   virtualMembers?: ReadonlyMap<string, readonly string[]>;
+  /** Build names the caller may read: relations of items to builds reach only those. */
+  readableBuilds?: readonly string[];
+  /** Repositories the caller may read whole: relations of builds to items reach only their items. */
+  readableRepositories?: readonly string[];
 }
 
 /** Compiles criteria to a parameterised condition on `items as i` (joined with `binaries as b`). */
@@ -89,8 +146,8 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
     return node.value;
   };
 
-  function fieldValue(field: ItemField, raw: string | number, position: number): string | number {
-    const { kind } = FIELDS[field]!;
+  function fieldValue(field: string, raw: string | number, position: number, spec = FIELDS[field]!): string | number {
+    const { kind } = spec;
     if (kind === 'number') {
       const n = typeof raw === 'number' ? raw : Number(raw);
       if (!Number.isFinite(n)) throw new AqlError(`${field} is compared with a number`, position);
@@ -106,10 +163,10 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
     return String(raw);
   }
 
-  function compare(field: ItemField, op: string, node: AqlNode): Condition {
-    // the builds domain's columns are compared like the items' (the query is over `builds as i`)
-    const column = eb.ref(FIELDS[field]!.column as (typeof ITEM_FIELDS)[ItemField]['column']);
-    if (FIELDS[field]!.kind === 'type') {
+  function compare(field: string, op: string, node: AqlNode, spec = FIELDS[field]!): Condition {
+    // the builds domain's (and the relations') columns are compared like the items'
+    const column = eb.ref(spec.column as (typeof ITEM_FIELDS)[ItemField]['column']);
+    if (spec.kind === 'type') {
       const value = scalar(node, 'type');
       if (value === 'any') return sql<SqlBool>`1 = 1`;
       if (value !== 'file' && value !== 'folder')
@@ -118,7 +175,7 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
       return eb(column, op === '$eq' ? '=' : '<>', value === 'folder' ? 1 : 0);
     }
     if (op === '$match' || op === '$nmatch') {
-      const value = String(fieldValue(field, scalar(node, op), node.position));
+      const value = String(fieldValue(field, scalar(node, op), node.position, spec));
       const pattern =
         field === 'name' && op === '$match' && !options.postgres && /^[*?]/.test(value) && /[^*?]{3}/.test(value)
           ? // a part of the name: the trigram index finds the candidates
@@ -144,11 +201,11 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
       return op === '$eq' ? eb(column, 'is', null) : eb(column, 'is not', null);
     }
     if (op === '$before' || op === '$last') {
-      if (FIELDS[field]!.kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
+      if (spec.kind !== 'date') throw new AqlError(`${op} applies to dates only`, node.position);
       const since = relativeTime(String(scalar(node, op)), node.position, options.now);
       return eb(column, op === '$before' ? '<' : '>=', since);
     }
-    const value = fieldValue(field, scalar(node, op), node.position);
+    const value = fieldValue(field, scalar(node, op), node.position, spec);
     return eb(column, COMPARISONS[op as keyof typeof COMPARISONS], value);
   }
 
@@ -209,8 +266,58 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
     return { condition: propertyIs(column, op as keyof typeof COMPARISONS, value), negate: false };
   }
 
+  /**
+   * The relation criteria of one object, as one condition per kind of build file: the same file
+   * (and its build, or its item) must meet all of them, as a join would ask.
+   */
+  function relations(entries: AqlObject['entries']): Condition[] {
+    const groups = new Map<
+      string,
+      { kind: 'artifact' | 'dependency' | undefined; item: boolean; conditions: Condition[] }
+    >();
+    for (const { key, value } of entries) {
+      const relation = relationField(domain, key)!;
+      const group = groups.get(relation.kind ?? 'module') ?? { kind: relation.kind, item: false, conditions: [] };
+      group.item ||= relation.item;
+      group.conditions.push(operations(value, (op, node) => compare(key, op, node, relation.spec)));
+      groups.set(relation.kind ?? 'module', group);
+    }
+    const anyEb = eb as unknown as ExpressionBuilder<Database, never>;
+    return [...groups.values()].map(({ kind, item, conditions }) => {
+      if (domain === 'items') {
+        const builds = options.readableBuilds ?? [];
+        if (!builds.length) return sql<SqlBool>`1 = 0`;
+        const files = anyEb
+          .selectFrom('build_files as f')
+          .innerJoin('builds as bu', 'bu.id', 'f.build_id')
+          .select(sql`1`.as('one'))
+          .where('f.kind', '=', kind!)
+          .where(sql.ref('f.sha1'), '=', sql.ref('b.sha1'))
+          .where('bu.name', 'in', [...builds])
+          .where(() => eb.and(conditions));
+        return eb.exists(files as never);
+      }
+      let files = anyEb
+        .selectFrom('build_files as f')
+        .select(sql`1`.as('one'))
+        .where(sql.ref('f.build_id'), '=', sql.ref('i.id'));
+      if (kind) files = files.where('f.kind', '=', kind);
+      if (item) {
+        const repositories = options.readableRepositories ?? [];
+        if (!repositories.length) return sql<SqlBool>`1 = 0`;
+        files = files
+          .innerJoin('binaries as bb', 'bb.sha1', 'f.sha1')
+          .innerJoin('items as it', 'it.sha256', 'bb.sha256')
+          .where('it.repo_key', 'in', [...repositories]);
+      }
+      return eb.exists(files.where(() => eb.and(conditions)) as never);
+    });
+  }
+
   function compileObject(object: AqlObject): Condition {
-    const parts = object.entries.map(({ key, value, position }): Condition => {
+    const related = object.entries.filter((e) => relationField(domain, e.key));
+    const own = object.entries.filter((e) => !relationField(domain, e.key));
+    const parts = own.map(({ key, value, position }): Condition => {
       if (key === '$and' || key === '$or') {
         if (value.kind !== 'array' || !value.items.length)
           throw new AqlError(`${key} takes a non-empty list of criteria objects`, value.position);
@@ -242,8 +349,9 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
           `Unknown field '${key}' of ${domain}: ${Object.keys(FIELDS).join(', ')}${domain === 'items' ? ', @property' : ''}`,
           position,
         );
-      return operations(value, (op, node) => compare(field as ItemField, op, node));
+      return operations(value, (op, node) => compare(field, op, node));
     });
+    parts.push(...relations(related));
     return parts.length ? eb.and(parts) : sql<SqlBool>`1 = 1`;
   }
 

@@ -13,6 +13,14 @@ import {
   type ItemField,
 } from './aql.compile.js';
 import { AqlError, parseAql, type AqlQuery } from './aql.parser.js';
+import {
+  attachBuilds,
+  attachItems,
+  buildIncludes,
+  itemIncludes,
+  mentionsRelation,
+  readableBuildNames,
+} from './aql.relations.js';
 
 /** Most rows a query reads when the caller's rights must be checked row by row. */
 const MAX_FILTERED_ROWS = 100_000;
@@ -116,6 +124,8 @@ function plan(query: AqlQuery) {
     if (field === '*') ALL_FIELDS.forEach((f) => fields.add(f));
     else if (field === 'property' || field.startsWith('property.')) properties = true;
     else if (field === 'stat' || field.startsWith('stat.')) stats = true;
+    else if (/^(artifact|dependency)\.module\.build\./.test(field))
+      continue; // see buildIncludes
     else if (ALL_FIELDS.includes(field)) fields.add(field);
     else throw new AqlError(`Unknown field '${field}' in include()`, position);
   }
@@ -167,14 +177,28 @@ async function runBuildsQuery(db: Db, principal: Principal, query: AqlQuery, now
     if (!(name in BUILD_FIELDS)) throw new AqlError(`Unknown sort field '${field}'`, position);
     return BUILD_FIELDS[name]!.column;
   });
+  const items = itemIncludes(query);
   for (const { field, position } of query.include) {
     const name = field.replace(/^build\./, '');
-    if (field !== '*' && !(name in BUILD_FIELDS)) throw new AqlError(`Unknown field '${field}' in include()`, position);
+    if (field !== '*' && !(name in BUILD_FIELDS) && !/^module\.(artifact|dependency)\.item\./.test(field))
+      throw new AqlError(`Unknown field '${field}' in include()`, position);
   }
+  // across the relation, a build reaches only items of repositories the caller may read whole
+  const repositories =
+    items.size || mentionsRelation(query.criteria, 'builds')
+      ? (await readableRepositories(db, principal, { trash: false })).whole
+      : [];
   let select = db
     .selectFrom('builds as i')
     .selectAll('i')
-    .where((eb) => compileCriteria(eb as never, query.criteria, { postgres, now, fields: BUILD_FIELDS }));
+    .where((eb) =>
+      compileCriteria(eb as never, query.criteria, {
+        postgres,
+        now,
+        fields: BUILD_FIELDS,
+        readableRepositories: repositories,
+      }),
+    );
   for (const column of sortFields) select = select.orderBy(sql.ref(column), query.sort!.direction);
   const rows = await select.orderBy('i.name').orderBy('i.started_at', 'desc').limit(MAX_FILTERED_ROWS).execute();
   const visible = [];
@@ -182,13 +206,14 @@ async function runBuildsQuery(db: Db, principal: Principal, query: AqlQuery, now
     if (await isAllowed(db, principal, 'read', BUILD_INFO_REPO, `${encodeURIComponent(row.name)}/x`)) visible.push(row);
   const offset = query.offset ?? 0;
   const page = visible.slice(offset, query.limit !== undefined ? offset + query.limit : undefined);
-  const results = page.map((row) => ({
+  const results: Record<string, unknown>[] = page.map((row) => ({
     'build.name': row.name,
     'build.number': row.number,
     'build.started': row.started,
     'build.created': iso(row.created_at),
     'build.created_by': row.created_by,
   }));
+  await attachItems(db, page, results, items, repositories);
   return {
     results,
     range: {
@@ -229,6 +254,10 @@ export async function runQuery(
 
   const postgres = isPostgres(db);
   const virtualMembers = query.transitive ? await reachedRepositories(db) : undefined;
+  const builds = buildIncludes(query);
+  // across the relation, an item reaches only builds the caller may read
+  const readableBuilds =
+    builds.size || mentionsRelation(query.criteria, 'items') ? await readableBuildNames(db, principal) : [];
   let base = db
     .selectFrom('items as i')
     .leftJoin('binaries as b', 'b.sha256', 'i.sha256')
@@ -238,6 +267,7 @@ export async function runQuery(
         postgres,
         now,
         virtualMembers,
+        readableBuilds,
         oneRepository: !query.transitive && pinsOneRepository(query.criteria),
       }),
     );
@@ -263,6 +293,7 @@ export async function runQuery(
   }
 
   const results = rows.map((row) => shape(row, wanted.fields));
+  await attachBuilds(db, rows, results, builds, readableBuilds);
   if ((wanted.properties || wanted.stats) && rows.length) {
     const byItem = new Map<string, { key: string; value: string }[]>();
     if (wanted.properties) {
