@@ -120,7 +120,10 @@ export interface Format {
      * without fetching. A remote repository asks another host only at an address this answers;
      * without it, never.
      */
-    listedElsewhere?: (path: string, cached: (path: string) => Promise<Buffer | undefined>) => Promise<string | undefined>;
+    listedElsewhere?: (
+      path: string,
+      cached: (path: string) => Promise<Buffer | undefined>,
+    ) => Promise<string | undefined>;
   };
   /**
    * Merges one metadata file of a virtual repository from its readable members that have it

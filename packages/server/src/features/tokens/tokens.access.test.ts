@@ -149,7 +149,11 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
     expect(row.sealed).toBeTruthy();
     expect(row.sealed).not.toContain(made.apiKey);
     // it authenticates as a header and as a password; regenerated, the old one stops and the new one reads back
-    expect((await t.app.inject({ url: '/artifactory/api/security/apiKey', headers: { 'x-jfrog-art-api': made.apiKey } })).json()).toEqual({ apiKey: made.apiKey });
+    expect(
+      (
+        await t.app.inject({ url: '/artifactory/api/security/apiKey', headers: { 'x-jfrog-art-api': made.apiKey } })
+      ).json(),
+    ).toEqual({ apiKey: made.apiKey });
     expect((await t.app.inject({ url, headers: basic('bob', made.apiKey) })).statusCode).toBe(200);
     const again = (await t.app.inject({ method: 'PUT', url, headers: bob })).json() as { apiKey: string };
     expect((await t.app.inject({ url, headers: { 'x-jfrog-art-api': made.apiKey } })).statusCode).toBe(401);

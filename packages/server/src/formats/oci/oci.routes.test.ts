@@ -331,7 +331,10 @@ describe.each(ENGINES)('the container registry’s sessions and tokens, probed o
       url: '/artifactory/api/v2/security/permissions/ann-deploy',
       headers: ADMIN_BASIC,
       payload: {
-        repo: { repositories: ['docker-local', 'docker-two'], actions: { users: { ann: ['read', 'deploy', 'delete'] } } },
+        repo: {
+          repositories: ['docker-local', 'docker-two'],
+          actions: { users: { ann: ['read', 'deploy', 'delete'] } },
+        },
       },
     });
     expect(granted.statusCode).toBe(201);
@@ -348,7 +351,8 @@ describe.each(ENGINES)('the container registry’s sessions and tokens, probed o
     const id = location.split('/').pop()!;
     const octets = { 'content-type': 'application/octet-stream' };
     expect(
-      (await t.app.inject({ method: 'PATCH', url: location, headers: { ...admin, ...octets }, payload: 'mine ' })).statusCode,
+      (await t.app.inject({ method: 'PATCH', url: location, headers: { ...admin, ...octets }, payload: 'mine ' }))
+        .statusCode,
     ).toBe(202);
     // another user who may deploy there, and the same user through another repository, find no such upload
     const foreign = [
@@ -358,9 +362,7 @@ describe.each(ENGINES)('the container registry’s sessions and tokens, probed o
       await t.app.inject({ method: 'DELETE', url: location, headers: annToken }),
       await t.app.inject({ method: 'GET', url: `/v2/docker-two/app/blobs/uploads/${id}`, headers: admin }),
     ];
-    expect(foreign.map((res) => [res.statusCode, code(res)])).toEqual(
-      Array(5).fill([404, 'BLOB_UPLOAD_UNKNOWN']),
-    );
+    expect(foreign.map((res) => [res.statusCode, code(res)])).toEqual(Array(5).fill([404, 'BLOB_UPLOAD_UNKNOWN']));
     // the owner's upload is as it was, and completes
     expect((await t.app.inject({ method: 'GET', url: location, headers: admin })).headers.range).toBe('0-4');
     const done = await t.app.inject({ method: 'PUT', url: `${location}?digest=${digestOf('mine ')}`, headers: admin });
@@ -389,7 +391,9 @@ describe.each(ENGINES)('the container registry’s sessions and tokens, probed o
 
   it('takes registry tokens at the registry only, never to make tokens, and ends them with a password change', async () => {
     const token = await tokenOf(ann);
-    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(
+      200,
+    );
     const elsewhere = [
       await t.app.inject({ url: '/artifactory/api/repositories', headers: bearer(token) }),
       await t.app.inject({
@@ -414,6 +418,8 @@ describe.each(ENGINES)('the container registry’s sessions and tokens, probed o
       payload: { password: 'an0ther-Passw0rd' },
     });
     expect(changed.statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v2/docker-local/app/tags/list', headers: bearer(token) })).statusCode).toBe(
+      401,
+    );
   });
 });
