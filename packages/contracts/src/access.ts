@@ -189,11 +189,15 @@ export const createTokenSchema = z.object({
   /** Seconds until expiry; 0 never expires. */
   expiresIn: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS),
   scope: z.string().default(TOKEN_SCOPE_USER),
+  /** Administrators only: the user the token is for (the caller when absent). */
+  username: z.string().min(1).max(64).optional(),
+  /** With a refresh token that replaces the pair once (answered once, as the token is). */
+  refreshable: z.boolean().optional(),
 });
 export type CreateToken = z.input<typeof createTokenSchema>;
 
 /** Answered once at creation: the token itself is never stored or shown again. */
-export const createdTokenSchema = accessTokenSchema.extend({ token: z.string() });
+export const createdTokenSchema = accessTokenSchema.extend({ token: z.string(), refreshToken: z.string().optional() });
 export type CreatedToken = z.infer<typeof createdTokenSchema>;
 
 export const apiKeyStateSchema = z.object({

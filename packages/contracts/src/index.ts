@@ -14,3 +14,4 @@ export * from './pypi.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';
+export * from './home.js';

@@ -226,8 +226,8 @@ describe('the console against a real server', () => {
     await page.clock.fastForward(61_000);
     await page.keyboard.press('Shift');
     await page.getByRole('button', { name: /User menu for dev/ }).waitFor();
-    // a non-admin lands on the overview, not on the admin page that was open
-    await page.waitForURL('**/ui/overview');
+    // a non-admin lands on Packages (spec §2), not on the admin page that was open
+    await page.waitForURL('**/ui/packages');
     await page.context().close();
   });
 

@@ -91,7 +91,7 @@ describe('sign-in flows in the browser', () => {
     await call('PUT', '/artifactory/api/security/users/mia', { email: 'mia@example.com', password: 'Mia-password-1' });
     const { page, problems } = await newPage();
     await logIn(page, 'mia', 'Mia-password-1');
-    await page.waitForURL('**/ui/overview');
+    await page.waitForURL('**/ui/packages');
     await page.goto(`${server.url}/ui/profile`);
     await page.getByLabel('Current password').fill('Mia-password-1');
     await page.getByRole('button', { name: 'Unlock' }).click();
@@ -122,7 +122,7 @@ describe('sign-in flows in the browser', () => {
     // the enrolment used this step's code, and a code works once
     await typeCode(page, totp(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL('**/ui/overview');
+    await page.waitForURL('**/ui/packages');
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
   });
 
@@ -144,7 +144,7 @@ describe('sign-in flows in the browser', () => {
     await page.getByLabel('Confirm new password').fill('Fay-password-2');
     await screenshot(page, 'sign-in-reset-password');
     await page.getByRole('button', { name: 'Reset password and sign in' }).click();
-    await page.waitForURL('**/ui/overview');
+    await page.waitForURL('**/ui/packages');
 
     const { page: again } = await newPage();
     await again.goto(link);
@@ -177,7 +177,7 @@ describe('sign-in flows in the browser', () => {
     await page.getByLabel('New password', { exact: true }).fill('Gil-password-2');
     await page.getByLabel('Confirm new password').fill('Gil-password-2');
     await page.getByRole('button', { name: 'Change password and sign in' }).click();
-    await page.waitForURL('**/ui/overview');
+    await page.waitForURL('**/ui/packages');
   });
 
   it('accepts an invitation from a real e-mail and signs the new user in', async () => {
@@ -191,7 +191,7 @@ describe('sign-in flows in the browser', () => {
     await page.getByLabel('Confirm new password').fill('Ivy-password-1');
     await screenshot(page, 'sign-in-invitation');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.waitForURL('**/ui/overview');
+    await page.waitForURL('**/ui/packages');
   });
 
   it('shows the mail settings and sends a test message', async () => {

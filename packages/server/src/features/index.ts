@@ -23,6 +23,7 @@ import { registerCatalogueIndexer } from './packages/packages.indexer.js';
 import { searchRestRoutes } from './search/search.routes.js';
 import { searchConsoleRoutes } from './search/search.console.js';
 import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/builds.routes.js';
+import { homeRoutes } from './home/home.routes.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -45,6 +46,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(searchConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(buildsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(buildsPagesRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(homeRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);

@@ -126,8 +126,8 @@ describe('navigation guards, in the order of the spec', () => {
     });
   });
 
-  it('redirects root and /home to the landing page', () => {
-    expect(resolveNavigation(input({ pathname: '/' }))).toEqual({ kind: 'redirect', to: '/overview' });
+  it('redirects root and /home to the landing page: Packages for users, the overview for administrators', () => {
+    expect(resolveNavigation(input({ pathname: '/' }))).toEqual({ kind: 'redirect', to: '/packages' });
     expect(resolveNavigation(input({ pathname: '/home', user: admin }))).toEqual({ kind: 'redirect', to: '/overview' });
   });
 });

@@ -1,9 +1,9 @@
 import type { UserData } from '@arca/contracts';
 
 /**
- * Landing page by role (spec part 1 §2): topology for admins with mission control, packages for
- * users, repos on a lightweight instance. Until those pages exist, the overview is the nearest.
+ * Landing page by role (spec part 1 §2): packages for ordinary users; for administrators the
+ * topology when the mission-control service is present — until it is, the overview dashboard.
  */
-export function landingPath(_user: UserData): string {
-  return '/overview';
+export function landingPath(user: UserData): string {
+  return user.admin ? '/overview' : '/packages';
 }

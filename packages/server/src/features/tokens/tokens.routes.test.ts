@@ -179,6 +179,27 @@ describe.each(ENGINES)('tokens and client credentials on %s', (engine) => {
     expect(bob).toBeDefined();
   });
 
+  it('lets administrators generate a token for another user, refreshable, and no one else', async () => {
+    const adminCookie = (await login(t.app)).cookie;
+    const made = await createToken(
+      { description: 'ci for ann', expiresIn: 3600, username: 'ann', refreshable: true },
+      adminCookie,
+    );
+    expect(made.statusCode).toBe(200);
+    const token = made.json() as { user: string; token: string; refreshToken?: string };
+    expect(token.user).toBe('ann');
+    expect(token.refreshToken).toMatch(/\S{20,}/);
+    expect((await download({ authorization: `Bearer ${token.token}` })).statusCode).toBe(200);
+    const bob = await createUser(t.app, 'bob');
+    expect(bob).toBeDefined();
+    const forSomeoneElse = await createToken({ description: 'x', expiresIn: 60, username: 'bob' });
+    expect(forSomeoneElse.statusCode).toBe(403);
+    expect((await createToken({ description: 'x', expiresIn: 60, username: 'nobody' }, adminCookie)).statusCode).toBe(
+      404,
+    );
+    expect(await countRows(t.app, 'access_tokens')).toBe(1);
+  });
+
   it('creates tokens over the access REST call and refuses bad input', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -148,9 +148,16 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/tokens',
     { config: { access }, schema: { body: createTokenSchema, response: { 200: createdTokenSchema } } },
     async (request) => {
-      const user = caller(request);
-      const { row, token } = await createAccessToken(app.db, user, request.body, tokenCreated(request, user.name));
-      return { ...toAccessToken(row, user.name), token };
+      // administrators make tokens for others (a CI user's, say); everyone else for themselves
+      const user = await subject(request, request.body.username);
+      const { username: _, ...input } = request.body;
+      const { row, token, refreshToken } = await createAccessToken(
+        app.db,
+        user,
+        input,
+        tokenCreated(request, user.name),
+      );
+      return { ...toAccessToken(row, user.name), token, ...(refreshToken ? { refreshToken } : {}) };
     },
   );
 

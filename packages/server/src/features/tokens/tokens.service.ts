@@ -82,7 +82,7 @@ async function checkScope(db: Db, user: UserRow, scope: string): Promise<void> {
 export async function createAccessToken(
   db: Db,
   user: UserRow,
-  input: Required<CreateToken> & { refreshable?: boolean },
+  input: Required<Pick<CreateToken, 'description' | 'expiresIn' | 'scope'>> & { refreshable?: boolean },
   onChange?: OnChange<AccessTokenRow>,
   now = Date.now(),
   /** Replaced in the same transaction (a refresh): the old pair ends as the new one starts. */

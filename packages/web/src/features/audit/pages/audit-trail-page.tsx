@@ -14,6 +14,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { auditExportUrl, useAuditEvents } from '../api/audit';
 import { ChangeDetails } from '../components/change-details';
+import { LoadError } from '../../../components/load-error';
 
 /** Every sign-in and every administrative change; exports what the filters select. */
 export function AuditTrailPage() {
@@ -116,7 +117,9 @@ export function AuditTrailPage() {
             },
           }}
           locale={{
-            emptyText: (
+            emptyText: events.isError ? (
+              <LoadError what="The audit trail" error={events.error} onRetry={() => void events.refetch()} />
+            ) : (
               <Empty
                 description={
                   events.isError

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../../components/time';
 import { isoOf, useArtifactBuilds } from '../api/builds';
 import { buildHref } from '../pages/builds-page';
+import { LoadError } from '../../../components/load-error';
 
 /** The artifact's Builds tab: the builds that produced this file and those that used it. */
 export function ArtifactBuildsTab({ repoKey, path }: { repoKey: string; path: string }) {
@@ -23,7 +24,13 @@ export function ArtifactBuildsTab({ repoKey, path }: { repoKey: string; path: st
         { title: 'Module', dataIndex: 'moduleID', key: 'moduleID', render: (m: string) => m || '—' },
         { title: 'Started', dataIndex: 'started', key: 'started', render: (s: string) => formatDateTime(isoOf(s)) },
       ]}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} /> }}
+      locale={{
+        emptyText: builds.isError ? (
+          <LoadError what="The builds of this file" error={builds.error} onRetry={() => void builds.refetch()} />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />
+        ),
+      }}
     />
   );
   return (

@@ -37,6 +37,7 @@ import {
   type BuildRun,
   type BuildRunInfo,
 } from '../api/builds';
+import { LoadError } from '../../../components/load-error';
 
 export const buildHref = (name: string, number?: string) =>
   `/builds/${encodeURIComponent(name)}${number !== undefined ? `/${encodeURIComponent(number)}` : ''}`;
@@ -100,7 +101,9 @@ function BuildsListPage() {
           dataSource={names.data ?? []}
           pagination={{ defaultPageSize: 50, hideOnSinglePage: true }}
           locale={{
-            emptyText: names.isLoading ? (
+            emptyText: names.isError ? (
+              <LoadError what="The builds" error={names.error} onRetry={() => void names.refetch()} />
+            ) : names.isLoading ? (
               ' '
             ) : (
               <Empty
@@ -157,6 +160,13 @@ function BuildRunsPage({ name }: { name: string }) {
           columns={columns}
           dataSource={history.data ?? []}
           pagination={{ defaultPageSize: 50, hideOnSinglePage: true }}
+          locale={{
+            emptyText: history.isError ? (
+              <LoadError what="The runs" error={history.error} onRetry={() => void history.refetch()} />
+            ) : (
+              'No runs.'
+            ),
+          }}
         />
       </Card>
     </>

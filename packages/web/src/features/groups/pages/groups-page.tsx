@@ -8,6 +8,7 @@ import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { useDeleteGroups, useGroups } from '../api/groups';
 import { GroupModal } from '../components/group-modal';
+import { LoadError } from '../../../components/load-error';
 
 /** Groups of users: list, search, create, edit and bulk delete. */
 export function GroupsPage() {
@@ -67,7 +68,9 @@ export function GroupsPage() {
             showTotal: (n) => `${n} group${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: (
+            emptyText: groups.isError ? (
+              <LoadError what="The groups" error={groups.error} onRetry={() => void groups.refetch()} />
+            ) : (
               <Empty
                 description={
                   query

@@ -11,6 +11,7 @@ import {
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useDeletePermissions, usePermissions } from '../api/permissions';
+import { LoadError } from '../../../components/load-error';
 
 function principals(target: PermissionTarget, kind: 'users' | 'groups'): string[] {
   const names = new Set<string>();
@@ -85,7 +86,9 @@ export function PermissionsPage() {
             showTotal: (n) => `${n} permission${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: (
+            emptyText: targets.isError ? (
+              <LoadError what="The permissions" error={targets.error} onRetry={() => void targets.refetch()} />
+            ) : (
               <Empty
                 description={
                   query

@@ -60,3 +60,12 @@ export function useRevokeApiKey() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['apiKey'] }),
   });
 }
+
+/** The names of every user (administrators), to pick whom a token is for. */
+export function useUserNames(enabled: boolean) {
+  return useQuery({
+    queryKey: ['users', 'names'],
+    queryFn: async () => (await apiFetch<{ name: string }[]>('ui/users')).map((u) => u.name).sort(),
+    enabled,
+  });
+}

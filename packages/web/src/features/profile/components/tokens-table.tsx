@@ -5,6 +5,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative, isPast } from '../../../components/time';
 import { useRevokeToken } from '../api/tokens';
 import { runSafely } from '../../../api/client';
+import { LoadError } from '../../../components/load-error';
 
 const when = (at: string | null, none: string) =>
   at ? (
@@ -21,11 +22,14 @@ export function TokensTable({
   loading,
   showOwner,
   emptyText,
+  failure,
 }: {
   tokens: AccessToken[];
   loading: boolean;
   showOwner: boolean;
   emptyText: string;
+  /** The list's query when it failed: the table shows why, with a retry. */
+  failure?: { error: unknown; retry: () => void };
 }) {
   const revoke = useRevokeToken();
   const { modal } = App.useApp();
@@ -45,7 +49,13 @@ export function TokensTable({
       loading={loading}
       dataSource={tokens}
       pagination={{ pageSize: 20, hideOnSinglePage: true }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} /> }}
+      locale={{
+        emptyText: failure ? (
+          <LoadError what="The tokens" error={failure.error} onRetry={failure.retry} />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />
+        ),
+      }}
       columns={[
         ...(showOwner ? [{ title: 'User', dataIndex: 'user', render: (u: string) => <strong>{u}</strong> }] : []),
         { title: 'Description', dataIndex: 'description' },

@@ -1,23 +1,8 @@
 import { KeyOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Radio,
-  Row,
-  Select,
-  Space,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useState } from 'react';
-import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
+import type { CreatedToken } from '@arca/contracts';
 import { apiFetch, runSafely } from '../../../api/client';
 import { StatusTag } from '../../../components/status-tag';
 import { notifySuccess } from '../../../api/notifications';
@@ -29,7 +14,6 @@ import { formatDateTime } from '../../../components/time';
 import {
   useAccessTokens,
   useApiKeyState,
-  useCreateToken,
   useGenerateApiKey,
   useRevokeApiKey,
   useUnlockProfile,
@@ -37,15 +21,8 @@ import {
 } from '../api/tokens';
 import { SecretOnce } from '../components/secret-once';
 import { TokensTable } from '../components/tokens-table';
+import { NewTokenModal } from '../components/new-token-modal';
 import { useServerErrors } from '../../../lib/server-errors';
-
-const EXPIRY_CHOICES = [
-  { value: 3600, label: '1 hour' },
-  { value: 86_400, label: '1 day' },
-  { value: 30 * 86_400, label: '30 days' },
-  { value: 365 * 86_400, label: '1 year' },
-  { value: 0, label: 'Never' },
-];
 
 /** Asks for the password before the profile shows keys and tokens. */
 function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
@@ -152,84 +129,6 @@ function ApiKeyCard() {
   );
 }
 
-function NewTokenModal({
-  open,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreated: (t: CreatedToken) => void;
-}) {
-  const create = useCreateToken();
-  const [form] = Form.useForm<{ description: string; expiresIn: number; scope: 'user' | 'groups'; groups: string[] }>();
-  const scope = Form.useWatch('scope', form);
-  const { errors, clear, capture } = useServerErrors();
-  return (
-    <Modal
-      open={open}
-      title="Generate Access Token"
-      okText="Generate"
-      onOk={() => form.submit()}
-      confirmLoading={create.isPending}
-      onCancel={() => {
-        clear();
-        onClose();
-      }}
-      destroyOnHidden
-      forceRender
-    >
-      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ description: '', expiresIn: 30 * 86_400, scope: 'user', groups: [] }}
-        onFinish={(v) =>
-          create.mutate(
-            {
-              description: v.description.trim(),
-              expiresIn: v.expiresIn,
-              scope: v.scope === 'user' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${v.groups.join(',')}`,
-            },
-            {
-              onSuccess: (token) => {
-                clear();
-                form.resetFields();
-                onCreated(token);
-              },
-              onError: (error) => capture(error),
-            },
-          )
-        }
-      >
-        <Form.Item
-          label="Description"
-          name="description"
-          rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-        >
-          <Input placeholder="e.g. CI pipeline for web-app" maxLength={1024} />
-        </Form.Item>
-        <Form.Item label="Expires after" name="expiresIn">
-          <Select options={EXPIRY_CHOICES} aria-label="Expires after" style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item label="Scope" name="scope">
-          <Radio.Group
-            options={[
-              { value: 'user', label: 'All my rights' },
-              { value: 'groups', label: 'Only the rights of some of my groups' },
-            ]}
-          />
-        </Form.Item>
-        {scope === 'groups' && (
-          <Form.Item label="Groups" name="groups" rules={[{ required: true, message: 'This field is mandatory.' }]}>
-            <Select mode="tags" open={false} aria-label="Groups" placeholder="Type the names of groups you belong to" />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
-  );
-}
-
 function TokensCard() {
   const tokens = useAccessTokens();
   const [creating, setCreating] = useState(false);
@@ -244,6 +143,7 @@ function TokensCard() {
       }
     >
       {created && <SecretOnce label={`token “${created.description}”`} secret={created.token} />}
+      {created?.refreshToken && <SecretOnce label="refresh token" secret={created.refreshToken} />}
       <Typography.Paragraph type="secondary">
         Use a token as <Typography.Text code>Authorization: Bearer …</Typography.Text> or as the password of your user
         name. Give each client its own token, so that you can revoke one without the others.

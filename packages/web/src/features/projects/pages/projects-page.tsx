@@ -19,6 +19,7 @@ import { formatRelative } from '../../../components/time';
 import { selectProject } from '../../../lib/selected-project';
 import { useServerErrors } from '../../../lib/server-errors';
 import { runSafely } from '../../../api/client';
+import { LoadError } from '../../../components/load-error';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
@@ -115,7 +116,13 @@ export function ProjectsPage() {
           loading={projects.isPending}
           dataSource={projects.data ?? []}
           pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description="No projects yet." /> }}
+          locale={{
+            emptyText: projects.isError ? (
+              <LoadError what="The projects" error={projects.error} onRetry={() => void projects.refetch()} />
+            ) : (
+              <Empty description="No projects yet. Create one to give a team its own repositories, members and roles." />
+            ),
+          }}
           columns={[
             {
               title: 'Project',

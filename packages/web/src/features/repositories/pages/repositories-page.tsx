@@ -19,6 +19,7 @@ import { useRepositories } from '../api/get-repositories';
 import { QuickCreateModal } from '../components/quick-create-modal';
 import { RepositoryClassTag } from '../components/repository-class-tag';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
+import { LoadError } from '../../../components/load-error';
 
 type Filter = 'all' | 'local' | 'remote' | 'virtual';
 
@@ -107,7 +108,13 @@ export function RepositoriesPage() {
           scroll={{ x: 720 }}
           tableLayout="auto"
           locale={{
-            emptyText: (
+            emptyText: repositories.isError ? (
+              <LoadError
+                what="The repositories"
+                error={repositories.error}
+                onRetry={() => void repositories.refetch()}
+              />
+            ) : (
               <Empty
                 description={
                   repositories.data?.length

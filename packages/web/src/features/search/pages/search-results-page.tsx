@@ -37,6 +37,7 @@ import {
   toSearchParams,
   type SearchModel,
 } from '../search-model';
+import { LoadError } from '../../../components/load-error';
 
 type Row = SearchResult & { key: string };
 
@@ -319,7 +320,9 @@ export function SearchResultsPage() {
             rowSelection={canDelete ? { selectedRowKeys: selected, onChange: setSelected } : undefined}
             pagination={{ defaultPageSize: 100, showSizeChanger: true, hideOnSinglePage: true }}
             locale={{
-              emptyText: results.isFetching ? (
+              emptyText: results.isError ? (
+                <LoadError what="The search results" error={results.error} onRetry={() => void results.refetch()} />
+              ) : results.isFetching ? (
                 ' '
               ) : (
                 <Empty

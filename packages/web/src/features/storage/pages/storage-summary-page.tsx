@@ -6,6 +6,7 @@ import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { useStorageSummary } from '../api/get-storage-summary';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
+import { LoadError } from '../../../components/load-error';
 
 type Row = {
   repoKey: string;
@@ -72,7 +73,9 @@ export function StorageSummaryPage() {
         </Col>
       </Row>
       <Card title="Used space by repository" style={{ marginBottom: 20 }}>
-        {top.length === 0 ? (
+        {summary.isError ? (
+          <LoadError what="The storage summary" error={summary.error} onRetry={() => void summary.refetch()} />
+        ) : top.length === 0 ? (
           <Empty description="Nothing is stored yet. Deploy a file to a repository to see it here." />
         ) : (
           <div

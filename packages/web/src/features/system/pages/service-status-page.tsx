@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatDuration, formatRelative } from '../../../components/time';
 import { useNodes } from '../api/get-nodes';
+import { LoadError } from '../../../components/load-error';
 
 const SERVICE_LABELS: Record<string, string> = {
   artifactory: 'Artifactory (repositories)',
@@ -78,7 +79,13 @@ export function ServiceStatusPage() {
           loading={nodes.isPending}
           dataSource={list}
           pagination={false}
-          locale={{ emptyText: <Empty description="No node has registered yet." /> }}
+          locale={{
+            emptyText: nodes.isError ? (
+              <LoadError what="The nodes" error={nodes.error} onRetry={() => void nodes.refetch()} />
+            ) : (
+              <Empty description="No node has registered yet." />
+            ),
+          }}
           columns={[
             {
               title: 'Node',

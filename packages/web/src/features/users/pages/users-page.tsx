@@ -15,6 +15,7 @@ import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
 import { useStartupData } from '../../../lib/startup';
 import { NotFoundResult } from '../../../components/not-found-result';
+import { LoadError } from '../../../components/load-error';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 
@@ -115,7 +116,9 @@ export function UsersPage() {
             showTotal: (n) => `${n} user${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: (
+            emptyText: users.isError ? (
+              <LoadError what="The users" error={users.error} onRetry={() => void users.refetch()} />
+            ) : (
               <Empty
                 description={
                   query
