@@ -1,17 +1,25 @@
 import {
-  BuildOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
+  AuditOutlined,
+  BuildOutlined,
   DashboardOutlined,
   DatabaseOutlined,
   FolderOpenOutlined,
   HeartOutlined,
+  KeyOutlined,
+  LockOutlined,
+  MailOutlined,
   PieChartOutlined,
+  ProjectOutlined,
   SafetyCertificateOutlined,
+  SafetyOutlined,
   TeamOutlined,
+  UserOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 
+/** One icon per menu entry, sidebar and administration alike (a test checks every entry has one). */
 const ICONS: Record<string, ReactNode> = {
   overview: <DashboardOutlined />,
   artifacts: <FolderOpenOutlined />,
@@ -20,12 +28,22 @@ const ICONS: Record<string, ReactNode> = {
   repositories: <DatabaseOutlined />,
   layouts: <ApartmentOutlined />,
   'storage-summary': <PieChartOutlined />,
-  users: <TeamOutlined />,
+  users: <UserOutlined />,
+  groups: <TeamOutlined />,
+  permissions: <SafetyOutlined />,
+  'access-tokens': <KeyOutlined />,
+  'security-general': <LockOutlined />,
+  mail: <MailOutlined />,
+  'audit-trail': <AuditOutlined />,
+  projects: <ProjectOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };
 
-/** The icon of a menu entry, where it has one. */
+/** The icon of a menu entry. */
 export function menuIcon(key: string): ReactNode {
   return ICONS[key];
 }
+
+/** Whether an entry has its icon. */
+export const hasMenuIcon = (key: string): boolean => key in ICONS;

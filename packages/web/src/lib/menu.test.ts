@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { menuItems } from '../app/menu';
 import { ROUTES } from '../app/router';
+import { hasMenuIcon } from './menu-icons';
 import { groupEntries, menuItemForPath, menuItemState, sidebarEntries, type MenuContext, type MenuItem } from './menu';
 
 const MENU = menuItems();
@@ -107,5 +108,9 @@ describe('menu filtering', () => {
     expect(MENU.find((i) => i.key === 'packages')?.path).toBe('/packages');
     expect(MENU.find((i) => i.key === 'builds')?.path).toBe('/builds');
     expect(ROUTES).toBeDefined();
+  });
+
+  it('gives every sidebar and administration entry its own icon', () => {
+    expect(MENU.filter((i) => !hasMenuIcon(i.key)).map((i) => i.key)).toEqual([]);
   });
 });

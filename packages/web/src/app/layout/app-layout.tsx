@@ -10,7 +10,20 @@ import {
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Alert, Avatar, Button, Dropdown, Layout, Menu, Modal, Segmented, Space, Tooltip, Typography } from 'antd';
+import {
+  Alert,
+  Avatar,
+  Button,
+  Dropdown,
+  Grid,
+  Layout,
+  Menu,
+  Modal,
+  Segmented,
+  Space,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { formatRelative } from '../../components/time';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -77,9 +90,14 @@ export function AppLayout() {
   const selectedKey = useSelectedProject();
   const selected = projects.data?.find((p) => p.projectKey === selectedKey);
   const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin));
-  // below the lg breakpoint the sidebar folds away; a header button brings it back
+  // below the lg breakpoint the sidebar folds away; a header button brings it back. Between lg
+  // and xl (a 1024 px screen) it folds to its icons, so that tables keep their columns
   const [narrow, setNarrow] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
+  const screens = Grid.useBreakpoint();
+  const compact = !narrow && screens.xl === false;
+  const [expanded, setExpanded] = useState(false);
+  const folded = narrow ? collapsed : compact && !expanded;
   // below lg the search bar opens in a dialog from a header button; a search (a new page) closes it
   const [searchingAt, setSearchingAt] = useState<string>();
   const searching = searchingAt === location.key;
@@ -106,21 +124,21 @@ export function AppLayout() {
         style={{
           display: 'flex',
           alignItems: 'center',
-          gap: narrow ? 12 : 24,
-          padding: narrow ? '0 16px' : undefined,
+          gap: narrow || compact ? 12 : 24,
+          padding: narrow || compact ? '0 16px' : undefined,
           position: 'sticky',
           top: 0,
           zIndex: 10,
         }}
       >
-        {narrow && (
+        {(narrow || compact) && (
           <Button
             type="text"
             style={{ color: '#fff' }}
             icon={<MenuOutlined />}
-            aria-label={collapsed ? 'Show the menu' : 'Hide the menu'}
-            aria-expanded={!collapsed}
-            onClick={() => setCollapsed((c) => !c)}
+            aria-label={folded ? 'Show the menu' : 'Hide the menu'}
+            aria-expanded={!folded}
+            onClick={() => (narrow ? setCollapsed((c) => !c) : setExpanded((e) => !e))}
           />
         )}
         {/* the link's name is the logo's visible text; the title says where it goes */}
@@ -148,7 +166,7 @@ export function AppLayout() {
             onClick={() => setSearchingAt(location.key)}
           />
         ) : (
-          <HeaderSearch user={user?.name ?? 'anonymous'} />
+          <HeaderSearch user={user?.name ?? 'anonymous'} {...(compact ? { width: '320px' } : {})} />
         )}
         {anonymous ? (
           <Button type="primary" onClick={() => navigate('/login')}>
@@ -194,7 +212,7 @@ export function AppLayout() {
             <Button type="text" style={{ color: '#fff' }} aria-label={`User menu for ${user.name}`}>
               <Space>
                 <Avatar size="small" icon={<UserOutlined />} style={{ background: '#1f4fd1' }} />
-                {!narrow && user.name}
+                {!narrow && !compact && user.name}
                 <DownOutlined style={{ fontSize: 10 }} />
               </Space>
             </Button>
@@ -205,8 +223,8 @@ export function AppLayout() {
         <Layout.Sider
           width={236}
           breakpoint="lg"
-          collapsedWidth={0}
-          collapsed={collapsed}
+          collapsedWidth={narrow ? 0 : 64}
+          collapsed={folded}
           trigger={null}
           onBreakpoint={(below) => {
             setNarrow(below);
@@ -217,9 +235,9 @@ export function AppLayout() {
           {sidebar === 'project' ? (
             <ProjectSidebar pathname={location.pathname} />
           ) : (
-            menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} />
+            menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} folded={folded} />
           )}
-          {sidebar === 'administration' && (
+          {sidebar === 'administration' && !folded && (
             <div style={{ padding: '8px 16px' }}>
               <Tooltip title="Every administration page on one screen">
                 <Link to={ADMIN_HOME}>All administration settings</Link>

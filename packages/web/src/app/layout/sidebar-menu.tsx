@@ -5,7 +5,18 @@ import { menuIcon } from '../../lib/menu-icons';
 import { menuItems } from '../menu';
 
 /** The entries of one sidebar, filtered by admin flag, licence rank, services and features. */
-export function SidebarMenu({ sidebar, ctx, pathname }: { sidebar: Sidebar; ctx: MenuContext; pathname: string }) {
+export function SidebarMenu({
+  sidebar,
+  ctx,
+  pathname,
+  folded = false,
+}: {
+  sidebar: Sidebar;
+  ctx: MenuContext;
+  pathname: string;
+  /** Folded to icons: groups are separated by lines instead of their titles. */
+  folded?: boolean;
+}) {
   const entries = sidebarEntries(menuItems(), sidebar, ctx);
   const toItem = ({ item, status }: (typeof entries)[number]) => ({
     key: item.key,
@@ -22,12 +33,17 @@ export function SidebarMenu({ sidebar, ctx, pathname }: { sidebar: Sidebar; ctx:
   });
   const items: MenuProps['items'] =
     sidebar === 'administration'
-      ? groupEntries(entries).map((g) => ({
-          type: 'group',
-          key: g.group,
-          label: g.group,
-          children: g.entries.map(toItem),
-        }))
+      ? folded
+        ? groupEntries(entries).flatMap((g, i) => [
+            ...(i ? [{ type: 'divider' as const, key: `divider-${g.group}` }] : []),
+            ...g.entries.map(toItem),
+          ])
+        : groupEntries(entries).map((g) => ({
+            type: 'group',
+            key: g.group,
+            label: g.group,
+            children: g.entries.map(toItem),
+          }))
       : entries.map(toItem);
   const selected = menuItemForPath(pathname, menuItems())?.key;
   return (

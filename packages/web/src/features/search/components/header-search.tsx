@@ -60,7 +60,7 @@ export function HeaderSearch({ user, width = 'min(520px, 42vw)' }: { user: strin
 
   return (
     <>
-      <Space.Compact className="arca-header-search" style={{ width }}>
+      <Space.Compact className="arca-header-search" style={{ width, minWidth: width === '100%' ? undefined : 320 }}>
         <Select
           aria-label="Search type"
           value={model.searchType}
