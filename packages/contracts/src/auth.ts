@@ -148,6 +148,9 @@ export const PASSWORD_FLOW_MESSAGES = {
   mismatch: 'The new passwords do not match.',
   badOtp: 'The code is not valid. Codes change every 30 seconds; enter the current one.',
   otpExpired: 'The sign-in took too long. Log in again.',
+  /** The enrolment page opened with no sign-in in progress and no session. */
+  noPendingSignIn:
+    'No sign-in is in progress. Log in first: two-factor authentication is set up while signing in, or from Edit Profile.',
   mfaAlreadyEnrolled: 'Two-factor authentication is already set up for this user.',
   mfaRequired: 'Two-factor authentication is required on this deployment.',
   mfaNeedsSession: 'Turn two-factor authentication off from a signed-in console session.',

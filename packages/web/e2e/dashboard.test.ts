@@ -142,6 +142,15 @@ describe('the overview and access tokens', () => {
     await page.context().close();
   });
 
+  it('counts repositories alike on Storage Summary and Repositories', async () => {
+    const { page } = await admins();
+    await page.goto(`${server.url}/ui/admin/repositories`);
+    await page.getByText('All (3)').waitFor();
+    await page.goto(`${server.url}/ui/admin/monitoring/storage-summary`);
+    await page.getByText('3 repositories', { exact: true }).waitFor();
+    await page.context().close();
+  });
+
   it('keeps the overview and lists usable at 1024 px', async () => {
     const { page } = await admins({ width: 1024, height: 768 });
     await page.waitForURL('**/ui/overview');

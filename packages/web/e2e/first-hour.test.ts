@@ -102,15 +102,15 @@ describe('the first hour in the console', () => {
     expect(await dialog.getByRole('button', { name: 'Copy' }).isDisabled()).toBe(true);
 
     await chooseOption(page, dialog.getByLabel('Target repository'), 'release-local');
-    await dialog.getByText('3 file(s) would be copied to').waitFor();
-    await dialog.getByText('1 file(s) already exist at the target').waitFor();
+    await dialog.getByText('3 files would be copied to').waitFor();
+    await dialog.getByText('1 file already exists at the target').waitFor();
     await dialog.getByText('docs/guide-1.txt').waitFor();
     expect(await dialog.getByRole('button', { name: 'Copy' }).isDisabled()).toBe(true);
     await screenshot(page, 'first-hour-copy-conflicts');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByLabel('Skip them (keep what is there)').check();
     await dialog.getByRole('button', { name: 'Copy' }).click();
-    await page.getByText('Copied 2 file(s) to release-local/docs: 1 skipped (already there).').waitFor();
+    await page.getByText('Copied 2 files to release-local/docs: 1 skipped (already there).').waitFor();
     await page.waitForURL('**/repos/tree/General/release-local/docs');
     expect(await (await rest('GET', '/artifactory/release-local/docs/guide-1.txt')).text()).toBe('the old guide');
 
@@ -121,10 +121,10 @@ describe('the first hour in the console', () => {
     await page.getByRole('button', { name: /^scissor Move$/ }).click();
     await chooseOption(page, dialog.getByLabel('Target repository'), 'libs-local');
     await dialog.getByLabel('Target path').fill('moved/guide-2.txt');
-    await dialog.getByText('1 file(s) would be moved to').waitFor();
+    await dialog.getByText('1 file would be moved to').waitFor();
     await dialog.getByRole('button', { name: 'Move' }).click();
     await page.waitForURL('**/repos/tree/General/libs-local/moved/guide-2.txt');
-    await page.getByText('Moved 1 file(s) to libs-local/moved/guide-2.txt.').waitFor();
+    await page.getByText('Moved 1 file to libs-local/moved/guide-2.txt.').waitFor();
     await page.getByRole('button', { name: /Download/ }).waitFor();
     expect(gone).toEqual([]);
     expect(problems).toEqual([]);
@@ -181,13 +181,13 @@ describe('the first hour in the console', () => {
     await open(page, '/admin/repositories');
     await page.getByRole('button', { name: 'Delete old-local' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('5 file(s), 500 B, are deleted for good').waitFor();
+    await dialog.getByText('5 files, 500 B, are deleted for good').waitFor();
     expect(await dialog.getByRole('button', { name: 'Delete repository' }).isDisabled()).toBe(true);
     await dialog.getByLabel(/Type old-local to confirm/).fill('old-local');
     await screenshot(page, 'first-hour-delete-repository');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Delete repository' }).click();
-    await page.getByText('Repository old-local was deleted with 5 file(s)').waitFor();
+    await page.getByText('Repository old-local was deleted with 5 files').waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'old-local' }).count()).toBe(0);
     expect((await rest('GET', '/artifactory/api/repositories/old-local')).status).toBe(404);
     await open(page, '/admin/monitoring/audit_trail');

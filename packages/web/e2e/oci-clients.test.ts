@@ -222,6 +222,11 @@ describe('skopeo against Arca', () => {
       const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
       const versions = await openCataloguedPackage(page, arca.url, 'team/app');
       expect(await versions.allTextContents()).toEqual(['1.0']);
+      // the package page pulls by registry host and repository too, and says which tag is newest
+      await expect
+        .poll(() => page.getByLabel('Install command').first().textContent())
+        .toContain(`docker pull ${host()}/docker-local/team/app:1.0`);
+      await page.getByText('Newest tag: 1.0').waitFor();
       await versions.first().click();
       await page.getByRole('heading', { level: 1, name: 'team/app 1.0' }).waitFor();
       expect(await page.getByLabel('Install command').textContent()).toContain(

@@ -7,3 +7,8 @@ export function formatBytes(bytes: number): string {
   const value = bytes / 1024 ** unit;
   return `${value >= 100 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${UNITS[unit]}`;
 }
+
+/** A count with its noun in the right number: `1 file`, `3 files`, `1,024 files`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? singular : pluralForm}`;
+}

@@ -106,6 +106,17 @@ describe.each(ENGINES)('sign-in flows on %s', (engine) => {
     return { secret, pending, statuses };
   }
 
+  it('says plainly that no sign-in is in progress when the enrolment page is opened without one', async () => {
+    const none = await t.app.inject({ method: 'GET', url: `${API}/auth/mfa/enroll/` });
+    expect([none.statusCode, messages(none)]).toEqual([403, [PASSWORD_FLOW_MESSAGES.noPendingSignIn]]);
+    const stale = await t.app.inject({
+      method: 'GET',
+      url: `${API}/auth/mfa/enroll/`,
+      headers: { cookie: 'arca_mfa=gone-long-ago' },
+    });
+    expect([stale.statusCode, messages(stale)]).toEqual([403, [PASSWORD_FLOW_MESSAGES.otpExpired]]);
+  });
+
   it('counts wrong second-factor codes toward the lockout, so signing in again gives no fresh guesses', async () => {
     const { secret, pending, statuses } = await fiveWrongCodes();
     // the fifth wrong code locks the user, as five wrong passwords would

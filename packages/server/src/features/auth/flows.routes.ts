@@ -55,7 +55,12 @@ export const signInFlowRoutes: FastifyPluginAsyncZod = async (app) => {
     const pending = await peekToken(app.db, request.cookies[MFA_COOKIE], 'mfa-login');
     const user: UserRow | undefined =
       pending?.user ?? (request.principal.kind === 'user' ? request.principal.user : undefined);
-    if (!user) throw forbidden(PASSWORD_FLOW_MESSAGES.otpExpired);
+    if (!user) {
+      // a cookie that no longer leads anywhere: the sign-in expired; none at all: there never was one
+      throw forbidden(
+        request.cookies[MFA_COOKIE] ? PASSWORD_FLOW_MESSAGES.otpExpired : PASSWORD_FLOW_MESSAGES.noPendingSignIn,
+      );
+    }
     return startEnrollment(app.db, user);
   };
 

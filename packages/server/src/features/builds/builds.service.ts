@@ -168,9 +168,17 @@ function fileRow(buildId: string, kind: 'artifact' | 'dependency', module: strin
   };
 }
 
-/** The runs of a build, newest first. */
-export function buildRuns(db: Db, name: string): Promise<BuildsTable[]> {
-  return db.selectFrom('builds').selectAll().where('name', '=', name).orderBy('started_at', 'desc').execute();
+const byNumber = new Intl.Collator('en', { numeric: true });
+
+/** The runs of a build, newest first; runs that started at the same time by number, highest first (10 after 9). */
+export async function buildRuns(db: Db, name: string): Promise<BuildsTable[]> {
+  const runs = await db
+    .selectFrom('builds')
+    .selectAll()
+    .where('name', '=', name)
+    .orderBy('started_at', 'desc')
+    .execute();
+  return runs.sort((a, b) => Number(b.started_at) - Number(a.started_at) || byNumber.compare(b.number, a.number));
 }
 
 /** A run by number (the newest when a number was published more than once); 404 when absent. */

@@ -445,6 +445,21 @@ describe.each(ENGINES)('build promotion by a user with some rights, on %s', (eng
     expect(await exists('/artifactory/libs-secret/org/hidden/hidden.jar')).toBe(true);
   });
 
+  it('lists runs that started at the same time by number, highest first', async () => {
+    for (const number of ['9', '10', '2']) {
+      const published = await call('PUT', '/artifactory/api/build', ADMIN_BASIC, {
+        version: '1.0.1',
+        name: 'same-time',
+        number,
+        started: '2026-11-22T10:00:00.000+0000',
+        modules: [],
+      });
+      expect(published.statusCode).toBe(204);
+    }
+    const history = (await call('GET', '/ui/api/v1/ui/builds/history/same-time')).json() as { number: string }[];
+    expect(history.map((r) => r.number)).toEqual(['10', '9', '2']);
+  });
+
   it('records a status on a target only with the deploy right there', async () => {
     const before = await statuses();
     // nothing to copy (artifacts: false): only the status would be recorded on the target

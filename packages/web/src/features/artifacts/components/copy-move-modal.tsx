@@ -7,6 +7,7 @@ import { ErrorList } from '../../../components/error-list';
 import { messagesOf, useServerErrors } from '../../../lib/server-errors';
 import { copyOrMoveItem } from '../api/copy-move-item';
 import { useCopyTargets } from '../api/get-allowed-actions';
+import { plural } from '../../../components/format';
 
 export interface CopyMoveModalProps {
   mode: 'copy' | 'move' | undefined;
@@ -16,14 +17,14 @@ export interface CopyMoveModalProps {
   onDone: (target: { repoKey: string; path: string }) => void;
 }
 
-/** "Copied 3 file(s) to libs/a: 1 overwritten, 2 skipped." */
+/** "Copied 3 files to libs/a: 1 overwritten, 2 skipped." */
 export function describeReport(mode: 'copy' | 'move', report: CopyMoveReport): string {
   const verb = mode === 'copy' ? 'Copied' : 'Moved';
   const details = [
     report.overwritten ? `${report.overwritten} overwritten` : '',
     report.skipped ? `${report.skipped} skipped (already there)` : '',
   ].filter(Boolean);
-  return `${verb} ${report.files} file(s) to ${report.repoKey}/${report.path}${details.length ? `: ${details.join(', ')}` : ''}.`;
+  return `${verb} ${plural(report.files, 'file')} to ${report.repoKey}/${report.path}${details.length ? `: ${details.join(', ')}` : ''}.`;
 }
 
 /**
@@ -142,14 +143,14 @@ function CopyMoveDialog({ mode, repoKey, path, onClose, onDone }: CopyMoveModalP
       {plan && (
         <div role="status" aria-live="polite">
           <Typography.Paragraph>
-            {plan.files} file(s) would be {mode === 'move' ? 'moved' : 'copied'} to{' '}
+            {plural(plan.files, 'file')} would be {mode === 'move' ? 'moved' : 'copied'} to{' '}
             <Typography.Text code>{`${plan.repoKey}/${plan.path}`}</Typography.Text>.
           </Typography.Paragraph>
           {plan.conflictCount > 0 && (
             <Alert
               type="warning"
               showIcon
-              message={`${plan.conflictCount} file(s) already exist at the target`}
+              message={`${plural(plan.conflictCount, 'file')} already ${plan.conflictCount === 1 ? 'exists' : 'exist'} at the target`}
               description={
                 <>
                   <ul style={{ margin: '4px 0 12px', paddingLeft: 20, maxHeight: 120, overflow: 'auto' }}>

@@ -24,6 +24,7 @@ import { ItemDetails, type ItemAction } from '../components/item-details';
 import { NodeIcon, type NodeKind } from '../components/node-icon';
 import { SetMeUpModal } from '../components/set-me-up-modal';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
+import { plural } from '../../../components/format';
 
 const PAGE = 200;
 const MORE = '\u0000more';
@@ -234,13 +235,13 @@ export function TreeBrowserPage() {
       case 'emptyTrash':
         modal.confirm({
           title: 'Empty the trash can?',
-          content: `${here.files ?? 0} file(s) are deleted for good. This cannot be undone.`,
+          content: `${plural(here.files ?? 0, 'file')} ${(here.files ?? 0) === 1 ? 'is' : 'are'} deleted for good. This cannot be undone.`,
           okText: 'Empty trash can',
           okButtonProps: { danger: true },
           onOk: () =>
             runSafely(async () => {
               const result = await emptyTrash();
-              notifySuccess(`Trash can emptied: ${result.files} file(s) removed`);
+              notifySuccess(`Trash can emptied: ${plural(result.files, 'file')} removed`);
               setChildren((prev) => ({ ...prev, [keyOf('auto-trashcan', '')]: { items: [], total: 0 } }));
               await client.invalidateQueries({ queryKey: artifactsKey });
             }),

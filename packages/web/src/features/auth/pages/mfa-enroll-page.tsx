@@ -42,9 +42,10 @@ export function MfaEnrollPage() {
             type="error"
             showIcon
             title={
-              expired
-                ? PASSWORD_FLOW_MESSAGES.otpExpired
-                : messagesOf(enrollment.error, PASSWORD_FLOW_MESSAGES.otpFailed)[0]
+              messagesOf(
+                enrollment.error,
+                expired ? PASSWORD_FLOW_MESSAGES.otpExpired : PASSWORD_FLOW_MESSAGES.otpFailed,
+              )[0]
             }
             style={{ marginBottom: 16 }}
           />

@@ -10,7 +10,7 @@ import { Card, Col, Empty, List, Row, Skeleton, Statistic, Typography } from 'an
 import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HomeWidgetInfo } from '@arca/contracts';
-import { formatBytes } from '../../../components/format';
+import { formatBytes, plural } from '../../../components/format';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime, formatRelative } from '../../../components/time';
@@ -73,7 +73,7 @@ function ActivityChart({ days }: { days: HomeWidgetInfo['deploymentsByDay'] }) {
             <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#4b5563' }} tickLine={false} axisLine={false} />
             <Tooltip
               formatter={(value, _name, item) => [
-                `${String(value)} file(s), ${formatBytes((item.payload as { bytes: number }).bytes)}`,
+                `${plural(Number(value), 'file')}, ${formatBytes((item.payload as { bytes: number }).bytes)}`,
                 'Deployed',
               ]}
               labelFormatter={(label) => `Day ${String(label)}`}
@@ -83,7 +83,7 @@ function ActivityChart({ days }: { days: HomeWidgetInfo['deploymentsByDay'] }) {
         </ResponsiveContainer>
       </div>
       <Typography.Text type="secondary">
-        {total} file(s) deployed in the last {days.length} days.
+        {plural(total, 'file')} deployed in the last {days.length} days.
       </Typography.Text>
     </>
   );

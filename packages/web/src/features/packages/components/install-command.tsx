@@ -28,6 +28,14 @@ export function installCommand(type: string, name: string, version: string): str
   }
 }
 
+/**
+ * The name a Docker client pulls an image by: the registry's host (the one this console is
+ * reached at), the repository, the image — `arca.example.com/docker-local/team/app`.
+ */
+export function dockerImageName(repoKey: string | undefined, image: string): string {
+  return repoKey ? `${window.location.host}/${repoKey}/${image}` : image;
+}
+
 /** The install command in a copyable block. */
 export function InstallCommand({ type, name, version }: { type: string; name: string; version: string }) {
   const command = installCommand(type, name, version);

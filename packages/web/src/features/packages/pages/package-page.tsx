@@ -7,7 +7,7 @@ import { NotFoundResult } from '../../../components/not-found-result';
 import { formatBytes } from '../../../components/format';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { usePackage, useVersions } from '../api/get-package';
-import { InstallCommand } from '../components/install-command';
+import { InstallCommand, dockerImageName } from '../components/install-command';
 import { packageHref } from '../components/package-link';
 import { Readme } from '../components/readme';
 import { DependenciesTable } from '../components/dependencies-table';
@@ -35,7 +35,9 @@ export function PackagePage({ packageId }: { packageId: string }) {
         description={
           <Space wrap>
             <Tag color="blue">{packageTypeLabel(p.packageType)}</Tag>
-            <span>Latest {p.latestVersion}</span>
+            <span>
+              {p.packageType === 'docker' ? 'Newest tag' : 'Latest version'}: {p.latestVersion}
+            </span>
             <span>· updated {formatRelative(p.modified)}</span>
           </Space>
         }
@@ -44,7 +46,11 @@ export function PackagePage({ packageId }: { packageId: string }) {
         <Col xs={24} lg={16}>
           <Card>
             {p.description && <Typography.Paragraph style={{ fontSize: 15 }}>{p.description}</Typography.Paragraph>}
-            <InstallCommand type={p.packageType} name={p.name} version={p.latestVersion} />
+            <InstallCommand
+              type={p.packageType}
+              name={p.packageType === 'docker' ? dockerImageName(latest?.repos[0]?.name, p.name) : p.name}
+              version={p.latestVersion}
+            />
             <Tabs
               style={{ marginTop: 8 }}
               items={[

@@ -8,7 +8,7 @@ import { NotFoundResult } from '../../../components/not-found-result';
 import { formatBytes } from '../../../components/format';
 import { formatDateTime } from '../../../components/time';
 import { useVersions } from '../api/get-package';
-import { InstallCommand } from '../components/install-command';
+import { InstallCommand, dockerImageName } from '../components/install-command';
 import { packageHref, treeHref } from '../components/package-link';
 import { DependenciesTable } from '../components/dependencies-table';
 import { ImageLayers } from '../components/image-layers';
@@ -78,7 +78,7 @@ export function VersionPage({ packageId, version }: { packageId: string; version
         <Card>
           <InstallCommand
             type={type}
-            name={type === 'docker' && lead ? `${window.location.host}/${lead.name}/${name}` : name}
+            name={type === 'docker' ? dockerImageName(lead?.name, name) : name}
             version={v.name}
           />
           <Descriptions column={{ xs: 1, md: 2 }} size="small" style={{ marginTop: 12 }}>

@@ -20,6 +20,7 @@ import { selectProject } from '../../../lib/selected-project';
 import { useServerErrors } from '../../../lib/server-errors';
 import { runSafely } from '../../../api/client';
 import { LoadError } from '../../../components/load-error';
+import { plural } from '../../../components/format';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
@@ -152,7 +153,9 @@ export function ProjectsPage() {
                 const counted = builds.data?.find((b) => b.projectKey === p.projectKey);
                 if (!counted) return builds.isPending ? '…' : 0;
                 return (
-                  <Tooltip title={`${counted.runs} run(s), the newest ${formatRelative(isoOf(counted.lastStarted))}`}>
+                  <Tooltip
+                    title={`${plural(counted.runs, 'run')}, the newest ${formatRelative(isoOf(counted.lastStarted))}`}
+                  >
                     <Link to="/builds" onClick={() => selectProject(p.projectKey)}>
                       {counted.builds}
                     </Link>

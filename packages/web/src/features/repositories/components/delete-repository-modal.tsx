@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { RepositoryDeletion, RepositorySummary } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
-import { formatBytes } from '../../../components/format';
+import { formatBytes, plural } from '../../../components/format';
 import { useServerErrors } from '../../../lib/server-errors';
 import {
   deleteRepositoryWithContent,
@@ -39,7 +39,7 @@ export function DeleteRepositoryModal({ repo, onClose }: { repo: RepositorySumma
 
   useEffect(() => {
     if (progress?.state === 'done') {
-      notifySuccess(`Repository ${repo.key} was deleted with ${progress.deletedFiles} file(s)`);
+      notifySuccess(`Repository ${repo.key} was deleted with ${plural(progress.deletedFiles, 'file')}`);
       void refresh();
       onClose();
     } else if (progress?.state === 'failed') capture(new Error(progress.message ?? 'The deletion failed.'));
@@ -73,7 +73,7 @@ export function DeleteRepositoryModal({ repo, onClose }: { repo: RepositorySumma
           type="error"
           showIcon
           style={{ marginBottom: 16 }}
-          title={`${repo.files.toLocaleString()} file(s), ${formatBytes(repo.usedSpace)}, are deleted for good`}
+          title={`${plural(repo.files, 'file')}, ${formatBytes(repo.usedSpace)}, ${repo.files === 1 ? 'is' : 'are'} deleted for good`}
           description="They do not go to the trash can and cannot be restored. Its configuration is removed too."
         />
       ) : (
@@ -84,7 +84,7 @@ export function DeleteRepositoryModal({ repo, onClose }: { repo: RepositorySumma
       {running || progress?.state === 'done' ? (
         <div role="status" aria-live="polite">
           <Typography.Paragraph style={{ marginBottom: 4 }}>
-            Deleted {progress!.deletedFiles.toLocaleString()} of {progress!.files.toLocaleString()} file(s) (
+            Deleted {progress!.deletedFiles.toLocaleString()} of {plural(progress!.files, 'file')} (
             {formatBytes(progress!.deletedBytes)})
           </Typography.Paragraph>
           <Progress percent={percent} status="active" aria-label="Deletion progress" />

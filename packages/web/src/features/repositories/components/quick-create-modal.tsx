@@ -1,9 +1,9 @@
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
-import { PACKAGE_TYPES, packageTypeLabel } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { useQuickCreate } from '../api/quick-create';
 import { useServerErrors } from '../../../lib/server-errors';
+import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type-options';
 
 interface QuickForm {
   packageType: string;
@@ -59,7 +59,7 @@ export function QuickCreateModal({ open, onClose }: { open: boolean; onClose: ()
           name="packageType"
           rules={[{ required: true, message: 'This field is mandatory.' }]}
         >
-          <Select showSearch options={PACKAGE_TYPES.map((t) => ({ value: t, label: packageTypeLabel(t) }))} />
+          <Select showSearch={packageTypeSearch} options={packageTypeOptions()} />
         </Form.Item>
         <Form.Item
           label="Repository key prefix"

@@ -3,11 +3,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   ERROR_MESSAGES,
-  PACKAGE_TYPES,
   REPOSITORY_KEY_PATTERN,
   REPOSITORY_MESSAGES,
   defaultLayout,
-  packageTypeLabel,
   type RepositoryConfigInput,
 } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
@@ -22,6 +20,7 @@ import { RepositoryClassTag } from '../components/repository-class-tag';
 import { useServerErrors } from '../../../lib/server-errors';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { FormActions } from '../../../components/form-actions';
+import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type-options';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -157,9 +156,9 @@ export function RepositoryFormPage() {
                 rules={[{ required: true, message: 'This field is mandatory.' }]}
               >
                 <Select
-                  showSearch
+                  showSearch={packageTypeSearch}
                   disabled={Boolean(editKey)}
-                  options={PACKAGE_TYPES.map((t) => ({ value: t, label: packageTypeLabel(t) }))}
+                  options={packageTypeOptions()}
                   onChange={(t: string) => form.setFieldValue('repoLayoutRef', defaultLayout(t))}
                 />
               </Form.Item>

@@ -111,7 +111,7 @@ export function SearchResultsPage() {
       content:
         model.searchType === 'trash'
           ? 'Items deleted from the trash can are gone for good.'
-          : 'They move to the trash can, from where an administrator can restore them.',
+          : `${targets.length === 1 ? 'It moves' : 'They move'} to the trash can, from where an administrator can restore ${targets.length === 1 ? 'it' : 'them'}.`,
       okText: 'Delete',
       okButtonProps: { danger: true },
       onOk: async () => {

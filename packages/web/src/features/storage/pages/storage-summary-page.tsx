@@ -2,7 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Empty, Row, Statistic, Table, Typography } from 'antd';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { packageTypeLabel } from '@arca/contracts';
-import { formatBytes } from '../../../components/format';
+import { formatBytes, plural } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { useStorageSummary } from '../api/get-storage-summary';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
@@ -68,7 +68,14 @@ export function StorageSummaryPage() {
         <Col xs={12} lg={6}>
           <Card size="small">
             <Statistic title="Items (files and folders)" value={data?.itemsCount ?? 0} loading={summary.isPending} />
-            <Typography.Text type="secondary">{data?.repositories.length ?? 0} repositories</Typography.Text>
+            <Typography.Text type="secondary">
+              {/* counted as the Repositories page counts them: the trash can is no repository of its own */}
+              {plural(
+                data?.repositories.filter((r) => r.repoType !== 'trashcan').length ?? 0,
+                'repository',
+                'repositories',
+              )}
+            </Typography.Text>
           </Card>
         </Col>
       </Row>
