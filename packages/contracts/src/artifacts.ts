@@ -134,6 +134,18 @@ export const itemInfoSchema = z.object({
 export type ItemInfo = z.infer<typeof itemInfoSchema>;
 
 export const itemRefSchema = z.object({ repoKey: z.string().min(1), path: z.string().default('') });
+
+/**
+ * What the deploy dialog sends with a file: properties as matrix parameters (`;key=a,b;other=c`),
+ * set on what it deploys.
+ */
+export const deployQuerySchema = itemRefSchema.extend({ properties: z.string().max(64 * 1024).default('') });
+
+/** `PUT ui/artifact/upload/bundle`: an archive whose files land under `path`, with properties. */
+export const bundleQuerySchema = deployQuerySchema.extend({ name: z.string().min(1).max(255) });
+/** What a bundle deploy stored: the repository, the folder, the files (paths in the repository). */
+export const bundleDeployedSchema = z.object({ repo: z.string(), path: z.string(), files: z.array(z.string()) });
+export type BundleDeployed = z.infer<typeof bundleDeployedSchema>;
 export type ItemRef = z.infer<typeof itemRefSchema>;
 
 /**

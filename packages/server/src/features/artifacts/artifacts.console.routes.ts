@@ -9,6 +9,9 @@ import {
   archiveViewSourceBodySchema,
   copyMoveBodySchema,
   deleteRepositoryBodySchema,
+  deployQuerySchema,
+  bundleQuerySchema,
+  bundleDeployedSchema,
   repositoryDeletionSchema,
   copyTargetSchema,
   effectiveActionsSchema,
@@ -27,7 +30,8 @@ import {
   treeRepoSchema,
   viewSourceSchema,
 } from '@arca/contracts';
-import { normalizeItemPath } from '../../core/artifact-path.js';
+import { normalizeItemPath, parseRequestPath } from '../../core/artifact-path.js';
+import { deployBundle } from './artifacts.bundle.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
@@ -46,6 +50,28 @@ import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
 
 const refQuery = itemRefSchema.transform((ref) => ({ repoKey: ref.repoKey, path: normalizeItemPath(ref.path) }));
+/** Matrix parameters (`;key=a,b;other=c`) as properties, read as the REST deploy reads them. */
+const matrixProperties = (text: string) => (text ? parseRequestPath(`x;${text.replace(/^;+/, '')}`).properties : {});
+/** A path checked as every path is (no traversal): a refusal is a 400 with the reason. */
+function checkedPath(path: string, ctx: z.RefinementCtx): string {
+  try {
+    return normalizeItemPath(path);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message, path: ['path'] });
+    return z.NEVER;
+  }
+}
+const deployQuery = deployQuerySchema.transform((q, ctx) => ({
+  repoKey: q.repoKey,
+  path: checkedPath(q.path, ctx),
+  properties: matrixProperties(q.properties),
+}));
+const bundleQuery = bundleQuerySchema.transform((q, ctx) => ({
+  repoKey: q.repoKey,
+  path: checkedPath(q.path, ctx),
+  properties: matrixProperties(q.properties),
+  name: q.name,
+}));
 
 /** Uploads from the console's deploy dialog: the raw body is the file. */
 async function uploadRoute(instance: FastifyInstance): Promise<void> {
@@ -54,20 +80,39 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   app.put(
     '/ui/artifact/upload',
-    { config: { access: 'user' }, schema: { querystring: refQuery, response: { 201: itemCreatedSchema } } },
+    { config: { access: 'user' }, schema: { querystring: deployQuery, response: { 201: itemCreatedSchema } } },
     async (request, reply) => {
-      const { repoKey, path } = request.query;
+      const { repoKey, path, properties } = request.query;
       const length = request.headers['content-length'];
       const deployed = await repoContent(request).deploy({
         repoKey,
         path,
-        properties: {},
+        properties,
         body: request.raw,
         contentLength: length === undefined ? undefined : Number(length),
         checksums: {},
         checksumDeploy: false,
       });
       return reply.status(201).send(itemCreated(baseUrlOf(request), deployed));
+    },
+  );
+  // an archive deployed as a bundle: its files land under the path
+  app.put(
+    '/ui/artifact/upload/bundle',
+    {
+      config: { access: 'user' },
+      schema: { querystring: bundleQuery, response: { 201: bundleDeployedSchema } },
+    },
+    async (request, reply) => {
+      const { repoKey, path, properties, name } = request.query;
+      const { files } = await deployBundle(repoContent(request), {
+        repoKey,
+        folder: path,
+        archiveName: name,
+        body: request.raw,
+        properties,
+      });
+      return reply.status(201).send({ repo: repoKey, path, files });
     },
   );
 }
