@@ -139,7 +139,12 @@ export const itemRefSchema = z.object({ repoKey: z.string().min(1), path: z.stri
  * What the deploy dialog sends with a file: properties as matrix parameters (`;key=a,b;other=c`),
  * set on what it deploys.
  */
-export const deployQuerySchema = itemRefSchema.extend({ properties: z.string().max(64 * 1024).default('') });
+export const deployQuerySchema = itemRefSchema.extend({
+  properties: z
+    .string()
+    .max(64 * 1024)
+    .default(''),
+});
 
 /** `PUT ui/artifact/upload/bundle`: an archive whose files land under `path`, with properties. */
 export const bundleQuerySchema = deployQuerySchema.extend({ name: z.string().min(1).max(255) });

@@ -125,4 +125,70 @@ describe('repositories and artifacts in the console', () => {
     await page.goto(`${server.url}/ui/artifactory/webapp/#/artifacts/browse/tree/General/team-local/docs/notes.txt`);
     await page.waitForURL('**/repos/tree/General/team-local/docs/notes.txt');
   });
+
+  it('deploys several files by the Maven layout with properties, and an archive as a bundle', async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+    const created = await fetch(`${server.url}/artifactory/api/repositories/maven-local`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ rclass: 'local', packageType: 'maven' }),
+    });
+    expect(created.status).toBe(200);
+    const other = await fetch(`${server.url}/artifactory/api/repositories/bundle-local`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+    });
+    expect(other.status).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-deploy-'));
+    const write = (name: string, body: string | Buffer) => {
+      fs.writeFileSync(path.join(dir, name), body);
+      return path.join(dir, name);
+    };
+    const files = [
+      write(
+        'app-1.0.pom',
+        '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>org.acme</groupId><artifactId>app</artifactId><version>1.0</version></project>',
+      ),
+      write('app-1.0.jar', Buffer.alloc(300_000, 1)),
+      write('app-1.0-sources.jar', Buffer.alloc(120_000, 2)),
+    ];
+    await page.goto(`${server.url}/ui/repos/tree/General/maven-local`);
+    await page.getByRole('button', { name: 'Deploy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy to maven-local' });
+    await dialog.locator('input[type=file]').setInputFiles(files);
+    // the POM's coordinates place all three
+    await expect
+      .poll(() => dialog.getByLabel('Target path of app-1.0-sources.jar').inputValue())
+      .toBe('org/acme/app/1.0/app-1.0-sources.jar');
+    await dialog.getByLabel('Properties').fill('release=1.0');
+    await page.keyboard.press('Enter');
+    await screenshot(page, 'deploy-several-files');
+    await dialog.getByRole('button', { name: 'Deploy 3 files' }).click();
+    await page.waitForURL(/\/repos\/tree\/General\/maven-local\/org\/acme\/app\/1\.0\//);
+    for (const name of ['app-1.0.pom', 'app-1.0.jar', 'app-1.0-sources.jar']) {
+      const info = await fetch(
+        `${server.url}/artifactory/api/storage/maven-local/org/acme/app/1.0/${name}?properties`,
+        {
+          headers: auth,
+        },
+      );
+      expect([name, ((await info.json()) as { properties?: object }).properties]).toEqual([name, { release: ['1.0'] }]);
+    }
+
+    // a zip as a bundle: its files land under the folder
+    const zip = path.join(dir, 'site.zip');
+    const { zipOf } = await import('../../server/src/test/zip');
+    fs.writeFileSync(zip, zipOf({ 'index.html': '<h1>site</h1>', 'css/site.css': 'body{}' }));
+    await page.goto(`${server.url}/ui/repos/tree/General/bundle-local`);
+    await page.getByRole('button', { name: 'Deploy' }).click();
+    const bundle = page.getByRole('dialog', { name: 'Deploy to bundle-local' });
+    await bundle.locator('input[type=file]').setInputFiles(zip);
+    await bundle.getByText('Deploy as a bundle').click();
+    await bundle.getByLabel('Target folder').fill('site/1.0');
+    await bundle.getByRole('button', { name: 'Deploy' }).click();
+    await page.waitForURL('**/repos/tree/General/bundle-local/site/1.0');
+    const css = await fetch(`${server.url}/artifactory/bundle-local/site/1.0/css/site.css`, { headers: auth });
+    expect(await css.text()).toBe('body{}');
+  });
 });

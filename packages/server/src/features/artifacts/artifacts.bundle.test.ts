@@ -1,7 +1,16 @@
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BASIC, ENGINES, XHR, createRepo, createUser, repositoryFiles, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  XHR,
+  createRepo,
+  createUser,
+  repositoryFiles,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
 import { zipOf } from '../../test/zip.js';
 import { BUNDLE_MESSAGES } from './artifacts.bundle.js';
 
@@ -41,7 +50,11 @@ describe.each(ENGINES)('deploying from the console on %s', (engine) => {
       url: '/artifactory/api/v2/security/permissions/dev',
       headers: ADMIN_BASIC,
       payload: {
-        repo: { repositories: ['libs'], 'include-patterns': ['site/**'], actions: { users: { dev: ['read', 'write'] } } },
+        repo: {
+          repositories: ['libs'],
+          'include-patterns': ['site/**'],
+          actions: { users: { dev: ['read', 'write'] } },
+        },
       },
     });
   });
@@ -57,18 +70,29 @@ describe.each(ENGINES)('deploying from the console on %s', (engine) => {
     const zip = zipOf({ 'index.html': '<h1>hi</h1>', 'css/site.css': 'body{}', 'img/': '' });
     const zipped = await upload('upload/bundle?repoKey=libs&path=site/v1&name=site.zip&properties=build%3D7', zip);
     expect(zipped.statusCode).toBe(201);
-    expect(zipped.json()).toEqual({ repo: 'libs', path: 'site/v1', files: ['site/v1/index.html', 'site/v1/css/site.css'] });
-    expect((await t.app.inject({ url: '/artifactory/libs/site/v1/css/site.css', headers: ADMIN_BASIC })).body).toBe('body{}');
+    expect(zipped.json()).toEqual({
+      repo: 'libs',
+      path: 'site/v1',
+      files: ['site/v1/index.html', 'site/v1/css/site.css'],
+    });
+    expect((await t.app.inject({ url: '/artifactory/libs/site/v1/css/site.css', headers: ADMIN_BASIC })).body).toBe(
+      'body{}',
+    );
     expect(await props('libs/site/v1/index.html')).toEqual({ build: ['7'] });
     const tgz = await tgzOf({ 'docs/readme.md': '# docs', 'docs/guide.md': 'guide' });
     const untarred = await upload('upload/bundle?repoKey=libs&path=site/v2&name=docs.tar.gz', tgz);
     expect(untarred.json()).toMatchObject({ files: ['site/v2/docs/readme.md', 'site/v2/docs/guide.md'] });
-    expect((await t.app.inject({ url: '/artifactory/libs/site/v2/docs/guide.md', headers: ADMIN_BASIC })).body).toBe('guide');
+    expect((await t.app.inject({ url: '/artifactory/libs/site/v2/docs/guide.md', headers: ADMIN_BASIC })).body).toBe(
+      'guide',
+    );
   });
 
   it('refuses a bad bundle, or one with a file the caller may not deploy, and stores nothing of it', async () => {
     const before = await repositoryFiles(t.app);
-    const traversal = await upload('upload/bundle?repoKey=libs&path=site/x&name=evil.zip', zipOf({ '../../escape.txt': 'x' }));
+    const traversal = await upload(
+      'upload/bundle?repoKey=libs&path=site/x&name=evil.zip',
+      zipOf({ '../../escape.txt': 'x' }),
+    );
     expect(traversal.statusCode).toBe(400);
     const notArchive = await upload('upload/bundle?repoKey=libs&path=site/x&name=notes.txt', 'just text');
     expect([notArchive.statusCode, notArchive.json().errors[0].message]).toEqual([400, BUNDLE_MESSAGES.notArchive]);

@@ -1,4 +1,4 @@
-import { normalizeErrorMessages, type ItemCreated } from '@arca/contracts';
+import { normalizeErrorMessages, type BundleDeployed, type ItemCreated } from '@arca/contracts';
 import { API_BASE, ApiError } from '../../../api/client';
 
 /**
@@ -11,11 +11,32 @@ export function uploadFile(
   file: Blob,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
+  /** Properties to set, as matrix parameters (`key=a,b;other=c`). */
+  properties = '',
 ): Promise<ItemCreated> {
+  return send<ItemCreated>('ui/artifact/upload', { repoKey, path, properties }, file, onProgress, signal);
+}
+
+/** Uploads an archive whose files the server deploys under `path` (a bundle). */
+export function uploadBundle(
+  query: { repoKey: string; path: string; name: string; properties: string },
+  file: Blob,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<BundleDeployed> {
+  return send<BundleDeployed>('ui/artifact/upload/bundle', query, file, onProgress, signal);
+}
+
+function send<T>(
+  call: string,
+  query: Record<string, string>,
+  file: Blob,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    const query = new URLSearchParams({ repoKey, path });
-    xhr.open('PUT', `${API_BASE}ui/artifact/upload?${query.toString()}`);
+    xhr.open('PUT', `${API_BASE}${call}?${new URLSearchParams(query).toString()}`);
     xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
@@ -28,7 +49,7 @@ export function uploadFile(
       }
       if (xhr.status === 201) {
         onProgress(1);
-        resolve(body as ItemCreated);
+        resolve(body as T);
       } else reject(new ApiError(xhr.status, normalizeErrorMessages({ body, message: xhr.statusText }), body));
     };
     xhr.onerror = () => reject(new ApiError(undefined, normalizeErrorMessages({ noResponse: true }), undefined));

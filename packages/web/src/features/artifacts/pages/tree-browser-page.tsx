@@ -376,6 +376,7 @@ export function TreeBrowserPage() {
           <DeployModal
             open={dialog === 'deploy'}
             repoKey={repoKey}
+            packageType={repos.data?.find((r) => r.repoKey === repoKey)?.pkgType ?? 'generic'}
             folder={info.data?.type === 'folder' ? path : ''}
             onClose={() => setDialog(undefined)}
             onDeployed={(deployed) => {
