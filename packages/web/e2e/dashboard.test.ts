@@ -142,6 +142,37 @@ describe('the overview and access tokens', () => {
     await page.context().close();
   });
 
+  it('offers Getting Started, Set Me Up and the interface switch in the user menu', async () => {
+    const { page, problems } = await admins();
+    await page.waitForURL('**/ui/overview');
+    const menu = () => page.getByRole('button', { name: /User menu for admin/ }).click();
+    await menu();
+    await page.getByRole('menuitem', { name: 'Getting Started' }).click();
+    const started = page.getByRole('dialog', { name: 'Getting Started' });
+    await started.getByText('Create repositories').waitFor();
+    // repositories exist and files were deployed: those steps show as done
+    await expect.poll(() => started.locator('.ant-steps-item-finish').count()).toBe(2);
+    await screenshot(page, 'getting-started');
+    await started.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await menu();
+    await page.getByRole('menuitem', { name: 'Set Me Up' }).click();
+    await page.getByLabel('Repository').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'libs-release' })
+      .click();
+    await page.getByText(`${server.url}/artifactory/libs-release`).first().waitFor();
+    await page.keyboard.press('Escape');
+    await menu();
+    await page.getByRole('menuitem', { name: 'Switch to Administration' }).click();
+    await page.waitForURL('**/ui/admin/**');
+    await menu();
+    await page.getByRole('menuitem', { name: 'Switch to Application' }).click();
+    await page.waitForURL('**/ui/overview');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('counts repositories alike on Storage Summary and Repositories', async () => {
     const { page } = await admins();
     await page.goto(`${server.url}/ui/admin/repositories`);

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import {
+  ApiOutlined,
   AppstoreOutlined,
   DownOutlined,
+  RocketOutlined,
+  SwapOutlined,
   LogoutOutlined,
   PlusOutlined,
   MenuOutlined,
@@ -25,7 +28,7 @@ import {
   Typography,
 } from 'antd';
 import { formatRelative } from '../../components/time';
-import { Suspense } from 'react';
+import { Suspense, lazy } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useFooter } from '../../features/auth/api/get-footer';
 import { Logo } from '../../components/logo';
@@ -34,6 +37,9 @@ import { HeaderSearch } from '../../features/search/components/header-search';
 import { FullPageSpinner } from '../root';
 import { useIdleSessionCheck } from '../session-watch';
 import { ContentLoadingBar } from './content-loading-bar';
+
+const GettingStartedModal = lazy(() => import('./user-menu-dialogs').then((m) => ({ default: m.GettingStartedModal })));
+const SetMeUpPicker = lazy(() => import('./user-menu-dialogs').then((m) => ({ default: m.SetMeUpPicker })));
 import { AppFooter } from './app-footer';
 import { SidebarMenu } from './sidebar-menu';
 import { ADMIN_HOME, APPLICATION_HOME, sidebarChoices, sidebarForPath } from './sidebars';
@@ -89,7 +95,7 @@ export function AppLayout() {
   const projects = useProjects(!anonymous);
   const selectedKey = useSelectedProject();
   const selected = projects.data?.find((p) => p.projectKey === selectedKey);
-  const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin));
+  const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin), sidebar);
   // below the lg breakpoint the sidebar folds away; a header button brings it back. Between lg
   // and xl (a 1024 px screen) it folds to its icons, so that tables keep their columns
   const [narrow, setNarrow] = useState(false);
@@ -98,6 +104,8 @@ export function AppLayout() {
   const compact = !narrow && screens.xl === false;
   const [expanded, setExpanded] = useState(false);
   const folded = narrow ? collapsed : compact && !expanded;
+  // the user menu's dialogs load with their first use
+  const [dialog, setDialog] = useState<'getting-started' | 'set-me-up'>();
   // below lg the search bar opens in a dialog from a header button; a search (a new page) closes it
   const [searchingAt, setSearchingAt] = useState<string>();
   const searching = searchingAt === location.key;
@@ -106,6 +114,15 @@ export function AppLayout() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <ContentLoadingBar />
+      {dialog && (
+        <Suspense fallback={null}>
+          {dialog === 'getting-started' ? (
+            <GettingStartedModal open admin={Boolean(user?.admin)} onClose={() => setDialog(undefined)} />
+          ) : (
+            <SetMeUpPicker open onClose={() => setDialog(undefined)} />
+          )}
+        </Suspense>
+      )}
       {narrow && (
         <Modal
           open={searching}
@@ -204,6 +221,34 @@ export function AppLayout() {
                       },
                     ]
                   : []),
+                {
+                  key: 'getting-started',
+                  icon: <RocketOutlined />,
+                  label: 'Getting Started',
+                  onClick: () => setDialog('getting-started'),
+                },
+                { key: 'set-me-up', icon: <ApiOutlined />, label: 'Set Me Up', onClick: () => setDialog('set-me-up') },
+                ...(choices.length > 1
+                  ? [
+                      {
+                        key: 'switch',
+                        icon: <SwapOutlined />,
+                        label:
+                          sidebar === 'application'
+                            ? `Switch to ${SIDEBAR_OPTIONS[choices[1]!].label}`
+                            : 'Switch to Application',
+                        onClick: () =>
+                          navigate(
+                            sidebar !== 'application'
+                              ? APPLICATION_HOME
+                              : choices[1] === 'project'
+                                ? projectHome
+                                : ADMIN_HOME,
+                          ),
+                      },
+                    ]
+                  : []),
+                { type: 'divider' as const },
                 { key: 'profile', icon: <UserOutlined />, label: 'Edit Profile', onClick: () => navigate('/profile') },
                 { key: 'logout', icon: <LogoutOutlined />, label: 'Log out', onClick: () => navigate('/logout') },
               ],

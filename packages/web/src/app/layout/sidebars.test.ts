@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pathForProject } from '../../lib/project-path';
 import { sidebarChoices, sidebarForPath } from './sidebars';
 
 describe('sidebars', () => {
@@ -12,5 +13,16 @@ describe('sidebars', () => {
     expect(sidebarChoices(false, true)).toEqual(['application', 'project']);
     expect(sidebarChoices(true, false)).toEqual(['application', 'administration']);
     expect(sidebarChoices(false, false)).toEqual([]);
+    // an administrator in the administration area who selects a project he administers: still told where he is
+    expect(sidebarChoices(true, true, 'administration')).toEqual(['application', 'project', 'administration']);
+    expect(sidebarChoices(true, false, 'administration')).toEqual(['application', 'administration']);
+  });
+
+  it('keeps the user in the area he was in when he selects another project', () => {
+    expect(pathForProject('/repos/tree/General/libs', 'web', true)).toBeUndefined();
+    expect(pathForProject('/admin/repositories', 'web', true)).toBeUndefined();
+    expect(pathForProject('/projects/api/members', 'web', true)).toBe('/projects/web/members');
+    expect(pathForProject('/projects/api', 'web', true)).toBe('/projects/web/general');
+    expect(pathForProject('/projects/api/members', 'web', false)).toBe('/overview');
   });
 });

@@ -15,7 +15,13 @@ export function sidebarForPath(pathname: string): SidebarMode {
  * Spec part 1 §2: Project Settings and Application when the user can administer the selected
  * project; otherwise Application and Administration (the latter for administrators only).
  */
-export function sidebarChoices(admin: boolean, projectAdminOfSelected: boolean): SidebarMode[] {
-  if (projectAdminOfSelected) return ['application', 'project'];
-  return admin ? ['application', 'administration'] : [];
+export function sidebarChoices(admin: boolean, projectAdminOfSelected: boolean, current?: SidebarMode): SidebarMode[] {
+  const choices: SidebarMode[] = projectAdminOfSelected
+    ? ['application', 'project']
+    : admin
+      ? ['application', 'administration']
+      : [];
+  // the switch always says where the user is: the area they are in stays among its choices
+  if (choices.length && current && !choices.includes(current)) choices.push(current);
+  return choices;
 }

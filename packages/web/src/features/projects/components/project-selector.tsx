@@ -1,7 +1,8 @@
 import { ProjectOutlined } from '@ant-design/icons';
 import { Select } from 'antd';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { pathForProject } from '../../../lib/project-path';
 import { ALL_PROJECTS_CONTEXT } from '@arca/contracts';
 import { useProjects } from '../api/projects';
 import { selectProject, useSelectedProject } from '../../../lib/selected-project';
@@ -11,6 +12,7 @@ export function ProjectSelector() {
   const projects = useProjects();
   const selected = useSelectedProject();
   const navigate = useNavigate();
+  const location = useLocation();
   const known = projects.data?.some((p) => p.projectKey === selected);
   // a project that was deleted, or that the user left, falls back to All
   useEffect(() => {
@@ -27,7 +29,9 @@ export function ProjectSelector() {
       onChange={(key: string) => {
         selectProject(key);
         const project = projects.data.find((p) => p.projectKey === key);
-        if (project?.isCurrentUserProjectAdmin) navigate(`/projects/${encodeURIComponent(key)}/general`);
+        // the user stays where he is; in a project's settings, he moves to the same page of the new one
+        const next = pathForProject(location.pathname, key, Boolean(project?.isCurrentUserProjectAdmin));
+        if (next) navigate(next);
       }}
       options={[
         { value: ALL_PROJECTS_CONTEXT.key, label: `${ALL_PROJECTS_CONTEXT.displayName} projects` },
