@@ -173,6 +173,21 @@ describe('the overview and access tokens', () => {
     await page.context().close();
   });
 
+  it('marks required fields alike in every administration form', async () => {
+    const { page } = await admins();
+    for (const [url, label] of [
+      ['/ui/admin/repositories/new?rclass=local', 'Repository key'],
+      ['/ui/admin/management/permissions/new', 'Permission name'],
+    ] as const) {
+      await page.goto(`${server.url}${url}`);
+      const item = page.locator('.ant-form-item-label label').filter({ hasText: label }).first();
+      await item.waitFor();
+      expect([url, await item.getAttribute('class')]).toEqual([url, expect.stringContaining('ant-form-item-required')]);
+      expect(await page.getByText('(optional)').count()).toBe(0);
+    }
+    await page.context().close();
+  });
+
   it('counts repositories alike on Storage Summary and Repositories', async () => {
     const { page } = await admins();
     await page.goto(`${server.url}/ui/admin/repositories`);

@@ -107,7 +107,7 @@ function CopyMoveDialog({ mode, repoKey, path, onClose, onDone }: CopyMoveModalP
       destroyOnHidden
     >
       <ErrorList messages={[...errors, ...planErrors]} style={{ marginBottom: 16 }} />
-      <Form layout="vertical" requiredMark>
+      <Form layout="vertical">
         <Form.Item label="Target repository" htmlFor="copy-target-repo" required>
           <Select
             id="copy-target-repo"

@@ -202,7 +202,7 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
       />
       <ErrorList messages={errors} style={{ marginBottom: 16 }} />
       <Card style={{ marginBottom: 20 }}>
-        <Form layout="vertical" requiredMark="optional">
+        <Form layout="vertical">
           <Form.Item
             label="Permission name"
             required

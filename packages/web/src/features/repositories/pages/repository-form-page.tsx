@@ -135,7 +135,7 @@ export function RepositoryFormPage() {
   return (
     <>
       <PageHeader title={title} description={<RepositoryClassTag rclass={rclass} />} />
-      <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} requiredMark="optional">
+      <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit}>
         <Row gutter={20}>
           <Col xs={24} xl={14}>
             <Card title="Basic settings" style={{ marginBottom: 20 }}>
