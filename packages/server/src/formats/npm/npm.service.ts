@@ -40,14 +40,25 @@ export function checkName(name: string, forPublish: boolean): void {
 
 /**
  * Packuments as answered, per process: the key names the stored packuments' contents by SHA-256
- * (so an answer can never be stale), the registry address and the form. Most answers kept.
+ * (so an answer can never be stale) and the form. What is kept holds no address: the registry's
+ * stands as a mark, replaced as each request is answered (a Host header never lands in the cache).
+ * Most answers kept.
  */
 const ANSWERS_KEPT = 2000;
-const answers = new Map<string, { body: string; etag: string }>();
+const REGISTRY_MARK = 'arca-registry-address:';
+const answers = new Map<string, string>();
 
-function remember(key: string, answer: { body: string; etag: string }): void {
+function remember(key: string, body: string): void {
   if (answers.size >= ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
-  answers.set(key, answer);
+  answers.set(key, body);
+}
+
+/** A kept answer for one registry address, with its ETag (the address is part of what it says). */
+function forRegistry(key: string, body: string, registry: string): { body: string; etag: string } {
+  return {
+    body: body.split(REGISTRY_MARK).join(JSON.stringify(registry).slice(1, -1)),
+    etag: `"${createHash('sha1').update(`${key}|${registry}`).digest('hex')}"`,
+  };
 }
 
 /** The packuments of one package in one repository, read and written through the door. */
@@ -96,15 +107,14 @@ export class NpmPackages {
   ): Promise<{ body: string; etag: string } | undefined> {
     const sources = await this.sources(repo, name);
     if (!sources.length) return undefined;
-    const key = `${sources.map((s) => s.item.sha256).join(',')}|${registry}|${abbreviated ? 'a' : 'f'}`;
+    const key = `${sources.map((s) => s.item.sha256).join(',')}|${abbreviated ? 'a' : 'f'}`;
     const known = answers.get(key);
-    if (known) return known;
+    if (known !== undefined) return forRegistry(key, known, registry);
     const doc = await this.merged(sources);
     if (!doc) return undefined;
-    const body = JSON.stringify(present(doc, registry, abbreviated));
-    const answer = { body, etag: `"${createHash('sha1').update(key).digest('hex')}"` };
-    remember(key, answer);
-    return answer;
+    const body = JSON.stringify(present(doc, REGISTRY_MARK, abbreviated));
+    remember(key, body);
+    return forRegistry(key, body, registry);
   }
 
   /** Reads, changes and writes back the packument of a repository writes land in (see `changeMetadataFile`). */

@@ -21,6 +21,8 @@ import {
 export const projectPath = (normalized: string) => `.pypi/${normalized}/index.json`;
 
 /** Project pages as answered, per process, under the stored pages' SHA-256s (never stale). */
+/** Where the packages' address goes in a kept page. */
+const PACKAGES_MARK = 'arca-packages-address:';
 const PAGES_KEPT = 2000;
 const pages = new Map<string, string>();
 
@@ -101,18 +103,23 @@ export class PypiProjects {
   ): Promise<string | undefined> {
     const sources = await this.sources(repo, normalized);
     if (!sources.length) return undefined;
-    const key = `${sources.map((s) => s.item.sha256).join(',')}|${packagesUrl}|${json ? 'j' : 'h'}`;
+    // what is kept holds no address: the packages' one stands as a mark until the page is answered
+    const key = `${sources.map((s) => s.item.sha256).join(',')}|${json ? 'j' : 'h'}`;
+    const inPage = json
+      ? JSON.stringify(packagesUrl).slice(1, -1)
+      : packagesUrl.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const address = (body: string) => body.split(PACKAGES_MARK).join(inPage);
     const known = pages.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) return address(known);
     const project = await this.project(repo, normalized);
     if (!project) return undefined;
     // ':' and '@' may stand in a path segment as they are (a cached file's host and port)
     const segment = (part: string) => encodeURIComponent(part).replace(/%3A/gi, ':').replace(/%40/g, '@');
-    const href = (path: string) => `${packagesUrl}/${path.split('/').map(segment).join('/')}`;
+    const href = (path: string) => `${PACKAGES_MARK}/${path.split('/').map(segment).join('/')}`;
     const body = renderProject(project, json, href);
     if (pages.size >= PAGES_KEPT) pages.delete(pages.keys().next().value!);
     pages.set(key, body);
-    return body;
+    return address(body);
   }
 
   /** The projects of a repository (a virtual one's readable members' merged). */
