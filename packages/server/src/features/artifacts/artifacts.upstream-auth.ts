@@ -40,9 +40,9 @@ export function heldToken(repo: RepositoryRow, scope: string | undefined): strin
 /**
  * What to send again after an upstream answered 401 with `challenge`: basic credentials when it
  * asks for them (and they were not sent), or a bearer token from the challenge's realm — the
- * token flow of container registries (Docker Hub, GHCR, Harbor, Arca itself). The repository's
- * credentials go to the realm only over HTTPS or to the upstream's own host; without credentials
- * the token is asked for anonymously (public images). Undefined when nothing more can be tried.
+ * token flow of container registries (Docker Hub, GHCR, Harbor, Arca itself). The realm is asked
+ * only over HTTPS or on the upstream's own host (with the repository's credentials, if any;
+ * without, anonymously for public images). Undefined when nothing more can be tried.
  */
 export async function answerChallenge(
   repo: RepositoryRow,
@@ -61,9 +61,12 @@ export async function answerChallenge(
   }
   if (challenge.params.service) realm.searchParams.set('service', challenge.params.service);
   if (challenge.params.scope) realm.searchParams.set('scope', challenge.params.scope);
+  // the realm is the upstream's word: it is asked only over HTTPS or on the upstream's own host,
+  // so that an upstream (or whoever sits on its plain-HTTP path) cannot point Arca at any address
   const trusted = realm.protocol === 'https:' || realm.host === new URL(repo.url).host;
+  if (!trusted) return undefined;
   const response = await outboundFetch(realm.toString(), {
-    headers: repo.username && trusted ? { authorization: basic(repo) } : {},
+    headers: repo.username ? { authorization: basic(repo) } : {},
     allowed,
   });
   if (!response.ok) {
