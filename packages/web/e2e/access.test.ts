@@ -171,9 +171,12 @@ describe('access administration in the console', () => {
 
     const dev = await signedIn('dev1', 'Dev1-password');
     await chooseOption(dev.page, dev.page.getByLabel('Project', { exact: true }), 'Web Shop');
-    await dev.page.waitForURL('**/projects/webshop/general');
+    // choosing the project keeps dev1 where he was; the switch now offers the project's settings
     const header = dev.page.getByRole('banner');
     await expect.poll(() => header.getByText('Project Settings', { exact: true }).isVisible()).toBe(true);
+    expect(new URL(dev.page.url()).pathname).toBe('/ui/packages');
+    await header.getByText('Project Settings', { exact: true }).click();
+    await dev.page.waitForURL('**/projects/webshop/general');
     expect(await header.getByText('Administration', { exact: true }).count()).toBe(0);
     await dev.page.getByRole('navigation', { name: 'Project Settings' }).getByRole('link', { name: 'Members' }).click();
     await expect.poll(() => dev.page.getByRole('cell', { name: 'dev1', exact: true }).isVisible()).toBe(true);

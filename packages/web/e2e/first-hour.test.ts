@@ -213,8 +213,10 @@ describe('the first hour in the console', () => {
     await open(page, '/repos/tree/General/');
     await page.getByRole('tree').getByText('libs-local').waitFor();
     await chooseOption(page, page.getByRole('combobox', { name: 'Project', exact: true }), 'Shop');
-    // a project admin lands on the project's settings; the choice stays for every page
-    await page.waitForURL('**/projects/shop/general');
+    // the user stays where he was (the tree), which now shows the project's repositories; the
+    // choice stays for every page
+    await page.getByText('Showing the repositories of project shop only').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/ui\/repos\/tree\/General\/?$/);
     await open(page, '/repos/tree/General/');
     await page.getByText('Showing the repositories of project shop only').waitFor();
     await expect.poll(() => page.getByRole('tree').getByText('libs-local').count()).toBe(0);

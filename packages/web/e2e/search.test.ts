@@ -96,7 +96,7 @@ describe('search in the console', () => {
     await page.goto(`${server.url}/ui/artifactSearchResults?searchType=quick&name=other`);
     await page.getByRole('button', { name: 'Delete other.txt' }).click();
     const confirm = page.getByRole('dialog').filter({ hasText: 'Delete other.txt?' });
-    await confirm.getByText('They move to the trash can').waitFor();
+    await confirm.getByText('It moves to the trash can').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Nothing matches this search.').waitFor();
     const gone = await fetch(`${server.url}/artifactory/files/reports/other.txt`, {

@@ -27,8 +27,8 @@ export const webLoginRoutes: FastifyPluginAsyncZod = async (app) => {
         const { principal } = request;
         if (principal.kind !== 'user') throw unauthorized(WEB_LOGIN_MESSAGES.needsSession);
         if (principal.via !== 'session') throw forbidden(WEB_LOGIN_MESSAGES.needsSession);
-        const login = await describeWebLogin(app.db, request.params.id);
         await decideWebLogin(app.db, request.params.id, principal.user, decision === 'approve');
+        const login = await describeWebLogin(app.db, request.params.id);
         await audit(request, {
           category: 'auth',
           action: decision === 'approve' ? 'approve web sign-in' : 'deny web sign-in',

@@ -53,9 +53,10 @@ async function live(db: Db, loginId: string, now: number) {
   return row;
 }
 
-/** A request as the console shows it to the user asked to approve it; 404 when gone. */
+/** A request as the console shows it to the user asked to approve it (also once collected); 404 when gone. */
 export async function describeWebLogin(db: Db, loginId: string, now = Date.now()): Promise<WebLogin> {
-  const row = await live(db, loginId, now);
+  const row = await db.selectFrom('web_logins').selectAll().where('id_hash', '=', sha256(loginId)).executeTakeFirst();
+  if (!row || row.expires_at <= now) throw notFound(WEB_LOGIN_MESSAGES.gone);
   return {
     id: loginId,
     client: row.client,

@@ -24,6 +24,25 @@ export function WebLoginPage() {
       <Button>Go to the console</Button>
     </Link>
   );
+  // the answer given here is what the page shows, whatever the client did since (it may have
+  // collected its token before the page asked again)
+  const decided = decide.isSuccess ? decide.variables : undefined;
+  if (decided === 'approve') {
+    return (
+      <Result style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
+    );
+  }
+  if (decided === 'deny') {
+    return (
+      <Result
+        style={frame}
+        status="info"
+        title="Sign-in denied"
+        subTitle="The command line was told. Nothing was signed in."
+        extra={back}
+      />
+    );
+  }
   if (request.isPending) {
     return (
       <Card style={frame} aria-busy="true">
