@@ -8,6 +8,10 @@ import './styles.css';
 const client = createQueryClient();
 const router = createRouter();
 
+// a cold start at the root or at the login page most often ends on the login form: its code is
+// fetched while the start-up data loads, instead of after it
+if (/^\/ui\/?(login(\/.*)?)?$/.test(window.location.pathname)) void import('./features/auth/pages/login-page');
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers client={client}>
