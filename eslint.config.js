@@ -16,14 +16,12 @@ export default tseslint.config(
   },
   // layering: core is the kernel every feature builds on, and imports none of them (below)
   // repository content has one door (artifacts.content.ts): only the artifacts feature uses its store
+  // features meet only through each other's index.ts; formats reach features only through the
+  // artifacts feature's index.ts (the door and the Format contract), features reach formats only
+  // through the registry the composition root injects (app.formatRegistry)
   {
-    files: ['packages/server/src/**/*.ts'],
-    // the composition root builds the store and hands it to the artifacts feature
-    ignores: [
-      'packages/server/src/features/artifacts/**',
-      'packages/server/src/app.ts',
-      'packages/server/src/storage/**',
-    ],
+    files: ['packages/server/src/features/*/**/*.ts'],
+    ignores: ['packages/server/src/features/artifacts/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -33,15 +31,80 @@ export default tseslint.config(
               group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
               message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
             },
-            // a feature's own store is './x.store.js'; another feature's is reached through its service
-            { group: ['../*/*.store*', '../*/*.store.js'], message: 'Use the other feature’s service, not its store.' },
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
+              message: 'Another feature is reached through its index.ts only.',
+            },
+            { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' },
           ],
         },
       ],
     },
   },
   {
-    files: ['packages/server/src/core/**/*.ts'],
+    files: ['packages/server/src/features/artifacts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
+              message: 'Another feature is reached through its index.ts only.',
+            },
+            { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/server/src/formats/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)features/(?!artifacts/index\\.js$)',
+              message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
+            },
+            {
+              group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
+              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/server/src/formats/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)features/(?!artifacts/index\\.js$)',
+              message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
+            },
+            {
+              group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
+              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
+            },
+            { regex: '^\\.\\./(?!\\.\\.)', message: 'One format does not import another.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      'packages/server/src/core/**/*.ts',
+      'packages/server/src/db/**/*.ts',
+      'packages/server/src/storage/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -57,9 +120,10 @@ export default tseslint.config(
       ],
     },
   },
-  // web features never import the shell: what they share lives in lib/ or components/
+  // web features never import the shell: what they share lives in lib/ or components/; another
+  // feature is reached through its index.ts only (the shell itself imports pages lazily, by file)
   {
-    files: ['packages/web/src/features/**/*.{ts,tsx}'],
+    files: ['packages/web/src/features/*/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -68,6 +132,47 @@ export default tseslint.config(
             {
               group: ['**/app/**', '**/app'],
               message: 'Features do not import the shell (app/); move what they share to lib/.',
+            },
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)',
+              message: 'Another feature is reached through its index.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/web/src/features/*/*/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/**', '**/app'],
+              message: 'Features do not import the shell (app/); move what they share to lib/.',
+            },
+            {
+              regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/(?!index$)',
+              message: 'Another feature is reached through its index.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // the shared layers below the features import none of them, nor the shell
+  {
+    files: ['packages/web/src/{api,lib,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**', '**/app'],
+              message: 'api/, lib/ and components/ import no feature and not the shell.',
             },
           ],
         },

@@ -259,6 +259,7 @@ export const AUDIT_CATEGORIES = [
   'repository',
   'license',
   'security',
+  'system',
 ] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
@@ -271,6 +272,7 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   repository: 'Repositories',
   license: 'Licences',
   security: 'Settings',
+  system: 'System',
 };
 
 export const auditEventSchema = z.object({

@@ -85,3 +85,41 @@ export const adoptionMetricBodySchema = z.object({
   value: z.number().int().positive().max(1_000_000).default(1),
 });
 export type AdoptionMetricBody = z.infer<typeof adoptionMetricBodySchema>;
+
+/** One consumer of the outbox as administrators see it (webhooks, indexers, replication). */
+export const outboxConsumerSchema = z.object({
+  name: z.string(),
+  /** The event sequence below which every event is settled for it. */
+  position: z.number(),
+  /** Events after its position not yet delivered. */
+  pending: z.number().int(),
+  /** Events it gave up on after its last attempt. */
+  dead: z.number().int(),
+  lastError: z.string().nullable(),
+});
+export type OutboxConsumerState = z.infer<typeof outboxConsumerSchema>;
+export const outboxAnswerSchema = z.object({ consumers: z.array(outboxConsumerSchema) });
+
+/** One run of a scheduled job. */
+export const jobRunSchema = z.object({
+  id: z.string(),
+  job: z.string(),
+  node: z.string(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  outcome: z.enum(['running', 'success', 'failure', 'timeout']),
+  message: z.string().nullable(),
+});
+export type JobRun = z.infer<typeof jobRunSchema>;
+
+export const jobsAnswerSchema = z.object({
+  /** The schedules this node runs, with their next run. */
+  jobs: z.array(z.object({ name: z.string(), cron: z.string(), nextRun: z.number().nullable() })),
+  /** The newest runs on every node, newest first. */
+  runs: z.array(jobRunSchema),
+});
+export type JobsAnswer = z.infer<typeof jobsAnswerSchema>;
+export const jobsQuerySchema = z.object({
+  job: z.string().max(128).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

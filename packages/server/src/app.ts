@@ -6,7 +6,8 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { authPlugin } from './features/auth/auth.plugin.js';
+import { authPlugin, ensureAdminUser } from './features/auth/index.js';
+import { formatRegistry } from './features/artifacts/index.js';
 import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
@@ -17,10 +18,10 @@ import { createLoggers } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { createJobRunner } from './core/jobs.js';
-import { ensureAdminUser } from './features/auth/auth.service.js';
+import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
-import { FORMAT_FACTS, registerFormats } from './formats/index.js';
-import { LicenseService } from './features/license/license.service.js';
+import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
+import { LicenseService } from './features/license/index.js';
 import { FileBinaryStore } from './storage/binary-store.js';
 import { checkConfigGeneration, disableConfigCache, enableConfigCache } from './core/config-cache.js';
 
@@ -62,7 +63,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
   if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
 
-  const jobs = createJobRunner({ db, log: loggers.jfrt, nodeId });
+  // one process per node polls the outbox and runs the schedules: the first worker, or the only process
+  const polls = config.backgroundWork && (!worker || worker === '1');
+  const jobs = createJobRunner({ db, log: loggers.jfrt, nodeId, schedules: polls });
+  jobs.register('outbox-retention', '47 * * * *', async () => {
+    const removed = await pruneOutbox(db, Date.now() - config.outboxRetentionDays * 86_400_000);
+    if (removed) loggers.jfrt.info({ events: removed }, 'removed delivered outbox events');
+  });
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
   const timer = setInterval(() => {
     heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
@@ -114,6 +121,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     binaries,
     jobs,
+    polls,
     formats: FORMAT_FACTS,
   });
   // an empty JSON body is no body (clients POST /api/security/apiKey with the header and nothing else)
@@ -123,6 +131,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
   app.decorate('license', license);
+  // features reach the formats only through this registry
+  app.decorate('formatRegistry', formatRegistry(FORMATS));
   await app.register(errorHandlerPlugin);
   await app.register(securityHeadersPlugin, { secureCookie: config.session.secureCookie });
   await app.register(authPlugin);

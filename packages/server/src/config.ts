@@ -34,6 +34,10 @@ export interface Config {
   heartbeatMs: number;
   /** Days an item stays in the trash can before the cleanup job removes it; 0 keeps it until emptied. */
   trashRetentionDays: number;
+  /** Delivered outbox events (and their receipts) are removed after this many days. */
+  outboxRetentionDays: number;
+  /** Whether this node polls the outbox and runs the schedules (a node may serve requests only). */
+  backgroundWork: boolean;
   /** Directory holding the built console; it is served under /ui/ when it exists. */
   webDir: string;
   /** The address users reach this server at (`https://arca.example.com`), for links in mails; none when unset. */
@@ -125,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
+    outboxRetentionDays: integer(env, 'ARCA_OUTBOX_RETENTION_DAYS', 7, 1),
+    backgroundWork: flag(env, 'ARCA_BACKGROUND_WORK', true),
     baseUrl: baseUrl(env.ARCA_BASE_URL),
     outboundAllowedHosts: (env.ARCA_OUTBOUND_ALLOWED_HOSTS || '')
       .split(',')

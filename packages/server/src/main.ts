@@ -2,8 +2,8 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase, migrateToLatest } from './db/database.js';
-import { ensureAdminUser } from './features/auth/auth.service.js';
-import { LicenseService } from './features/license/license.service.js';
+import { ensureAdminUser } from './features/auth/index.js';
+import { LicenseService } from './features/license/index.js';
 
 /** Starts Arca with the configuration of the environment and stops it cleanly on SIGINT/SIGTERM. */
 export async function main(): Promise<void> {

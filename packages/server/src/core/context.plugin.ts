@@ -20,8 +20,19 @@ export interface FormatFacts {
   upstreamPath(repo: RepositoryRow, path: string): string;
   /** Headers a remote repository's upstream needs to answer a path as its format expects. */
   upstreamHeaders(repo: RepositoryRow, path: string): Record<string, string>;
-  /** The token scope a remote repository's registry upstream needs for a path (`repository:{image}:pull`). */
-  upstreamScope(repo: RepositoryRow, path: string): string | undefined;
+  /**
+   * A registry upstream's token flow for a path (Docker's: a held token, else a challenge
+   * answered from the realm); undefined: the repository's credentials are sent at once.
+   */
+  upstreamAuth(
+    repo: RepositoryRow,
+    path: string,
+  ):
+    | {
+        held(): string | undefined;
+        answer(challenge: string | null, allowed: readonly string[]): Promise<string | undefined>;
+      }
+    | undefined;
   /** Where a remote repository's upstream listed a path that lives on another host (see the Format contract). */
   listedElsewhere(
     repo: RepositoryRow,
@@ -43,6 +54,8 @@ export interface AppContext {
   binaries: BinaryStore;
   /** Scheduled jobs: features register theirs. */
   jobs: JobRunner;
+  /** Whether this process polls the outbox and runs the schedules: one per node (its first worker). */
+  polls: boolean;
   formats: FormatFacts;
 }
 
@@ -61,6 +74,7 @@ export const contextPlugin = fp(
     app.decorate('nodeId', context.nodeId);
     app.decorate('binaries', context.binaries);
     app.decorate('jobs', context.jobs);
+    app.decorate('polls', context.polls);
     app.decorate('formats', context.formats);
   },
   { name: 'arca-context' },

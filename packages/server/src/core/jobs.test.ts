@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../test/harness.js';
-import { claimJobRun, releaseJob } from './jobs.js';
+import { ADMIN_BASIC, ENGINES, startTestApp, type TestApp } from '../test/harness.js';
+import { JOB_LEASE_MS, claimJobRun, createJobRunner, releaseJob } from './jobs.js';
 
 describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
   let t: TestApp;
@@ -25,11 +25,102 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
     expect(await claimJobRun(t.app.db, 'trash-retention', 'node-c', now)).toBe(true);
   });
 
-  it('does not start a run while another node still holds the lease of a longer one', async () => {
+  it('takes over the lease of a node that stopped renewing it (killed) once it has run out', async () => {
     const now = Date.parse('2026-11-23T10:17:00Z');
     expect(await claimJobRun(t.app.db, 'gc', 'node-a', now)).toBe(true);
-    // node-a is still running an hour later; its lease lasts 30 minutes
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + 10 * 60_000)).toBe(false);
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + 31 * 60_000)).toBe(true);
+    // node-a dies mid-run: its lease is not renewed; the next slots wait until it has run out
+    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + JOB_LEASE_MS - 1)).toBe(false);
+    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + JOB_LEASE_MS + 60_000)).toBe(true);
+  });
+
+  it('keeps the lease of a run longer than the lease, and writes its history', async () => {
+    const runner = createJobRunner({
+      db: t.app.db,
+      log: t.app.log as never,
+      nodeId: 'node-a',
+      leaseMs: 1500,
+      schedules: false,
+    });
+    let finish!: () => void;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    let started!: () => void;
+    const hasStarted = new Promise<void>((resolve) => (started = resolve));
+    runner.register('long', '0 0 1 1 *', async () => {
+      started();
+      await running;
+    });
+    const run = runner.runNow('long');
+    await hasStarted;
+    const first = await t.app.db
+      .selectFrom('job_leases')
+      .selectAll()
+      .where('name', '=', 'long')
+      .executeTakeFirstOrThrow();
+    // twice the lease later, the lease has been renewed: another node may not take the job over
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const renewed = await t.app.db
+      .selectFrom('job_leases')
+      .selectAll()
+      .where('name', '=', 'long')
+      .executeTakeFirstOrThrow();
+    expect(Number(renewed.lease_until)).toBeGreaterThan(Number(first.lease_until));
+    expect(renewed.holder).toBe('node-a');
+    await t.app.db.updateTable('job_leases').set({ last_slot: 0 }).where('name', '=', 'long').execute();
+    expect(await claimJobRun(t.app.db, 'long', 'node-b', Date.now(), 1500)).toBe(false);
+    const during = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'long').execute();
+    expect(during).toEqual([expect.objectContaining({ node: 'node-a', outcome: 'running', ended_at: null })]);
+    finish();
+    expect(await run).toBe(true);
+    const after = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'long').executeTakeFirstOrThrow();
+    expect(after.outcome).toBe('success');
+    expect(Number(after.ended_at)).toBeGreaterThanOrEqual(Number(after.started_at));
+    runner.stop();
+  });
+
+  it('records failures and runs that time out, and lists the schedules registered and removed at run time', async () => {
+    const runner = createJobRunner({ db: t.app.db, log: t.app.log as never, nodeId: 'node-a', schedules: true });
+    runner.register('broken', '0 0 1 1 *', async () => {
+      throw new Error('the disk is full');
+    });
+    let aborted = false;
+    runner.register(
+      'stuck',
+      '0 0 1 1 *',
+      ({ signal }) =>
+        new Promise<void>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve();
+          });
+        }),
+      { timeoutMs: 200 },
+    );
+    expect(await runner.runNow('broken')).toBe(true);
+    expect(await runner.runNow('stuck')).toBe(true);
+    expect(aborted).toBe(true);
+    const runs = await t.app.db.selectFrom('job_runs').select(['job', 'outcome', 'message']).orderBy('job').execute();
+    expect(runs.filter((r) => r.job === 'broken' || r.job === 'stuck')).toEqual([
+      { job: 'broken', outcome: 'failure', message: 'the disk is full' },
+      { job: 'stuck', outcome: 'timeout', message: expect.stringContaining('200 ms') },
+    ]);
+    // a policy's schedule comes and goes at run time
+    runner.register('retention-policy-7', '15 2 * * *', async () => undefined);
+    expect(runner.list()).toContainEqual(expect.objectContaining({ name: 'retention-policy-7', cron: '15 2 * * *' }));
+    expect(runner.list().find((j) => j.name === 'retention-policy-7')!.nextRun).toBeGreaterThan(Date.now());
+    expect(runner.unregister('retention-policy-7')).toBe(true);
+    expect(runner.list().map((j) => j.name)).not.toContain('retention-policy-7');
+    await expect(runner.runNow('retention-policy-7')).rejects.toThrow(/no job/);
+    runner.stop();
+  });
+
+  it('shows administrators the schedules and the run history', async () => {
+    await t.app.jobs.runNow('sign-in-cleanup');
+    const answer = await t.app.inject({ method: 'GET', url: '/ui/api/v1/system/jobs', headers: ADMIN_BASIC });
+    expect(answer.statusCode).toBe(200);
+    const body = answer.json();
+    expect(body.jobs).toContainEqual(expect.objectContaining({ name: 'trash-retention', cron: '17 * * * *' }));
+    expect(body.runs[0]).toMatchObject({ job: 'sign-in-cleanup', node: t.app.nodeId, outcome: 'success' });
+    const user = await t.app.inject({ method: 'GET', url: '/ui/api/v1/system/jobs' });
+    expect(user.statusCode).toBe(401);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arcaEventSchema, type ArcaEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createRepo, put, startTestApp, type TestApp } from '../test/harness.js';
 import { recordEvent } from './changes.js';
-import { claimEvents, markDelivered } from './outbox.js';
+import { claimEvents, ensureConsumer, markDelivered } from './outbox.js';
 
 /** One event of every type, with a payload of its shape. */
 const SAMPLES: ArcaEvent[] = [
@@ -35,6 +35,7 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
   let t: TestApp;
   beforeEach(async () => {
     t = await startTestApp(engine);
+    for (const name of ['test', 'webhooks', 'replication']) await ensureConsumer(t.app.db, name, 'beginning');
   });
   afterEach(() => t.close());
 

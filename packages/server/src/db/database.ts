@@ -4,7 +4,6 @@ import SQLite from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
-  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   CompiledQuery,
@@ -15,17 +14,13 @@ import {
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import type { DbEngine } from './dialect.js';
 
 // int8 (bigint) columns hold epoch milliseconds: well inside Number's exact range.
 pg.types.setTypeParser(20, (value) => Number(value));
 
 export type Db = Kysely<Database>;
-export type DbEngine = 'sqlite' | 'postgres';
-
-/** True on PostgreSQL (also inside a transaction), for the few queries the engines spell differently. */
-export function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+export { isPostgres, type DbEngine } from './dialect.js';
 
 /** Most prepared statements kept per SQLite connection. */
 const STATEMENT_CACHE = 500;

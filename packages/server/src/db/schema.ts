@@ -327,6 +327,31 @@ export interface EventReceiptsTable {
   holder: string;
   lease_until: number;
   delivered_at: number | null;
+  /** Failed attempts so far. */
+  attempts: Generated<number>;
+  /** When a failed event is tried again (backoff); null: at once. */
+  next_attempt_at: number | null;
+  /** When the consumer gave up on it (visible to administrators); null while it is still tried. */
+  dead_at: number | null;
+  last_error: string | null;
+}
+
+/** A consumer of the outbox and its position: every event with a lower `seq` is settled for it. */
+export interface OutboxConsumersTable {
+  name: string;
+  position: number;
+  created_at: number;
+}
+
+/** One run of a scheduled job. */
+export interface JobRunsTable {
+  id: string;
+  job: string;
+  node: string;
+  started_at: number;
+  ended_at: number | null;
+  outcome: 'running' | 'success' | 'failure' | 'timeout';
+  message: string | null;
 }
 
 /** Files, folders and bytes of a repository, kept up to date by every change of its items. */
@@ -367,6 +392,8 @@ export interface Database {
   project_members: ProjectMembersTable;
   job_leases: JobLeasesTable;
   event_receipts: EventReceiptsTable;
+  outbox_consumers: OutboxConsumersTable;
+  job_runs: JobRunsTable;
   repository_usage: RepositoryUsageTable;
   generations: GenerationsTable;
   package_versions: PackageVersionsTable;

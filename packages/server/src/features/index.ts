@@ -1,33 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import { artifactsConsoleRoutes } from './artifacts/artifacts.console.routes.js';
-import { artifactsRestRoutes } from './artifacts/artifacts.routes.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { signInFlowRoutes } from './auth/flows.routes.js';
-import { webLoginRoutes } from './auth/web-login.routes.js';
-import { mailRoutes } from './mail/mail.routes.js';
-import { licenseRoutes } from './license/license.routes.js';
-import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/repositories.routes.js';
-import { artifactorySystemRoutes, systemRoutes } from './system/system.routes.js';
-import { usersRestRoutes, usersRoutes } from './users/users.routes.js';
-import { groupsRestRoutes, groupsRoutes } from './groups/groups.routes.js';
-import { permissionsRestRoutes, permissionsRoutes } from './permissions/permissions.routes.js';
-import { tokensRestRoutes, tokensRoutes } from './tokens/tokens.routes.js';
-import { securityRoutes } from './security/security.routes.js';
-import { projectsRoutes } from './projects/projects.routes.js';
-import { registerArtifactJobs } from './artifacts/artifacts.jobs.js';
-import { registerClassIndexer } from './artifacts/artifacts.classes.js';
-import { registerAuthJobs } from './auth/auth.jobs.js';
+import {
+  artifactsConsoleRoutes,
+  artifactsRestRoutes,
+  registerArtifactJobs,
+  registerClassIndexer,
+} from './artifacts/index.js';
+import { authRoutes, clientSignIn, signInFlowRoutes, webLoginRoutes, registerAuthJobs } from './auth/index.js';
+import { mailRoutes } from './mail/index.js';
+import { licenseRoutes } from './license/index.js';
+import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
+import { artifactorySystemRoutes, systemRoutes } from './system/index.js';
+import { usersRestRoutes, usersRoutes } from './users/index.js';
+import { groupsRestRoutes, groupsRoutes } from './groups/index.js';
+import { permissionsRestRoutes, permissionsRoutes } from './permissions/index.js';
+import { tokensRestRoutes, tokensRoutes } from './tokens/index.js';
+import { securityRoutes } from './security/index.js';
+import { projectsRoutes } from './projects/index.js';
 
-import { packagesRoutes } from './packages/packages.routes.js';
-import { registerCatalogueIndexer } from './packages/packages.indexer.js';
-import { searchRestRoutes } from './search/search.routes.js';
-import { searchConsoleRoutes } from './search/search.console.js';
-import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/builds.routes.js';
-import { homeRoutes } from './home/home.routes.js';
+import { packagesRoutes, registerCatalogueIndexer } from './packages/index.js';
+import { searchRestRoutes, searchConsoleRoutes } from './search/index.js';
+import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/index.js';
+import { homeRoutes } from './home/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<void> {
+  // the formats' client sign-in (npm login, Docker's token endpoint) reaches identity through the door
+  app.decorate('clientSignIn', clientSignIn);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
 import { OutboxConsumer } from '../core/outbox.js';
-import { systemContent } from '../features/artifacts/artifacts.content.js';
-import type { Format, PlainPaths } from './format.js';
+import { systemContent } from '../features/artifacts/index.js';
+import type { Format, PlainPaths } from '../features/artifacts/index.js';
 import { genericFormat } from './generic/generic.format.js';
 import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
@@ -50,8 +50,8 @@ export const FORMAT_FACTS: FormatFacts = {
   upstreamHeaders(repo, path) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamHeaders?.(path) ?? {};
   },
-  upstreamScope(repo, path) {
-    return formatFor(repo.package_type)?.remoteMetadata?.upstreamScope?.(path, repo.url);
+  upstreamAuth(repo, path) {
+    return formatFor(repo.package_type)?.remoteMetadata?.upstreamAuth?.(repo, path);
   },
   async listedElsewhere(repo, path, cached) {
     const listed = formatFor(repo.package_type)?.remoteMetadata?.listedElsewhere;
@@ -87,21 +87,26 @@ function derivedMetadataConsumer(app: FastifyInstance): OutboxConsumer {
     const hooks = repo && app.plainPaths.get(repo.package_type);
     if (repo && hooks) await hooks.changed(repo, path);
   };
-  return new OutboxConsumer(app, 'derived-metadata', async (event) => {
-    switch (event.type) {
-      case 'artifact.deployed':
-      case 'artifact.deleted':
-      case 'artifact.restored':
-        return changed(event.repoKey, event.path);
-      case 'artifact.moved':
-        await changed(event.repoKey, event.path);
-        return changed(event.payload.to.repoKey, event.payload.to.path);
-      case 'artifact.copied':
-        return changed(event.payload.to.repoKey, event.payload.to.path);
-      default:
-        return undefined;
-    }
-  });
+  return new OutboxConsumer(
+    app,
+    'derived-metadata',
+    async (event) => {
+      switch (event.type) {
+        case 'artifact.deployed':
+        case 'artifact.deleted':
+        case 'artifact.restored':
+          return changed(event.repoKey, event.path);
+        case 'artifact.moved':
+          await changed(event.repoKey, event.path);
+          return changed(event.payload.to.repoKey, event.payload.to.path);
+        case 'artifact.copied':
+          return changed(event.payload.to.repoKey, event.payload.to.path);
+        default:
+          return undefined;
+      }
+    },
+    { from: 'beginning' },
+  );
 }
 
 declare module 'fastify' {

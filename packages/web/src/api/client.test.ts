@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { contentLoading } from '../app/content-loading';
+import { contentLoading } from './content-loading';
 import { ApiError, apiFetch } from './client';
 import { setNotifier } from './notifications';
 

@@ -1,5 +1,5 @@
 import { normalizeErrorMessages, type FailedCall } from '@arca/contracts';
-import { contentLoading } from '../app/content-loading';
+import { contentLoading } from './content-loading';
 import { notifyError } from './notifications';
 
 /** Base of every console call: the spec's paths are mounted below it unchanged. */

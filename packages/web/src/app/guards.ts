@@ -1,22 +1,12 @@
 import { ERROR_MESSAGES, isAnonymousName, type UserData } from '@arca/contracts';
 import { landingPath } from '../lib/landing';
-import { menuItemState, type MenuContext, type MenuEntry, type MenuItem } from '../lib/menu';
+import { menuItemState, type MenuContext, type MenuItem } from '../lib/menu';
 import { menuItems } from './menu';
+import type { RouteMeta } from './route-handles';
+
+export type { RouteMeta };
 
 /** What a route says about itself (React Router `handle`). */
-export interface RouteMeta {
-  /** Page title; the document title is 'title - server name'. */
-  title?: string;
-  /** Login, logout and error pages: the guards do not apply (skipLicenseCheck). */
-  public?: boolean;
-  /** Administration pages. */
-  admin?: boolean;
-  /** The menu entry this page belongs to. */
-  menuKey?: string;
-  /** The menu entry this route is the page of (its path is the route's). */
-  menu?: MenuEntry;
-}
-
 export interface NavigationInput {
   pathname: string;
   search: string;

@@ -1,25 +1,18 @@
-import type { RouteObject } from 'react-router';
 import type { MenuItem } from '../lib/menu';
-import type { RouteMeta } from './guards';
-import { ROUTES } from './router';
+import { HANDLES, type RouteMeta } from './route-handles';
 
 let items: MenuItem[] | undefined;
 
 /**
- * The console's menu, read off the route table: a route whose handle declares a `menu` entry is
- * that entry's page, at the route's own path (a trailing `/*` dropped).
+ * The console's menu, read off the route table's data: a route whose handle declares a `menu`
+ * entry is that entry's page, at the route's own path (a trailing `/*` or optional parameter dropped).
  */
-export function menuItems(routes: RouteObject[] = ROUTES): MenuItem[] {
-  if (routes === ROUTES && items) return items;
+export function menuItems(handles: Record<string, RouteMeta> = HANDLES): MenuItem[] {
+  if (handles === HANDLES && items) return items;
   const found: MenuItem[] = [];
-  const walk = (list: RouteObject[]) => {
-    for (const route of list) {
-      const menu = (route.handle as RouteMeta | undefined)?.menu;
-      if (menu && route.path) found.push({ ...menu, path: route.path.replace(/(\/\*|\/:[^/]+\?)+$/, '') });
-      if (route.children) walk(route.children);
-    }
-  };
-  walk(routes);
-  if (routes === ROUTES) items = found;
+  for (const [path, meta] of Object.entries(handles)) {
+    if (meta.menu) found.push({ ...meta.menu, path: path.replace(/(\/\*|\/:[^/]+\?)+$/, '') });
+  }
+  if (handles === HANDLES) items = found;
   return found;
 }

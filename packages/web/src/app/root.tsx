@@ -9,7 +9,7 @@ import { useFooter } from '../features/auth/api/get-footer';
 import { useGlobalState } from '../features/auth/api/get-global-state';
 import { useFeaturesConfig } from '../features/system/api/get-features-config';
 import { useMicroservices } from '../features/system/api/get-microservices';
-import { contentLoading } from './content-loading';
+import { contentLoading } from '../api/content-loading';
 import { resolveNavigation, type NavigationDecision, type RouteMeta } from './guards';
 import type { MenuContext } from '../lib/menu';
 import { rememberPathAfterLogin } from '../lib/post-login-path';

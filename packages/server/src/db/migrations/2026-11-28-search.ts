@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../database.js';
+import { isPostgres } from '../dialect.js';
 
 /**
  * What searches over millions of items need: item names found by prefix (a b-tree) and by any

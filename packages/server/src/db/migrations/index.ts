@@ -13,6 +13,7 @@ import * as search from './2026-11-28-search.js';
 import * as tokens from './2026-11-29-tokens.js';
 import * as builds from './2026-11-30-builds.js';
 import * as hardening from './2026-12-01-hardening.js';
+import * as backbone from './2026-12-02-backbone.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-tokens': tokens,
   '2026-11-30-builds': builds,
   '2026-12-01-hardening': hardening,
+  '2026-12-02-backbone': backbone,
 };

@@ -3,23 +3,15 @@ import type { StoredEvent } from '@arca/contracts';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { listArchive } from './artifacts.archive.js';
 
-/** Archives whose Java classes the class search finds. */
-export const CLASS_ARCHIVE = /\.(jar|war|ear)$/i;
 /** Most entries read from one archive. */
 const MAX_ENTRIES = 200_000;
 /** Most archives indexed below one copied, moved or restored folder. */
 const MAX_ARCHIVES_PER_FOLDER = 10_000;
 
-/** `org/acme/Outer$Inner.class` → its class name and whether it is an inner class. */
-export function classOf(entryPath: string): { name: string; inner: boolean } | undefined {
-  if (!entryPath.endsWith('.class')) return undefined;
-  const name = entryPath.slice(entryPath.lastIndexOf('/') + 1, -'.class'.length);
-  if (!name || name === 'module-info' || name === 'package-info') return undefined;
-  return { name, inner: name.includes('$') };
-}
-
 /**
- * Indexes the Java classes of deployed jar, war and ear archives (the class search): it consumes
+ * Indexes the classes of deployed archives (the class search) — which archives and which of
+ * their entries are classes, the formats say (Maven's: Java classes of jar, war and ear files).
+ * It consumes
  * the outbox, so that an archive deployed, copied, moved or restored by any route is read once,
  * after the deploy has answered. A deleted archive's classes go with its item (foreign key).
  */
@@ -27,7 +19,7 @@ export class ClassIndexer {
   readonly consumer: OutboxConsumer;
 
   constructor(private readonly app: FastifyInstance) {
-    this.consumer = new OutboxConsumer(app, 'class-index', (event) => this.apply(event));
+    this.consumer = new OutboxConsumer(app, 'class-index', (event) => this.apply(event), { from: 'beginning' });
   }
 
   drain(): Promise<number> {
@@ -47,9 +39,14 @@ export class ClassIndexer {
     }
   }
 
+  /** The archive extensions some format reads classes from. */
+  private extensions(): string[] {
+    return [...new Set(this.app.formatRegistry.all.flatMap((f) => f.classes?.archiveExtensions ?? []))];
+  }
+
   /** The archives at or below a path that have no classes indexed yet. */
   private async indexBelow(repoKey: string | undefined, path: string | undefined): Promise<void> {
-    if (!repoKey || path === undefined) return;
+    if (!repoKey || path === undefined || !this.extensions().length) return;
     const { db } = this.app;
     const escaped = path.replace(/[\\%_]/g, (c) => `\\${c}`);
     const archives = await db
@@ -61,7 +58,12 @@ export class ClassIndexer {
         eb.or([eb('i.path', '=', path), ...(path ? [eb('i.path', 'like', `${escaped}/%`)] : [eb.lit(true)])]),
       )
       .where((eb) =>
-        eb.or(['.jar', '.war', '.ear', '.JAR', '.WAR', '.EAR'].map((ext) => eb('i.name', 'like', `%${ext}`))),
+        eb.or(
+          this.extensions().flatMap((ext) => [
+            eb('i.name', 'like', `%.${ext}`),
+            eb('i.name', 'like', `%.${ext.toUpperCase()}`),
+          ]),
+        ),
       )
       .where((eb) =>
         eb.not(eb.exists(eb.selectFrom('archive_classes as c').select('c.item_id').whereRef('c.item_id', '=', 'i.id'))),
@@ -72,7 +74,11 @@ export class ClassIndexer {
   }
 
   private async index(itemId: string, name: string, sha256: string | null): Promise<void> {
-    if (!sha256 || !CLASS_ARCHIVE.test(name)) return;
+    const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    const hooks = this.app.formatRegistry.all.flatMap((f) =>
+      f.classes?.archiveExtensions.includes(extension) ? [f.classes] : [],
+    );
+    if (!sha256 || !hooks.length || !name.includes('.')) return;
     let entries;
     try {
       entries = await listArchive(this.app.binaries, sha256, name, MAX_ENTRIES);
@@ -80,7 +86,7 @@ export class ClassIndexer {
       return; // not a readable zip: nothing to index
     }
     const rows = entries.flatMap((entry) => {
-      const found = entry.folder ? undefined : classOf(entry.path);
+      const found = entry.folder ? undefined : hooks.map((h) => h.classOf(entry.path)).find(Boolean);
       return found ? [{ item_id: itemId, name: found.name, path: entry.path, inner_class: found.inner ? 1 : 0 }] : [];
     });
     await this.app.db.transaction().execute(async (trx) => {

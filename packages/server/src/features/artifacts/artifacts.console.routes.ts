@@ -35,7 +35,7 @@ import { deployBundle } from './artifacts.bundle.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { findRepository, listRepositories, recordRepositoryChange } from '../repositories/repositories.service.js';
+import { findRepository, listRepositories, recordRepositoryChange } from '../repositories/index.js';
 import { startDownloadStats } from './artifacts.stats.js';
 import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ARTIFACT_MESSAGES,
   TRASHCAN_REPO,
@@ -12,7 +12,7 @@ import {
 import { allowedOutboundHosts } from '../../core/outbound.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
-import { listRepositories } from '../repositories/repositories.service.js';
+import { listRepositories } from '../repositories/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { resolveItem, type Resolved } from './artifacts.resolve.js';
 import {
@@ -33,6 +33,8 @@ import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
 import { SMALL_BINARY_BYTES, type PendingBinary } from '../../storage/binary-store.js';
 import { findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
+import { sendItem } from './artifacts.http.js';
+import type { ClientSignIn } from './artifacts.sign-in.js';
 
 /** What a deploy needs; the repository may be virtual (the file lands in its default deployment repository). */
 export interface DeployRequest {
@@ -138,6 +140,12 @@ export interface RepoContent {
   allowedActions(repo: RepositoryRow, path: string): Promise<EffectiveActions>;
   /** Local repositories of the same package type where the caller may deploy `path`. */
   copyTargets(repo: RepositoryRow, path: string): Promise<RepositoryRow[]>;
+  /** The repositories of a class and package types (no permission needed: what the server maintains). */
+  repositories(filter?: { rclass?: string; packageTypes?: readonly string[] }): Promise<RepositoryRow[]>;
+  /** Answers a resolved file to the caller: checksum headers, ETag, conditional requests, byte ranges. */
+  send(reply: FastifyReply, item: ItemRow): Promise<FastifyReply>;
+  /** The caller's sign-in as package clients make it (npm login, Docker's token endpoint). */
+  readonly signIn: ClientSignIn;
 }
 
 const where = (repoKey: string, path: string) => `'${repoKey}${path ? `/${path}` : ''}'`;
@@ -156,7 +164,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     metadataMaxAgeMs: request.server.formats.metadataMaxAgeMs,
     upstreamPath: request.server.formats.upstreamPath,
     upstreamHeaders: request.server.formats.upstreamHeaders,
-    upstreamScope: request.server.formats.upstreamScope,
+    upstreamAuth: request.server.formats.upstreamAuth,
     listedElsewhere: request.server.formats.listedElsewhere,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);
@@ -383,6 +391,17 @@ export function repoContent(request: FastifyRequest): RepoContent {
         if (await isAllowed(db, principal, 'deploy', candidate.key, path)) answer.push(candidate);
       }
       return answer;
+    },
+    async repositories(filter = {}) {
+      return (await listRepositories(db)).filter(
+        (r) =>
+          (filter.rclass === undefined || r.rclass === filter.rclass) &&
+          (filter.packageTypes === undefined || filter.packageTypes.includes(r.package_type)),
+      );
+    },
+    send: (reply, item) => sendItem(request, reply, item),
+    get signIn() {
+      return request.server.clientSignIn(request);
     },
   };
   return content;

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
 import { conflict } from '../../core/errors.js';
-import { getRepository } from '../repositories/repositories.service.js';
+import { getRepository } from '../repositories/index.js';
 import { adjustUsage, countItems, deleteItems, findItem, putProperties, retainBinary } from './artifacts.store.js';
 
 /*

@@ -3,12 +3,7 @@ import { REPOSITORY_MESSAGES, formatMessage, type RepositoryDeletion } from '@ar
 import type { OnChange } from '../../core/changes.js';
 import { badRequest, conflict } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import {
-  deletionRefusal,
-  getRepository,
-  removeRepository,
-  type RepositoryChange,
-} from '../repositories/repositories.service.js';
+import { deletionRefusal, getRepository, removeRepository, type RepositoryChange } from '../repositories/index.js';
 import { deleteItems, subtreeStats } from './artifacts.store.js';
 
 /** Items deleted per transaction: small enough to keep each short, large enough to be quick. */

@@ -6,7 +6,6 @@ import { TRASHCAN_REPO } from '@arca/contracts';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
 import { findItem } from './artifacts.store.js';
-import { answerChallenge, heldToken, parseChallenge } from './artifacts.upstream-auth.js';
 
 const inflight = new Map<string, Promise<ItemRow | undefined>>();
 
@@ -52,9 +51,9 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
     }
     // a registry is asked as Docker clients ask it: with a token held for the scope, else without
     // credentials, answering its challenge; other upstreams get the credentials at once
-    const scope = ctx.upstreamScope?.(repo, path);
-    const held = heldToken(repo, scope);
-    const sentBasic = scope === undefined && Boolean(repo.username) && sameHost(url, repo.url);
+    const registry = ctx.upstreamAuth?.(repo, path);
+    const held = registry?.held();
+    const sentBasic = !registry && Boolean(repo.username) && sameHost(url, repo.url);
     if (held) headers.authorization = held;
     else if (sentBasic)
       headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
@@ -62,9 +61,8 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
     try {
       const allowed = (await ctx.allowedHosts?.()) ?? [];
       response = await outboundFetch(url, { headers, allowed });
-      if (response.status === 401 && sameHost(url, repo.url)) {
-        const challenge = parseChallenge(response.headers.get('www-authenticate'));
-        const authorization = await answerChallenge(repo, challenge, sentBasic && !held, allowed);
+      if (response.status === 401 && registry && sameHost(url, repo.url)) {
+        const authorization = await registry.answer(response.headers.get('www-authenticate'), allowed);
         if (authorization) {
           await response.body?.cancel().catch(() => undefined);
           response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed });

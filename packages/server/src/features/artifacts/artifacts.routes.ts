@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { HttpError, badRequest } from '../../core/errors.js';
-import { recordRepositoryChange } from '../repositories/repositories.service.js';
+import { recordRepositoryChange } from '../repositories/index.js';
 import { deleteRepositoryWithContent } from './artifacts.purge.js';
 import { flushDownloads } from './artifacts.stats.js';
 import { repoContent } from './artifacts.content.js';

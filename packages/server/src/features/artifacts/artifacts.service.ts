@@ -1,4 +1,5 @@
 import type { ReadFilter } from '../../core/permissions.js';
+import type { FormatFacts } from '../../core/context.plugin.js';
 import type { Readable } from 'node:stream';
 import picomatch from 'picomatch';
 import {
@@ -25,7 +26,7 @@ import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { recordEvent } from '../../core/changes.js';
 import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
-import { findRepository, parseMembers } from '../repositories/repositories.service.js';
+import { findRepository, parseMembers } from '../repositories/index.js';
 import {
   deleteProperties,
   findBinary,
@@ -59,7 +60,7 @@ export interface ArtifactContext {
   upstreamPath?: (repo: RepositoryRow, path: string) => string;
   upstreamHeaders?: (repo: RepositoryRow, path: string) => Record<string, string>;
   /** The token scope a registry upstream needs for a path; with one, the upstream is asked as Docker clients ask. */
-  upstreamScope?: (repo: RepositoryRow, path: string) => string | undefined;
+  upstreamAuth?: FormatFacts['upstreamAuth'];
   /**
    * Where the upstream listed a path that lives on another host than its own; absent: never.
    * `cached` reads the repository's cached files without fetching.

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { ALL_PROJECTS_CONTEXT, type StorageSummary } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
-import { listRepositories, usageByRepository } from '../repositories/repositories.service.js';
+import { listRepositories, usageByRepository } from '../repositories/index.js';
 import { repoKind } from './artifacts.browse.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deleteExpiredSessions } from './auth.store.js';
-import { purgeTokens } from './flows.service.js';
+import { purgeTokens } from '../identity/index.js';
 
 /** Hourly: spent one-time sign-in tokens and expired sessions go. */
 export function registerAuthJobs(app: FastifyInstance): void {

@@ -7,13 +7,12 @@ import { onCredentialsChanged } from '../../core/credentials.js';
 import { onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { REGISTRY_TOKEN_PREFIX, registryTokenPrincipal } from './registry-token.js';
-import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword } from './encrypted-password.js';
-import { findUserByName } from '../users/users.service.js';
-import { looksLikeToken, resolveToken, tokenHash } from '../tokens/tokens.service.js';
+import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, findUserByName } from '../identity/index.js';
+import { looksLikeToken, resolveToken, tokenHash } from '../tokens/index.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { getSecuritySettings } from '../security/security.service.js';
+import { recordAudit } from '../../core/audit.js';
+import { getSecuritySettings } from '../security/index.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -12,7 +12,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/harness.js';
-import { insertUser } from '../users/users.service.js';
+import { insertUser } from '../identity/index.js';
 
 describe.each(ENGINES)('session and login on %s', (engine) => {
   let t: TestApp;

@@ -12,11 +12,11 @@ import {
   userDataSchema,
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
-import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
+import { audit, auditActor, recordAudit } from '../../core/audit.js';
 import { getSetting } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
 import { cookieOptions, finishSignIn } from './sign-in.js';
-import { linkBaseUrl, mailConfigured } from '../mail/mail.service.js';
+import { linkBaseUrl, mailConfigured } from '../mail/index.js';
 
 /** Session, login and the start-up data of the console (spec part 2 §7.1). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {

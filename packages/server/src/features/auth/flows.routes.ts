@@ -15,26 +15,22 @@ import {
 } from '@arca/contracts';
 import { badRequest, forbidden, unauthorized } from '../../core/errors.js';
 import type { UserRow } from '../../db/schema.js';
-import { audit, auditActor, recordAudit } from '../audit/audit.service.js';
-import { getSecuritySettings } from '../security/security.service.js';
-import { mailConfigured, requireLinkBaseUrl, sendMail } from '../mail/mail.service.js';
-import { getUser } from '../users/users.service.js';
+import { audit, auditActor, recordAudit } from '../../core/audit.js';
+import { getSecuritySettings } from '../security/index.js';
+import { mailConfigured, requireLinkBaseUrl, sendMail } from '../mail/index.js';
+import { getUser } from '../users/index.js';
 import { afterPassword, openSession } from './auth.service.js';
 import {
   changePassword,
   confirmEnrollment,
-  consumeToken,
   findResettableUser,
-  issueToken,
-  peekToken,
-  recentlyIssued,
   redeemToken,
   resetMfa,
-  sendInvitation,
   startEnrollment,
   verifyCurrentOtp,
   verifyLoginOtp,
 } from './flows.service.js';
+import { consumeToken, issueToken, peekToken, recentlyIssued, sendInvitation } from '../identity/index.js';
 import { MFA_COOKIE, finishSignIn } from './sign-in.js';
 
 const okSchema = z.object({ message: z.string() });

@@ -6,7 +6,7 @@ import { getSetting } from '../../core/settings.store.js';
 import type { Principal } from '../../core/principals.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
-import { findUserById } from '../users/users.service.js';
+import { findUserById } from '../identity/index.js';
 
 /**
  * The bearer tokens of the container registry's token flow (Docker's `/v2/token`): short-lived,

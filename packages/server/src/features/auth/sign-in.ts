@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoginAnswer } from '@arca/contracts';
 import type { Config } from '../../config.js';
-import { auditActor, recordAudit } from '../audit/audit.service.js';
+import { auditActor, recordAudit } from '../../core/audit.js';
 import { SESSION_COOKIE, buildUserData, type LoginOutcome } from './auth.service.js';
-import { TOKEN_LIFETIME_MS, issueToken } from './flows.service.js';
+import { TOKEN_LIFETIME_MS, issueToken } from '../identity/index.js';
 
 /** Holds the one-time token of a sign-in waiting for its second factor. */
 export const MFA_COOKIE = 'arca_mfa';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEB_LOGIN_MESSAGES, webLoginSchema } from '@arca/contracts';
 import { forbidden, unauthorized } from '../../core/errors.js';
-import { audit } from '../audit/audit.service.js';
+import { audit } from '../../core/audit.js';
 import { decideWebLogin, describeWebLogin } from './web-login.service.js';
 
 const params = z.object({ id: z.string().min(1).max(64) });

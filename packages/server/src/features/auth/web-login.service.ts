@@ -3,7 +3,7 @@ import { WEB_LOGIN_LIFETIME_MS, WEB_LOGIN_MESSAGES, type WebLogin } from '@arca/
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, notFound } from '../../core/errors.js';
-import { findUserById } from '../users/users.service.js';
+import { findUserById } from '../identity/index.js';
 
 /**
  * Browser sign-in for command-line clients (npm's web login): the client opens a request and

@@ -19,7 +19,7 @@ import { recordEvent } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
 import { isAllowed, patternsCover } from '../../core/permissions.js';
-import { repoContent } from '../artifacts/artifacts.content.js';
+import { repoContent } from '../artifacts/index.js';
 import {
   buildDocument,
   buildRun,

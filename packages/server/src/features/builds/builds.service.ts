@@ -4,15 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import { BUILD_INFO_REPO, type PublishedBuildInfo } from '@arca/contracts';
 import { recordEvent } from '../../core/changes.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
-import { findRepository } from '../repositories/repositories.service.js';
-import { getProjectRow } from '../projects/projects.service.js';
+import { findRepository } from '../repositories/index.js';
+import { getProjectRow } from '../projects/index.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
 import { isAllowed } from '../../core/permissions.js';
 import type { Db } from '../../db/database.js';
 import type { BuildsTable } from '../../db/schema.js';
-import { repoContent, type RepoContent } from '../artifacts/artifacts.content.js';
-import { TRASHCAN_ROW } from '../artifacts/artifacts.items.js';
+import { repoContent, type RepoContent, TRASHCAN_ROW } from '../artifacts/index.js';
 
 /** A build-info document as JFrog's CLI and CI plug-ins send it (the fields Arca reads; the rest is kept as sent). */
 export interface BuildInfo {

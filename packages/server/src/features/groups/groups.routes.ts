@@ -4,7 +4,7 @@ import { groupFormSchema, groupRestBodySchema, groupSchema } from '@arca/contrac
 import type { FastifyRequest } from 'fastify';
 import type { Group } from '@arca/contracts';
 import type { GroupRow } from '../../db/schema.js';
-import { recordWith } from '../audit/audit.service.js';
+import { recordWith } from '../../core/audit.js';
 import {
   createGroup,
   deleteGroups,

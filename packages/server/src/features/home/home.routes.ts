@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { artifactCountSchema, homeWidgetInfoSchema } from '@arca/contracts';
-import { flushDownloads } from '../artifacts/artifacts.stats.js';
+import { flushDownloads } from '../artifacts/index.js';
 import { artifactCount, homeInfo } from './home.service.js';
 
 /** The home page's widgets (spec part 2 §7): what the caller may read, never more. */

@@ -3,8 +3,8 @@ import { BUILD_INFO_REPO, HOME_ACTIVITY_DAYS, type HomeWidgetInfo } from '@arca/
 import type { Db } from '../../db/database.js';
 import { isAllowed } from '../../core/permissions.js';
 import type { Principal } from '../../core/principals.js';
-import { usageByRepository } from '../repositories/repositories.service.js';
-import { canSee, readableRepositories } from '../search/aql.service.js';
+import { usageByRepository } from '../repositories/index.js';
+import { canSee, readableRepositories } from '../search/index.js';
 
 const DAY_MS = 86_400_000;
 /** Entries of each list. */

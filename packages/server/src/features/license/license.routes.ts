@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { installLicenseBodySchema, licenseInfoSchema } from '@arca/contracts';
-import { audit } from '../audit/audit.service.js';
+import { audit } from '../../core/audit.js';
 
 /** The licences page: the licence in force, and installing another. */
 export const licenseRoutes: FastifyPluginAsyncZod = async (app) => {

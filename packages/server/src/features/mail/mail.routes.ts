@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAIL_MESSAGES, formatMessage, mailSettingsSchema } from '@arca/contracts';
-import { audit } from '../audit/audit.service.js';
+import { audit } from '../../core/audit.js';
 import { getMailSettings, readMailSettings, saveMailSettings, sendMail } from './mail.service.js';
 
 /** Mail server settings (`/admin/configuration/mail`) and a test message. */

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredEvent } from '@arca/contracts';
 import { OutboxConsumer } from '../../core/outbox.js';
-import { systemContent, type RepoContent } from '../artifacts/artifacts.content.js';
-import { formatFor } from '../../formats/index.js';
+import { systemContent, type RepoContent } from '../artifacts/index.js';
 import { deleteUnder, upsertVersion } from './packages.store.js';
 
 /** The outbox consumer's name. */
@@ -21,7 +20,7 @@ export class CatalogueIndexer {
 
   constructor(private readonly app: FastifyInstance) {
     this.content = systemContent(app);
-    this.consumer = new OutboxConsumer(app, CONSUMER, (event) => this.apply(event));
+    this.consumer = new OutboxConsumer(app, CONSUMER, (event) => this.apply(event), { from: 'beginning' });
   }
 
   /** Indexes what is waiting in the outbox; answers how many events it took. */
@@ -60,7 +59,7 @@ export class CatalogueIndexer {
 
   private async indexFile(repoKey: string, path: string): Promise<void> {
     const repo = await this.content.repository(repoKey).catch(() => undefined);
-    const format = repo && formatFor(repo.package_type);
+    const format = repo && this.app.formatRegistry.for(repo.package_type);
     if (!repo || !format?.index) return;
     const file = await this.content.stored(repoKey, path);
     if (!file || file.folder === 1) return;

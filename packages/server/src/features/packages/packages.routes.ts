@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { getSetting } from '../../core/settings.store.js';
-import { repoContent } from '../artifacts/artifacts.content.js';
-import { sendItem } from '../artifacts/artifacts.http.js';
+import { repoContent, sendItem } from '../artifacts/index.js';
 import { Catalogue } from './packages.service.js';
 import { contextOf, resolvers, schema } from './packages.graphql.js';
 

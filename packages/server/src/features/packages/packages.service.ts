@@ -1,9 +1,8 @@
 import semver from 'semver';
-import { mimeTypeOf } from '../artifacts/artifacts.items.js';
+import { mimeTypeOf, repoContent } from '../artifacts/index.js';
 import type { FastifyRequest } from 'fastify';
 import type { CataloguePackage, CatalogueVersion, Connection, PackageLicense, PackageSortField } from '@arca/contracts';
-import { repoContent } from '../artifacts/artifacts.content.js';
-import { listRepositories } from '../repositories/repositories.service.js';
+import { listRepositories } from '../repositories/index.js';
 import { isAllowed } from '../../core/permissions.js';
 import { findRows, type CatalogueRow } from './packages.store.js';
 

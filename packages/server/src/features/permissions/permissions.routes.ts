@@ -8,7 +8,7 @@ import {
   permissionTargetSchema,
   type PermissionRestBody,
 } from '@arca/contracts';
-import { recordWith } from '../audit/audit.service.js';
+import { recordWith } from '../../core/audit.js';
 import {
   deleteTargets,
   fromRestBody,

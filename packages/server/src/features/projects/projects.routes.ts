@@ -14,8 +14,8 @@ import {
   formatMessage,
 } from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
-import { createRepository, recordRepositoryChange } from '../repositories/repositories.service.js';
-import { audit } from '../audit/audit.service.js';
+import { createRepository, recordRepositoryChange } from '../repositories/index.js';
+import { audit } from '../../core/audit.js';
 import {
   assignRepositories,
   createProject,

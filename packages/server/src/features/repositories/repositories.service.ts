@@ -18,7 +18,7 @@ import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { FastifyRequest } from 'fastify';
 import type { OnChange } from '../../core/changes.js';
-import { recordWith } from '../audit/audit.service.js';
+import { recordWith } from '../../core/audit.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,

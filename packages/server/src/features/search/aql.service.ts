@@ -3,7 +3,7 @@ import { BUILD_INFO_REPO, TRASHCAN_REPO } from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
 import { isAllowed, readFilter, readScope, type ReadFilter } from '../../core/permissions.js';
 import type { Principal } from '../../core/principals.js';
-import { listRepositories, parseMembers } from '../repositories/repositories.service.js';
+import { listRepositories, parseMembers } from '../repositories/index.js';
 import {
   BUILD_FIELDS,
   ITEM_FIELDS,

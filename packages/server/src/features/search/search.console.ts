@@ -1,15 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PACKAGE_SEARCH_TYPES, SEARCH_MESSAGES, SEARCH_RESULT_LIMIT, TRASHCAN_REPO } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
-import { repoContent } from '../artifacts/artifacts.content.js';
-import { readableRepositories } from './aql.service.js';
+import { repoContent, downloadUri, flushDownloads } from '../artifacts/index.js';
+import { readableRepositories, runQuery } from './aql.service.js';
 import { searchClasses } from './search.classes.js';
 import { packageSearchType, searchPackages, type PackageCriterion } from './search.packages.js';
 import { searchRemotes } from './search.remote.js';
-import { downloadUri } from '../artifacts/artifacts.uris.js';
-import { flushDownloads } from '../artifacts/artifacts.stats.js';
 import { parseAql } from './aql.parser.js';
-import { runQuery } from './aql.service.js';
 import { SEARCHES } from './search.rest.js';
 import { baseUrlOf } from '../../core/base-url.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import picomatch from 'picomatch';
 import { badRequest, notFound } from '../../core/errors.js';
-import { compareMavenVersions, isSnapshotVersion, parseMavenPath } from '../../formats/maven/maven.path.js';
+import type { LayoutFile } from '../artifacts/index.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
 import { baseUrlOf } from '../../core/base-url.js';
@@ -36,8 +36,16 @@ const repoList = (query: Query) =>
  * The versions of a Maven artifact (`g`, `a`, optionally `v` with wildcards) found in the layout
  * of the readable repositories, newest first; `integration` marks snapshots.
  */
+/** Maven's repository layout, which the layout searches read (the maven format's). */
+function mavenLayout(request: FastifyRequest) {
+  const layout = request.server.formatRegistry.for('maven')?.layout;
+  if (!layout) throw notFound('Unable to find artifact versions');
+  return layout;
+}
+
 async function mavenVersions(request: FastifyRequest, query: Query) {
   if (!query.g || !query.a) throw badRequest('The g and a parameters are required.');
+  const layout = mavenLayout(request);
   const folder = `${query.g.replaceAll('.', '/')}/${query.a}`;
   const found = await files(
     request,
@@ -46,11 +54,11 @@ async function mavenVersions(request: FastifyRequest, query: Query) {
   );
   const versions = new Map<string, { integration: boolean; newest: number; fileVersions: Map<string, number> }>();
   for (const file of found) {
-    const maven = parseMavenPath(file.path);
-    if (!maven || maven.artifactId !== query.a || !file.path.startsWith(`${folder}/`)) continue;
+    const maven: LayoutFile | undefined = layout.parse(file.path);
+    if (!maven || maven.module !== query.a || !file.path.startsWith(`${folder}/`)) continue;
     if (query.v && !picomatch.isMatch(maven.version, query.v)) continue;
     const entry = versions.get(maven.version) ?? {
-      integration: isSnapshotVersion(maven.version),
+      integration: layout.isIntegration(maven.version),
       newest: 0,
       fileVersions: new Map<string, number>(),
     };
@@ -58,7 +66,7 @@ async function mavenVersions(request: FastifyRequest, query: Query) {
     entry.fileVersions.set(maven.fileVersion, Math.max(entry.fileVersions.get(maven.fileVersion) ?? 0, file.created));
     versions.set(maven.version, entry);
   }
-  return [...versions].sort(([a], [b]) => compareMavenVersions(b, a));
+  return [...versions].sort(([a], [b]) => layout.compareVersions(b, a));
 }
 
 /** `GET /api/search/versions`: `{results: [{version, integration}]}`, newest first. */
@@ -79,7 +87,7 @@ export async function latestVersionSearch(request: FastifyRequest) {
   const [version, { integration, fileVersions }] = versions[0]!;
   if (!integration) return version;
   const unique = [...fileVersions.keys()].filter((v) => v !== version);
-  return unique.sort((a, b) => compareMavenVersions(b, a))[0] ?? version;
+  return unique.sort((a, b) => mavenLayout(request).compareVersions(b, a))[0] ?? version;
 }
 
 /**

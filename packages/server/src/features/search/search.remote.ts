@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/principals.js';
 import { allowedOutboundHosts, outboundFetch } from '../../core/outbound.js';
-import { formatFor } from '../../formats/index.js';
-import type { UpstreamHit } from '../../formats/format.js';
-import { listRepositories } from '../repositories/repositories.service.js';
+import type { UpstreamHit } from '../artifacts/index.js';
+import { listRepositories } from '../repositories/index.js';
 import { canSee, readableRepositories } from './aql.service.js';
 
 /** An upstream gets this long to connect and to answer. */
@@ -33,12 +32,12 @@ export async function searchRemotes(
       r.rclass === 'remote' &&
       (readable.whole.includes(r.key) || readable.partial.has(r.key)) &&
       (!only.length || only.includes(r.key)) &&
-      formatFor(r.package_type)?.searchUpstream,
+      app.formatRegistry.for(r.package_type)?.searchUpstream,
   );
   const answers = await Promise.allSettled(
     remotes.map(async (repo) => {
       const base = repo.url.endsWith('/') ? repo.url : `${repo.url}/`;
-      const hits = await formatFor(repo.package_type)!.searchUpstream!(term, (path, headers = {}) => {
+      const hits = await app.formatRegistry.for(repo.package_type)!.searchUpstream!(term, (path, headers = {}) => {
         const url = new URL(path, base).toString();
         const auth: Record<string, string> =
           repo.username && new URL(url).host === new URL(base).host

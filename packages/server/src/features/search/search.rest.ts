@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../core/errors.js';
-import { downloadUri, storageUri } from '../artifacts/artifacts.uris.js';
+import { downloadUri, storageUri } from '../artifacts/index.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
 import { baseUrlOf } from '../../core/base-url.js';

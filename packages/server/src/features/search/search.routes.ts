@@ -3,7 +3,7 @@ import { badRequest } from '../../core/errors.js';
 import { AqlError } from './aql.parser.js';
 import { runAql } from './aql.service.js';
 import { SEARCHES, restSearch } from './search.rest.js';
-import { flushDownloads } from '../artifacts/artifacts.stats.js';
+import { flushDownloads } from '../artifacts/index.js';
 import { badChecksumSearch, latestVersionSearch, patternSearch, versionsSearch } from './search.layout.js';
 
 /** Artifactory's search calls for scripts: AQL, the artifact, checksum, property, GAVC, date and usage searches, and the layout searches. */

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditPageSchema, auditQuerySchema, securitySettingsSchema } from '@arca/contracts';
 import { z } from 'zod';
-import { audit, auditCsv, exportAudit, queryAudit } from '../audit/audit.service.js';
+import { audit } from '../../core/audit.js';
+import { auditCsv, exportAudit, queryAudit } from './audit-trail.js';
 import { getSecuritySettings, saveSecuritySettings } from './security.service.js';
 
 /** Security settings and the audit trail (administrators). */

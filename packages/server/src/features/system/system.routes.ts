@@ -10,10 +10,16 @@ import {
   versionSchema,
   ARTIFACTORY_API_LEVEL,
   artifactoryVersionSchema,
+  jobsAnswerSchema,
+  jobsQuerySchema,
+  outboxAnswerSchema,
 } from '@arca/contracts';
+import { z } from 'zod';
+import { audit } from '../../core/audit.js';
+import { consumerStates, requeueDead } from '../../core/outbox.js';
 import { BUILD } from '../../core/build-info.js';
 import { listNodes, servicesMap } from '../../core/nodes.js';
-import { addAdoptionMetric } from './system.store.js';
+import { addAdoptionMetric, listJobRuns } from './system.store.js';
 
 /** Features this build offers; the console gates menu entries on them. */
 const FEATURES = {
@@ -72,6 +78,39 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/system/status/ha',
     { config: { access: 'admin' }, schema: { response: { 200: haAnswerSchema } } },
     async () => ({ services: servicesMap(await listNodes(app.db)) }),
+  );
+
+  app.get(
+    '/system/outbox',
+    { config: { access: 'admin' }, schema: { response: { 200: outboxAnswerSchema } } },
+    async () => ({ consumers: await consumerStates(app.db) }),
+  );
+  // the dead events of a consumer are tried again from their first attempt
+  app.post(
+    '/system/outbox/:consumer/requeue',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: z.object({ consumer: z.string().min(1).max(64) }),
+        body: z.object({ eventId: z.string().max(36).optional() }).nullish(),
+        response: { 200: z.object({ requeued: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const requeued = await requeueDead(app.db, request.params.consumer, request.body?.eventId);
+      await audit(request, {
+        category: 'system',
+        action: 'outbox.requeue',
+        target: request.params.consumer,
+        after: { requeued },
+      });
+      return { requeued };
+    },
+  );
+  app.get(
+    '/system/jobs',
+    { config: { access: 'admin' }, schema: { querystring: jobsQuerySchema, response: { 200: jobsAnswerSchema } } },
+    async (request) => ({ jobs: app.jobs.list(), runs: await listJobRuns(app.db, request.query) }),
   );
 };
 

@@ -16,10 +16,10 @@ import {
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { verifyPassword } from '../../core/passwords.js';
 import type { UserRow } from '../../db/schema.js';
-import { recordWith } from '../audit/audit.service.js';
-import { getUser } from '../users/users.service.js';
+import { recordWith } from '../../core/audit.js';
+import { getUser } from '../users/index.js';
 import { tokenPublicKey } from './tokens.jwt.js';
-import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from '../auth/encrypted-password.js';
+import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from '../identity/index.js';
 import {
   apiKeyState,
   readApiKey,

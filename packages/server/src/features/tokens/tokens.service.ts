@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { recordWith } from '../audit/audit.service.js';
+import { recordWith } from '../../core/audit.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   TOKEN_MESSAGES,
@@ -16,7 +16,7 @@ import type { Db } from '../../db/database.js';
 import type { AccessTokenRow, UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { TOKEN_SERVICE, isJwt, signToken } from './tokens.jwt.js';
-import { groupsOfUser } from '../groups/groups.service.js';
+import { groupsOfUser } from '../groups/index.js';
 import { seal, unseal } from '../../core/sealing.js';
 
 /** Prefixes tell a token or API key from a password in HTTP basic credentials. */

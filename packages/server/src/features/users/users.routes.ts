@@ -18,13 +18,12 @@ import { deleteUser, getUser, putUser, toUserAnswer, updateUser } from './users.
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import type { FastifyRequest } from 'fastify';
-import { auditActor, recordWith } from '../audit/audit.service.js';
+import { auditActor, recordWith } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
-import { lockedUsers, unlockUsers } from '../auth/auth.service.js';
-import { sendInvitation } from '../auth/flows.service.js';
-import { mailConfigured, requireLinkBaseUrl } from '../mail/mail.service.js';
-import { groupsOfUser } from '../groups/groups.service.js';
-import { findUserByName, listUsers } from './users.store.js';
+import { lockedUsers, unlockUsers, sendInvitation, findUserByName } from '../identity/index.js';
+import { mailConfigured, requireLinkBaseUrl } from '../mail/index.js';
+import { groupsOfUser } from '../groups/index.js';
+import { listUsers } from './users.store.js';
 import { baseUrlOf } from '../../core/base-url.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

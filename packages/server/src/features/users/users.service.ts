@@ -13,12 +13,11 @@ import type { UserRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import { hashPassword } from '../../core/passwords.js';
-import { autoJoinGroups, replaceUserGroups } from '../groups/groups.service.js';
+import { autoJoinGroups, replaceUserGroups } from '../groups/index.js';
 import { getSetting } from '../../core/settings.store.js';
-import { findUserByName, insertUser } from './users.store.js';
+import { findUserByName, insertUser } from '../identity/index.js';
 
 /** The user rows other features read and write (sign-in, sessions, tokens), through this service. */
-export { findUserById, findUserByName, insertUser, setLastLogin } from './users.store.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fill = (message: string, name: string) => formatMessage(message, { name });

@@ -1,4 +1,4 @@
-import type { Format } from '../format.js';
+import type { Format } from '../../features/artifacts/index.js';
 import { genericRoutes } from './generic.routes.js';
 
 /**
@@ -10,6 +10,5 @@ import { genericRoutes } from './generic.routes.js';
  */
 export const genericFormat: Format = {
   types: ['generic'],
-  label: 'Generic',
   routes: genericRoutes,
 };

@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ARTIFACT_MESSAGES, itemCreatedSchema } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
-import { repoContent, type DeployRequest } from '../../features/artifacts/artifacts.content.js';
 import {
-  baseUrlOf,
+  repoContent,
+  type DeployRequest,
   headerValue,
   repoAndPath,
   sendFolderIndex,
-  sendItem,
-} from '../../features/artifacts/artifacts.http.js';
-import { itemCreated } from '../../features/artifacts/artifacts.uris.js';
-import { checksumsOf } from '../../features/artifacts/artifacts.service.js';
-import type { DerivedFile } from '../format.js';
+  itemCreated,
+  checksumsOf,
+} from '../../features/artifacts/index.js';
+import { baseUrlOf } from '../../core/base-url.js';
+import type { DerivedFile } from '../../features/artifacts/index.js';
 
 /** A file a format derives: its checksums as headers, conditional requests on its SHA-1. */
 function sendDerived(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
@@ -89,7 +89,7 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
     if (found.item.folder === 1) {
       return sendFolderIndex(request, reply, found.repo, path, await content.children(found.repo, path));
     }
-    return sendItem(request, reply, found.item);
+    return content.send(reply, found.item);
   });
 
   app.delete('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, conflict } from '../../core/errors.js';
-import { changeMetadataFile } from '../metadata-file.js';
-import { systemContent, type DeployRequest, type RepoContent } from '../../features/artifacts/artifacts.content.js';
-import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
+import {
+  systemContent,
+  type DeployRequest,
+  type RepoContent,
+  changeMetadataFile,
+} from '../../features/artifacts/index.js';
+import type { Resolved, DerivedFile, PlainPaths } from '../../features/artifacts/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
-import type { DerivedFile, PlainPaths } from '../format.js';
 import {
   artifactMetadata,
   mergeMetadata,

@@ -1,7 +1,8 @@
-import type { Format, UpstreamFetch, UpstreamHit } from '../format.js';
+import type { Format, UpstreamFetch, UpstreamHit } from '../../features/artifacts/index.js';
 import { parseMetadata } from './maven.metadata.js';
 import { mavenPlainPaths } from './maven.files.js';
-import { checksumOf, isMetadataPath, parseMavenPath } from './maven.path.js';
+import { checksumOf, compareMavenVersions, isMetadataPath, isSnapshotVersion, parseMavenPath } from './maven.path.js';
+import { CLASS_ARCHIVE_EXTENSIONS, classOf } from './maven.classes.js';
 import { parsePom } from './maven.pom.js';
 
 /**
@@ -37,10 +38,19 @@ async function searchUpstream(term: string, fetch: UpstreamFetch): Promise<Upstr
  */
 export const mavenFormat: Format = {
   types: ['maven', 'gradle'],
-  label: 'Maven',
   defaultUpstream: 'https://repo1.maven.org/maven2/',
   plainPaths: mavenPlainPaths,
   searchUpstream,
+  layout: {
+    parse(path) {
+      const file = parseMavenPath(path);
+      return file && { module: file.artifactId, version: file.version, fileVersion: file.fileVersion };
+    },
+    compareVersions: compareMavenVersions,
+    isIntegration: isSnapshotVersion,
+  },
+  // Java archives deployed anywhere (a Maven repository or generic files) are read for their classes
+  classes: { archiveExtensions: CLASS_ARCHIVE_EXTENSIONS, classOf },
   remoteMetadata: { isMetadata: (path) => isMetadataPath(path) || isMetadataPath(checksumOf(path)?.base ?? '') },
   /** A POM at its place in the layout: the version's coordinates (GAVC), description, licences and dependencies. */
   async index(file, content) {

@@ -1,5 +1,4 @@
-import type { Format, PackageVersionRecord, UpstreamFetch, UpstreamHit } from '../format.js';
-import { mergePackuments, parsePackument, type Packument } from './npm.packument.js';
+import type { Format, PackageVersionRecord, UpstreamFetch, UpstreamHit } from '../../features/artifacts/index.js';
 import { inspectTarball } from './npm.tarball.js';
 
 const strings = (value: unknown): string[] =>
@@ -78,7 +77,6 @@ async function searchUpstream(term: string, fetch: UpstreamFetch): Promise<Upstr
 /** npm, pnpm and yarn at `/artifactory/api/npm/{repoKey}/`. */
 export const npmFormat: Format = {
   types: ['npm'],
-  label: 'npm',
   searchUpstream,
   defaultUpstream: 'https://registry.npmjs.org/',
   routes: npmRoutes,
@@ -87,15 +85,5 @@ export const npmFormat: Format = {
     if (file.path.startsWith('.npm/') || !/\/-\/[^/]+\.tgz$/.test(file.path)) return undefined;
     const facts = await inspectTarball(content.open(file));
     return facts ? npmRecord(facts.packageJson, facts.readme) : undefined;
-  },
-  async mergeVirtual(_path, members, content) {
-    const docs: Packument[] = [];
-    for (const member of members) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of content.open(member.item)) chunks.push(chunk as Buffer);
-      const doc = parsePackument(Buffer.concat(chunks).toString('utf8'));
-      if (doc) docs.push(doc);
-    }
-    return Buffer.from(JSON.stringify(mergePackuments(docs) ?? {}));
   },
 };

@@ -1,22 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RepositoryRow, UserRow } from '../../db/schema.js';
+import type { RepositoryRow } from '../../db/schema.js';
 import {
   NPM_ABBREVIATED_TYPE,
   NPM_MAX_PUBLISH_BYTES,
   NPM_MESSAGES,
-  TOKEN_SCOPE_USER,
   WEB_LOGIN_MESSAGES,
   WEB_LOGIN_RETRY_AFTER_SECONDS,
   formatMessage as fill,
 } from '@arca/contracts';
 import { HttpError, badRequest, errorBody, notFound } from '../../core/errors.js';
-import { repoContent } from '../../features/artifacts/artifacts.content.js';
-import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
-import { authenticate } from '../../features/auth/auth.service.js';
-import { createAccessToken, tokenCreated } from '../../features/tokens/tokens.service.js';
-import { openWebLogin, pollWebLogin } from '../../features/auth/web-login.service.js';
-import { verifyCurrentOtp } from '../../features/auth/flows.service.js';
-import { getSecuritySettings } from '../../features/security/security.service.js';
+import { repoContent } from '../../features/artifacts/index.js';
+import { baseUrlOf } from '../../core/base-url.js';
 import { NpmPackages, checkName } from './npm.service.js';
 import { present, tarballPath, type Packument } from './npm.packument.js';
 
@@ -150,11 +144,11 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
           return search(request, packages, repo);
         case 'webLoginDone': {
           const doneId = (request.query as Record<string, string | undefined>).sessionId ?? '';
-          const outcome = await pollWebLogin(request.server.db, doneId);
+          const outcome = await content.signIn.pollWebLogin(doneId);
           if (outcome === 'pending') {
             return reply.status(202).header('Retry-After', String(WEB_LOGIN_RETRY_AFTER_SECONDS)).send({});
           }
-          return { token: await loginToken(request, outcome, 'npm login (web)') };
+          return { token: await content.signIn.issueToken(outcome, 'npm login (web)') };
         }
         case 'tags':
           checkName(address.name, false);
@@ -182,7 +176,7 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
           checkName(address.name, false);
           const found = await content.resolve(repo, tarballPath(address.name, address.file));
           if (!found || found.item.folder === 1) throw notFound(NPM_MESSAGES.notFound);
-          return sendItem(request, reply, found.item);
+          return content.send(reply, found.item);
         }
         default:
           throw notFound(NPM_MESSAGES.notFound);
@@ -200,7 +194,7 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
         const body = parseBody(request) as { name?: unknown; password?: unknown };
         const name = typeof body.name === 'string' ? body.name : address.user;
         if (typeof body.password !== 'string') throw new HttpError(401, NPM_MESSAGES.loginFailed);
-        const user = await authenticate(request.server.db, request.server.config, name, body.password);
+        const user = await content.signIn.password(name, body.password);
         // the password alone is not enough for a user with a second factor: npm then asks for the
         // authenticator's code (`WWW-Authenticate: OTP`, sent back as `npm-otp`), or the user
         // signs in through the browser (npm login --auth-type=web)
@@ -210,9 +204,9 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
             const message = fill(WEB_LOGIN_MESSAGES.mfaNeedsWeb, { registry: `${registryOf(request, repoKey)}/` });
             return reply.status(401).header('WWW-Authenticate', 'OTP').send(errorBody(401, message));
           }
-          await verifyCurrentOtp(request.server.db, request.server.config, user, otp);
+          await content.signIn.secondFactor(user, otp);
         }
-        const token = await loginToken(request, user, 'npm login');
+        const token = await content.signIn.issueToken(user, 'npm login');
         return reply.status(201).send({ ok: true, id: `org.couchdb.user:${user.name}`, token });
       }
       case 'tags': {
@@ -248,14 +242,14 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
   app.post(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
     if (address.kind !== 'webLogin') throw notFound(NPM_MESSAGES.notFound);
-    await repoContent(request).repository(repoKey);
+    const content = repoContent(request);
+    await content.repository(repoKey);
     const body = (request.body as Buffer | undefined)?.length ? (parseBody(request) as { hostname?: unknown }) : {};
     const agent = String(request.headers['user-agent'] ?? '');
-    const { loginId, doneId } = await openWebLogin(request.server.db, {
+    const { loginId, doneId } = await content.signIn.openWebLogin({
       // npm's user agent starts with `npm/{version}`; older npm versions also send the machine's name
       client: /^npm\/\S+/.exec(agent)?.[0] ?? 'npm',
       hostname: typeof body.hostname === 'string' ? body.hostname : '',
-      sourceIp: request.ip,
     });
     return reply.send({
       loginUrl: `${baseUrlOf(request)}/ui/web-login/${loginId}`,
@@ -283,19 +277,6 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
         throw notFound(NPM_MESSAGES.notFound);
     }
   });
-}
-
-/** A token for a user an npm login proved, lasting the security settings' default token lifetime. */
-async function loginToken(request: FastifyRequest, user: UserRow, description: string): Promise<string> {
-  const { db, config } = request.server;
-  const { tokenDefaultExpiryDays } = await getSecuritySettings(db, config);
-  const { token } = await createAccessToken(
-    db,
-    user,
-    { description, expiresIn: tokenDefaultExpiryDays * 86_400, scope: TOKEN_SCOPE_USER },
-    tokenCreated(request, user.name, description),
-  );
-  return token;
 }
 
 /**

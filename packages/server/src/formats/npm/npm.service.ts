@@ -4,8 +4,8 @@ import semver from 'semver';
 import validateName from 'validate-npm-package-name';
 import { NPM_MAX_VERSION_METADATA_BYTES, NPM_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
-import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
-import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
+import type { RepoContent, Resolved } from '../../features/artifacts/index.js';
+import { changeMetadataFile } from '../../features/artifacts/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import {
   applyUpdate,
@@ -22,7 +22,6 @@ import {
   type VersionManifest,
 } from './npm.packument.js';
 import { digestsOf, inspectTarball } from './npm.tarball.js';
-import { changeMetadataFile } from '../metadata-file.js';
 
 /** Checks a package name as npm does (old names may be read, new ones must follow today's rules). */
 export function checkName(name: string, forPublish: boolean): void {

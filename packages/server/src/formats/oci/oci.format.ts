@@ -1,7 +1,8 @@
-import type { Format } from '../format.js';
+import type { Format } from '../../features/artifacts/index.js';
 import { ociRoutes } from './oci.routes.js';
 import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
 import { imageFacts } from './oci.image.js';
+import { answerChallenge, heldToken, parseChallenge } from './oci.upstream-auth.js';
 
 /** Docker Hub's addresses: an official image there is named `library/{name}` (`nginx` is `library/nginx`). */
 const DOCKER_HUB = new Set(['registry-1.docker.io', 'index.docker.io', 'docker.io', 'registry.hub.docker.com']);
@@ -40,7 +41,7 @@ function upstreamPath(path: string, repositoryUrl: string): string {
 }
 
 /** The token scope pulling a path needs at a registry: `repository:{image}:pull`. */
-function upstreamScope(path: string, repositoryUrl: string): string | undefined {
+export function upstreamScope(path: string, repositoryUrl: string): string | undefined {
   const target = upstreamTarget(path, repositoryUrl);
   return target && `repository:${target.image}:pull`;
 }
@@ -52,13 +53,19 @@ const isMetadata = (path: string) => isTagManifest(path) || /\/\.tags\/list\.jso
 /** Docker and OCI images at `/v2/{repoKey}/{image}/…`, for docker, podman, skopeo, oras and the rest. */
 export const ociFormat: Format = {
   types: ociFormatTypes,
-  label: 'Docker',
   defaultUpstream: 'https://registry-1.docker.io/',
   routes: ociRoutes,
   remoteMetadata: {
     isMetadata,
     upstreamPath,
-    upstreamScope,
+    upstreamAuth(repo, path) {
+      const scope = upstreamScope(path, repo.url);
+      if (scope === undefined) return undefined;
+      return {
+        held: () => heldToken(repo, scope),
+        answer: (challenge, allowed) => answerChallenge(repo, parseChallenge(challenge), false, allowed),
+      };
+    },
     upstreamHeaders: (path): Record<string, string> =>
       isTagManifest(path) || path.includes('/.manifests/') ? { accept: MANIFEST_TYPES.join(', ') } : {},
   },

@@ -1,4 +1,4 @@
-import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
+import type { RepoContent } from '../../features/artifacts/index.js';
 import type { ItemRow } from '../../db/schema.js';
 import { digestOfName, parseManifest } from './oci.layout.js';
 

@@ -1,4 +1,4 @@
-import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
+import type { RepoContent } from '../../features/artifacts/index.js';
 import type { ItemRow } from '../../db/schema.js';
 import { blobPath, isIndexType, manifestPath, parseManifest, type ParsedManifest } from './oci.layout.js';
 

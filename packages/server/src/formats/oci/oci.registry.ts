@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { HttpError } from '../../core/errors.js';
-import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
+import type { RepoContent } from '../../features/artifacts/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import {
   MANIFESTS,

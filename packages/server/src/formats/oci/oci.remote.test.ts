@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ADMIN_PASSWORD, ENGINES, createRepo, startTestApp, type TestApp } from '../../test/harness.js';
-import { ociFormat } from './oci.format.js';
+import { ociFormat, upstreamScope } from './oci.format.js';
 
 const digestOf = (data: string) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -131,10 +131,10 @@ describe.each(ENGINES)('a remote registry that answers with a token challenge, o
     const remote = ociFormat.remoteMetadata!;
     const hub = 'https://registry-1.docker.io/';
     expect(remote.upstreamPath!('nginx/1.27/manifest.json', hub)).toBe('v2/library/nginx/manifests/1.27');
-    expect(remote.upstreamScope!('nginx/1.27/manifest.json', hub)).toBe('repository:library/nginx:pull');
+    expect(upstreamScope('nginx/1.27/manifest.json', hub)).toBe('repository:library/nginx:pull');
     expect(remote.upstreamPath!('bitnami/redis/7/manifest.json', hub)).toBe('v2/bitnami/redis/manifests/7');
     expect(remote.upstreamPath!('nginx/1.27/manifest.json', 'https://ghcr.io/')).toBe('v2/nginx/manifests/1.27');
     expect(remote.upstreamPath!('nginx/.tags/list.json', hub)).toBe('v2/library/nginx/tags/list');
-    expect(remote.upstreamScope!('nginx/.blobs/sha256__' + 'a'.repeat(64), hub)).toBe('repository:library/nginx:pull');
+    expect(upstreamScope('nginx/.blobs/sha256__' + 'a'.repeat(64), hub)).toBe('repository:library/nginx:pull');
   });
 });

@@ -2,9 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { HttpError } from '../../core/errors.js';
 import { getSetting } from '../../core/settings.store.js';
-import { repoContent } from '../../features/artifacts/artifacts.content.js';
-import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
-import { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from '../../features/auth/registry-token.js';
+import { repoContent, systemContent } from '../../features/artifacts/index.js';
+import { baseUrlOf } from '../../core/base-url.js';
 import { BLOBS, OCI_ERRORS, blobPath, ociError, ociFormatTypes, parseTarget, type OciErrorCode } from './oci.layout.js';
 import {
   MAX_MANIFEST_BYTES,
@@ -20,8 +19,6 @@ import {
 } from './oci.registry.js';
 import { imageFacts } from './oci.image.js';
 import { collectImageGarbage } from './oci.gc.js';
-import { listRepositories } from '../../features/repositories/repositories.service.js';
-import { systemContent } from '../../features/artifacts/artifacts.content.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 
 const CODE_BY_STATUS: Record<number, OciErrorCode> = {
@@ -80,9 +77,7 @@ export async function ociRoutes(app: FastifyInstance): Promise<void> {
  */
 async function dockerViews(app: FastifyInstance): Promise<void> {
   const localImageRepos = async () =>
-    (await listRepositories(app.db))
-      .filter((r) => r.rclass === 'local' && ociFormatTypes.includes(r.package_type))
-      .map((r) => r.key);
+    (await systemContent(app).repositories({ rclass: 'local', packageTypes: ociFormatTypes })).map((r) => r.key);
   app.jobs.register('oci-gc', '33 3 * * *', async () => {
     const report = await collectImageGarbage(systemContent(app), await localImageRepos(), { dryRun: false });
     if (report.manifests.length || report.blobs.length)
@@ -173,11 +168,11 @@ async function registryApi(app: FastifyInstance): Promise<void> {
       reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       throw new HttpError(401, AUTH_MESSAGES.registryTokenRenew);
     }
-    const token = await issueRegistryToken(app.db, request.principal);
+    const { token, seconds } = await repoContent(request).signIn.registryToken();
     return reply.send({
       token,
       access_token: token,
-      expires_in: REGISTRY_TOKEN_SECONDS,
+      expires_in: seconds,
       issued_at: new Date().toISOString(),
     });
   });
@@ -216,7 +211,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
     if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a blob call.`);
     const item = await findBlob(content, repo, image, target.digest);
     reply.header('Docker-Content-Digest', target.digest);
-    return sendItem(request, reply, item);
+    return content.send(reply, item);
   }
 
   if (target.kind === 'manifest') {

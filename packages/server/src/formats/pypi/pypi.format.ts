@@ -1,4 +1,4 @@
-import type { Format } from '../format.js';
+import type { Format } from '../../features/artifacts/index.js';
 import { distributionKind, normalize, parseProjectPage, remoteFilePath, type ProjectIndex } from './pypi.index.js';
 import { pypiRoutes } from './pypi.routes.js';
 import { projectPath } from './pypi.service.js';
@@ -51,7 +51,6 @@ async function listedElsewhere(
 /** pip, twine and other Python tools at `/artifactory/api/pypi/{repoKey}/`. */
 export const pypiFormat: Format = {
   types: ['pypi'],
-  label: 'PyPI',
   defaultUpstream: 'https://pypi.org/',
   routes: pypiRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath, listedElsewhere },

@@ -3,8 +3,8 @@ import fastifyMultipart from '@fastify/multipart';
 import { PYPI_MAX_UPLOAD_BYTES, PYPI_MESSAGES, PYPI_SIMPLE_HTML, PYPI_SIMPLE_JSON } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
 import { parseRequestPath } from '../../core/artifact-path.js';
-import { repoContent } from '../../features/artifacts/artifacts.content.js';
-import { baseUrlOf, sendItem } from '../../features/artifacts/artifacts.http.js';
+import { repoContent } from '../../features/artifacts/index.js';
+import { baseUrlOf } from '../../core/base-url.js';
 import { normalize, renderRoot } from './pypi.index.js';
 import { PypiProjects, type UploadFields } from './pypi.service.js';
 
@@ -144,7 +144,7 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
       const repo = await content.repository(request.params.repoKey);
       const found = await content.resolve(repo, path);
       if (!found || found.item.folder === 1) throw notFound(PYPI_MESSAGES.notFound);
-      return sendItem(request, reply, found.item);
+      return content.send(reply, found.item);
     },
   });
 }

@@ -1,9 +1,8 @@
 import { PYPI_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict } from '../../core/errors.js';
-import type { RepoContent } from '../../features/artifacts/artifacts.content.js';
-import type { Resolved } from '../../features/artifacts/artifacts.resolve.js';
+import type { RepoContent, Resolved } from '../../features/artifacts/index.js';
+import { changeMetadataFile } from '../../features/artifacts/index.js';
 import type { RepositoryRow } from '../../db/schema.js';
-import { changeMetadataFile } from '../metadata-file.js';
 import {
   checkName,
   checkVersion,

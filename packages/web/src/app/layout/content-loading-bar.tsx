@@ -1,4 +1,4 @@
-import { useContentLoadingCount } from '../content-loading';
+import { useContentLoadingCount } from '../../api/content-loading';
 
 /** A thin animated bar at the top while console calls are in flight. */
 export function ContentLoadingBar() {

@@ -20,7 +20,7 @@ import {
 import { formatBytes } from '../../../components/format';
 import { formatDateTime } from '../../../components/time';
 import { ArchiveTab } from './archive-tab';
-import { ArtifactBuildsTab } from '../../builds/components/artifact-builds-tab';
+import { ArtifactBuildsTab } from '../../builds';
 import { NodeIcon } from './node-icon';
 import { PropertiesTab } from './properties-tab';
 

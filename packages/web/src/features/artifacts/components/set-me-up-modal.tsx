@@ -3,9 +3,9 @@ import { Alert, Button, Flex, Modal, Space, Tabs, Tooltip, Typography } from 'an
 import { useState, type ReactNode } from 'react';
 import { packageTypeLabel } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
-import { useCurrentUser } from '../../auth/api/get-current-user';
-import { useCreateToken } from '../../profile/api/tokens';
-import { useSetMeUp } from '../api/get-set-me-up';
+import { useCurrentUser } from '../../auth';
+import { useCreateToken } from '../../profile';
+import { useSetMeUp } from '../../../lib/queries/set-me-up';
 import { setMeUp, type Snippet } from '../../formats';
 
 /** How long a token generated from Set Me Up lives. */

@@ -1,13 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-
-export const groupsQuery = () =>
-  queryOptions({ queryKey: ['groups', 'list'], queryFn: () => apiFetch<Group[]>('ui/groups') });
-
-export function useGroups(enabled = true) {
-  return useQuery({ ...groupsQuery(), enabled });
-}
+import { directoryKeys } from '../../../lib/queries/directory';
 
 /** Creates a group, or changes one when `existing` names it. */
 export function useSaveGroup(existing: string | undefined) {
@@ -19,8 +13,8 @@ export function useSaveGroup(existing: string | undefined) {
         : apiFetch<Group>('ui/groups', { method: 'POST', body: form, silent: true }),
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['groups'] }),
-        client.invalidateQueries({ queryKey: ['users'] }),
+        client.invalidateQueries({ queryKey: directoryKeys.groups }),
+        client.invalidateQueries({ queryKey: directoryKeys.users }),
       ]),
   });
 }
@@ -32,8 +26,8 @@ export function useDeleteGroups() {
     mutationFn: (names: string[]) => apiFetch<void>('ui/groups/delete', { method: 'POST', body: { names } }),
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['groups'] }),
-        client.invalidateQueries({ queryKey: ['users'] }),
+        client.invalidateQueries({ queryKey: directoryKeys.groups }),
+        client.invalidateQueries({ queryKey: directoryKeys.users }),
         client.invalidateQueries({ queryKey: ['permissions'] }),
       ]),
   });

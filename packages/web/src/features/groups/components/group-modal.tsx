@@ -3,8 +3,8 @@ import { useEffect } from 'react';
 import { GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { useUsers } from '../../users/api/get-users';
-import { useGroups, useSaveGroup } from '../api/groups';
+import { useGroups, useUsers } from '../../../lib/queries/directory';
+import { useSaveGroup } from '../api/groups';
 import { nameRules } from '../../../lib/name-rules';
 
 interface Values {

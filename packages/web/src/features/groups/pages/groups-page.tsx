@@ -6,7 +6,8 @@ import { DEFAULT_LIST_PAGE_SIZE, type Group } from '@arca/contracts';
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
-import { useDeleteGroups, useGroups } from '../api/groups';
+import { useDeleteGroups } from '../api/groups';
+import { useGroups } from '../../../lib/queries/directory';
 import { GroupModal } from '../components/group-modal';
 import { LoadError } from '../../../components/load-error';
 

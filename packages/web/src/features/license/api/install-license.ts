@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LicenseInfo } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { footerKey } from '../../auth/api/get-footer';
-import { globalStateKey } from '../../auth/api/get-global-state';
+import { footerKey } from '../../auth';
+import { globalStateKey } from '../../auth';
 import { licenseKey } from './get-license';
 
 export function installLicense(licenseKeyText: string): Promise<LicenseInfo> {

@@ -17,9 +17,9 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { menuItemState } from '../../../lib/menu';
 import { menuIcon } from '../../../lib/menu-icons';
 import { useStartupData } from '../../../lib/startup';
-import { useFooter } from '../../auth/api/get-footer';
-import { useNodes } from '../../system/api/get-nodes';
-import { useVersion } from '../../system/api/get-version';
+import { useFooter } from '../../auth';
+import { useNodes } from '../../system';
+import { useVersion } from '../../system';
 import { useHomeInfo } from '../api/get-home-info';
 
 const treeHref = (repoKey: string, path: string) =>

@@ -18,9 +18,8 @@ import { notifySuccess } from '../../../api/notifications';
 import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
-import { useGroups } from '../../groups/api/groups';
-import { useRepositories } from '../../repositories/api/get-repositories';
-import { useUsers } from '../../users/api/get-users';
+import { useGroups, useUsers } from '../../../lib/queries/directory';
+import { useRepositories } from '../../repositories';
 import { PROJECT_SECTIONS } from '../sections';
 import {
   useCreateProjectRepository,

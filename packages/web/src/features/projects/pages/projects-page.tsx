@@ -14,7 +14,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
-import { isoOf, useProjectBuilds } from '../../builds/api/builds';
+import { isoOf, useProjectBuilds } from '../../builds';
 import { formatRelative } from '../../../components/time';
 import { selectProject } from '../../../lib/selected-project';
 import { useServerErrors } from '../../../lib/server-errors';

@@ -1,7 +1,7 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { AutoComplete, Button, Checkbox, Flex, Form, Input, Modal, Select, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { useTreeRepos } from '../../artifacts/api/get-tree-repos';
+import { useTreeRepos } from '../../artifacts';
 import { useAvailablePackages, usePackageFields, usePropertyKeys } from '../api/search';
 import {
   CONSOLE_SEARCH_TYPES,

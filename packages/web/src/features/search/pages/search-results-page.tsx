@@ -24,7 +24,7 @@ import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { formatRelative } from '../../../components/time';
 import { useStartupData } from '../../../lib/startup';
-import { useTreeRepos } from '../../artifacts/api/get-tree-repos';
+import { useTreeRepos } from '../../artifacts';
 import { deleteResults, searchKey, searchQuery, type SearchResult } from '../api/search';
 import { AdvancedSearchModal } from '../components/advanced-search-modal';
 import { SEARCH_RESULTS_PATH } from '../components/header-search';

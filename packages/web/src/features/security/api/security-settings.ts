@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SecuritySettings } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { currentUserKey } from '../../auth/api/get-current-user';
-import { globalStateKey } from '../../auth/api/get-global-state';
+import { currentUserKey } from '../../auth';
+import { globalStateKey } from '../../auth';
 
 export function useSecuritySettings() {
   return useQuery({

@@ -2,7 +2,7 @@ import { UnlockOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { useGroups } from '../../groups/api/groups';
+import { useGroups, useUsers } from '../../../lib/queries/directory';
 import { ERROR_MESSAGES, USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
 import { apiFetch, runSafely } from '../../../api/client';
 import { formatDateTime } from '../../../components/time';
@@ -10,7 +10,6 @@ import { useUnlockUsers } from '../api/unlock-users';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
-import { useUsers } from '../api/get-users';
 import { nameRules } from '../../../lib/name-rules';
 
 interface Values {

@@ -10,7 +10,7 @@ import { formatDateTime, formatRelative, formatTime } from '../../../components/
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { useUnlockUsers } from '../api/unlock-users';
-import { useUsers } from '../api/get-users';
+import { useUsers } from '../../../lib/queries/directory';
 import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
 import { useStartupData } from '../../../lib/startup';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { DeployRequest, RepoContent } from '../features/artifacts/artifacts.content.js';
-import type { Resolved } from '../features/artifacts/artifacts.resolve.js';
-import type { ItemRow, RepositoryRow } from '../db/schema.js';
+import type { DeployRequest, RepoContent } from './artifacts.content.js';
+import type { Resolved } from './artifacts.resolve.js';
+import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 
 /**
  * A package version as a format's indexer reads it off a stored file: what the package catalogue
@@ -66,6 +66,26 @@ export interface UpstreamHit {
   description?: string;
 }
 
+/** A registry upstream's token flow for one path (see `remoteMetadata.upstreamAuth`). */
+export interface UpstreamAuth {
+  /** A token fetched earlier for the path's scope, still valid: sent with the first request. */
+  held(): string | undefined;
+  /**
+   * What to send again after the upstream answered 401 with this `WWW-Authenticate` header;
+   * undefined when nothing more can be tried. `allowed` names the outbound hosts allowed.
+   */
+  answer(challenge: string | null, allowed: readonly string[]): Promise<string | undefined>;
+}
+
+/** The coordinates a format's repository layout gives a file (Maven's `group/artifact/version/file`). */
+export interface LayoutFile {
+  /** The module (Maven's artifactId). */
+  module: string;
+  version: string;
+  /** The version the file name carries (a unique snapshot's timestamp, else the version). */
+  fileVersion: string;
+}
+
 /** Fetches a path of a remote repository's upstream (its credentials, allow-list and timeouts applied); throws when unreachable. */
 export type UpstreamFetch = (path: string, headers?: Record<string, string>) => Promise<Response>;
 
@@ -78,8 +98,6 @@ export type UpstreamFetch = (path: string, headers?: Record<string, string>) => 
 export interface Format {
   /** The repositories' package types this format serves (`npm`; `docker` and `oci`; …). */
   types: readonly string[];
-  /** What the console and the docs call it. */
-  label: string;
   /** The public upstream offered when an administrator quick-creates a remote repository. */
   defaultUpstream?: string;
   /**
@@ -108,12 +126,12 @@ export interface Format {
     /** Headers the upstream needs to answer a path as the format expects (a registry's manifest media types). */
     upstreamHeaders?: (path: string) => Record<string, string>;
     /**
-     * The token scope a registry upstream needs for a path (`repository:{image}:pull`): such an
-     * upstream is asked as Docker clients ask it — with a token held for the scope, else without
-     * credentials first, answering its challenge (a bearer token from its realm, the
-     * repository's credentials sent there) — instead of with the credentials at once.
+     * How a registry upstream is asked, as Docker clients ask it: with a token held for the path's
+     * scope, else without credentials first, answering its challenge (a bearer token from its
+     * realm, the repository's credentials sent there) — instead of with the credentials at once.
+     * Undefined for a path that needs no such flow.
      */
-    upstreamScope?: (path: string, repositoryUrl: string) => string | undefined;
+    upstreamAuth?: (repo: RepositoryRow, path: string) => UpstreamAuth | undefined;
     /**
      * The address on another host than its own where the upstream itself listed a path (a file a
      * Python index links on a files host), or undefined: `cached` reads what the repository holds,
@@ -125,13 +143,6 @@ export interface Format {
       cached: (path: string) => Promise<Buffer | undefined>,
     ) => Promise<string | undefined>;
   };
-  /**
-   * Merges one metadata file of a virtual repository from its readable members that have it
-   * (`content.resolveEach`, in resolution order) — for example the versions of a package across
-   * a local and a remote. Without it, the first member that has the file answers, as for every
-   * package file.
-   */
-  mergeVirtual?: (path: string, members: Resolved[], content: RepoContent) => Promise<Buffer>;
   /** Hooks for a format served at the repositories' own addresses (see `PlainPaths`). */
   plainPaths?: (app: FastifyInstance) => PlainPaths;
   /**
@@ -139,4 +150,40 @@ export interface Format {
    * the console's remote search. Throws with a message for the user when the upstream fails.
    */
   searchUpstream?: (term: string, fetch: UpstreamFetch) => Promise<UpstreamHit[]>;
+  /**
+   * The format's repository layout, for the layout searches (`/api/search/versions`,
+   * `/api/search/latestVersion`): the coordinates of a stored path, how versions order, which
+   * versions are integration (snapshot) versions.
+   */
+  layout?: {
+    parse(path: string): LayoutFile | undefined;
+    compareVersions(a: string, b: string): number;
+    isIntegration(version: string): boolean;
+  };
+  /**
+   * The classes a stored archive holds, for the class search: which file names are such archives
+   * (their extensions, lower case) and the class an archive entry is (undefined: no class).
+   */
+  classes?: {
+    archiveExtensions: readonly string[];
+    classOf(entryPath: string): { name: string; inner: boolean } | undefined;
+  };
+}
+
+/** The formats the server speaks, as the composition root hands them to the features. */
+export interface FormatRegistry {
+  readonly all: readonly Format[];
+  /** The format serving a package type; undefined when none does (the repository then holds generic files). */
+  for(packageType: string): Format | undefined;
+}
+
+export function formatRegistry(formats: readonly Format[]): FormatRegistry {
+  return { all: formats, for: (packageType) => formats.find((f) => f.types.includes(packageType)) };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The package formats, injected by the composition root: features reach formats only through it. */
+    formatRegistry: FormatRegistry;
+  }
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../api/client';
+import { apiFetch } from '../../api/client';
 
 export function getSetMeUp(): Promise<{ baseUrl: string }> {
   return apiFetch('ui/setMeUp');

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryRow } from '../../db/schema.js';
-import { answerChallenge, parseChallenge } from './artifacts.upstream-auth.js';
+import { answerChallenge, parseChallenge } from './oci.upstream-auth.js';
 
 /** The token realm of a registry upstream is the upstream's word: where Arca will and will not go for it. */
 describe('asking a registry challenge’s realm for a token', () => {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { menuItems } from '../app/menu';
-import { ROUTES } from '../app/router';
-import { hasMenuIcon } from './menu-icons';
-import { groupEntries, menuItemForPath, menuItemState, sidebarEntries, type MenuContext, type MenuItem } from './menu';
+import type { RouteObject } from 'react-router';
+import { menuItems } from './menu';
+import { HANDLES } from './route-handles';
+import { ROUTES } from './router';
+import { hasMenuIcon } from '../lib/menu-icons';
+import {
+  groupEntries,
+  menuItemForPath,
+  menuItemState,
+  sidebarEntries,
+  type MenuContext,
+  type MenuItem,
+} from '../lib/menu';
 
 const MENU = menuItems();
 
@@ -107,7 +116,19 @@ describe('menu filtering', () => {
     expect(MENU.find((i) => i.key === 'artifacts')?.path).toBe('/repos/tree/General');
     expect(MENU.find((i) => i.key === 'packages')?.path).toBe('/packages');
     expect(MENU.find((i) => i.key === 'builds')?.path).toBe('/builds');
-    expect(ROUTES).toBeDefined();
+  });
+
+  it('hangs every page of the route table on its own entry of the route data, and every entry on a page', () => {
+    const routed: [string, unknown][] = [];
+    const walk = (list: RouteObject[]) => {
+      for (const route of list) {
+        if (route.path && route.handle) routed.push([route.path, route.handle]);
+        if (route.children) walk(route.children);
+      }
+    };
+    walk(ROUTES);
+    for (const [path, handle] of routed) expect(handle, path).toBe(HANDLES[path as keyof typeof HANDLES]);
+    expect(routed.map(([path]) => path).sort()).toEqual(Object.keys(HANDLES).sort());
   });
 
   it('gives every sidebar and administration entry its own icon', () => {

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { HttpError } from '../core/errors.js';
-import type { RepoContent } from '../features/artifacts/artifacts.content.js';
-import type { Resolved } from '../features/artifacts/artifacts.resolve.js';
-import type { RepositoryRow } from '../db/schema.js';
+import { HttpError } from '../../core/errors.js';
+import type { RepoContent } from './artifacts.content.js';
+import type { Resolved } from './artifacts.resolve.js';
+import type { RepositoryRow } from '../../db/schema.js';
 
 /** How often a metadata change is tried again when another writer changed the file meanwhile. */
 const WRITE_ATTEMPTS = 5;

@@ -1,0 +1,29 @@
+import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/schema.js';
+
+/**
+ * What a package format's own sign-in asks of identity (npm login, npm's web login, Docker's
+ * token endpoint), through the door: the identity features provide it, the formats never import
+ * them. Every check keeps the lockout and records what an administrator would expect.
+ */
+export interface ClientSignIn {
+  /** A user's name and password checked (lockout applied): the user, or 401 / 429. */
+  password(name: string, password: string): Promise<UserRow>;
+  /** The user's current second-factor code checked (wrong codes count towards the lockout). */
+  secondFactor(user: UserRow, code: string): Promise<void>;
+  /** An access token for the user, lasting the security settings' default token lifetime (recorded). */
+  issueToken(user: UserRow, description: string): Promise<string>;
+  /** Opens a browser sign-in for a client: the ids of its approval page and of its polling address. */
+  openWebLogin(client: { client: string; hostname: string }): Promise<{ loginId: string; doneId: string }>;
+  /** Where a browser sign-in stands: still pending, or the user who approved it (once). */
+  pollWebLogin(doneId: string): Promise<'pending' | UserRow>;
+  /** A short-lived registry token for the caller, and how many seconds it lasts. */
+  registryToken(): Promise<{ token: string; seconds: number }>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The client sign-in of a request's caller, provided by the identity features (see `features/index.ts`). */
+    clientSignIn: (request: FastifyRequest) => ClientSignIn;
+  }
+}

@@ -1,0 +1,26 @@
+export { registerClassIndexer } from './artifacts.classes.js';
+export { artifactsConsoleRoutes } from './artifacts.console.routes.js';
+export { repoContent, systemContent } from './artifacts.content.js';
+export type { DeployRequest, RepoContent } from './artifacts.content.js';
+export { baseUrlOf, headerValue, repoAndPath, sendFolderIndex, sendItem } from './artifacts.http.js';
+export { TRASHCAN_ROW, mimeTypeOf } from './artifacts.items.js';
+export { registerArtifactJobs } from './artifacts.jobs.js';
+export type { Resolved } from './artifacts.resolve.js';
+export { artifactsRestRoutes } from './artifacts.routes.js';
+export { checksumsOf } from './artifacts.service.js';
+export { flushDownloads } from './artifacts.stats.js';
+export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
+export { formatRegistry } from './artifacts.formats.js';
+export type {
+  DerivedFile,
+  Format,
+  FormatRegistry,
+  LayoutFile,
+  PackageVersionRecord,
+  PlainPaths,
+  UpstreamAuth,
+  UpstreamFetch,
+  UpstreamHit,
+} from './artifacts.formats.js';
+export type { ClientSignIn } from './artifacts.sign-in.js';
+export { changeMetadataFile } from './artifacts.metadata-file.js';

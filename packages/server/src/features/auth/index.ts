@@ -1,0 +1,10 @@
+export { registerAuthJobs } from './auth.jobs.js';
+export { authPlugin } from './auth.plugin.js';
+export { authRoutes } from './auth.routes.js';
+export { authenticate, ensureAdminUser } from './auth.service.js';
+export { signInFlowRoutes } from './flows.routes.js';
+export { verifyCurrentOtp } from './flows.service.js';
+export { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from './registry-token.js';
+export { webLoginRoutes } from './web-login.routes.js';
+export { openWebLogin, pollWebLogin } from './web-login.service.js';
+export { clientSignIn } from './client-sign-in.js';

@@ -1,0 +1,1 @@
+export { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds.routes.js';

@@ -1,0 +1,2 @@
+export { groupsRestRoutes, groupsRoutes } from './groups.routes.js';
+export { autoJoinGroups, groupsOfUser, replaceUserGroups } from './groups.service.js';

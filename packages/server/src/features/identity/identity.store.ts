@@ -1,0 +1,58 @@
+import type { Db } from '../../db/database.js';
+import type { NewUser, UserRow } from '../../db/schema.js';
+
+/* ---------- users: who is who ---------- */
+
+export function findUserByName(db: Db, name: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function setLastLogin(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+}
+
+/* ---------- failed sign-ins ---------- */
+
+export function findLoginFailures(db: Db, userName: string) {
+  return db.selectFrom('login_failures').selectAll().where('user_name', '=', userName).executeTakeFirst();
+}
+
+export async function putLoginFailures(
+  db: Db,
+  row: { user_name: string; failures: number; window_start: number; locked_until: number | null; cause: string },
+): Promise<void> {
+  await db
+    .insertInto('login_failures')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('user_name').doUpdateSet({
+        failures: row.failures,
+        window_start: row.window_start,
+        locked_until: row.locked_until,
+        cause: row.cause,
+      }),
+    )
+    .execute();
+}
+
+export async function clearLoginFailures(db: Db, userName: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('user_name', '=', userName).execute();
+}
+
+/** Names locked at `now`, with the time each lock ends. */
+export async function listLocks(db: Db, now: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select(['user_name', 'locked_until'])
+    .where('locked_until', '>', now)
+    .execute();
+  return new Map(rows.map((r) => [r.user_name, Number(r.locked_until)]));
+}

@@ -1,0 +1,23 @@
+export { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from './encrypted-password.js';
+export {
+  clearLoginFailures,
+  findLoginFailures,
+  findUserById,
+  findUserByName,
+  insertUser,
+  listLocks,
+  putLoginFailures,
+  setLastLogin,
+} from './identity.store.js';
+export type { FailureCause } from './lockout.js';
+export { lockedUsers, recordLoginFailure, refuseWhileLocked, unlockUsers } from './lockout.js';
+export type { LiveToken, TokenPurpose } from './one-time-links.js';
+export {
+  TOKEN_LIFETIME_MS,
+  consumeToken,
+  issueToken,
+  peekToken,
+  purgeTokens,
+  recentlyIssued,
+  sendInvitation,
+} from './one-time-links.js';

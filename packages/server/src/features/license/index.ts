@@ -1,0 +1,2 @@
+export { licenseRoutes } from './license.routes.js';
+export { LicenseService } from './license.service.js';

@@ -1,0 +1,2 @@
+export { registerCatalogueIndexer } from './packages.indexer.js';
+export { packagesRoutes } from './packages.routes.js';

@@ -1,0 +1,1 @@
+export { permissionsRestRoutes, permissionsRoutes } from './permissions.routes.js';

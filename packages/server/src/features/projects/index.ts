@@ -1,0 +1,2 @@
+export { projectsRoutes } from './projects.routes.js';
+export { getProjectRow } from './projects.service.js';

@@ -1,0 +1,13 @@
+export { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories.routes.js';
+export {
+  createRepository,
+  deletionRefusal,
+  findRepository,
+  getRepository,
+  listRepositories,
+  parseMembers,
+  recordRepositoryChange,
+  removeRepository,
+  usageByRepository,
+} from './repositories.service.js';
+export type { RepositoryChange } from './repositories.service.js';

@@ -1,0 +1,2 @@
+export { securityRoutes } from './security.routes.js';
+export { getSecuritySettings } from './security.service.js';

@@ -1,0 +1,1 @@
+export { artifactorySystemRoutes, systemRoutes } from './system.routes.js';

@@ -1,0 +1,2 @@
+/** What other features use of the artifacts feature: they import this module only. */
+export { useTreeRepos } from './api/get-tree-repos';

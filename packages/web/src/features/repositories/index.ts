@@ -1,0 +1,2 @@
+/** What other features use of the repositories feature: they import this module only. */
+export { useRepositories } from './api/get-repositories';
