@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -13,6 +15,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  // no import cycle between files, so none between features either (features meet through index.ts)
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'packages/*/src/test/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['packages/server/tsconfig.json', 'packages/web/tsconfig.json', 'packages/contracts/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // layering: core is the kernel every feature builds on, and imports none of them (below)
   // repository content has one door (artifacts.content.ts): only the artifacts feature uses its store
