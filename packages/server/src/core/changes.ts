@@ -64,7 +64,7 @@ let counter = 0;
  * commit together. `seq` orders events roughly (milliseconds × 1000 plus a per-process counter);
  * consumers must not treat it as commit order (see `core/outbox.ts`).
  */
-export async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now = Date.now()): Promise<void> {
+async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now: number): Promise<void> {
   counter = (counter + 1) % 1000;
   await trx
     .insertInto('events')
@@ -84,16 +84,23 @@ export async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now 
 /**
  * The one call that records a change: its audit entry and its event, both inside the change's
  * transaction (`trx`), so that neither exists without the change nor the change without them.
+ * `who` is a name alone for a change without an audit entry (a deploy, a cached remote file).
  */
 export async function recordChange(
   trx: Db,
-  who: ChangeActor,
+  who: ChangeActor | string,
   change: { audit?: AuditEntry; event?: ArcaEvent },
+  now = Date.now(),
 ): Promise<void> {
-  if (change.audit) await recordAudit(trx, who, change.audit);
-  if (change.event) await recordEvent(trx, who.actor, change.event);
-  // an administrative change may alter what the per-process configuration caches hold (a sign-in does not)
-  if (change.event || change.audit?.category !== 'auth') await bumpConfigGeneration(trx);
+  const actor = typeof who === 'string' ? { actor: who, sourceIp: '' } : who;
+  if (change.audit) await recordAudit(trx, actor, change.audit, now);
+  if (change.event) await recordEvent(trx, actor.actor, change.event, now);
+  // an administrative change may alter what the per-process configuration caches hold; a sign-in,
+  // repository content and builds do not (they would empty every cache on every deploy)
+  const configuration =
+    (change.audit !== undefined && change.audit.category !== 'auth') ||
+    (change.event !== undefined && !/^(artifact|build)\./.test(change.event.type));
+  if (configuration) await bumpConfigGeneration(trx);
 }
 
 /** A hook a service calls inside its transaction with what it changed, to record the change. */

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, startTestApp, type TestApp } from '../test/harness.js';
 import { isPostgres } from '../db/database.js';
-import { recordEvent } from './changes.js';
+import { recordChange } from './changes.js';
 import {
   COMMIT_WINDOW_MS,
   OutboxConsumer,
@@ -47,7 +47,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
 
   it('retries a handler that fails three times with a growing wait, then delivers', async () => {
     const t0 = Date.now();
-    await recordEvent(t.app.db, 'x', userEvent('retry-me'), t0);
+    await recordChange(t.app.db, 'x', { event: userEvent('retry-me') }, t0);
     const calls: number[] = [];
     const consumer = new OutboxConsumer(
       t.app,
@@ -87,7 +87,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
 
   it('ends an event that always fails dead, visible to administrators, and re-queues it on request', async () => {
     const t0 = Date.now();
-    await recordEvent(t.app.db, 'x', userEvent('poison'), t0);
+    await recordChange(t.app.db, 'x', { event: userEvent('poison') }, t0);
     let calls = 0;
     const consumer = new OutboxConsumer(
       t.app,
@@ -124,14 +124,14 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
 
   it('starts a new consumer from now unless told otherwise', async () => {
     const t0 = Date.now();
-    await recordEvent(t.app.db, 'x', userEvent('before'), t0 - 1);
+    await recordChange(t.app.db, 'x', { event: userEvent('before') }, t0 - 1);
     const seen: string[] = [];
     const consumer = new OutboxConsumer(t.app, 'fresh', async (event) => {
       if (event.type === 'user.created') seen.push(event.payload.name);
     });
     await consumer.drain(t0);
     expect(seen).toEqual([]);
-    await recordEvent(t.app.db, 'x', userEvent('after'), t0 + 1);
+    await recordChange(t.app.db, 'x', { event: userEvent('after') }, t0 + 1);
     await consumer.drain(t0 + 2);
     expect(seen).toEqual(['after']);
   });
@@ -166,7 +166,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
     }
     const position = await advancePosition(t.app.db, consumer);
     expect(position).toBeGreaterThanOrEqual((base + 99_999) * 1000);
-    for (const name of ['n1', 'n2', 'n3']) await recordEvent(t.app.db, 'x', userEvent(name));
+    for (const name of ['n1', 'n2', 'n3']) await recordChange(t.app.db, 'x', { event: userEvent(name) });
     // the rows a poll reads: those after the position, not the history
     const after = await t.app.db
       .selectFrom('events')

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arcaEventSchema, type ArcaEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createRepo, put, startTestApp, type TestApp } from '../test/harness.js';
-import { recordEvent } from './changes.js';
+import { recordChange } from './changes.js';
 import { claimEvents, ensureConsumer, markDelivered } from './outbox.js';
 
 /** One event of every type, with a payload of its shape. */
@@ -43,7 +43,7 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     const types = (arcaEventSchema.options as { shape: { type: { value: string } } }[]).map((o) => o.shape.type.value);
     expect(SAMPLES.map((e) => e.type).sort()).toEqual([...types].sort());
     const before = Date.now();
-    for (const event of SAMPLES) await recordEvent(t.app.db, 'ann', event);
+    for (const event of SAMPLES) await recordChange(t.app.db, 'ann', { event: event });
     const claimed = await claimEvents(t.app.db, 'test', 'node-a', { limit: 100 });
     expect(
       claimed.map(({ type, payload, ...rest }) => ({
@@ -57,7 +57,7 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
   });
 
   it('claims under a lease, never twice at once, and picks up an event that committed late with a lower seq', async () => {
-    await recordEvent(t.app.db, 'x', SAMPLES[10]!);
+    await recordChange(t.app.db, 'x', { event: SAMPLES[10]! });
     const first = await claimEvents(t.app.db, 'webhooks', 'node-a', { leaseMs: 60_000 });
     expect(first).toHaveLength(1);
     // another node finds nothing while the lease runs

@@ -329,7 +329,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
       });
     },
 
-    emptyTrash: () => emptyTrash(ctx, actor),
+    emptyTrash: () => emptyTrash(ctx, { actor, sourceIp: request.ip ?? '' }),
 
     async allowedActions(repo, path) {
       await requirePermission(request, 'read', repo.key, path);

@@ -347,6 +347,20 @@ describe.each(ENGINES)('artifacts on %s', (engine) => {
     const empty = await t.app.inject({ method: 'POST', url: '/artifactory/api/trash/empty', headers: ADMIN_BASIC });
     expect(empty.body).toBe('Trash can emptied: 1 file(s) removed.');
     expect(await countRows(t.app, 'items')).toBe(0);
+    // the administrator who emptied it is in the audit trail
+    const audit = await t.app.db
+      .selectFrom('audit_events')
+      .select(['actor', 'action', 'target', 'details'])
+      .where('action', '=', 'trash.empty')
+      .execute();
+    expect(audit).toEqual([
+      {
+        actor: 'admin',
+        action: 'trash.empty',
+        target: 'auto-trashcan',
+        details: JSON.stringify({ after: { files: 1 } }),
+      },
+    ]);
   });
 
   it('lets anonymous users read only when anonymous access is on', async () => {

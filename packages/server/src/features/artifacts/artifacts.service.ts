@@ -24,7 +24,7 @@ import {
 import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
-import { recordEvent } from '../../core/changes.js';
+import { recordChange } from '../../core/changes.js';
 import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 import { findRepository, parseMembers } from '../repositories/index.js';
 import {
@@ -226,11 +226,13 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     }
     const item = await putFile(trx, target.key, input.path, binary, input.actor, now);
     if (Object.keys(input.properties).length) await putProperties(trx, item.id, input.properties);
-    await recordEvent(trx, input.actor, {
-      type: 'artifact.deployed',
-      repoKey: target.key,
-      path: input.path,
-      payload: { sha256: binary.sha256, size: binary.size },
+    await recordChange(trx, input.actor, {
+      event: {
+        type: 'artifact.deployed',
+        repoKey: target.key,
+        path: input.path,
+        payload: { sha256: binary.sha256, size: binary.size },
+      },
     });
     return item;
   });
@@ -256,11 +258,13 @@ export async function cacheRemoteFile(
   const now = Date.now();
   return ctx.db.transaction().execute(async (trx) => {
     const item = await putFile(trx, repo.key, path, pending, 'remote', now);
-    await recordEvent(trx, 'remote', {
-      type: 'artifact.deployed',
-      repoKey: repo.key,
-      path,
-      payload: { sha256: pending.sha256, size: pending.size, cached: true },
+    await recordChange(trx, 'remote', {
+      event: {
+        type: 'artifact.deployed',
+        repoKey: repo.key,
+        path,
+        payload: { sha256: pending.sha256, size: pending.size, cached: true },
+      },
     });
     return item;
   });
@@ -406,11 +410,13 @@ export async function copyOrMove(
         const moving = steps.filter((s) => !kept.includes(s)).map((s) => s.item);
         await relocate(trx, moving, from, to, actor, now);
       }
-      await recordEvent(trx, actor, {
-        type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
-        repoKey: from.repoKey,
-        path: from.path,
-        payload: { to },
+      await recordChange(trx, actor, {
+        event: {
+          type: mode === 'copy' ? 'artifact.copied' : 'artifact.moved',
+          repoKey: from.repoKey,
+          path: from.path,
+          payload: { to },
+        },
       });
       return result;
     });
@@ -458,18 +464,22 @@ export async function changeItemProperties(
       if (set) await putProperties(trx, item.id, set);
     }
     if (remove?.length)
-      await recordEvent(trx, actor, {
-        type: 'artifact.property.deleted',
-        repoKey,
-        path,
-        payload: { keys: remove, recursive },
+      await recordChange(trx, actor, {
+        event: {
+          type: 'artifact.property.deleted',
+          repoKey,
+          path,
+          payload: { keys: remove, recursive },
+        },
       });
     if (set && Object.keys(set).length)
-      await recordEvent(trx, actor, {
-        type: 'artifact.property.added',
-        repoKey,
-        path,
-        payload: { properties: set, recursive },
+      await recordChange(trx, actor, {
+        event: {
+          type: 'artifact.property.added',
+          repoKey,
+          path,
+          payload: { properties: set, recursive },
+        },
       });
   });
 }

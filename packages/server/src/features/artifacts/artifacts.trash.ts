@@ -2,7 +2,7 @@ import { ARTIFACT_MESSAGES, TRASHCAN_REPO } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { ancestorsOf } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { recordEvent } from '../../core/changes.js';
+import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { adjustUsage, countChildren, deleteItems, findItem, findSubtree, propertiesOf } from './artifacts.store.js';
 import { allowAll, relocate, repositoryOrTrash, type Authorize, type Location } from './artifacts.items.js';
 import type { ArtifactContext } from './artifacts.service.js';
@@ -31,11 +31,13 @@ export async function removeItem(
     if (repo.key === TRASHCAN_REPO) {
       await deleteItems(trx, items, now);
       await pruneEmptyTrashFolders(trx, path);
-      await recordEvent(trx, actor, {
-        type: 'artifact.deleted',
-        repoKey: repo.key,
-        path,
-        payload: { permanently: true },
+      await recordChange(trx, actor, {
+        event: {
+          type: 'artifact.deleted',
+          repoKey: repo.key,
+          path,
+          payload: { permanently: true },
+        },
       });
       return;
     }
@@ -55,7 +57,9 @@ export async function removeItem(
       now,
       trashProps,
     );
-    await recordEvent(trx, actor, { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath } });
+    await recordChange(trx, actor, {
+      event: { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath } },
+    });
   });
 }
 
@@ -108,18 +112,20 @@ export async function restoreFromTrash(
       await trx.deleteFrom('item_properties').where('item_id', '=', item.id).where('key', 'like', 'trash.%').execute();
     }
     await pruneEmptyTrashFolders(trx, trashPath);
-    await recordEvent(trx, actor, {
-      type: 'artifact.restored',
-      repoKey: destination.repoKey,
-      path: destination.path,
-      payload: { trashPath },
+    await recordChange(trx, actor, {
+      event: {
+        type: 'artifact.restored',
+        repoKey: destination.repoKey,
+        path: destination.path,
+        payload: { trashPath },
+      },
     });
   });
   return destination;
 }
 
 /** Empties the trash can, or only what was deleted before `before` (epoch ms). Returns the files removed. */
-export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: number): Promise<number> {
+export async function emptyTrash(ctx: ArtifactContext, actor: ChangeActor | string, before?: number): Promise<number> {
   const { db } = ctx;
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
@@ -134,13 +140,23 @@ export async function emptyTrash(ctx: ArtifactContext, actor: string, before?: n
       items = items.filter((i) => old.has(i.id));
     }
     await deleteItems(trx, items, now);
+    const files = items.filter((i) => i.folder === 0).length;
     if (items.length)
-      await recordEvent(trx, actor, {
-        type: 'artifact.deleted',
-        repoKey: TRASHCAN_REPO,
-        path: '',
-        payload: { emptied: items.length },
+      await recordChange(trx, actor, {
+        // what administrators look for in the audit trail: who emptied the trash can, or the retention job
+        audit: {
+          category: 'repository',
+          action: before === undefined ? 'trash.empty' : 'trash.retention',
+          target: TRASHCAN_REPO,
+          after: { files },
+        },
+        event: {
+          type: 'artifact.deleted',
+          repoKey: TRASHCAN_REPO,
+          path: '',
+          payload: { emptied: items.length },
+        },
       });
-    return items.filter((i) => i.folder === 0).length;
+    return files;
   });
 }

@@ -15,7 +15,7 @@ import {
   projectScopeSchema,
   type PublishedBuildInfo,
 } from '@arca/contracts';
-import { recordEvent } from '../../core/changes.js';
+import { recordChange } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
 import { isAllowed, patternsCover } from '../../core/permissions.js';
@@ -273,9 +273,17 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
               created_at: Date.now(),
             })
             .execute();
-          await recordEvent(trx, actorName(request.principal), {
-            type: 'build.promoted',
-            payload: { name, number, status, ...(target ? { targetRepo: target.key } : {}), copy: body.copy === true },
+          await recordChange(trx, actorName(request.principal), {
+            event: {
+              type: 'build.promoted',
+              payload: {
+                name,
+                number,
+                status,
+                ...(target ? { targetRepo: target.key } : {}),
+                copy: body.copy === true,
+              },
+            },
           });
         });
       }
@@ -326,9 +334,11 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
         await content.remove(BUILD_INFO_REPO, run.path);
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('builds').where('id', '=', run.id).execute();
-          await recordEvent(trx, actorName(request.principal), {
-            type: 'build.deleted',
-            payload: { name, number: run.number },
+          await recordChange(trx, actorName(request.principal), {
+            event: {
+              type: 'build.deleted',
+              payload: { name, number: run.number },
+            },
           });
         });
       }

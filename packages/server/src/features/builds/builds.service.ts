@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { BUILD_INFO_REPO, type PublishedBuildInfo } from '@arca/contracts';
-import { recordEvent } from '../../core/changes.js';
+import { recordChange } from '../../core/changes.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { findRepository } from '../repositories/index.js';
 import { getProjectRow } from '../projects/index.js';
@@ -109,7 +109,9 @@ export async function publishBuild(
         .insertInto('build_files')
         .values(files.slice(i, i + 200))
         .execute();
-    await recordEvent(trx, actorName(request.principal), { type: 'build.uploaded', payload: { name, number } });
+    await recordChange(trx, actorName(request.principal), {
+      event: { type: 'build.uploaded', payload: { name, number } },
+    });
   });
 }
 
