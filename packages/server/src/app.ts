@@ -23,7 +23,12 @@ import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
 import { LicenseService } from './features/license/index.js';
 import { FileBinaryStore } from './storage/binary-store.js';
-import { checkConfigGeneration, disableConfigCache, enableConfigCache } from './core/config-cache.js';
+import {
+  checkConfigGeneration,
+  configMayHaveChanged,
+  disableConfigCache,
+  enableConfigCache,
+} from './core/config-cache.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
 const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
@@ -40,7 +45,7 @@ export interface BuiltApp {
  */
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const loggers = createLoggers(config);
-  const { db, engine } = openDatabase({
+  const { db, engine, dataVersion } = openDatabase({
     ...config,
     onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
   });
@@ -87,16 +92,21 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // configuration (repositories, settings, rights) is cached per process, checked once per request
-  enableConfigCache(db);
+  enableConfigCache(db, dataVersion);
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    loggers.request({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
     done();
   });
-  app.addHook('onRequest', async () => {
-    await checkConfigGeneration(db);
+  // synchronous unless the configuration may have changed: most requests pay no query and no promise
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (!configMayHaveChanged(db)) return done();
+    checkConfigGeneration(db).then(() => done(), done);
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);

@@ -16,6 +16,9 @@ const generationOf = preparedQuery<{ value: number }, [name: string]>((db) =>
 interface ConfigCache {
   generation: number | undefined;
   entries: Map<string, Promise<unknown>>;
+  /** SQLite: what changes when another process commits; the generation is read only when it did. */
+  dataVersion: (() => number) | undefined;
+  seenDataVersion: number | undefined;
 }
 
 const caches = new WeakMap<Db, ConfigCache>();
@@ -30,8 +33,8 @@ export function onConfigChanged(listener: () => void): void {
   listeners.add(listener);
 }
 
-export function enableConfigCache(db: Db): void {
-  const cache: ConfigCache = { generation: undefined, entries: new Map() };
+export function enableConfigCache(db: Db, dataVersion?: () => number): void {
+  const cache: ConfigCache = { generation: undefined, entries: new Map(), dataVersion, seenDataVersion: undefined };
   caches.set(db, cache);
   live.add(cache);
 }
@@ -42,10 +45,23 @@ export function disableConfigCache(db: Db): void {
   caches.delete(db);
 }
 
+/**
+ * Whether the generation must be read again before this request: always on PostgreSQL; on SQLite
+ * only when another process committed since the last read (its own changes drop the cache at once).
+ */
+export function configMayHaveChanged(db: Db): boolean {
+  const cache = caches.get(db);
+  if (!cache) return false;
+  if (!cache.dataVersion || cache.generation === undefined) return true;
+  return cache.dataVersion() !== cache.seenDataVersion;
+}
+
 /** Reads the generation (one indexed query) and drops the cache when it changed. */
 export async function checkConfigGeneration(db: Db): Promise<void> {
   const cache = caches.get(db);
   if (!cache) return;
+  // read before the generation: a commit in between is seen by the next check
+  cache.seenDataVersion = cache.dataVersion?.();
   const [row] = await generationOf(db, 'config');
   const generation = Number(row?.value ?? 0);
   if (generation !== cache.generation) {

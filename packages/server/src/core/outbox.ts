@@ -9,6 +9,9 @@ import type { Db } from '../db/database.js';
  */
 export const COMMIT_WINDOW_MS = 5 * 60_000;
 
+/** How often an idle consumer moves its position (one small write), at most. */
+const POSITION_INTERVAL_MS = 60_000;
+
 /** How a consumer retries an event its handler failed on. */
 export interface RetryPolicy {
   /** Attempts in all before the event is given up (dead, visible to administrators). */
@@ -363,6 +366,8 @@ export class OutboxConsumer {
   private running: Promise<number> | undefined;
   private registered: Promise<void> | undefined;
   private readonly retry: RetryPolicy;
+  /** When this consumer last moved its position: an idle consumer writes it once a minute, not every poll. */
+  private advancedAt = 0;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -419,7 +424,11 @@ export class OutboxConsumer {
       await markDelivered(db, this.name, nodeId, delivered, now);
       taken += events.length;
     }
-    await advancePosition(db, this.name, at ?? Date.now());
+    const now = at ?? Date.now();
+    if (taken > 0 || now - this.advancedAt >= POSITION_INTERVAL_MS || now < this.advancedAt) {
+      await advancePosition(db, this.name, now);
+      this.advancedAt = now;
+    }
     return taken;
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** Everything of a JSON value but the object fields whose value is null, at every depth. */
@@ -27,10 +27,18 @@ declare module 'fastify' {
  * that each call's schema sees only what was given.
  */
 export const restBodiesPlugin = fp((app: FastifyInstance, _options: object, done: () => void) => {
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.keepNulls) return;
-    if (!/^\/(artifactory|access)\/api\//.test(request.routeOptions.url ?? '')) return;
-    if (request.body && typeof request.body === 'object') request.body = dropNulls(request.body);
+  // only those routes get the hook: the others pay nothing for it
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { keepNulls?: boolean } | undefined)?.keepNulls) return;
+    if (!/^\/(artifactory|access)\/api\//.test(route.url)) return;
+    const dropBodyNulls: preValidationHookHandler = (request, _reply, next) => {
+      if (request.body && typeof request.body === 'object') request.body = dropNulls(request.body);
+      next();
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing
+      ? [...(Array.isArray(existing) ? existing : [existing]), dropBodyNulls]
+      : dropBodyNulls;
   });
   done();
 });

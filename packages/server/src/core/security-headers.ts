@@ -13,7 +13,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     },
     removeHeader: () => undefined,
   } as unknown as ServerResponse;
@@ -23,11 +23,17 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** The addresses of package clients and scripts: repository content, the registry, the REST APIs. */
+const CONTENT_PREFIXES = ['/artifactory/', '/v2/', '/access/', '/event/'];
+
 /**
- * Browser-facing protections on every answer (the console, folder indexes and downloads alike): a
- * content security policy (own scripts only; inline styles, which Ant Design's CSS-in-JS needs;
- * images also as data: URLs for QR codes), no framing by any site, no MIME sniffing; and the rate
- * limiter that routes opt into with `config.rateLimit`. Every answer also carries its request id.
+ * Browser-facing protections on every answer, in two sets computed once. The console (`/ui/` and
+ * the rest) gets helmet's: a content security policy (own scripts only; inline styles, which Ant
+ * Design's CSS-in-JS needs; images also as data: URLs for QR codes), no framing, no MIME sniffing.
+ * Repository content and the client APIs get what a browser opening a download needs — nothing
+ * it serves may run or load anything (`sandbox`, `default-src 'none'`: an uploaded HTML file is
+ * inert), no framing, no sniffing — without the legacy headers no package client reads. Also the
+ * rate limiter that routes opt into with `config.rateLimit`; every answer carries its request id.
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, options: { secureCookie: boolean }) => {
@@ -53,10 +59,21 @@ export const securityHeadersPlugin = fp(
       crossOriginResourcePolicy: false,
       xFrameOptions: { action: 'deny' },
     });
+    const content: Record<string, string> = {
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; sandbox",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      ...(headers['strict-transport-security']
+        ? { 'strict-transport-security': headers['strict-transport-security'] }
+        : {}),
+    };
     // one synchronous hook for every answer's constant headers: no promise per request
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(headers);
-      reply.header('X-Request-Id', request.id);
+      const url = request.url;
+      reply.headers(CONTENT_PREFIXES.some((prefix) => url.startsWith(prefix)) ? content : headers);
+      reply.header('x-request-id', request.id);
       done();
     });
     await app.register(fastifyRateLimit, { global: false });

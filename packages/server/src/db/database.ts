@@ -73,7 +73,15 @@ export function openDatabase(options: {
   databaseUrl?: string | undefined;
   /** Called when an idle pooled connection fails (server restart, terminated backend); the pool replaces it. */
   onIdleConnectionError?: (error: Error) => void;
-}): { db: Db; engine: DbEngine } {
+}): {
+  db: Db;
+  engine: DbEngine;
+  /**
+   * SQLite only: `PRAGMA data_version` of the connection, which changes when another process
+   * commits to the database — a synchronous check that costs no query.
+   */
+  dataVersion?: () => number;
+} {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
@@ -85,9 +93,12 @@ export function openDatabase(options: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // prepared once: `pragma()` would compile the statement on every call
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
     engine: 'sqlite',
+    dataVersion: () => dataVersion.get() as number,
   };
 }
 

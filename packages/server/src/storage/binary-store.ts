@@ -40,6 +40,11 @@ export interface BinaryStore {
    * while writing it (an upload received in parts): synced, then moved in on commit, never copied.
    */
   adopt(file: string, digest: BinaryDigest): Promise<PendingBinary>;
+  /**
+   * Writes content held in memory whose digests the caller computed from these very bytes (a
+   * package a format checked before storing it), so that it is not hashed a second time.
+   */
+  writeKnown(content: Buffer, digest: Omit<BinaryDigest, 'size'>): Promise<PendingBinary>;
   exists(sha256: string): Promise<boolean>;
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
@@ -191,6 +196,21 @@ export class FileBinaryStore implements BinaryStore {
       throw error;
     }
     return this.pending(tmp, await digest.result());
+  }
+
+  async writeKnown(content: Buffer, digest: Omit<BinaryDigest, 'size'>): Promise<PendingBinary> {
+    const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const handle = await fsp.open(tmp, 'w');
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    return this.pending(tmp, { ...digest, size: content.length });
   }
 
   async adopt(file: string, digest: BinaryDigest): Promise<PendingBinary> {

@@ -39,6 +39,8 @@ import type { ClientSignIn } from './artifacts.sign-in.js';
 /** What a deploy needs; the repository may be virtual (the file lands in its default deployment repository). */
 export interface DeployRequest {
   repoKey: string;
+  /** The repository the file lands in, when the caller already asked `writeTarget`: not looked up again. */
+  target?: RepositoryRow;
   path: string;
   properties: Properties;
   body: Readable | undefined;
@@ -53,6 +55,11 @@ export interface DeployRequest {
    * afterwards, whether the deploy succeeded or not.
    */
   upload?: string;
+  /**
+   * The content in memory with the digests the caller computed from it (instead of `body`): stored
+   * without being hashed again; a SHA-256 that does not match the bytes is the caller's bug.
+   */
+  known?: { bytes: Buffer; sha256: string; sha1: string; md5: string };
 }
 
 /**
@@ -84,7 +91,7 @@ export interface RepoContent {
    * The repository that writes sent to `key` land in: itself, or a virtual repository's default
    * deployment repository (400 when it has none, or for a remote one). No permission needed.
    */
-  writeTarget(key: string): Promise<RepositoryRow>;
+  writeTarget(key: string | RepositoryRow): Promise<RepositoryRow>;
   /**
    * What a path means, after `read` is checked on it: the item of a local repository, the cached
    * (or fetched) one of a remote, the first readable member's for a virtual. Undefined when absent.
@@ -172,7 +179,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
 
   const content: RepoContent = {
     repository: (key) => repositoryOrTrash(db, key),
-    writeTarget: async (key) => deployTarget(db, await repositoryOrTrash(db, key)),
+    writeTarget: async (key) => deployTarget(db, typeof key === 'string' ? await repositoryOrTrash(db, key) : key),
 
     async resolve(repoOrKey, path) {
       // a row the caller already looked up saves a query on every download
@@ -236,15 +243,18 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
 
     async deploy(input) {
-      const { upload, ...rest } = input;
+      const { upload, known, target: given, ...rest } = input;
       if (upload) await uploads.verify(upload, uploadOwner(input.repoKey));
       let written: PendingBinary | undefined;
       try {
-        const repo = await repositoryOrTrash(db, input.repoKey);
         // decided on the repository the file lands in, not the virtual one it was sent to
-        const target = await deployTarget(db, repo);
+        const target = given ?? (await deployTarget(db, await repositoryOrTrash(db, input.repoKey)));
         await requirePermission(request, 'deploy', target.key, input.path);
-        written = upload ? await uploads.toStore(upload, store) : undefined;
+        written = upload
+          ? await uploads.toStore(upload, store)
+          : known
+            ? await store.writeKnown(known.bytes, { sha256: known.sha256, sha1: known.sha1, md5: known.md5 })
+            : undefined;
         return await deploy(ctx, {
           ...rest,
           ...(written ? { written, contentLength: written.size } : {}),

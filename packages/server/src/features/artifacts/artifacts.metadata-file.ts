@@ -19,18 +19,27 @@ export async function changeMetadataFile<T>(
   path: string,
   parse: (found: Resolved) => Promise<T | undefined>,
   update: (current: T | undefined) => T | Promise<T>,
-  /** How the file is written (JSON by default), and when the next version needs no write. */
-  format: { serialize?: (value: T) => string; same?: (current: T, next: T) => boolean } = {},
+  /**
+   * How the file is written (JSON by default), when the next version needs no write, and what the
+   * caller read of it already (so that the first attempt does not read it again).
+   */
+  format: {
+    serialize?: (value: T) => string;
+    same?: (current: T, next: T) => boolean;
+    read?: { found: Resolved | undefined; current: T | undefined };
+  } = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const found = await content.resolve(target, path);
-    const current = found ? await parse(found) : undefined;
+    const given = attempt === 1 ? format.read : undefined;
+    const found = given ? given.found : await content.resolve(target, path);
+    const current = given ? given.current : found ? await parse(found) : undefined;
     const next = await update(current);
     if (current !== undefined && format.same?.(current, next)) return current;
     const body = Buffer.from(format.serialize ? format.serialize(next) : JSON.stringify(next));
     try {
       await content.deploy({
         repoKey: target.key,
+        target,
         path,
         properties: {},
         body: Readable.from([body]),

@@ -16,6 +16,7 @@ import {
   startMailServer,
   startTestApp,
   totpCode,
+  put,
   type TestApp,
 } from '../../test/harness.js';
 
@@ -291,10 +292,25 @@ describe('limits on guessing and flooding', () => {
   });
 
   it('sends the console with a content security policy that forbids framing and sniffing', async () => {
-    const res = await t.app.inject({ url: '/artifactory/api/system/ping' });
+    const res = await t.app.inject({ url: '/ui/api/v1/system/version' });
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('serves repository content inert: a downloaded HTML file may run nothing, be framed by no site, not be sniffed', async () => {
+    await createRepo(t.app, 'web-local', { rclass: 'local' });
+    await put(t.app, '/artifactory/web-local/page.html', '<script>alert(1)</script>');
+    const res = await t.app.inject({ url: '/artifactory/web-local/page.html', headers: ADMIN_BASIC });
+    expect(res.statusCode).toBe(200);
+    const policy = res.headers['content-security-policy'] as string;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain('sandbox');
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('script-src');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

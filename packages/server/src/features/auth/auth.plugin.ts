@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -201,14 +201,24 @@ export const authPlugin = fp(
     app.decorateRequest('principal', null as never);
     const refusals = refusalCounter();
 
-    app.addHook('onRequest', async (request, reply) => {
-      // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
-      const consoleRoute = routedPath(request).startsWith('/ui/');
-      if (consoleRoute && !SAFE_METHODS.has(request.method)) {
-        if (request.headers['x-requested-with'] !== 'XMLHttpRequest') {
-          return reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
-        }
+    /** Whether the route admits the request's principal; otherwise answers it (401 or 403). */
+    const admitted = (request: FastifyRequest, reply: FastifyReply): boolean => {
+      const access = request.routeOptions.config.access ?? 'admin';
+      if (access === 'public' || request.is404) return true;
+      if (request.principal.kind === 'anonymous') {
+        if (!request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+        reply.status(401).send(errorBody(401, AUTH_MESSAGES.loginRequired));
+        return false;
       }
+      if (access === 'admin' && !isAdmin(request)) {
+        reply.status(403).send(errorBody(403, AUTH_MESSAGES.adminRequired));
+        return false;
+      }
+      return true;
+    };
+
+    /** A request with credentials or a session: resolved against the database (answered when refused). */
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply, consoleRoute: boolean) => {
       const refused = hasCredentials(request) ? refusals.recent(request.ip) : 0;
       if (refused > 0 && refused >= (await getSecuritySettings(app.db, app.config)).clientFailuresPerMinute) {
         // guessing at speed: answered before any password check or audit row
@@ -236,15 +246,27 @@ export const authPlugin = fp(
         reply.header('WWW-Authenticate', challengeOf(request));
         return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message));
       }
-      const access = request.routeOptions.config.access ?? 'admin';
-      if (access === 'public' || request.is404) return;
-      if (request.principal.kind === 'anonymous') {
-        if (!request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
-        return reply.status(401).send(errorBody(401, AUTH_MESSAGES.loginRequired));
+      return admitted(request, reply) ? undefined : reply;
+    };
+
+    app.addHook('onRequest', (request, reply, done) => {
+      // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
+      const consoleRoute = routedPath(request).startsWith('/ui/');
+      if (consoleRoute && !SAFE_METHODS.has(request.method)) {
+        if (request.headers['x-requested-with'] !== 'XMLHttpRequest') {
+          reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));
+          return;
+        }
       }
-      if (access === 'admin' && !isAdmin(request)) {
-        return reply.status(403).send(errorBody(403, AUTH_MESSAGES.adminRequired));
+      // no credentials and no session to look up: anonymous, decided without a query or a promise
+      if (!consoleRoute && !hasCredentials(request)) {
+        request.principal = { kind: 'anonymous' };
+        if (admitted(request, reply)) done();
+        return;
       }
+      authenticate(request, reply, consoleRoute).then((answered) => {
+        if (!answered) done();
+      }, done);
     });
   },
   { name: 'arca-auth', dependencies: ['arca-context', '@fastify/cookie'] },

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NPM_ABBREVIATED_TYPE, NPM_MESSAGES, WEB_LOGIN_MESSAGES } from '@arca/contracts';
 import {
   ADMIN_BASIC,
@@ -124,6 +125,28 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
     ]);
     const tgz = await get(`${API}/npm-local/demo/-/demo-1.0.0.tgz`);
     expect(tgz.rawPayload.equals(good.tarball)).toBe(true);
+  });
+
+  it('stores a published tarball without hashing it again and reads the packument once', async () => {
+    await publish('npm-local', (await publishBody('demo', '1.0.0')).body);
+    const write = vi.spyOn(t.app.binaries, 'write');
+    const writeKnown = vi.spyOn(t.app.binaries, 'writeKnown');
+    const readSmall = vi.spyOn(t.app.binaries, 'readSmall');
+    const { body, tarball } = await publishBody('demo', '1.1.0');
+    expect((await publish('npm-local', body)).statusCode).toBe(201);
+    // the tarball: stored with the digests the publish checked; the packument: one streamed write
+    expect(writeKnown).toHaveBeenCalledTimes(1);
+    expect(writeKnown.mock.calls[0]![0].equals(tarball)).toBe(true);
+    expect(write).toHaveBeenCalledTimes(1);
+    // the packument the publish changed was read once, not again to write it back
+    expect(readSmall).toHaveBeenCalledTimes(1);
+    vi.restoreAllMocks();
+    const doc = (await get(`${API}/npm-local/demo`)).json();
+    expect(Object.keys(doc.versions)).toEqual(['1.0.0', '1.1.0']);
+    const tgz = await get(`${API}/npm-local/demo/-/demo-1.1.0.tgz`);
+    expect(tgz.rawPayload.equals(tarball)).toBe(true);
+    expect(tgz.headers['x-checksum-sha256']).toBe(createHash('sha256').update(tarball).digest('hex'));
+    expect(tgz.headers['x-checksum-md5']).toBe(createHash('md5').update(tarball).digest('hex'));
   });
 
   it('keeps dist-tags, deprecations and unpublished versions as npm asks', async () => {

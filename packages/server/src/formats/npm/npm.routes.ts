@@ -227,7 +227,7 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
             request.principal.kind === 'user'
               ? { name: request.principal.user.name, email: request.principal.user.email ?? '' }
               : { name: 'anonymous', email: '' };
-          const doc = await packages.publish(repo.key, address.name, body, publisher);
+          const doc = await packages.publish(repo, address.name, body, publisher);
           return reply.status(201).send({ ok: true, id: address.name, rev: doc._rev, success: true });
         }
         const doc = await packages.update(repo.key, address.name, body);

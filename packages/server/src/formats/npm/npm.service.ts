@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import semver from 'semver';
 import validateName from 'validate-npm-package-name';
 import { NPM_MAX_VERSION_METADATA_BYTES, NPM_MESSAGES, formatMessage as fill } from '@arca/contracts';
@@ -121,8 +120,11 @@ export class NpmPackages {
     target: RepositoryRow,
     name: string,
     update: (current: Packument | undefined) => Packument | Promise<Packument>,
+    read?: { found: Resolved | undefined; current: Packument | undefined },
   ): Promise<Packument> {
-    return changeMetadataFile(this.content, target, packumentPath(name), (found) => this.parse(found), update);
+    return changeMetadataFile(this.content, target, packumentPath(name), (found) => this.parse(found), update, {
+      ...(read ? { read } : {}),
+    });
   }
 
   private async existing(target: RepositoryRow, name: string): Promise<Packument> {
@@ -139,7 +141,7 @@ export class NpmPackages {
    * packument is written leaves no version that npm can see.
    */
   async publish(
-    repoKey: string,
+    repo: string | RepositoryRow,
     name: string,
     body: Packument & { _attachments?: Record<string, unknown> },
     publisher: { name: string; email: string },
@@ -197,7 +199,8 @@ export class NpmPackages {
       );
     }
 
-    const target = await this.content.writeTarget(repoKey);
+    // one resolution: the write target, the packument and the tarball's digests serve every step below
+    const target = await this.content.writeTarget(repo);
     const before = await this.content.resolve(target, packumentPath(name));
     const current = before ? await this.parse(before) : undefined;
     // refused before anything is stored, and again (atomically) when the packument is written
@@ -206,11 +209,13 @@ export class NpmPackages {
     const stray = await this.content.resolve(target, tarballPath(name, file));
     await this.content.deploy({
       repoKey: target.key,
+      target,
       path: tarballPath(name, file),
       properties: { 'npm.name': [name], 'npm.version': [version] },
-      body: Readable.from([tarball]),
+      body: undefined,
+      known: { bytes: tarball, sha256: digests.sha256, sha1: digests.shasum, md5: digests.md5 },
       contentLength: tarball.length,
-      checksums: { sha1: digests.shasum },
+      checksums: {},
       checksumDeploy: false,
       // a tarball no packument names (a publish that failed midway) may be replaced; a published one never
       ifCurrent: stray?.item.sha256 ?? null,
@@ -233,7 +238,10 @@ export class NpmPackages {
     const tags = Object.fromEntries(
       Object.entries(body['dist-tags'] ?? {}).filter((entry): entry is [string, string] => entry[1] === version),
     );
-    return this.change(target, name, (existing) => withVersion(existing, { name, version, manifest: stored, tags }));
+    return this.change(target, name, (existing) => withVersion(existing, { name, version, manifest: stored, tags }), {
+      found: before,
+      current,
+    });
   }
 
   /**

@@ -74,9 +74,12 @@ export async function inspectTarball(tarball: Buffer | Readable): Promise<Tarbal
 }
 
 /** The integrity string npm writes (`sha512-<base64>`) and the hex SHA-1 it calls shasum. */
-export function digestsOf(tarball: Buffer): { integrity: string; shasum: string } {
+export function digestsOf(tarball: Buffer): { integrity: string; shasum: string; sha256: string; md5: string } {
   return {
     integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
     shasum: createHash('sha1').update(tarball).digest('hex'),
+    // what the store keys and checks the content by: computed here once, not again while storing it
+    sha256: createHash('sha256').update(tarball).digest('hex'),
+    md5: createHash('md5').update(tarball).digest('hex'),
   };
 }

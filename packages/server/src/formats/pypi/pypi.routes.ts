@@ -79,7 +79,7 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
       const held = file;
       // deployed (or not) from here, the upload is gone either way
       file = undefined;
-      await projects.upload(target.key, fields, held);
+      await projects.upload(target, fields, held);
     } finally {
       if (file) await content.uploads.remove(target.key, file.upload).catch(() => undefined);
     }

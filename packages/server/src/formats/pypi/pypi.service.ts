@@ -135,14 +135,20 @@ export class PypiProjects {
    * belongs to them, the file is not there yet) before the file is stored with its digests
    * verified; then the project's page lists it. A released file is never replaced.
    */
-  async upload(repoKey: string, fields: UploadFields, file: { filename: string; upload: string }): Promise<IndexFile> {
-    const target = await this.content.writeTarget(repoKey);
+  async upload(
+    repo: string | RepositoryRow,
+    fields: UploadFields,
+    file: { filename: string; upload: string },
+  ): Promise<IndexFile> {
+    // one resolution: the write target and the project's page serve every step below
+    const target = await this.content.writeTarget(repo);
     const name = field(fields, 'name') ?? '';
     const version = field(fields, 'version') ?? '';
     const { filename } = file;
     let path: string;
     let normalized: string;
     let kind: ReturnType<typeof distributionKind>;
+    let page: { found: Resolved | undefined; current: ProjectIndex | undefined };
     try {
       checkName(name);
       checkVersion(version);
@@ -153,7 +159,10 @@ export class PypiProjects {
       normalized = normalize(name);
       path = `${normalized}/${version}/${filename}`;
       // a released file is never replaced, also by one whose name differs only as PEP 503 names do
-      const listed = (await this.project(target, normalized))?.files ?? [];
+      // the write target is a local repository: its own page is the project's
+      const found = await this.content.resolve(target, projectPath(normalized));
+      page = { found, current: found ? await this.page(found, normalized) : undefined };
+      const listed = page.current?.files ?? [];
       const clash = listed.some((f) => canonicalFilename(f.filename) === canonicalFilename(filename));
       if (clash || (await this.content.resolve(target, path))) {
         throw conflict(fill(PYPI_MESSAGES.fileExists, { filename }));
@@ -166,6 +175,7 @@ export class PypiProjects {
     try {
       deployed = await this.content.deploy({
         repoKey: target.key,
+        target,
         path,
         properties: { 'pypi.name': [name], 'pypi.version': [version], 'pypi.normalized.name': [normalized] },
         body: undefined,
@@ -197,11 +207,16 @@ export class PypiProjects {
     const metadata: Record<string, string | string[]> = {};
     for (const key of METADATA_FIELDS)
       if (fields[key] !== undefined && fields[key] !== '') metadata[key] = fields[key]!;
-    await this.changeIndex(target, normalized, (current) => ({
-      name: current?.name ?? name,
-      files: [...(current?.files ?? []).filter((f) => f.filename !== filename), entry],
-      versions: { ...current?.versions, [version]: { ...current?.versions?.[version], ...metadata } },
-    }));
+    await this.changeIndex(
+      target,
+      normalized,
+      (current) => ({
+        name: current?.name ?? name,
+        files: [...(current?.files ?? []).filter((f) => f.filename !== filename), entry],
+        versions: { ...current?.versions, [version]: { ...current?.versions?.[version], ...metadata } },
+      }),
+      page,
+    );
     return entry;
   }
 
@@ -209,6 +224,7 @@ export class PypiProjects {
     target: RepositoryRow,
     normalized: string,
     update: (current: ProjectIndex | undefined) => ProjectIndex,
+    read?: { found: Resolved | undefined; current: ProjectIndex | undefined },
   ): Promise<void> {
     await changeMetadataFile(
       this.content,
@@ -216,6 +232,7 @@ export class PypiProjects {
       projectPath(normalized),
       (found) => this.page(found, normalized),
       update,
+      read ? { read } : {},
     );
   }
 }
