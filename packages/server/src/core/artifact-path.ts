@@ -1,4 +1,4 @@
-import { ARTIFACT_MESSAGES, formatMessage, type Properties } from '@arca/contracts';
+import { ARTIFACT_MESSAGES, type Properties } from '@arca/contracts';
 import { badRequest } from './errors.js';
 
 const MAX_PATH = 1024;
@@ -85,8 +85,4 @@ export function nameOf(path: string): string {
 export function ancestorsOf(path: string): string[] {
   const parts = path.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
-export function pathMessage(message: string, values: Record<string, string>): string {
-  return formatMessage(message, values);
 }

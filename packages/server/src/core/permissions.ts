@@ -282,11 +282,6 @@ export async function readScope(db: Db, principal: Principal, repoKey: string): 
   return { kind: 'patterns', sets: covering.map((g) => g.patterns) };
 }
 
-/** True when the caller may administer everything (not limited by a token's scope). */
-export async function isFullAdmin(db: Db, principal: Principal): Promise<boolean> {
-  return (await rightsOf(db, principal)).admin;
-}
-
 /**
  * Throws 401 for an anonymous caller and 403 for a signed-in one when the action is not allowed;
  * with 'hide existence of unauthorised resources' on, a caller who may not even read gets 404.

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Table types. Timestamps are epoch milliseconds and flags are 0/1 integers, so that one
@@ -433,14 +433,12 @@ export interface GenerationsTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NodeRow = Selectable<NodesTable>;
 export type LicenseRow = Selectable<LicensesTable>;
 export type NewLicense = Insertable<LicensesTable>;
 export type RepositoryRow = Selectable<RepositoriesTable>;
 export type ItemRow = Selectable<ItemsTable>;
-export type BinaryRow = Selectable<BinariesTable>;
 export type { Generated };
 export type GroupRow = Selectable<GroupsTable>;
 export type PermissionTargetRow = Selectable<PermissionTargetsTable>;

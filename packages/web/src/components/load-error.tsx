@@ -20,12 +20,3 @@ export function LoadError({ what, error, onRetry }: { what: string; error: unkno
     />
   );
 }
-
-/** A query's state as a list needs it: its error (with a retry) instead of the empty state when it failed. */
-export function emptyOrError(
-  query: { isError: boolean; error: unknown; refetch: () => unknown },
-  what: string,
-  empty: React.ReactNode,
-): React.ReactNode {
-  return query.isError ? <LoadError what={what} error={query.error} onRetry={() => void query.refetch()} /> : empty;
-}

@@ -10,7 +10,6 @@ import type { ItemRow } from '../../db/schema.js';
 import type { RepoContent } from './artifacts.content.js';
 
 export const FOLDER_ARCHIVE_TYPES = ['zip', 'tar', 'tar.gz', 'tgz'] as const;
-export type FolderArchiveType = (typeof FOLDER_ARCHIVE_TYPES)[number];
 
 /** Folder downloads one process runs at once; past it the spec's message (they are long and heavy). */
 export const MAX_CONCURRENT_FOLDER_DOWNLOADS = 10;

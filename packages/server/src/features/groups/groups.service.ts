@@ -194,12 +194,6 @@ export async function groupsOfUser(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => r.group_name);
 }
 
-/** Sets a user's groups (names must exist); used by the user form and the users REST API. */
-export async function setUserGroups(db: Db, userId: string, names: string[]): Promise<void> {
-  await db.transaction().execute((trx) => replaceUserGroups(trx, userId, names));
-  credentialsChanged(userId);
-}
-
 /** Replaces a user's groups inside the caller's transaction (the caller ends cached verdicts after commit). */
 export async function replaceUserGroups(trx: Db, userId: string, names: string[]): Promise<void> {
   const unique = [...new Set(names)];

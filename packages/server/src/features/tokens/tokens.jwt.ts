@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { getSetting } from '../../core/settings.store.js';
 import type { Db } from '../../db/database.js';
@@ -64,24 +64,6 @@ export async function signToken(db: Db, claims: TokenClaims): Promise<string> {
 /** The public key (PEM) that verifies the tokens. */
 export async function tokenPublicKey(db: Db): Promise<string> {
   return (await keyPair(db)).publicKey;
-}
-
-/** The claims of a token this deployment signed; undefined for anything else (forged, malformed). */
-export async function verifyToken(db: Db, token: string): Promise<TokenClaims | undefined> {
-  const [header, payload, signature] = token.split('.');
-  if (!header || !payload || !signature) return undefined;
-  const ok = verify(
-    null,
-    Buffer.from(`${header}.${payload}`),
-    createPublicKey((await keyPair(db)).publicKey),
-    Buffer.from(signature, 'base64url'),
-  );
-  if (!ok) return undefined;
-  try {
-    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether a secret has a JWT's form (three base64url parts, a JSON header). */
