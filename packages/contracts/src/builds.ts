@@ -16,6 +16,8 @@ export const buildFileSchema = z.looseObject({
   scopes: z.array(z.string()).optional(),
 });
 
+export type BuildFile = z.infer<typeof buildFileSchema>;
+
 export const buildModuleSchema = z.looseObject({
   id: z.string().optional(),
   type: z.string().optional(),
@@ -72,6 +74,8 @@ export const buildDiffSchema = z.object({
   dependencies: change(buildFileSchema),
   properties: change(z.object({ key: z.string(), value: z.unknown() })),
 });
+
+export type BuildDiff = z.infer<typeof buildDiffSchema>;
 
 export const buildRunAnswerSchema = z.object({ buildInfo: buildInfoSchema, uri: z.string() });
 

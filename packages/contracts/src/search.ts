@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PACKAGE_SEARCH_MIN_CHARS } from './packages.js';
 
 /** Artifact search: the types the console offers, package fields, limits and messages (spec part 1 §3, §5; part 2 §7.9, §9). */
@@ -127,3 +128,10 @@ export interface RecentSearch {
   /** What the entry shows. */
   label: string;
 }
+
+/**
+ * The query of Artifactory's REST searches (`/api/search/{artifact|gavc|prop|…}` and the layout
+ * searches): named parameters, each once (lists are comma-separated, as Artifactory reads them).
+ */
+export const restSearchQuerySchema = z.record(z.string(), z.string().max(8192));
+export type RestSearchQuery = z.infer<typeof restSearchQuerySchema>;

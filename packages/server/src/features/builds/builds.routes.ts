@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import {
@@ -38,8 +39,7 @@ import { baseUrlOf } from '../../core/base-url.js';
 const base = '/artifactory/api/build';
 
 /** The project a listing is narrowed to; none for all projects. */
-const projectOf = (request: FastifyRequest) => {
-  const query = request.query as { projectKey?: string; project?: string };
+const projectOf = (query: { projectKey?: string | undefined; project?: string | undefined }) => {
   const key = query.projectKey ?? query.project;
   return key && key !== ALL_PROJECTS_CONTEXT.key ? key : undefined;
 };
@@ -68,7 +68,9 @@ async function readableBuilds(request: FastifyRequest, project?: string) {
 const NO_RIGHT = 'You may not do this with this build.';
 
 /** Build names as clients put them in the address (`my%2Fbuild` for a name with a slash). */
-const nameOf = (request: FastifyRequest) => decodeURIComponent((request.params as { name: string }).name);
+const decoded = (value: string) => decodeURIComponent(value);
+/** A run's address: the build's name and number as the path carries them. */
+const runParams = z.object({ name: z.string().min(1), number: z.string().min(1) });
 
 async function requireOnBuild(
   request: FastifyRequest,
@@ -97,7 +99,7 @@ function promotedChecksums(doc: BuildInfo, body: z.infer<typeof buildPromotionSc
 }
 
 /** Artifactory's build API: publish, list, read, diff, promote, delete and rename build runs. */
-export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
+export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
   app.put(
@@ -112,7 +114,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await publishBuild(request, request.body as PublishedBuildInfo, (request.query as { project?: string }).project);
+      await publishBuild(request, request.body as PublishedBuildInfo, request.query.project);
       return reply.status(204).send();
     },
   );
@@ -128,7 +130,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const builds = (await readableBuilds(request, projectOf(request))).map((b) => ({
+      const builds = (await readableBuilds(request, projectOf(request.query))).map((b) => ({
         uri: `/${encodeURIComponent(b.name)}`,
         lastStarted: b.lastStarted,
       }));
@@ -141,10 +143,14 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
     `${base}/:name`,
     {
       config: { access: 'public' },
-      schema: { summary: "A build's runs, newest first", response: { 200: buildRunsAnswerSchema } },
+      schema: {
+        summary: "A build's runs, newest first",
+        params: z.object({ name: z.string().min(1) }),
+        response: { 200: buildRunsAnswerSchema },
+      },
     },
     async (request) => {
-      const name = nameOf(request);
+      const name = decoded(request.params.name);
       const runs = (await mayOnBuild(request, 'read', name)) ? await buildRuns(db, name) : [];
       if (!runs.length) throw absent(request, `No build was found for build name: ${name}`);
       return {
@@ -160,17 +166,18 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'public' },
       schema: {
         summary: 'One run with its document and promotions (`statuses`); with `?diff=`, what changed from that run',
+        params: runParams,
         querystring: z.object({ diff: z.string().optional() }),
         response: { 200: z.union([buildRunAnswerSchema, buildDiffSchema]) },
       },
     },
     async (request) => {
-      const name = nameOf(request);
-      const number = decodeURIComponent((request.params as { number: string }).number);
+      const name = decoded(request.params.name);
+      const number = decoded(request.params.number);
       await requireOnBuild(request, 'read', name);
       const content = repoContent(request);
       const doc = await buildDocument(db, content, await buildRun(db, name, number));
-      const { diff } = request.query as { diff?: string };
+      const { diff } = request.query;
       if (diff !== undefined) return diffBuilds(doc, await buildDocument(db, content, await buildRun(db, name, diff)));
       return {
         buildInfo: doc,
@@ -185,14 +192,15 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'user' },
       schema: {
         summary: 'Promote a run: record a status, copy or move its files to a target, set properties on them',
+        params: runParams,
         body: buildPromotionSchema,
         response: { 200: buildPromotionAnswerSchema },
       },
     },
     async (request) => {
-      const name = nameOf(request);
-      const number = decodeURIComponent((request.params as { number: string }).number);
-      const body = request.body as z.infer<typeof buildPromotionSchema>;
+      const name = decoded(request.params.name);
+      const number = decoded(request.params.number);
+      const { body } = request;
       await requireOnBuild(request, 'annotate', name);
       const run = await buildRun(db, name, number);
       const content = repoContent(request);
@@ -297,6 +305,7 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'user' },
       schema: {
         summary: 'Delete runs (`buildNumbers` or `deleteAll=1`), with their artifacts when `artifacts=1`; answers text',
+        params: z.object({ name: z.string().min(1) }),
         querystring: z.object({
           buildNumbers: z.string().optional(),
           artifacts: z.enum(['0', '1']).optional(),
@@ -305,8 +314,8 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const name = nameOf(request);
-      const query = request.query as { buildNumbers?: string; artifacts?: string; deleteAll?: string };
+      const name = decoded(request.params.name);
+      const { query } = request;
       await requireOnBuild(request, 'delete', name);
       const numbers = (query.buildNumbers ?? '')
         .split(',')
@@ -350,11 +359,15 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
     `${base}/rename/:name`,
     {
       config: { access: 'user' },
-      schema: { summary: 'Rename a build (every run); answers text', querystring: z.object({ to: z.string().min(1) }) },
+      schema: {
+        summary: 'Rename a build (every run); answers text',
+        params: z.object({ name: z.string().min(1) }),
+        querystring: z.object({ to: z.string().min(1) }),
+      },
     },
     async (request, reply) => {
-      const name = nameOf(request);
-      const to = (request.query as { to: string }).to.trim();
+      const name = decoded(request.params.name);
+      const to = request.query.to.trim();
       await requireOnBuild(request, 'manage', name);
       if (!(await mayOnBuild(request, 'manage', to))) throw forbidden(NO_RIGHT);
       const runs = await buildRuns(db, name);
@@ -371,20 +384,20 @@ export async function buildsRestRoutes(app: FastifyInstance): Promise<void> {
       return reply.type('text/plain').send(`Build renamed from '${name}' to '${to}'.`);
     },
   );
-}
+};
 
 /**
  * The console's build calls: `GET /ui/artifactbuilds?repoKey&path` — the builds that produced a
  * file (its checksum among their artifacts, or its `build.name`/`build.number` properties) and
  * those that used it (among their dependencies), each only if the caller may read the build.
  */
-export async function buildsConsoleRoutes(app: FastifyInstance): Promise<void> {
+export const buildsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
   app.get(
     '/ui/artifactbuilds',
     { config: { access: 'public' }, schema: { querystring: z.object({ repoKey: z.string(), path: z.string() }) } },
     async (request) => {
-      const { repoKey, path } = request.query as { repoKey: string; path: string };
+      const { repoKey, path } = request.query;
       const content = repoContent(request);
       const found = await content.resolve(repoKey, path.replace(/^\/+/, ''));
       if (!found || found.item.folder === 1) throw notFound();
@@ -425,10 +438,10 @@ export async function buildsConsoleRoutes(app: FastifyInstance): Promise<void> {
       return { producedBy: shape('artifact'), usedBy: shape('dependency') };
     },
   );
-}
+};
 
 /** The console's build pages: names with their last run, a build's runs, one run with its files located, a diff. */
-export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
+export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
   const readable = async (request: FastifyRequest, name: string) => {
     if (!(await mayOnBuild(request, 'read', name))) throw notFound(`No build was found for build name: ${name}`);
@@ -437,7 +450,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/ui/builds/names',
     { config: { access: 'public' }, schema: { querystring: projectScope } },
-    async (request) => readableBuilds(request, projectOf(request)),
+    async (request) => readableBuilds(request, projectOf(request.query)),
   );
 
   /** The published build names that build patterns of a permission target cover (its form's preview). */
@@ -453,10 +466,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { includePatterns, excludePatterns } = request.body as {
-        includePatterns: string[];
-        excludePatterns: string[];
-      };
+      const { includePatterns, excludePatterns } = request.body;
       const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
       return names
         .map((row) => row.name)
@@ -490,7 +500,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
     '/ui/builds/history/:name',
     { config: { access: 'public' }, schema: { params: z.object({ name: z.string() }) } },
     async (request) => {
-      const { name } = request.params as { name: string };
+      const { name } = request.params;
       await readable(request, name);
       const runs = await buildRuns(db, name);
       const promotions = runs.length
@@ -528,7 +538,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
     '/ui/builds/info',
     { config: { access: 'public' }, schema: { querystring: z.object({ name: z.string(), number: z.string() }) } },
     async (request) => {
-      const { name, number } = request.query as { name: string; number: string };
+      const { name, number } = request.query;
       await readable(request, name);
       const content = repoContent(request);
       const run = await buildRun(db, name, number);
@@ -572,7 +582,7 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
       schema: { querystring: z.object({ name: z.string(), number: z.string(), other: z.string() }) },
     },
     async (request) => {
-      const { name, number, other } = request.query as { name: string; number: string; other: string };
+      const { name, number, other } = request.query;
       await readable(request, name);
       const content = repoContent(request);
       return diffBuilds(
@@ -581,4 +591,4 @@ export async function buildsPagesRoutes(app: FastifyInstance): Promise<void> {
       );
     },
   );
-}
+};

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { BUILD_INFO_REPO, type PublishedBuildInfo } from '@arca/contracts';
+import { BUILD_INFO_REPO, type BuildDiff, type BuildFile, type PublishedBuildInfo } from '@arca/contracts';
 import { recordChange } from '../../core/changes.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { findRepository } from '../repositories/index.js';
@@ -14,29 +14,7 @@ import type { BuildsTable } from '../../db/schema.js';
 import { repoContent, type RepoContent, TRASHCAN_ROW } from '../artifacts/index.js';
 
 /** A build-info document as JFrog's CLI and CI plug-ins send it (the fields Arca reads; the rest is kept as sent). */
-export interface BuildInfo {
-  name: string;
-  number: string;
-  started: string;
-  modules?: {
-    id?: string;
-    artifacts?: BuildFile[];
-    dependencies?: (BuildFile & { scopes?: string[] })[];
-  }[];
-  properties?: Record<string, unknown>;
-  statuses?: unknown[];
-  [field: string]: unknown;
-}
-
-export interface BuildFile {
-  name?: string;
-  type?: string;
-  sha1?: string;
-  sha256?: string;
-  md5?: string;
-  path?: string;
-  id?: string;
-}
+export type BuildInfo = PublishedBuildInfo & { number: string };
 
 /** `2026-11-23T10:00:00.000+0000` (Java's form, no colon in the offset) or ISO 8601 → ms. */
 export function startedMillis(started: string): number {
@@ -226,18 +204,18 @@ export async function buildDocument(db: Db, content: RepoContent, run: BuildsTab
   return statuses.length ? { ...doc, statuses } : doc;
 }
 
-type Change = { updated: unknown[]; unchanged: unknown[]; removed: unknown[]; new: unknown[] };
+type Change<T> = { updated: T[]; unchanged: T[]; removed: T[]; new: T[] };
 
 /** Artifactory's diff of two runs: artifacts, dependencies and properties, each new / updated / unchanged / removed. */
-export function diffBuilds(current: BuildInfo, other: BuildInfo) {
+export function diffBuilds(current: BuildInfo, other: BuildInfo): BuildDiff {
   const files = (doc: BuildInfo, kind: 'artifacts' | 'dependencies') =>
     new Map(
       (doc.modules ?? []).flatMap((m) =>
         ((m[kind] ?? []) as BuildFile[]).map((f) => [String(f.name ?? f.id ?? ''), f] as const),
       ),
     );
-  const compare = <T>(mine: Map<string, T>, theirs: Map<string, T>, same: (a: T, b: T) => boolean): Change => {
-    const change: Change = { updated: [], unchanged: [], removed: [], new: [] };
+  const compare = <T>(mine: Map<string, T>, theirs: Map<string, T>, same: (a: T, b: T) => boolean): Change<T> => {
+    const change: Change<T> = { updated: [], unchanged: [], removed: [], new: [] };
     for (const [key, value] of mine) {
       const before = theirs.get(key);
       if (before === undefined) change.new.push(value);

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { PACKAGE_SEARCH_TYPES, SEARCH_MESSAGES, SEARCH_RESULT_LIMIT, TRASHCAN_REPO } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
 import { repoContent, downloadUri, flushDownloads } from '../artifacts/index.js';
@@ -280,7 +282,7 @@ async function deleteArtifacts(request: FastifyRequest) {
  * The console's artifact searches (quick, checksum, property, GAVC, trash, class, package,
  * remote), the reference data they need, and the delete of results.
  */
-export async function searchConsoleRoutes(app: FastifyInstance): Promise<void> {
+export const searchConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const type of Object.keys(CONSOLE_SEARCHES)) {
     app.post(`/ui/artifactsearch/${type}`, { config: { access: 'public' } }, async (request) => {
       await flushDownloads(app.db);
@@ -293,11 +295,15 @@ export async function searchConsoleRoutes(app: FastifyInstance): Promise<void> {
   app.get('/ui/artifactsearch/pkg/availablePackages', { config: { access: 'public' } }, async () =>
     PACKAGE_SEARCH_TYPES.map(({ id, displayName, types }) => ({ id, displayName, packageTypes: types })),
   );
-  app.get('/ui/artifactsearch/pkg/:packageType', { config: { access: 'public' } }, async (request) => {
-    const type = packageSearchType((request.params as { packageType: string }).packageType);
-    if (!type) throw notFound('Unknown package type.');
-    return type.fields.map(({ source: _source, ...field }) => field);
-  });
+  app.get(
+    '/ui/artifactsearch/pkg/:packageType',
+    { config: { access: 'public' }, schema: { params: z.object({ packageType: z.string().max(64) }) } },
+    async (request) => {
+      const type = packageSearchType(request.params.packageType);
+      if (!type) throw notFound('Unknown package type.');
+      return type.fields.map(({ source: _source, ...field }) => field);
+    },
+  );
   app.get('/ui/artifactsearch/property/keyvalue', { config: { access: 'public' } }, propertyKeyValues);
   app.post('/ui/artifactsearch/deleteArtifact', { config: { access: 'user' } }, deleteArtifacts);
-}
+};

@@ -70,8 +70,8 @@ async function mavenVersions(request: FastifyRequest, query: Query) {
 }
 
 /** `GET /api/search/versions`: `{results: [{version, integration}]}`, newest first. */
-export async function versionsSearch(request: FastifyRequest) {
-  const versions = await mavenVersions(request, request.query as Query);
+export async function versionsSearch(request: FastifyRequest, query: Query) {
+  const versions = await mavenVersions(request, query);
   if (!versions.length) throw notFound('Unable to find artifact versions');
   return { results: versions.map(([version, { integration }]) => ({ version, integration })) };
 }
@@ -80,8 +80,7 @@ export async function versionsSearch(request: FastifyRequest) {
  * `GET /api/search/latestVersion`: the newest version as text; for a snapshot version (`v=1.0-SNAPSHOT`)
  * the newest unique snapshot's file version (`1.0-20261123.101500-3`) when builds are timestamped.
  */
-export async function latestVersionSearch(request: FastifyRequest) {
-  const query = request.query as Query;
+export async function latestVersionSearch(request: FastifyRequest, query: Query) {
   const versions = await mavenVersions(request, query);
   if (!versions.length) throw notFound('Unable to find artifact versions');
   const [version, { integration, fileVersions }] = versions[0]!;
@@ -94,8 +93,8 @@ export async function latestVersionSearch(request: FastifyRequest) {
  * `GET /api/search/pattern?pattern=repo-key:path/with/**\/and/*.wildcards`: the readable files of one
  * repository whose path matches (`**` any folders, `*` and `?` within one name).
  */
-export async function patternSearch(request: FastifyRequest) {
-  const pattern = (request.query as Query).pattern ?? '';
+export async function patternSearch(request: FastifyRequest, query: Query) {
+  const pattern = query.pattern ?? '';
   const colon = pattern.indexOf(':');
   if (colon <= 0 || colon === pattern.length - 1)
     throw badRequest('The pattern parameter is repo-key:path-pattern, e.g. libs-release-local:org/**/*.jar.');
@@ -118,8 +117,8 @@ export async function patternSearch(request: FastifyRequest) {
  * Arca refuses a deploy (and a remote file) whose sent checksum does not match its content, so
  * none is ever stored and the answer lists none; the call is there for the scripts that ask.
  */
-export async function badChecksumSearch(request: FastifyRequest) {
-  const type = (request.query as Query).type;
+export async function badChecksumSearch(request: FastifyRequest, query: Query) {
+  const type = query.type;
   if (type !== 'md5' && type !== 'sha1') throw badRequest('The type parameter is md5 or sha1.');
   return { results: [] as { uri: string; serverMd5?: string; clientMd5?: string }[] };
 }
