@@ -31,7 +31,7 @@ import {
 import { repositoryOrTrash, type Location } from './artifacts.items.js';
 import { emptyTrash, removeItem, restoreFromTrash } from './artifacts.trash.js';
 import { SMALL_BINARY_BYTES, type PendingBinary } from '../../storage/binary-store.js';
-import { findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
+import { filesBySha1, findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 import { sendItem } from './artifacts.http.js';
 import type { ClientSignIn } from './artifacts.sign-in.js';
@@ -153,6 +153,15 @@ export interface RepoContent {
   send(reply: FastifyReply, item: ItemRow): Promise<FastifyReply>;
   /** The caller's sign-in as package clients make it (npm login, Docker's token endpoint). */
   readonly signIn: ClientSignIn;
+  /**
+   * Where files with one of these SHA-1s are stored in local repositories (of one repository, or
+   * all but one): locations only, as a build's file list names them — whatever the caller then
+   * does with them is authorised as always.
+   */
+  locate(
+    sha1s: string[],
+    options?: { repoKey?: string; except?: string },
+  ): Promise<{ repo_key: string; path: string; sha1: string }[]>;
 }
 
 const where = (repoKey: string, path: string) => `'${repoKey}${path ? `/${path}` : ''}'`;
@@ -410,6 +419,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
       );
     },
     send: (reply, item) => sendItem(request, reply, item),
+    locate: (sha1s, options) => filesBySha1(db, sha1s, options),
     get signIn() {
       return request.server.clientSignIn(request);
     },

@@ -262,3 +262,19 @@ export async function subtreeStats(
   }
   return stats;
 }
+
+/** Files of local repositories whose SHA-1 is one of `sha1s` (of one repository, or all but one). */
+export async function filesBySha1(db: Db, sha1s: string[], options: { repoKey?: string; except?: string } = {}) {
+  if (!sha1s.length) return [];
+  let query = db
+    .selectFrom('items as i')
+    .innerJoin('binaries as b', 'b.sha256', 'i.sha256')
+    .innerJoin('repositories as r', 'r.key', 'i.repo_key')
+    .select(['i.repo_key', 'i.path', 'b.sha1'])
+    .where('b.sha1', 'in', sha1s)
+    .where('i.folder', '=', 0)
+    .where('r.rclass', '=', 'local');
+  if (options.except) query = query.where('i.repo_key', '!=', options.except);
+  if (options.repoKey) query = query.where('i.repo_key', '=', options.repoKey);
+  return query.execute();
+}

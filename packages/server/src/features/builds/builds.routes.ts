@@ -26,7 +26,6 @@ import {
   buildRun,
   buildRuns,
   diffBuilds,
-  itemsByChecksum,
   mayOnBuild,
   publishBuild,
   startedMillis,
@@ -35,6 +34,16 @@ import {
   type BuildInfo,
 } from './builds.service.js';
 import { baseUrlOf } from '../../core/base-url.js';
+import {
+  artifactSha1s,
+  buildNames,
+  deleteRun,
+  insertPromotion,
+  promotionsOf,
+  renameRun,
+  runOf,
+  runsWithFile,
+} from './builds.store.js';
 
 const base = '/artifactory/api/build';
 
@@ -53,9 +62,8 @@ const projectScope = projectScopeSchema.extend({ project: z.string().max(128).op
  */
 async function readableBuilds(request: FastifyRequest, project?: string) {
   const { db } = request.server;
-  const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
   const answer = [];
-  for (const { name } of names) {
+  for (const name of await buildNames(db)) {
     if (!(await mayOnBuild(request, 'read', name))) continue;
     const runs = await buildRuns(db, name);
     const last = runs[0]!;
@@ -211,8 +219,11 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (target && !body.dryRun) await content.authorize('deploy', target.key, '');
       const sha1s = promotedChecksums(await buildDocument(db, content, run), body);
       // only files the caller may read are considered: no answer names another
-      const found: Awaited<ReturnType<typeof itemsByChecksum>> = [];
-      for (const item of await itemsByChecksum(db, sha1s, body.sourceRepo)) {
+      const found: Awaited<ReturnType<typeof content.locate>> = [];
+      for (const item of await content.locate(sha1s, {
+        ...(body.sourceRepo ? { repoKey: body.sourceRepo } : {}),
+        except: BUILD_INFO_REPO,
+      })) {
         if (await isAllowed(db, request.principal, 'read', item.repo_key, item.path)) found.push(item);
       }
       const mode = body.copy ? 'copy' : 'move';
@@ -266,21 +277,18 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!body.dryRun) {
         const status = body.status ?? 'promoted';
         await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('build_promotions')
-            .values({
-              // time-ordered: promotions of one millisecond list in the order they were made
-              id: uuidv7(),
-              build_id: run.id,
-              status,
-              comment: body.comment ?? '',
-              repository: target?.key ?? '',
-              ci_user: body.ciUser ?? '',
-              user: actorName(request.principal),
-              timestamp: body.timestamp ?? new Date().toISOString(),
-              created_at: Date.now(),
-            })
-            .execute();
+          await insertPromotion(trx, {
+            // time-ordered: promotions of one millisecond list in the order they were made
+            id: uuidv7(),
+            build_id: run.id,
+            status,
+            comment: body.comment ?? '',
+            repository: target?.key ?? '',
+            ci_user: body.ciUser ?? '',
+            user: actorName(request.principal),
+            timestamp: body.timestamp ?? new Date().toISOString(),
+            created_at: Date.now(),
+          });
           await recordChange(trx, actorName(request.principal), {
             event: {
               type: 'build.promoted',
@@ -327,22 +335,12 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const content = repoContent(request);
       for (const run of runs) {
         if (query.artifacts === '1') {
-          const sha1s = (
-            await db
-              .selectFrom('build_files')
-              .select('sha1')
-              .where('build_id', '=', run.id)
-              .where('kind', '=', 'artifact')
-              .execute()
-          )
-            .map((f) => f.sha1)
-            .filter((s): s is string => Boolean(s));
-          for (const item of await itemsByChecksum(db, sha1s))
+          for (const item of await content.locate(await artifactSha1s(db, run.id), { except: BUILD_INFO_REPO }))
             await content.remove(item.repo_key, item.path).catch(() => undefined);
         }
         await content.remove(BUILD_INFO_REPO, run.path);
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('builds').where('id', '=', run.id).execute();
+          await deleteRun(trx, run.id);
           await recordChange(trx, actorName(request.principal), {
             event: {
               type: 'build.deleted',
@@ -379,7 +377,7 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         const original = await storedDocument(content, run);
         const path = await storeBuildDocument(content, { ...original, name: to }, Number(run.started_at));
         await content.remove(BUILD_INFO_REPO, run.path);
-        await db.updateTable('builds').set({ name: to, path }).where('id', '=', run.id).execute();
+        await renameRun(db, run.id, to, path);
       }
       return reply.type('text/plain').send(`Build renamed from '${name}' to '${to}'.`);
     },
@@ -403,21 +401,11 @@ export const buildsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!found || found.item.folder === 1) throw notFound();
       const { sha1 } = await content.checksums(found.item);
       const properties = await content.properties(found.item);
-      const rows = await db
-        .selectFrom('build_files as f')
-        .innerJoin('builds as b', 'b.id', 'f.build_id')
-        .select(['b.name', 'b.number', 'b.started', 'b.started_at', 'f.kind', 'f.module'])
-        .where('f.sha1', '=', sha1)
-        .execute();
+      const rows = await runsWithFile(db, sha1);
       const named = properties['build.name']?.[0];
       const numbered = properties['build.number']?.[0];
       if (named && numbered) {
-        const run = await db
-          .selectFrom('builds')
-          .selectAll()
-          .where('name', '=', named)
-          .where('number', '=', numbered)
-          .executeTakeFirst();
+        const run = await runOf(db, named, numbered);
         if (run && !rows.some((r) => r.kind === 'artifact' && r.name === run.name && r.number === run.number))
           rows.push({
             name: run.name,
@@ -467,7 +455,7 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { includePatterns, excludePatterns } = request.body;
-      const names = await db.selectFrom('builds').select('name').distinct().orderBy('name').execute();
+      const names = (await buildNames(db)).map((name) => ({ name }));
       return names
         .map((row) => row.name)
         .filter((name) => patternsCover(includePatterns, excludePatterns, `${encodeURIComponent(name)}/x`));
@@ -503,19 +491,10 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name } = request.params;
       await readable(request, name);
       const runs = await buildRuns(db, name);
-      const promotions = runs.length
-        ? await db
-            .selectFrom('build_promotions')
-            .selectAll()
-            .where(
-              'build_id',
-              'in',
-              runs.map((r) => r.id),
-            )
-            .orderBy('created_at')
-            .orderBy('id')
-            .execute()
-        : [];
+      const promotions = await promotionsOf(
+        db,
+        runs.map((r) => r.id),
+      );
       return runs.map((run) => ({
         number: run.number,
         started: run.started,
@@ -547,7 +526,9 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
         .flatMap((m) => [...(m.artifacts ?? []), ...(m.dependencies ?? [])])
         .map((f) => f.sha1?.toLowerCase() ?? '');
       const places = new Map<string, { repoKey: string; path: string }>();
-      for (const item of await itemsByChecksum(db, [...new Set(sha1s.filter(Boolean))])) {
+      for (const item of await repoContent(request).locate([...new Set(sha1s.filter(Boolean))], {
+        except: BUILD_INFO_REPO,
+      })) {
         if (places.has(item.sha1)) continue;
         if (await isAllowed(db, request.principal, 'read', item.repo_key, item.path))
           places.set(item.sha1, { repoKey: item.repo_key, path: item.path });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { replaceRun, runOf, runsOf, promotionsOf } from './builds.store.js';
 import { BUILD_INFO_REPO, type BuildDiff, type BuildFile, type PublishedBuildInfo } from '@arca/contracts';
 import { recordChange } from '../../core/changes.js';
-import { bumpConfigGeneration } from '../../core/config-cache.js';
-import { findRepository } from '../repositories/index.js';
+import { ensureSystemRepository } from '../repositories/index.js';
 import { getProjectRow } from '../projects/index.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { actorName } from '../../core/principals.js';
@@ -62,15 +62,9 @@ export async function publishBuild(
     ...(module.dependencies ?? []).map((f) => fileRow(id, 'dependency', module.id ?? '', f)),
   ]);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('builds')
-      .where('name', '=', name)
-      .where('number', '=', number)
-      .where('started_at', '=', startedAt)
-      .execute();
-    await trx
-      .insertInto('builds')
-      .values({
+    await replaceRun(
+      trx,
+      {
         id,
         name,
         number,
@@ -80,13 +74,9 @@ export async function publishBuild(
         project: project ?? null,
         created_at: Date.now(),
         created_by: actorName(request.principal),
-      })
-      .execute();
-    for (let i = 0; i < files.length; i += 200)
-      await trx
-        .insertInto('build_files')
-        .values(files.slice(i, i + 200))
-        .execute();
+      },
+      files,
+    );
     await recordChange(trx, actorName(request.principal), {
       event: { type: 'build.uploaded', payload: { name, number } },
     });
@@ -114,24 +104,17 @@ export async function storeBuildDocument(content: RepoContent, doc: BuildInfo, s
 
 /** The build-info repository, made with the first build published (as Artifactory has it from the start). */
 async function ensureBuildInfoRepository(db: Db): Promise<void> {
-  if (await findRepository(db, BUILD_INFO_REPO)) return;
   const now = Date.now();
-  await db
-    .insertInto('repositories')
-    .values({
-      // a local repository with the trash can's defaults, of its own type
-      ...TRASHCAN_ROW,
-      key: BUILD_INFO_REPO,
-      package_type: 'buildinfo',
-      description: 'Build info published by CI tools',
-      metadata_max_age_secs: 7200,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  // every process forgets the repository list it may have cached
-  await bumpConfigGeneration(db);
+  await ensureSystemRepository(db, {
+    // a local repository with the trash can's defaults, of its own type
+    ...TRASHCAN_ROW,
+    key: BUILD_INFO_REPO,
+    package_type: 'buildinfo',
+    description: 'Build info published by CI tools',
+    metadata_max_age_secs: 7200,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 function fileRow(buildId: string, kind: 'artifact' | 'dependency', module: string, file: BuildFile) {
@@ -151,24 +134,13 @@ const byNumber = new Intl.Collator('en', { numeric: true });
 
 /** The runs of a build, newest first; runs that started at the same time by number, highest first (10 after 9). */
 export async function buildRuns(db: Db, name: string): Promise<BuildsTable[]> {
-  const runs = await db
-    .selectFrom('builds')
-    .selectAll()
-    .where('name', '=', name)
-    .orderBy('started_at', 'desc')
-    .execute();
+  const runs = await runsOf(db, name);
   return runs.sort((a, b) => Number(b.started_at) - Number(a.started_at) || byNumber.compare(b.number, a.number));
 }
 
 /** A run by number (the newest when a number was published more than once); 404 when absent. */
 export async function buildRun(db: Db, name: string, number: string): Promise<BuildsTable> {
-  const run = await db
-    .selectFrom('builds')
-    .selectAll()
-    .where('name', '=', name)
-    .where('number', '=', number)
-    .orderBy('started_at', 'desc')
-    .executeTakeFirst();
+  const run = await runOf(db, name, number);
   if (!run) throw notFound(`No build was found for build name: ${name}, build number: ${number}`);
   return run;
 }
@@ -183,13 +155,7 @@ export async function storedDocument(content: RepoContent, run: BuildsTable): Pr
 /** A run's document, with the promotions recorded since (as `statuses`, oldest first). */
 export async function buildDocument(db: Db, content: RepoContent, run: BuildsTable): Promise<BuildInfo> {
   const doc = await storedDocument(content, run);
-  const promotions = await db
-    .selectFrom('build_promotions')
-    .selectAll()
-    .where('build_id', '=', run.id)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const promotions = await promotionsOf(db, [run.id]);
   const statuses = [
     ...(Array.isArray(doc.statuses) ? doc.statuses : []),
     ...promotions.map((p) => ({
@@ -233,20 +199,4 @@ export function diffBuilds(current: BuildInfo, other: BuildInfo): BuildDiff {
     dependencies: compare(files(current, 'dependencies'), files(other, 'dependencies'), sameFile),
     properties: compare(props(current), props(other), (a, b) => a.value === b.value),
   };
-}
-
-/** Items of local repositories whose SHA-1 is one of `sha1s` (what a build produced or used). */
-export async function itemsByChecksum(db: Db, sha1s: string[], repoKey?: string) {
-  if (!sha1s.length) return [];
-  let query = db
-    .selectFrom('items as i')
-    .innerJoin('binaries as b', 'b.sha256', 'i.sha256')
-    .innerJoin('repositories as r', 'r.key', 'i.repo_key')
-    .select(['i.repo_key', 'i.path', 'b.sha1'])
-    .where('b.sha1', 'in', sha1s)
-    .where('i.folder', '=', 0)
-    .where('r.rclass', '=', 'local')
-    .where('i.repo_key', '!=', BUILD_INFO_REPO);
-  if (repoKey) query = query.where('i.repo_key', '=', repoKey);
-  return query.execute();
 }

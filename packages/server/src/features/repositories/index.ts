@@ -2,6 +2,7 @@ export { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositorie
 export {
   createRepository,
   deletionRefusal,
+  ensureSystemRepository,
   findRepository,
   getRepository,
   listRepositories,

@@ -14,6 +14,7 @@ import {
   type RepositoryReaderAnswer,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
+import { bumpConfigGeneration } from '../../core/config-cache.js';
 import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { FastifyRequest } from 'fastify';
@@ -26,6 +27,7 @@ import {
   findRepositoryIgnoringCase,
   hasItems,
   insertRepository,
+  insertRepositoryIfAbsent,
   listRepositories,
   updateRepository,
 } from './repositories.store.js';
@@ -333,4 +335,13 @@ export async function quickCreate(
     }
     return rows;
   });
+}
+
+/**
+ * A repository the server makes for itself (the build-info repository, with the first build),
+ * unless it exists: every process then forgets the repository list it may have cached.
+ */
+export async function ensureSystemRepository(db: Db, row: RepositoryRow): Promise<void> {
+  if (await findRepository(db, row.key)) return;
+  if (await insertRepositoryIfAbsent(db, row)) await bumpConfigGeneration(db);
 }

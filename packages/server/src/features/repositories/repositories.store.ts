@@ -51,3 +51,13 @@ export async function hasItems(db: Db, key: string): Promise<boolean> {
     (await db.selectFrom('items').select('id').where('repo_key', '=', key).limit(1).executeTakeFirst()) !== undefined
   );
 }
+
+/** Inserts a repository unless one with its key exists; answers whether it was inserted. */
+export async function insertRepositoryIfAbsent(db: Db, row: RepositoryRow): Promise<boolean> {
+  const result = await db
+    .insertInto('repositories')
+    .values(row)
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
