@@ -15,6 +15,7 @@ import {
   updateGroup,
 } from './groups.service.js';
 import { baseUrlOf } from '../../core/base-url.js';
+import { findGroup } from './groups.store.js';
 
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 const bulkNames = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
@@ -96,7 +97,7 @@ export const groupsRestRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(`${base}/:name`, { schema: { params: nameParams, body: groupRestBodySchema } }, async (request, reply) => {
     const { name } = request.params;
-    const exists = await app.db.selectFrom('groups').select('name').where('name', '=', name).executeTakeFirst();
+    const exists = await findGroup(app.db, name);
     const changes = restGroupChanges(request.body);
     if (exists) {
       const before = await toGroup(app.db, await getGroup(app.db, name));
