@@ -11,6 +11,20 @@ import type { Db } from '../../db/database.js';
 import type { ProjectRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { isAdminPrincipal, isProjectAdmin, membershipsOf, type Principal } from '../../core/principals.js';
+import {
+  allProjects,
+  deleteProjectRow,
+  findProject,
+  insertProject,
+  knownPrincipals,
+  membersOfProjects,
+  replaceProjectMembers,
+  repositoriesOfProjects,
+  repositoryProjects,
+  setRepositoriesProject,
+  unassignedRepositories,
+  updateProjectRow,
+} from './projects.store.js';
 
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
@@ -23,7 +37,7 @@ export async function requireProjectAdmin(db: Db, principal: Principal, key: str
 }
 
 export async function getProjectRow(db: Db, key: string): Promise<ProjectRow> {
-  const row = await db.selectFrom('projects').selectAll().where('key', '=', key).executeTakeFirst();
+  const row = await findProject(db, key);
   if (!row) throw notFound(fill(PROJECT_MESSAGES.notFound, { name: key }));
   return row;
 }
@@ -32,23 +46,12 @@ export async function getProjectRow(db: Db, key: string): Promise<ProjectRow> {
 export async function listProjects(db: Db, principal: Principal): Promise<Project[]> {
   const memberships = await membershipsOf(db, principal);
   const admin = isAdmin(principal);
-  const rows = await db.selectFrom('projects').selectAll().orderBy('key').execute();
+  const rows = await allProjects(db);
   const visible = rows.filter((r) => admin || memberships.has(r.key));
   if (!visible.length) return [];
   const keys = visible.map((r) => r.key);
-  const repos = await db
-    .selectFrom('repositories')
-    .select(['key', 'project_key'])
-    .where('project_key', 'in', keys)
-    .orderBy('key')
-    .execute();
-  const members = await db
-    .selectFrom('project_members')
-    .selectAll()
-    .where('project_key', 'in', keys)
-    .orderBy('principal_type', 'desc')
-    .orderBy('principal_name')
-    .execute();
+  const repos = await repositoriesOfProjects(db, keys);
+  const members = await membersOfProjects(db, keys);
   return visible.map((row) => ({
     projectKey: row.key,
     name: row.key,
@@ -80,22 +83,15 @@ export async function createProject(
   now = Date.now(),
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const exists = await trx
-      .selectFrom('projects')
-      .select('key')
-      .where('key', '=', input.projectKey)
-      .executeTakeFirst();
-    if (exists) throw conflict(fill(PROJECT_MESSAGES.keyTaken, { name: input.projectKey }));
-    await trx
-      .insertInto('projects')
-      .values({
-        key: input.projectKey,
-        display_name: input.displayName.trim(),
-        description: input.description,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    if (await findProject(trx, input.projectKey))
+      throw conflict(fill(PROJECT_MESSAGES.keyTaken, { name: input.projectKey }));
+    await insertProject(trx, {
+      key: input.projectKey,
+      display_name: input.displayName.trim(),
+      description: input.description,
+      created_at: now,
+      updated_at: now,
+    });
   });
 }
 
@@ -106,21 +102,18 @@ export async function updateProject(
   now = Date.now(),
 ): Promise<void> {
   await getProjectRow(db, key);
-  await db
-    .updateTable('projects')
-    .set({ display_name: input.displayName.trim(), description: input.description, updated_at: now })
-    .where('key', '=', key)
-    .execute();
+  await updateProjectRow(db, key, {
+    display_name: input.displayName.trim(),
+    description: input.description,
+    updated_at: now,
+  });
 }
 
 /** Deletes a project; its repositories stay, unassigned. The default project stays. */
 export async function deleteProject(db: Db, key: string): Promise<void> {
   await getProjectRow(db, key);
   if (key === DEFAULT_PROJECT.key) throw badRequest(PROJECT_MESSAGES.defaultProject);
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('repositories').set({ project_key: null }).where('project_key', '=', key).execute();
-    await trx.deleteFrom('projects').where('key', '=', key).execute();
-  });
+  await db.transaction().execute((trx) => deleteProjectRow(trx, key));
 }
 
 /** Replaces the members of a project; users and groups must exist. All or nothing. */
@@ -128,35 +121,24 @@ export async function setMembers(db: Db, key: string, members: ProjectMember[]):
   await getProjectRow(db, key);
   const users = members.filter((m) => m.type === 'user').map((m) => m.name);
   const groups = members.filter((m) => m.type === 'group').map((m) => m.name);
-  if (users.length) {
-    const known = (await db.selectFrom('users').select('name').where('name', 'in', users).execute()).map((r) => r.name);
-    const missing = users.find((u) => !known.includes(u));
-    if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownUser, { name: missing }));
-  }
-  if (groups.length) {
-    const known = (await db.selectFrom('groups').select('name').where('name', 'in', groups).execute()).map(
-      (r) => r.name,
-    );
-    const missing = groups.find((g) => !known.includes(g));
-    if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, { name: missing }));
-  }
+  const known = await knownPrincipals(db, users, groups);
+  const missingUser = users.find((u) => !known.users.includes(u));
+  if (missingUser) throw badRequest(fill(ACCESS_MESSAGES.unknownUser, { name: missingUser }));
+  const missingGroup = groups.find((g) => !known.groups.includes(g));
+  if (missingGroup) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, { name: missingGroup }));
   const unique = new Map(members.map((m) => [`${m.type}:${m.name}`, m]));
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('project_members').where('project_key', '=', key).execute();
-    if (unique.size) {
-      await trx
-        .insertInto('project_members')
-        .values(
-          [...unique.values()].map((m) => ({
-            project_key: key,
-            principal_type: m.type,
-            principal_name: m.name,
-            role: m.role,
-          })),
-        )
-        .execute();
-    }
-  });
+  await db.transaction().execute((trx) =>
+    replaceProjectMembers(
+      trx,
+      key,
+      [...unique.values()].map((m) => ({
+        project_key: key,
+        principal_type: m.type,
+        principal_name: m.name,
+        role: m.role,
+      })),
+    ),
+  );
 }
 
 /**
@@ -170,7 +152,7 @@ export async function assignRepositories(
   keys: string[],
 ): Promise<void> {
   if (projectKey) await getProjectRow(db, projectKey);
-  const rows = await db.selectFrom('repositories').select(['key', 'project_key']).where('key', 'in', keys).execute();
+  const rows = await repositoryProjects(db, keys);
   const missing = keys.find((k) => !rows.some((r) => r.key === k));
   if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownRepository, { name: missing }));
   if (!isAdmin(principal)) {
@@ -179,14 +161,9 @@ export async function assignRepositories(
       if (projectKey !== null || !own) throw forbidden(PROJECT_MESSAGES.notProjectAdmin);
     }
   }
-  await db.updateTable('repositories').set({ project_key: projectKey }).where('key', 'in', keys).execute();
+  await setRepositoriesProject(db, keys, projectKey);
 }
 
-export async function unassignedRepositoryCount(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('repositories')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('project_key', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function unassignedRepositoryCount(db: Db): Promise<number> {
+  return unassignedRepositories(db);
 }
