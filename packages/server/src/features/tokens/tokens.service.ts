@@ -17,6 +17,17 @@ import type { AccessTokenRow, UserRow } from '../../db/schema.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { TOKEN_SERVICE, isJwt, signToken } from './tokens.jwt.js';
 import { groupsOfUser } from '../groups/index.js';
+import {
+  deleteToken,
+  deleteUserTokens,
+  insertToken,
+  tokenByHash,
+  tokenByRefreshHash,
+  tokenIdByHash,
+  tokensWithOwners,
+  touchToken,
+  userToken,
+} from './tokens.store.js';
 import { seal, unseal } from '../../core/sealing.js';
 
 /** Prefixes tell a token or API key from a password in HTTP basic credentials. */
@@ -114,8 +125,7 @@ export async function createAccessToken(
     sealed: null,
   };
   await db.transaction().execute(async (trx) => {
-    if (replaces) await trx.deleteFrom('access_tokens').where('id', '=', replaces).execute();
-    await trx.insertInto('access_tokens').values(row).execute();
+    await insertToken(trx, row, replaces);
     await onChange?.(trx, row);
   });
   return { row, token, ...(refreshToken ? { refreshToken } : {}) };
@@ -132,21 +142,7 @@ export async function refreshAccessToken(
   onChange?: (owner: UserRow) => OnChange<AccessTokenRow>,
   now = Date.now(),
 ): Promise<{ row: AccessTokenRow; token: string; refreshToken?: string; user: UserRow }> {
-  const found = await db
-    .selectFrom('access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('u')
-    .select([
-      't.id as token_id',
-      't.token_hash',
-      't.description as token_description',
-      't.scope as token_scope',
-      't.created_at as token_created_at',
-      't.expires_at as token_expires_at',
-    ])
-    .where('t.refresh_hash', '=', tokenHash(refreshToken))
-    .where('t.kind', '=', ACCESS_TOKEN)
-    .executeTakeFirst();
+  const found = await tokenByRefreshHash(db, tokenHash(refreshToken), ACCESS_TOKEN);
   if (!found || (accessToken && tokenHash(accessToken) !== found.token_hash))
     throw unauthorized(TOKEN_MESSAGES.badRefresh);
   const {
@@ -177,27 +173,14 @@ export async function revokeAccessTokenBySecret(
   ownerId: string | undefined,
   onChange?: OnChange<AccessToken>,
 ): Promise<AccessToken> {
-  let query = db
-    .selectFrom('access_tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash(secret))
-    .where('kind', '=', ACCESS_TOKEN);
-  if (ownerId) query = query.where('user_id', '=', ownerId);
-  const row = await query.executeTakeFirst();
-  if (!row) throw notFound(TOKEN_MESSAGES.notFound);
-  return revokeAccessToken(db, row.id, ownerId, onChange);
+  const id = await tokenIdByHash(db, tokenHash(secret), ACCESS_TOKEN, ownerId);
+  if (!id) throw notFound(TOKEN_MESSAGES.notFound);
+  return revokeAccessToken(db, id, ownerId, onChange);
 }
 
 /** Tokens of one user, or of everyone (administrators), newest first, with their owners' names. */
 export async function listAccessTokens(db: Db, userId?: string): Promise<AccessToken[]> {
-  let query = db
-    .selectFrom('access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('t')
-    .select('u.name as user_name')
-    .where('t.kind', '=', ACCESS_TOKEN);
-  if (userId) query = query.where('t.user_id', '=', userId);
-  const rows = await query.orderBy('t.created_at', 'desc').execute();
+  const rows = await tokensWithOwners(db, ACCESS_TOKEN, userId ? { userId } : {});
   return rows.map((row) => toAccessToken(row, row.user_name));
 }
 
@@ -208,31 +191,18 @@ export async function revokeAccessToken(
   ownerId: string | undefined,
   onChange?: OnChange<AccessToken>,
 ): Promise<AccessToken> {
-  let query = db
-    .selectFrom('access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('t')
-    .select('u.name as user_name')
-    .where('t.id', '=', id)
-    .where('t.kind', '=', ACCESS_TOKEN);
-  if (ownerId) query = query.where('t.user_id', '=', ownerId);
-  const row = await query.executeTakeFirst();
+  const [row] = await tokensWithOwners(db, ACCESS_TOKEN, { id, ...(ownerId ? { userId: ownerId } : {}) });
   if (!row) throw notFound(TOKEN_MESSAGES.notFound);
   const revoked = toAccessToken(row, row.user_name);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('access_tokens').where('id', '=', id).execute();
+    await deleteToken(trx, id);
     await onChange?.(trx, revoked);
   });
   return revoked;
 }
 
 export async function apiKeyState(db: Db, userId: string): Promise<ApiKeyState> {
-  const row = await db
-    .selectFrom('access_tokens')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('kind', '=', API_KEY)
-    .executeTakeFirst();
+  const row = await userToken(db, userId, API_KEY);
   return { exists: !!row, createdAt: iso(row?.created_at ?? null), lastUsedAt: iso(row?.last_used_at ?? null) };
 }
 
@@ -246,23 +216,20 @@ export async function generateApiKey(
   const key = API_KEY_PREFIX + randomBytes(48).toString('base64url');
   const sealed = await seal(db, apiKeyContext(userId), key);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('access_tokens').where('user_id', '=', userId).where('kind', '=', API_KEY).execute();
-    await trx
-      .insertInto('access_tokens')
-      .values({
-        id: randomUUID(),
-        user_id: userId,
-        kind: API_KEY,
-        token_hash: tokenHash(key),
-        description: 'API key',
-        scope: TOKEN_SCOPE_USER,
-        created_at: now,
-        expires_at: null,
-        last_used_at: null,
-        refresh_hash: null,
-        sealed,
-      })
-      .execute();
+    await deleteUserTokens(trx, userId, API_KEY);
+    await insertToken(trx, {
+      id: randomUUID(),
+      user_id: userId,
+      kind: API_KEY,
+      token_hash: tokenHash(key),
+      description: 'API key',
+      scope: TOKEN_SCOPE_USER,
+      created_at: now,
+      expires_at: null,
+      last_used_at: null,
+      refresh_hash: null,
+      sealed,
+    });
     await onChange?.(trx, undefined);
   });
   return key;
@@ -275,23 +242,13 @@ const apiKeyContext = (userId: string) => `api-key:${userId}`;
  * /api/security/apiKey`); undefined when there is none, or it was made before keys were sealed.
  */
 export async function readApiKey(db: Db, userId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('access_tokens')
-    .select('sealed')
-    .where('user_id', '=', userId)
-    .where('kind', '=', API_KEY)
-    .executeTakeFirst();
+  const row = await userToken(db, userId, API_KEY);
   return row?.sealed ? unseal(db, apiKeyContext(userId), row.sealed) : undefined;
 }
 
 export async function revokeApiKey(db: Db, userId: string, onChange?: OnChange<undefined>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .deleteFrom('access_tokens')
-      .where('user_id', '=', userId)
-      .where('kind', '=', API_KEY)
-      .executeTakeFirst();
-    const revoked = Number(result.numDeletedRows) > 0;
+    const revoked = await deleteUserTokens(trx, userId, API_KEY);
     if (revoked) await onChange?.(trx, undefined);
     return revoked;
   });
@@ -315,19 +272,7 @@ export async function resolveToken(
   // the token and its owner in one indexed read, kept per process while the configuration
   // generation stays the same (revoking a token or changing its owner is a recorded change)
   const found = await cachedConfig(db, `token:${hash}`, async () => {
-    const row = await db
-      .selectFrom('access_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .selectAll('u')
-      .select([
-        't.id as token_id',
-        't.kind as token_kind',
-        't.scope as token_scope',
-        't.expires_at as token_expires_at',
-        't.last_used_at as token_last_used_at',
-      ])
-      .where('t.token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await tokenByHash(db, hash);
     // an unknown secret is not kept: guesses must not fill the cache
     if (!row) throw unauthorized(TOKEN_MESSAGES.invalid);
     return row;
@@ -337,7 +282,7 @@ export async function resolveToken(
   if (token_expires_at !== null && token_expires_at <= now) throw unauthorized(TOKEN_MESSAGES.expired);
   if (token_last_used_at === null || now - token_last_used_at >= LAST_USED_EVERY_MS) {
     found.token_last_used_at = now;
-    await db.updateTable('access_tokens').set({ last_used_at: now }).where('id', '=', token_id).execute();
+    await touchToken(db, token_id, now);
   }
   return { user, scopeGroups: scopeGroups(token_scope) };
 }
