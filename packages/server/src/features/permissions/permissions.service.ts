@@ -18,6 +18,7 @@ import {
 } from '@arca/contracts';
 import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
+import { allTargets, deleteTargetRows, findTarget, grantsOf, knownNames, saveTargetRows } from './permissions.store.js';
 import type { PermissionTargetRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 
@@ -35,7 +36,7 @@ function scopeOf(resource: PermissionResource): StoredScope {
 }
 
 async function toTarget(db: Db, row: PermissionTargetRow): Promise<PermissionTarget> {
-  const grants = await db.selectFrom('permission_grants').selectAll().where('target_name', '=', row.name).execute();
+  const grants = await grantsOf(db, row.name);
   return assemble(row, grants);
 }
 
@@ -66,8 +67,8 @@ function assemble(
 }
 
 export async function listTargets(db: Db): Promise<PermissionTarget[]> {
-  const rows = await db.selectFrom('permission_targets').selectAll().orderBy('name').execute();
-  const grants = await db.selectFrom('permission_grants').selectAll().execute();
+  const rows = await allTargets(db);
+  const grants = await grantsOf(db);
   return rows.map((row) =>
     assemble(
       row,
@@ -77,7 +78,7 @@ export async function listTargets(db: Db): Promise<PermissionTarget[]> {
 }
 
 export async function getTarget(db: Db, name: string): Promise<PermissionTarget> {
-  const row = await db.selectFrom('permission_targets').selectAll().where('name', '=', name).executeTakeFirst();
+  const row = await findTarget(db, name);
   if (!row) throw notFound(fill(ACCESS_MESSAGES.targetNotFound, name));
   return toTarget(db, row);
 }
@@ -91,8 +92,8 @@ async function validate(db: Db, name: string, body: TargetBody): Promise<void> {
     if (body.repo.repositories.length === 0) throw badRequest(ACCESS_MESSAGES.noRepositories);
     const named = body.repo.repositories.filter((r) => !(ANY_REPOSITORY_CHOICES as readonly string[]).includes(r));
     if (named.length) {
-      const rows = await db.selectFrom('repositories').select('key').where('key', 'in', named).execute();
-      const missing = named.find((key) => !rows.some((r) => r.key === key));
+      const known = await knownNames(db, { repositories: named, users: [], groups: [] });
+      const missing = named.find((key) => !known.repositories.includes(key));
       if (missing) throw badRequest(fill(ACCESS_MESSAGES.unknownRepository, missing));
     }
   }
@@ -112,26 +113,11 @@ async function validate(db: Db, name: string, body: TargetBody): Promise<void> {
     Object.keys(resource.users).forEach((u) => users.add(u));
     Object.keys(resource.groups).forEach((g) => groups.add(g));
   }
-  const knownUsers = users.size
-    ? (
-        await db
-          .selectFrom('users')
-          .select('name')
-          .where('name', 'in', [...users])
-          .execute()
-      ).map((r) => r.name)
-    : [];
+  const known = await knownNames(db, { repositories: [], users: [...users], groups: [...groups] });
+  const knownUsers = known.users;
   const missingUser = [...users].find((u) => u !== ANONYMOUS_USER && !knownUsers.includes(u));
   if (missingUser) throw badRequest(fill(ACCESS_MESSAGES.unknownUser, missingUser));
-  const knownGroups = groups.size
-    ? (
-        await db
-          .selectFrom('groups')
-          .select('name')
-          .where('name', 'in', [...groups])
-          .execute()
-      ).map((r) => r.name)
-    : [];
+  const knownGroups = known.groups;
   const missingGroup = [...groups].find((g) => !knownGroups.includes(g));
   if (missingGroup) throw badRequest(fill(ACCESS_MESSAGES.unknownGroup, missingGroup));
 }
@@ -187,28 +173,14 @@ export async function saveTarget(
 ): Promise<{ created: boolean }> {
   await validate(db, name, body);
   return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('permission_targets')
-      .select('created_at')
-      .where('name', '=', name)
-      .executeTakeFirst();
+    const existing = await findTarget(trx, name);
     if (existing && mode === 'create') throw conflict(fill(ACCESS_MESSAGES.targetTaken, name), 'name');
     if (!existing && mode === 'replace') throw notFound(fill(ACCESS_MESSAGES.targetNotFound, name));
-    if (existing) {
-      await trx
-        .updateTable('permission_targets')
-        .set({ resources: scopes(body), updated_at: now })
-        .where('name', '=', name)
-        .execute();
-      await trx.deleteFrom('permission_grants').where('target_name', '=', name).execute();
-    } else {
-      await trx
-        .insertInto('permission_targets')
-        .values({ name, resources: scopes(body), created_at: now, updated_at: now })
-        .execute();
-    }
-    const rows = grantRows(name, body);
-    if (rows.length) await trx.insertInto('permission_grants').values(rows).execute();
+    await saveTargetRows(
+      trx,
+      { name, resources: scopes(body), now, exists: existing !== undefined },
+      grantRows(name, body),
+    );
     await onChange?.(trx, { name, created: !existing });
     return { created: !existing };
   });
@@ -217,7 +189,7 @@ export async function saveTarget(
 export async function deleteTargets(db: Db, names: string[], onChange?: OnChange<string[]>): Promise<void> {
   for (const name of names) await getTarget(db, name);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('permission_targets').where('name', 'in', names).execute();
+    await deleteTargetRows(trx, names);
     await onChange?.(trx, names);
   });
 }
