@@ -12,14 +12,22 @@ import { checkPassword } from '../users/index.js';
 import { authenticate } from './auth.service.js';
 import {
   clearLoginFailures,
+  clearMfa,
   consumeToken,
+  findUserByEmail,
   findUserById,
   findUserByName,
   peekToken,
   recordLoginFailure,
   refuseWhileLocked,
+  setMfaEnrolled,
+  setMfaSecret,
+  setPasswordHash,
+  setTokenData,
+  useOtpStep,
   type LiveToken,
 } from '../identity/index.js';
+import { deleteUserSessions } from './auth.store.js';
 
 /** Wrong codes allowed for one half-finished two-factor sign-in. */
 const MAX_OTP_ATTEMPTS = 5;
@@ -50,13 +58,7 @@ export function otpStep(user: UserRow, secret: string, code: string, now = Date.
 async function useCode(db: Db, user: UserRow, secret: string, code: string): Promise<boolean> {
   const step = otpStep(user, secret, code);
   if (step === null) return false;
-  const result = await db
-    .updateTable('users')
-    .set({ mfa_last_step: step })
-    .where('id', '=', user.id)
-    .where((eb) => eb.or([eb('mfa_last_step', 'is', null), eb('mfa_last_step', '<', step)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return useOtpStep(db, user.id, step);
 }
 
 /**
@@ -66,7 +68,7 @@ async function useCode(db: Db, user: UserRow, secret: string, code: string): Pro
 export async function startEnrollment(db: Db, user: UserRow): Promise<MfaEnrollment> {
   if (user.mfa_enrolled_at !== null) throw conflict(PASSWORD_FLOW_MESSAGES.mfaAlreadyEnrolled);
   const secret = new OTPAuth.Secret({ size: 20 }).base32;
-  await db.updateTable('users').set({ mfa_secret: secret }).where('id', '=', user.id).execute();
+  await setMfaSecret(db, user.id, secret);
   const otpauthUrl = totp(user, secret).toString();
   return { secret, otpauthUrl, qrCode: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }) };
 }
@@ -76,7 +78,7 @@ export async function confirmEnrollment(db: Db, userId: string, code: string, no
   const user = await findUserById(db, userId);
   if (!user?.mfa_secret || user.mfa_enrolled_at !== null) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
   if (!(await useCode(db, user, user.mfa_secret, code))) throw badRequest(PASSWORD_FLOW_MESSAGES.badOtp);
-  await db.updateTable('users').set({ mfa_enrolled_at: now }).where('id', '=', user.id).execute();
+  await setMfaEnrolled(db, user.id, now);
   // from now on the password alone no longer signs a client in: caches of verified passwords drop it
   credentialsChanged(user.id);
   await bumpConfigGeneration(db);
@@ -98,13 +100,7 @@ export async function verifyLoginOtp(db: Db, config: Config, pending: LiveToken,
   const attempts = Number(pending.data.attempts ?? 0) + 1;
   const last = attempts >= MAX_OTP_ATTEMPTS;
   if (last) await consumeToken(db, pending.hash);
-  else {
-    await db
-      .updateTable('one_time_tokens')
-      .set({ data: JSON.stringify({ ...pending.data, attempts }) })
-      .where('token_hash', '=', pending.hash)
-      .execute();
-  }
+  else await setTokenData(db, pending.hash, { ...pending.data, attempts });
   // answers 429 on the failure that locks the user
   await recordLoginFailure(db, config, user.name, user, Date.now(), 'otp');
   throw last ? forbidden(PASSWORD_FLOW_MESSAGES.otpExpired) : unauthorized(PASSWORD_FLOW_MESSAGES.badOtp);
@@ -120,11 +116,7 @@ export async function verifyCurrentOtp(db: Db, config: Config, user: UserRow, co
 
 /** Removes a user's second factor (an administrator's reset, or the user's own choice). */
 export async function resetMfa(db: Db, userId: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ mfa_secret: null, mfa_enrolled_at: null, mfa_last_step: null })
-    .where('id', '=', userId)
-    .execute();
+  await clearMfa(db, userId);
   credentialsChanged(userId);
   await bumpConfigGeneration(db);
 }
@@ -135,12 +127,8 @@ export async function resetMfa(db: Db, userId: string): Promise<void> {
 export async function setPassword(db: Db, user: UserRow, password: string, now = Date.now()): Promise<UserRow> {
   await checkPassword(db, password);
   const hash = await hashPassword(password);
-  await db
-    .updateTable('users')
-    .set({ password_hash: hash, password_changed_at: now, must_change_password: 0 })
-    .where('id', '=', user.id)
-    .execute();
-  await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+  await setPasswordHash(db, user.id, hash, now);
+  await deleteUserSessions(db, user.id);
   credentialsChanged(user.id);
   // other workers and nodes drop their cached verdicts on their next request
   await bumpConfigGeneration(db);
@@ -165,7 +153,7 @@ export async function changePassword(
 /** Finds the user a forgot-password request names, by name or e-mail; undefined reveals nothing. */
 export async function findResettableUser(db: Db, nameOrEmail: string): Promise<UserRow | undefined> {
   const byName = await findUserByName(db, nameOrEmail);
-  const user = byName ?? (await db.selectFrom('users').selectAll().where('email', '=', nameOrEmail).executeTakeFirst());
+  const user = byName ?? (await findUserByEmail(db, nameOrEmail));
   if (!user?.email || user.realm !== 'internal') return undefined;
   return user;
 }

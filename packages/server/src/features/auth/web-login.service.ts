@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { WEB_LOGIN_LIFETIME_MS, WEB_LOGIN_MESSAGES, type WebLogin } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
+import {
+  answerWebLogin,
+  collectWebLogin,
+  deleteWebLogin,
+  insertWebLogin,
+  webLoginByDone,
+  webLoginById,
+} from './auth.store.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, notFound } from '../../core/errors.js';
 import { findUserById } from '../identity/index.js';
@@ -27,9 +35,10 @@ export async function openWebLogin(
 ): Promise<OpenedWebLogin> {
   const loginId = newId();
   const doneId = newId();
-  await db
-    .insertInto('web_logins')
-    .values({
+  // requests nobody finished go with the next one
+  await insertWebLogin(
+    db,
+    {
       id_hash: sha256(loginId),
       done_hash: sha256(doneId),
       client: request.client.slice(0, 32),
@@ -40,22 +49,21 @@ export async function openWebLogin(
       approved_by: null,
       approved_at: null,
       done_at: null,
-    })
-    .execute();
-  // requests nobody finished go with the next one
-  await db.deleteFrom('web_logins').where('expires_at', '<', now).execute();
+    },
+    now,
+  );
   return { loginId, doneId };
 }
 
 async function live(db: Db, loginId: string, now: number) {
-  const row = await db.selectFrom('web_logins').selectAll().where('id_hash', '=', sha256(loginId)).executeTakeFirst();
+  const row = await webLoginById(db, sha256(loginId));
   if (!row || row.expires_at <= now || row.done_at !== null) throw notFound(WEB_LOGIN_MESSAGES.gone);
   return row;
 }
 
 /** A request as the console shows it to the user asked to approve it (also once collected); 404 when gone. */
 export async function describeWebLogin(db: Db, loginId: string, now = Date.now()): Promise<WebLogin> {
-  const row = await db.selectFrom('web_logins').selectAll().where('id_hash', '=', sha256(loginId)).executeTakeFirst();
+  const row = await webLoginById(db, sha256(loginId));
   if (!row || row.expires_at <= now) throw notFound(WEB_LOGIN_MESSAGES.gone);
   return {
     id: loginId,
@@ -77,13 +85,8 @@ export async function decideWebLogin(
   now = Date.now(),
 ): Promise<void> {
   await live(db, loginId, now);
-  const result = await db
-    .updateTable('web_logins')
-    .set({ approved_by: approve ? user.id : DENIED, approved_at: now })
-    .where('id_hash', '=', sha256(loginId))
-    .where('approved_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new HttpError(409, 'This sign-in was already answered.');
+  if (!(await answerWebLogin(db, sha256(loginId), approve ? user.id : DENIED, now)))
+    throw new HttpError(409, 'This sign-in was already answered.');
 }
 
 /**
@@ -91,20 +94,14 @@ export async function decideWebLogin(
  * once (the caller makes the token); 403 when denied, 404 when unknown, expired or collected.
  */
 export async function pollWebLogin(db: Db, doneId: string, now = Date.now()): Promise<'pending' | UserRow> {
-  const row = await db.selectFrom('web_logins').selectAll().where('done_hash', '=', sha256(doneId)).executeTakeFirst();
+  const row = await webLoginByDone(db, sha256(doneId));
   if (!row || row.expires_at <= now || row.done_at !== null) throw notFound(WEB_LOGIN_MESSAGES.gone);
   if (row.approved_at === null) return 'pending';
   if (row.approved_by === DENIED || row.approved_by === null) {
-    await db.deleteFrom('web_logins').where('done_hash', '=', row.done_hash).execute();
+    await deleteWebLogin(db, row.done_hash);
     throw new HttpError(403, WEB_LOGIN_MESSAGES.denied);
   }
-  const collected = await db
-    .updateTable('web_logins')
-    .set({ done_at: now })
-    .where('done_hash', '=', row.done_hash)
-    .where('done_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(collected.numUpdatedRows) !== 1) throw notFound(WEB_LOGIN_MESSAGES.gone);
+  if (!(await collectWebLogin(db, row.done_hash, now))) throw notFound(WEB_LOGIN_MESSAGES.gone);
   const user = await findUserById(db, row.approved_by);
   if (!user) throw notFound(WEB_LOGIN_MESSAGES.gone);
   return user;

@@ -56,3 +56,44 @@ export async function listLocks(db: Db, now: number): Promise<Map<string, number
     .execute();
   return new Map(rows.map((r) => [r.user_name, Number(r.locked_until)]));
 }
+
+/* ---------- how users prove who they are: passwords and second factors ---------- */
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function setPasswordHash(db: Db, userId: string, hash: string, at: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: hash, password_changed_at: at, must_change_password: 0 })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Records the time step of a second-factor code if it is later than the last one used; false otherwise. */
+export async function useOtpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ mfa_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('mfa_last_step', 'is', null), eb('mfa_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setMfaSecret(db: Db, userId: string, secret: string): Promise<void> {
+  await db.updateTable('users').set({ mfa_secret: secret }).where('id', '=', userId).execute();
+}
+
+export async function setMfaEnrolled(db: Db, userId: string, at: number): Promise<void> {
+  await db.updateTable('users').set({ mfa_enrolled_at: at }).where('id', '=', userId).execute();
+}
+
+export async function clearMfa(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ mfa_secret: null, mfa_enrolled_at: null, mfa_last_step: null })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,13 +1,19 @@
 export { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from './encrypted-password.js';
 export {
+  clearMfa,
   clearLoginFailures,
   findLoginFailures,
+  findUserByEmail,
   findUserById,
   findUserByName,
   insertUser,
   listLocks,
   putLoginFailures,
   setLastLogin,
+  setMfaEnrolled,
+  setMfaSecret,
+  setPasswordHash,
+  useOtpStep,
 } from './identity.store.js';
 export type { FailureCause } from './lockout.js';
 export { lockedUsers, recordLoginFailure, refuseWhileLocked, unlockUsers } from './lockout.js';
@@ -20,4 +26,5 @@ export {
   purgeTokens,
   recentlyIssued,
   sendInvitation,
+  setTokenData,
 } from './one-time-links.js';

@@ -112,3 +112,12 @@ export async function sendInvitation(db: Db, user: UserRow, base: string): Promi
     text: `An administrator created the user ${user.name} for you.\n\nOpen this link within seven days to choose your password:\n${link}\n`,
   });
 }
+
+/** Replaces what a live one-time token carries (the wrong codes counted so far). */
+export async function setTokenData(db: Db, hash: string, data: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('one_time_tokens')
+    .set({ data: JSON.stringify(data) })
+    .where('token_hash', '=', hash)
+    .execute();
+}
