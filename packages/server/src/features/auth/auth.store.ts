@@ -63,8 +63,3 @@ export async function collectWebLogin(db: Db, doneHash: string, at: number): Pro
 export async function deleteWebLogin(db: Db, doneHash: string): Promise<void> {
   await db.deleteFrom('web_logins').where('done_hash', '=', doneHash).execute();
 }
-
-/** Ends every session of a user. */
-export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-}

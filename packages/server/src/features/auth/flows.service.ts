@@ -14,6 +14,7 @@ import {
   clearLoginFailures,
   clearMfa,
   consumeToken,
+  deleteUserSessions,
   findUserByEmail,
   findUserById,
   findUserByName,
@@ -27,7 +28,6 @@ import {
   useOtpStep,
   type LiveToken,
 } from '../identity/index.js';
-import { deleteUserSessions } from './auth.store.js';
 
 /** Wrong codes allowed for one half-finished two-factor sign-in. */
 const MAX_OTP_ATTEMPTS = 5;

@@ -5,6 +5,8 @@ import type { GroupRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { credentialsChanged } from '../../core/credentials.js';
 import {
+  adminGroupNameRows,
+  membershipsByUserId,
   allGroups,
   allMemberships,
   autoJoinGroupNames,
@@ -179,4 +181,17 @@ export function restGroupChanges(body: GroupRestBody): GroupChanges {
     adminPrivileges: body.adminPrivileges,
     members: body.userNames,
   };
+}
+
+/** The groups of every user, by user id. */
+export async function groupsByUser(db: Db): Promise<Map<string, string[]>> {
+  const byUser = new Map<string, string[]>();
+  for (const m of await membershipsByUserId(db))
+    byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.group_name]);
+  return byUser;
+}
+
+/** The groups whose members are administrators. */
+export async function adminGroups(db: Db): Promise<Set<string>> {
+  return new Set(await adminGroupNameRows(db));
 }

@@ -108,3 +108,12 @@ export async function replaceUserMemberships(trx: Db, userId: string, names: str
 export async function autoJoinGroupNames(db: Db): Promise<string[]> {
   return (await db.selectFrom('groups').select('name').where('auto_join', '=', 1).execute()).map((r) => r.name);
 }
+
+/** Every membership as user id and group name, ordered by group name. */
+export function membershipsByUserId(db: Db): Promise<{ user_id: string; group_name: string }[]> {
+  return db.selectFrom('group_members').select(['user_id', 'group_name']).orderBy('group_name').execute();
+}
+
+export async function adminGroupNameRows(db: Db): Promise<string[]> {
+  return (await db.selectFrom('groups').select('name').where('admin_privileges', '=', 1).execute()).map((r) => r.name);
+}

@@ -1,2 +1,2 @@
 export { groupsRestRoutes, groupsRoutes } from './groups.routes.js';
-export { autoJoinGroups, groupsOfUser, replaceUserGroups } from './groups.service.js';
+export { adminGroups, autoJoinGroups, groupsByUser, groupsOfUser, replaceUserGroups } from './groups.service.js';

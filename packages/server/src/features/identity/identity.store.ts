@@ -97,3 +97,8 @@ export async function clearMfa(db: Db, userId: string): Promise<void> {
     .where('id', '=', userId)
     .execute();
 }
+
+/** Ends every session of a user (a new password, a deleted user). */
+export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

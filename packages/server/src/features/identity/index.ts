@@ -1,6 +1,7 @@
 export { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from './encrypted-password.js';
 export {
   clearMfa,
+  deleteUserSessions,
   clearLoginFailures,
   findLoginFailures,
   findUserByEmail,

@@ -22,7 +22,7 @@ import { auditActor, recordWith } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { lockedUsers, unlockUsers, sendInvitation, findUserByName } from '../identity/index.js';
 import { mailConfigured, requireLinkBaseUrl } from '../mail/index.js';
-import { groupsOfUser } from '../groups/index.js';
+import { adminGroups, groupsByUser, groupsOfUser } from '../groups/index.js';
 import { listUsers } from './users.store.js';
 import { baseUrlOf } from '../../core/base-url.js';
 
@@ -50,14 +50,9 @@ export function toUserListItem(
   };
 }
 
-async function adminGroupNames(db: Db): Promise<Set<string>> {
-  const rows = await db.selectFrom('groups').select('name').where('admin_privileges', '=', 1).execute();
-  return new Set(rows.map((r) => r.name));
-}
-
 async function userListItem(db: Db, row: UserRow): Promise<UserListItem> {
   const locks = await lockedUsers(db);
-  return toUserListItem(row, await groupsOfUser(db, row.id), await adminGroupNames(db), locks.get(row.name));
+  return toUserListItem(row, await groupsOfUser(db, row.id), await adminGroups(db), locks.get(row.name));
 }
 
 /** Releases users from a lockout, audited per user; 404 (nothing released) for an unknown name. */
@@ -104,17 +99,11 @@ const userDeleted = (request: FastifyRequest, message?: string) =>
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ui/users', { config: { access: 'admin' }, schema: { response: { 200: userListSchema } } }, async () => {
-    const memberships = await app.db
-      .selectFrom('group_members')
-      .select(['user_id', 'group_name'])
-      .orderBy('group_name')
-      .execute();
-    const byUser = new Map<string, string[]>();
-    for (const m of memberships) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.group_name]);
-    const adminGroups = await adminGroupNames(app.db);
+    const byUser = await groupsByUser(app.db);
+    const admins = await adminGroups(app.db);
     const locks = await lockedUsers(app.db);
     return (await listUsers(app.db)).map((row) =>
-      toUserListItem(row, byUser.get(row.id) ?? [], adminGroups, locks.get(row.name)),
+      toUserListItem(row, byUser.get(row.id) ?? [], admins, locks.get(row.name)),
     );
   });
 

@@ -15,7 +15,8 @@ import { credentialsChanged } from '../../core/credentials.js';
 import { hashPassword } from '../../core/passwords.js';
 import { autoJoinGroups, replaceUserGroups } from '../groups/index.js';
 import { getSetting } from '../../core/settings.store.js';
-import { findUserByName, insertUser } from '../identity/index.js';
+import { deleteUserSessions, findUserByName, insertUser } from '../identity/index.js';
+import { adminCount, deleteUserRow, updateUserRow } from './users.store.js';
 
 /** The user rows other features read and write (sign-in, sessions, tokens), through this service. */
 
@@ -45,15 +46,6 @@ export async function checkPassword(db: Db, password: string): Promise<void> {
   const minLength = (await getSetting(db, 'security.policy')).passwordMinLength ?? 8;
   if (password.length < minLength)
     throw badRequest(formatMessage(USER_MESSAGES.passwordTooShort, { n: String(minLength) }), 'password');
-}
-
-async function adminCount(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('admin', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function getUser(db: Db, name: string): Promise<UserRow> {
@@ -128,11 +120,9 @@ export async function updateUser(db: Db, name: string, body: UserBody, onChange?
   const updated = { ...existing, ...changes };
   await db.transaction().execute(async (trx) => {
     if (body.groups !== undefined) await replaceUserGroups(trx, existing.id, body.groups);
-    if (Object.keys(changes).length)
-      await trx.updateTable('users').set(changes).where('id', '=', existing.id).execute();
+    if (Object.keys(changes).length) await updateUserRow(trx, existing.id, changes);
     // a new password ends the user's sessions
-    if (changes.password_hash !== undefined)
-      await trx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
+    if (changes.password_hash !== undefined) await deleteUserSessions(trx, existing.id);
     await onChange?.(trx, updated);
   });
   // a new password, other groups or fewer rights take effect at once: cached verdicts end
@@ -151,18 +141,8 @@ export async function deleteUser(db: Db, name: string, actorName: string, onChan
   if (existing.name === actorName) throw badRequest(USER_MESSAGES.deleteSelf);
   if (existing.admin === 1 && (await adminCount(db)) <= 1) throw badRequest(USER_MESSAGES.lastAdmin);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('permission_grants')
-      .where('principal_type', '=', 'user')
-      .where('principal_name', '=', existing.name)
-      .execute();
     // a later user of the same name starts with no memberships
-    await trx
-      .deleteFrom('project_members')
-      .where('principal_type', '=', 'user')
-      .where('principal_name', '=', existing.name)
-      .execute();
-    await trx.deleteFrom('users').where('id', '=', existing.id).execute();
+    await deleteUserRow(trx, existing);
     await onChange?.(trx, existing);
   });
   credentialsChanged(existing.id);

@@ -1,6 +1,36 @@
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 
+/** The rows of the users feature (who is who is the identity feature's: user rows by id and name). */
+
 export function listUsers(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('name').execute();
+}
+
+export async function adminCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateUserRow(trx: Db, id: string, changes: Partial<UserRow>): Promise<void> {
+  await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Removes a user with what grants the name rights (a later user of the same name starts with none). */
+export async function deleteUserRow(trx: Db, user: Pick<UserRow, 'id' | 'name'>): Promise<void> {
+  await trx
+    .deleteFrom('permission_grants')
+    .where('principal_type', '=', 'user')
+    .where('principal_name', '=', user.name)
+    .execute();
+  await trx
+    .deleteFrom('project_members')
+    .where('principal_type', '=', 'user')
+    .where('principal_name', '=', user.name)
+    .execute();
+  await trx.deleteFrom('users').where('id', '=', user.id).execute();
 }
