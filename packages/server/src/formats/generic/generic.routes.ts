@@ -72,7 +72,8 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
       }
       deploy = decided;
     }
-    const deployed = await content.deploy(deploy);
+    // the write target resolved above serves the deploy too: one lookup per request
+    const deployed = await content.deploy({ ...deploy, target });
     await plain?.changed(target, deployed.item.path);
     return reply.status(201).send(itemCreatedSchema.parse(itemCreated(baseUrlOf(request), deployed)));
   });

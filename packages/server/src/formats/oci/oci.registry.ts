@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { HttpError } from '../../core/errors.js';
 import type { RepoContent } from '../../features/artifacts/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
@@ -80,9 +80,16 @@ const deployBuffer = (
     repoKey,
     path,
     properties,
-    body: Readable.from([body]),
+    body: undefined,
     contentLength: body.length,
-    checksums: { sha256: createHash('sha256').update(body).digest('hex') },
+    // hashed here once (the digest names it); the store takes the digests rather than hashing again
+    known: {
+      bytes: body,
+      sha256: createHash('sha256').update(body).digest('hex'),
+      sha1: createHash('sha1').update(body).digest('hex'),
+      md5: createHash('md5').update(body).digest('hex'),
+    },
+    checksums: {},
     checksumDeploy: false,
   });
 
