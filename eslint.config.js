@@ -5,6 +5,29 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** One layering rule: these files may not import what the patterns name. */
+function restrict(files, patterns, extra = {}) {
+  return { files, ...extra, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
+const NO_STORE = {
+  group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
+  message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
+};
+const OTHER_FEATURE = {
+  regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
+  message: 'Another feature is reached through its index.ts only.',
+};
+const NO_FORMATS = { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' };
+const DOOR_ONLY = {
+  regex: '(^|/)features/(?!artifacts/index\\.js$)',
+  message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
+};
+const NO_SHELL = {
+  group: ['**/app/**', '**/app'],
+  message: 'Features do not import the shell (app/); move what they share to lib/.',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'packages/web/test-results/**', 'bench/**/results/**'] },
   js.configs.recommended,
@@ -38,166 +61,42 @@ export default tseslint.config(
   // features meet only through each other's index.ts; formats reach features only through the
   // artifacts feature's index.ts (the door and the Format contract), features reach formats only
   // through the registry the composition root injects (app.formatRegistry)
-  {
-    files: ['packages/server/src/features/*/**/*.ts'],
+  restrict(['packages/server/src/features/*/**/*.ts'], [NO_STORE, OTHER_FEATURE, NO_FORMATS], {
     ignores: ['packages/server/src/features/artifacts/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
-              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
-            },
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
-              message: 'Another feature is reached through its index.ts only.',
-            },
-            { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/server/src/features/artifacts/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
-              message: 'Another feature is reached through its index.ts only.',
-            },
-            { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/server/src/formats/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)features/(?!artifacts/index\\.js$)',
-              message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
-            },
-            {
-              group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
-              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/server/src/formats/*/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)features/(?!artifacts/index\\.js$)',
-              message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
-            },
-            {
-              group: ['**/artifacts/artifacts.store*', '**/storage/binary-store*'],
-              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
-            },
-            { regex: '^\\.\\./(?!\\.\\.)', message: 'One format does not import another.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: [
-      'packages/server/src/core/**/*.ts',
-      'packages/server/src/db/**/*.ts',
-      'packages/server/src/storage/**/*.ts',
+  }),
+  restrict(['packages/server/src/features/artifacts/**/*.ts'], [OTHER_FEATURE, NO_FORMATS]),
+  restrict(['packages/server/src/formats/*.ts'], [DOOR_ONLY, NO_STORE]),
+  restrict(
+    ['packages/server/src/formats/*/**/*.ts'],
+    [DOOR_ONLY, NO_STORE, { regex: '^\\.\\./(?!\\.\\.)', message: 'One format does not import another.' }],
+  ),
+  restrict(
+    ['packages/server/src/core/**/*.ts', 'packages/server/src/db/**/*.ts', 'packages/server/src/storage/**/*.ts'],
+    [
+      { group: ['**/features/**', '**/formats/**'], message: 'core/ imports no feature or format.' },
+      { group: ['**/artifacts/artifacts.store*'], message: NO_STORE.message },
     ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/features/**', '**/formats/**'], message: 'core/ imports no feature or format.' },
-            {
-              group: ['**/artifacts/artifacts.store*'],
-              message: 'Use the artifacts feature’s door (repoContent) instead of its store.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ),
   // web features never import the shell: what they share lives in lib/ or components/; another
   // feature is reached through its index.ts only (the shell itself imports pages lazily, by file)
-  {
-    files: ['packages/web/src/features/*/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/app/**', '**/app'],
-              message: 'Features do not import the shell (app/); move what they share to lib/.',
-            },
-            {
-              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)',
-              message: 'Another feature is reached through its index.ts only.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/web/src/features/*/*/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/app/**', '**/app'],
-              message: 'Features do not import the shell (app/); move what they share to lib/.',
-            },
-            {
-              regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/(?!index$)',
-              message: 'Another feature is reached through its index.ts only.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  restrict(
+    ['packages/web/src/features/*/*.{ts,tsx}'],
+    [NO_SHELL, { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index$)', message: OTHER_FEATURE.message }],
+  ),
+  restrict(
+    ['packages/web/src/features/*/*/**/*.{ts,tsx}'],
+    [NO_SHELL, { regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/(?!index$)', message: OTHER_FEATURE.message }],
+  ),
   // the shared layers below the features import none of them, nor the shell
-  {
-    files: ['packages/web/src/{api,lib,components}/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/features/**', '**/app/**', '**/app'],
-              message: 'api/, lib/ and components/ import no feature and not the shell.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  restrict(
+    ['packages/web/src/{api,lib,components}/**/*.{ts,tsx}'],
+    [
+      {
+        group: ['**/features/**', '**/app/**', '**/app'],
+        message: 'api/, lib/ and components/ import no feature and not the shell.',
+      },
+    ],
+  ),
   {
     files: ['packages/server/src/db/migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
