@@ -45,7 +45,31 @@ export const buildInfoSchema = z.looseObject({
   url: z.string().optional(),
   agent: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
   buildAgent: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
-  vcs: z.array(z.looseObject({ url: z.string().optional(), revision: z.string().optional() })).optional(),
+  vcs: z
+    .array(
+      z.looseObject({
+        url: z.string().optional(),
+        revision: z.string().optional(),
+        branch: z.string().optional(),
+        message: z.string().optional(),
+      }),
+    )
+    .optional(),
+  issues: z
+    .looseObject({
+      tracker: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+      affectedIssues: z
+        .array(
+          z.looseObject({
+            key: z.string(),
+            url: z.string().optional(),
+            summary: z.string().optional(),
+            aggregated: z.boolean().optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
   modules: z.array(buildModuleSchema).optional(),
   properties: z.record(z.string(), z.unknown()).optional(),
   statuses: z.array(buildStatusSchema).optional(),
@@ -101,3 +125,75 @@ export const buildPromotionSchema = z.object({
 export const buildPromotionAnswerSchema = z.object({
   messages: z.array(z.object({ level: z.enum(['INFO', 'WARNING', 'ERROR']), message: z.string() })),
 });
+
+/** `GET /ui/builds/names`: a build the caller may read, with its newest run. */
+export const buildNameSchema = z.object({
+  name: z.string(),
+  lastNumber: z.string(),
+  lastStarted: z.string(),
+  runs: z.number(),
+  project: z.string().nullable(),
+});
+export type BuildName = z.infer<typeof buildNameSchema>;
+
+/** `GET /ui/builds/projectInfo`: per project, the builds the caller may read in it. */
+export const projectBuildsSchema = z.object({
+  projectKey: z.string(),
+  builds: z.number(),
+  runs: z.number(),
+  lastStarted: z.string(),
+});
+export type ProjectBuilds = z.infer<typeof projectBuildsSchema>;
+
+/** A promotion of a run as the console shows it; `repository` is absent when only the status changed. */
+export const buildRunStatusSchema = z.object({
+  status: z.string(),
+  comment: z.string(),
+  repository: z.string().optional(),
+  user: z.string(),
+  ciUser: z.string(),
+  timestamp: z.string(),
+});
+export type BuildStatus = z.infer<typeof buildRunStatusSchema>;
+
+/** `GET /ui/builds/history/{name}`: the build's runs, newest first. */
+export const buildRunSchema = z.object({
+  number: z.string(),
+  started: z.string(),
+  createdBy: z.string(),
+  statuses: z.array(buildRunStatusSchema),
+});
+export type BuildRun = z.infer<typeof buildRunSchema>;
+
+/** A run's file with where a readable copy of it is stored (null when none is, or none the caller may read). */
+export const buildFileRowSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  sha1: z.string(),
+  scopes: z.array(z.string()).optional(),
+  location: z.object({ repoKey: z.string(), path: z.string() }).nullable(),
+});
+export type BuildFileRow = z.infer<typeof buildFileRowSchema>;
+
+/** `GET /ui/builds/info`: one run's build info as published, and its modules' files located. */
+export const buildRunInfoSchema = z.object({
+  buildInfo: buildInfoSchema,
+  modules: z.array(
+    z.object({ id: z.string(), artifacts: z.array(buildFileRowSchema), dependencies: z.array(buildFileRowSchema) }),
+  ),
+});
+export type BuildRunInfo = z.infer<typeof buildRunInfoSchema>;
+
+const buildReferenceSchema = z.object({
+  name: z.string(),
+  number: z.string(),
+  started: z.string(),
+  moduleID: z.string(),
+});
+
+/** `GET /ui/artifactbuilds`: the runs that produced a file and those that used it. */
+export const artifactBuildsSchema = z.object({
+  producedBy: z.array(buildReferenceSchema),
+  usedBy: z.array(buildReferenceSchema),
+});
+export type ArtifactBuilds = z.infer<typeof artifactBuildsSchema>;

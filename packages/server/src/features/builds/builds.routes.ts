@@ -6,13 +6,18 @@ import {
   ALL_PROJECTS_CONTEXT,
   AUTH_MESSAGES,
   BUILD_INFO_REPO,
+  artifactBuildsSchema,
   buildDiffSchema,
   buildInfoSchema,
   buildListAnswerSchema,
+  buildNameSchema,
   buildPromotionAnswerSchema,
   buildPromotionSchema,
   buildRunAnswerSchema,
+  buildRunInfoSchema,
+  buildRunSchema,
   buildRunsAnswerSchema,
+  projectBuildsSchema,
   projectScopeSchema,
   type PublishedBuildInfo,
 } from '@arca/contracts';
@@ -393,7 +398,13 @@ export const buildsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
   app.get(
     '/ui/artifactbuilds',
-    { config: { access: 'public' }, schema: { querystring: z.object({ repoKey: z.string(), path: z.string() }) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        querystring: z.object({ repoKey: z.string(), path: z.string() }),
+        response: { 200: artifactBuildsSchema },
+      },
+    },
     async (request) => {
       const { repoKey, path } = request.query;
       const content = repoContent(request);
@@ -437,7 +448,10 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/ui/builds/names',
-    { config: { access: 'public' }, schema: { querystring: projectScope } },
+    {
+      config: { access: 'public' },
+      schema: { querystring: projectScope, response: { 200: z.array(buildNameSchema) } },
+    },
     async (request) => readableBuilds(request, projectOf(request.query)),
   );
 
@@ -451,6 +465,7 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
           includePatterns: z.array(z.string()).default([]),
           excludePatterns: z.array(z.string()).default([]),
         }),
+        response: { 200: z.array(z.string()) },
       },
     },
     async (request) => {
@@ -463,30 +478,37 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** Per project, the builds the caller may read in it: names, runs and the newest start. */
-  app.get('/ui/builds/projectInfo', { config: { access: 'public' } }, async (request) => {
-    const perProject = new Map<string, { projectKey: string; builds: number; runs: number; lastStarted: string }>();
-    for (const build of await readableBuilds(request)) {
-      if (!build.project) continue;
-      const entry = perProject.get(build.project);
-      if (!entry) {
-        perProject.set(build.project, {
-          projectKey: build.project,
-          builds: 1,
-          runs: build.runs,
-          lastStarted: build.lastStarted,
-        });
-        continue;
+  app.get(
+    '/ui/builds/projectInfo',
+    { config: { access: 'public' }, schema: { response: { 200: z.array(projectBuildsSchema) } } },
+    async (request) => {
+      const perProject = new Map<string, { projectKey: string; builds: number; runs: number; lastStarted: string }>();
+      for (const build of await readableBuilds(request)) {
+        if (!build.project) continue;
+        const entry = perProject.get(build.project);
+        if (!entry) {
+          perProject.set(build.project, {
+            projectKey: build.project,
+            builds: 1,
+            runs: build.runs,
+            lastStarted: build.lastStarted,
+          });
+          continue;
+        }
+        entry.builds += 1;
+        entry.runs += build.runs;
+        if (startedMillis(build.lastStarted) > startedMillis(entry.lastStarted)) entry.lastStarted = build.lastStarted;
       }
-      entry.builds += 1;
-      entry.runs += build.runs;
-      if (startedMillis(build.lastStarted) > startedMillis(entry.lastStarted)) entry.lastStarted = build.lastStarted;
-    }
-    return [...perProject.values()].sort((a, b) => a.projectKey.localeCompare(b.projectKey));
-  });
+      return [...perProject.values()].sort((a, b) => a.projectKey.localeCompare(b.projectKey));
+    },
+  );
 
   app.get(
     '/ui/builds/history/:name',
-    { config: { access: 'public' }, schema: { params: z.object({ name: z.string() }) } },
+    {
+      config: { access: 'public' },
+      schema: { params: z.object({ name: z.string() }), response: { 200: z.array(buildRunSchema) } },
+    },
     async (request) => {
       const { name } = request.params;
       await readable(request, name);
@@ -515,7 +537,13 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/ui/builds/info',
-    { config: { access: 'public' }, schema: { querystring: z.object({ name: z.string(), number: z.string() }) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        querystring: z.object({ name: z.string(), number: z.string() }),
+        response: { 200: buildRunInfoSchema },
+      },
+    },
     async (request) => {
       const { name, number } = request.query;
       await readable(request, name);
@@ -560,7 +588,10 @@ export const buildsPagesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/builds/diff',
     {
       config: { access: 'public' },
-      schema: { querystring: z.object({ name: z.string(), number: z.string(), other: z.string() }) },
+      schema: {
+        querystring: z.object({ name: z.string(), number: z.string(), other: z.string() }),
+        response: { 200: buildDiffSchema },
+      },
     },
     async (request) => {
       const { name, number, other } = request.query;

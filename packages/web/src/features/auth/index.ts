@@ -2,3 +2,4 @@
 export { currentUserKey, useCurrentUser } from './api/get-current-user';
 export { footerKey, useFooter } from './api/get-footer';
 export { globalStateKey } from './api/get-global-state';
+export { authKeys } from './api/keys';

@@ -11,6 +11,8 @@ export const directoryKeys = {
   usersList: ['users', 'list'] as const,
   groups: ['groups'] as const,
   groupsList: ['groups', 'list'] as const,
+  /** Every user's name (the token form's user picker). */
+  userNames: ['users', 'names'] as const,
 };
 
 export function getUsers(): Promise<UserListItem[]> {

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
 
+export const setMeUpKey = ['setMeUp'] as const;
+
 export function getSetMeUp(): Promise<{ baseUrl: string }> {
   return apiFetch('ui/setMeUp');
 }
 
 export function useSetMeUp() {
-  return useQuery({ queryKey: ['setMeUp'], queryFn: getSetMeUp, staleTime: Infinity });
+  return useQuery({ queryKey: setMeUpKey, queryFn: getSetMeUp, staleTime: Infinity });
 }

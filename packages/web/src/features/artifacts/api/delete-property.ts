@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
-import { artifactsKey } from './get-tree-repos';
+import { artifactsKeys } from './keys';
 
 export function deleteProperty(input: {
   repoKey: string;
@@ -18,6 +18,6 @@ export function useDeleteProperty() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteProperty,
-    onSuccess: () => client.invalidateQueries({ queryKey: [...artifactsKey, 'properties'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: artifactsKeys.properties() }),
   });
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ArchiveEntry } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { artifactsKey } from './get-tree-repos';
+import { artifactsKeys } from './keys';
 
 export function getArchiveEntries(repoKey: string, path: string): Promise<ArchiveEntry[]> {
   return apiFetch<ArchiveEntry[]>('ui/archive/entries', { query: { repoKey, path } });
@@ -9,7 +9,7 @@ export function getArchiveEntries(repoKey: string, path: string): Promise<Archiv
 
 export function useArchiveEntries(repoKey: string, path: string) {
   return useQuery({
-    queryKey: [...artifactsKey, 'archive', repoKey, path],
+    queryKey: artifactsKeys.archive(repoKey, path),
     queryFn: () => getArchiveEntries(repoKey, path),
   });
 }

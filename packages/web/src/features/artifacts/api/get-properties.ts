@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Properties } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { artifactsKey } from './get-tree-repos';
+import { artifactsKeys } from './keys';
 
 export function getProperties(repoKey: string, path: string): Promise<Properties> {
   return apiFetch<Properties>('ui/artifactproperties', { query: { repoKey, path } });
@@ -9,7 +9,7 @@ export function getProperties(repoKey: string, path: string): Promise<Properties
 
 export const propertiesQuery = (repoKey: string, path: string) =>
   queryOptions({
-    queryKey: [...artifactsKey, 'properties', repoKey, path],
+    queryKey: artifactsKeys.properties(repoKey, path),
     queryFn: () => getProperties(repoKey, path),
   });
 

@@ -2,15 +2,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TreeRepo } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { useSelectedProject } from '../../../lib/selected-project';
-
-export const artifactsKey = ['artifacts'] as const;
+import { artifactsKeys } from './keys';
 
 export function getTreeRepos(projectKey?: string): Promise<TreeRepo[]> {
   return apiFetch<TreeRepo[]>('ui/treebrowser/repos', { query: { projectKey } });
 }
 
 export const treeReposQuery = (projectKey?: string) =>
-  queryOptions({ queryKey: [...artifactsKey, 'repos', projectKey], queryFn: () => getTreeRepos(projectKey) });
+  queryOptions({ queryKey: artifactsKeys.repos(projectKey), queryFn: () => getTreeRepos(projectKey) });
 
 /** The repositories of the tree: every readable one, or the selected project's. */
 export function useTreeRepos() {

@@ -8,6 +8,7 @@ import { messagesOf, useServerErrors } from '../../../lib/server-errors';
 import { copyOrMoveItem } from '../api/copy-move-item';
 import { useCopyTargets } from '../api/get-allowed-actions';
 import { plural } from '../../../components/format';
+import { artifactsKeys } from '../api/keys';
 
 export interface CopyMoveModalProps {
   mode: 'copy' | 'move' | undefined;
@@ -55,7 +56,7 @@ function CopyMoveDialog({ mode, repoKey, path, onClose, onDone }: CopyMoveModalP
   }, [targetPath]);
   const planKey = `${targetRepo}/${settledPath}`;
   const dryRun = useQuery({
-    queryKey: ['copyMovePlan', mode, repoKey, path, targetRepo, settledPath],
+    queryKey: artifactsKeys.copyMovePlan(mode, repoKey, path, targetRepo, settledPath),
     queryFn: () =>
       copyOrMoveItem(mode, { repoKey, path, targetRepoKey: targetRepo!, targetPath: settledPath, dryRun: true }),
     enabled: targetRepo !== undefined,

@@ -14,7 +14,8 @@ import { useAllowedActions } from '../api/get-allowed-actions';
 import { emptyTrash } from '../api/empty-trash';
 import { useItemInfo } from '../api/get-item-info';
 import { getTreeChildren } from '../api/get-tree-children';
-import { artifactsKey, useTreeRepos } from '../api/get-tree-repos';
+import { useTreeRepos } from '../api/get-tree-repos';
+import { artifactsKeys } from '../api/keys';
 import { restoreItem } from '../api/restore-item';
 import { viewArchiveEntry } from '../api/view-archive-entry';
 import { viewFile } from '../api/view-file';
@@ -132,7 +133,7 @@ export function TreeBrowserPage() {
           typeof key[i + 1] === 'string' &&
           (key[i + 1] === gone.path || (key[i + 1] as string).startsWith(`${gone.path}/`)),
       );
-    await client.invalidateQueries({ queryKey: artifactsKey, predicate: (query) => !isGone(query.queryKey) });
+    await client.invalidateQueries({ queryKey: artifactsKeys.all, predicate: (query) => !isGone(query.queryKey) });
   };
 
   const visibleRepos = (repos.data ?? []).filter(
@@ -243,7 +244,7 @@ export function TreeBrowserPage() {
               const result = await emptyTrash();
               notifySuccess(`Trash can emptied: ${plural(result.files, 'file')} removed`);
               setChildren((prev) => ({ ...prev, [keyOf('auto-trashcan', '')]: { items: [], total: 0 } }));
-              await client.invalidateQueries({ queryKey: artifactsKey });
+              await client.invalidateQueries({ queryKey: artifactsKeys.all });
             }),
         });
         return;
@@ -276,7 +277,7 @@ export function TreeBrowserPage() {
         extra={
           <Button
             icon={<ReloadOutlined />}
-            onClick={() => void (setChildren({}), client.invalidateQueries({ queryKey: artifactsKey }))}
+            onClick={() => void (setChildren({}), client.invalidateQueries({ queryKey: artifactsKeys.all }))}
           >
             Refresh
           </Button>

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AuditCategory, AuditPage } from '@arca/contracts';
 import { API_BASE, apiFetch } from '../../../api/client';
+import { auditKeys } from './keys';
 
 export interface AuditFilters {
   category?: AuditCategory | undefined;
@@ -15,7 +16,7 @@ export interface AuditFilters {
 
 export function useAuditEvents(query: AuditFilters) {
   return useQuery({
-    queryKey: ['audit', query],
+    queryKey: auditKeys.page(query),
     queryFn: () =>
       apiFetch<AuditPage>('ui/audit', {
         query: { ...query, q: query.q || undefined, actor: query.actor || undefined },

@@ -1,13 +1,14 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ChangePasswordBody, LoginAnswer, MfaEnrollment } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from './keys';
 
 /** Calls of the sign-in flows; every page shows the server's messages itself. */
 const silent = true;
 
 export function useMfaEnrollment() {
   return useQuery({
-    queryKey: ['auth', 'mfaEnrollment'],
+    queryKey: authKeys.mfaEnrollment,
     queryFn: () => apiFetch<MfaEnrollment>('auth/mfa/enroll/', { silent }),
     retry: false,
     staleTime: Infinity,
@@ -38,7 +39,7 @@ export function useForgotPassword() {
 
 export function useValidateResetKey(key: string | null) {
   return useQuery({
-    queryKey: ['auth', 'resetKey', key],
+    queryKey: authKeys.resetKey(key),
     queryFn: () =>
       apiFetch<{ user: string }>('ui/auth/validatetoken', { method: 'POST', query: { key: key! }, silent }),
     enabled: Boolean(key),
@@ -67,7 +68,7 @@ export function useChangePassword() {
 
 export function useInvitation(token: string | null) {
   return useQuery({
-    queryKey: ['auth', 'invitation', token],
+    queryKey: authKeys.invitation(token),
     queryFn: () =>
       apiFetch<{ userName: string; email: string }>('access/token/verify', { method: 'POST', body: { token }, silent }),
     enabled: Boolean(token),

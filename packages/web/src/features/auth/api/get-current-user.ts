@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserData } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from './keys';
 
-export const currentUserKey = ['auth', 'current'] as const;
+export const currentUserKey = authKeys.current;
 
 export function getCurrentUser(options: { background?: boolean } = {}): Promise<UserData> {
   return apiFetch<UserData>('ui/auth/current', { silent: true, ...options });

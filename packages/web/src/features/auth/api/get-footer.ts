@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Footer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from './keys';
 
-export const footerKey = ['auth', 'footer'] as const;
+export const footerKey = authKeys.footer;
 
 export function getFooter(): Promise<Footer> {
   return apiFetch<Footer>('ui/auth/screen/footer', { silent: true });

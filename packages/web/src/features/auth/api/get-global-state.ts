@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GlobalState } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from './keys';
 
-export const globalStateKey = ['auth', 'globalState'] as const;
+export const globalStateKey = authKeys.globalState;
 
 export function getGlobalState(): Promise<GlobalState> {
   return apiFetch<GlobalState>('ui/auth/screen/globalState', { silent: true });

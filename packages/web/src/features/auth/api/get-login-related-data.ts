@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { LoginRelatedData } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from './keys';
 
 export function getLoginRelatedData(): Promise<LoginRelatedData> {
   return apiFetch<LoginRelatedData>('ui/auth/loginRelatedData', {
@@ -11,7 +12,7 @@ export function getLoginRelatedData(): Promise<LoginRelatedData> {
 }
 
 export const loginRelatedDataQuery = () =>
-  queryOptions({ queryKey: ['auth', 'loginRelatedData'], queryFn: getLoginRelatedData, staleTime: 60_000 });
+  queryOptions({ queryKey: authKeys.loginRelatedData, queryFn: getLoginRelatedData, staleTime: 60_000 });
 
 export function useLoginRelatedData() {
   return useQuery(loginRelatedDataQuery());

@@ -5,6 +5,7 @@ import { apiFetch } from '../../../api/client';
 import { landingPath } from '../../../lib/landing';
 import { takePathAfterLogin } from '../../../lib/post-login-path';
 import { currentUserKey } from './get-current-user';
+import { authKeys } from './keys';
 
 export function login(body: Omit<LoginBody, 'type'>, rememberMe: boolean): Promise<LoginAnswer> {
   return apiFetch<LoginAnswer>('ui/auth/login', {
@@ -24,7 +25,9 @@ export function useAfterLogin() {
   const client = useQueryClient();
   const navigate = useNavigate();
   return (user: UserData) => {
-    client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' || q.queryKey[1] !== 'current' });
+    client.removeQueries({
+      predicate: (q) => q.queryKey[0] !== authKeys.current[0] || q.queryKey[1] !== authKeys.current[1],
+    });
     client.setQueryData(currentUserKey, user);
     navigate(takePathAfterLogin(user.admin) ?? landingPath(user), { replace: true });
   };

@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebLogin } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-
-const webLoginKey = (id: string) => ['auth', 'webLogin', id] as const;
+import { authKeys } from './keys';
 
 /** A command-line client's pending browser sign-in, as the user is asked to approve it. */
 export function useWebLogin(id: string) {
   return useQuery({
-    queryKey: webLoginKey(id),
+    queryKey: authKeys.webLogin(id),
     queryFn: () => apiFetch<WebLogin>(`ui/auth/web-login/${encodeURIComponent(id)}`, { silent: true }),
     retry: false,
   });
@@ -19,6 +18,6 @@ export function useDecideWebLogin(id: string) {
   return useMutation({
     mutationFn: (decision: 'approve' | 'deny') =>
       apiFetch<void>(`ui/auth/web-login/${encodeURIComponent(id)}/${decision}`, { method: 'POST', silent: true }),
-    onSettled: () => client.invalidateQueries({ queryKey: webLoginKey(id) }),
+    onSettled: () => client.invalidateQueries({ queryKey: authKeys.webLogin(id) }),
   });
 }

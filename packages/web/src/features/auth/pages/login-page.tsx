@@ -17,6 +17,7 @@ import { useLogin, useLoginAnswer } from '../api/login';
 import { errorCode } from '../components/auth-card';
 import { logout } from '../api/logout';
 import { useServerErrors } from '../../../lib/server-errors';
+import { authKeys } from '../api/keys';
 
 interface LoginForm {
   user: string;
@@ -41,8 +42,10 @@ function useLogoutFlag(active: boolean) {
     logout()
       .catch(() => undefined)
       .finally(() => {
-        client.removeQueries({ predicate: (q) => q.queryKey[1] !== 'loginRelatedData' && q.queryKey[1] !== 'footer' });
-        void client.invalidateQueries({ queryKey: ['auth', 'footer'] });
+        client.removeQueries({
+          predicate: (q) => q.queryKey[1] !== authKeys.loginRelatedData[1] && q.queryKey[1] !== authKeys.footer[1],
+        });
+        void client.invalidateQueries({ queryKey: authKeys.footer });
         setDone(true);
       });
   }, [active, done, client]);

@@ -26,18 +26,9 @@ import { useCurrentUser } from '../../auth';
 import { buildInfoSnippets } from '../../formats';
 import { useSelectedProject } from '../../../lib/selected-project';
 import { formatDateTime, formatRelative } from '../../../components/time';
-import {
-  useBuildDiff,
-  useBuildHistory,
-  useBuildInfo,
-  useBuildNames,
-  isoOf,
-  type BuildFileRow,
-  type BuildName,
-  type BuildRun,
-  type BuildRunInfo,
-} from '../api/builds';
+import { useBuildDiff, useBuildHistory, useBuildInfo, useBuildNames, isoOf } from '../api/builds';
 import { LoadError } from '../../../components/load-error';
+import type { BuildFileRow, BuildName, BuildRun, BuildRunInfo } from '@arca/contracts';
 
 export const buildHref = (name: string, number?: string) =>
   `/builds/${encodeURIComponent(name)}${number !== undefined ? `/${encodeURIComponent(number)}` : ''}`;

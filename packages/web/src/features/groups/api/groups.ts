@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Group, GroupForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { directoryKeys } from '../../../lib/queries/directory';
+import { permissionsKeys } from '../../permissions';
 
 /** Creates a group, or changes one when `existing` names it. */
 export function useSaveGroup(existing: string | undefined) {
@@ -28,7 +29,7 @@ export function useDeleteGroups() {
       Promise.all([
         client.invalidateQueries({ queryKey: directoryKeys.groups }),
         client.invalidateQueries({ queryKey: directoryKeys.users }),
-        client.invalidateQueries({ queryKey: ['permissions'] }),
+        client.invalidateQueries({ queryKey: permissionsKeys.all }),
       ]),
   });
 }

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MailSettings } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { authKeys } from '../../auth';
+import { mailKeys } from './keys';
 
 export function useMailSettings() {
-  return useQuery({ queryKey: ['mail', 'settings'], queryFn: () => apiFetch<MailSettings>('ui/mail') });
+  return useQuery({ queryKey: mailKeys.settings, queryFn: () => apiFetch<MailSettings>('ui/mail') });
 }
 
 export function useSaveMailSettings() {
@@ -12,8 +14,8 @@ export function useSaveMailSettings() {
     mutationFn: (settings: MailSettings) =>
       apiFetch<MailSettings>('ui/mail', { method: 'PUT', body: settings, silent: true }),
     onSuccess: (saved) => {
-      client.setQueryData(['mail', 'settings'], saved);
-      return client.invalidateQueries({ queryKey: ['auth', 'loginRelatedData'] });
+      client.setQueryData(mailKeys.settings, saved);
+      return client.invalidateQueries({ queryKey: authKeys.loginRelatedData });
     },
   });
 }

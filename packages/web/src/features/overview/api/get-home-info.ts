@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { HomeWidgetInfo } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { overviewKeys } from './keys';
 
-export const homeInfoKey = ['home', 'info'] as const;
+export const homeInfoKey = overviewKeys.homeInfo;
 
 export function getHomeInfo(): Promise<HomeWidgetInfo> {
   return apiFetch<HomeWidgetInfo>('ui/home/widget/info', { silent: true });

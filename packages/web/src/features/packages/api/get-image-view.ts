@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
+import { packagesKeys } from './keys';
 
 /** A tag as the console shows it (`POST ui/views/dockerv2`). */
 export interface ImageView {
@@ -17,7 +18,7 @@ export interface ImageView {
 
 export function useImageView(repoKey: string | undefined, path: string | undefined) {
   return useQuery({
-    queryKey: ['image-view', repoKey, path],
+    queryKey: packagesKeys.imageView(repoKey, path),
     enabled: Boolean(repoKey && path),
     queryFn: () =>
       apiFetch<ImageView>('ui/views/dockerv2', { method: 'POST', body: { repoKey, path, view: 'dockerv2' } }),

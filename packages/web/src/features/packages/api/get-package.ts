@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CataloguePackage, CatalogueVersion, Connection } from '@arca/contracts';
 import { catalogueQuery } from './graphql';
+import { packagesKeys } from './keys';
 
 const PACKAGE = /* GraphQL */ `
   query Package($id: ID!) {
@@ -82,9 +83,9 @@ export function getVersions(id: string): Promise<CatalogueVersion[]> {
 }
 
 export const packageQuery = (id: string) =>
-  queryOptions({ queryKey: ['packages', 'one', id], queryFn: () => getPackage(id) });
+  queryOptions({ queryKey: packagesKeys.one(id), queryFn: () => getPackage(id) });
 export const versionsQuery = (id: string) =>
-  queryOptions({ queryKey: ['packages', 'versions', id], queryFn: () => getVersions(id) });
+  queryOptions({ queryKey: packagesKeys.versions(id), queryFn: () => getVersions(id) });
 
 export function usePackage(id: string) {
   return useQuery(packageQuery(id));

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { CataloguePackage, Connection, PackageSortField } from '@arca/contracts';
 import { catalogueQuery } from './graphql';
+import { packagesKeys } from './keys';
 
 export interface PackageFilters {
   /** A name with `*` and `?` wildcards; empty for every package. */
@@ -59,7 +60,7 @@ export function getPackages(filters: PackageFilters, after: string | null): Prom
 
 export const packagesQuery = (filters: PackageFilters) =>
   infiniteQueryOptions({
-    queryKey: ['packages', 'list', filters],
+    queryKey: packagesKeys.list(filters),
     queryFn: ({ pageParam }) => getPackages(filters, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.pageInfo.hasNextPage ? last.pageInfo.endCursor : undefined),

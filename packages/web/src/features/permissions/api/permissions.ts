@@ -1,9 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PermissionTarget, PermissionTargetForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { permissionsKeys } from './keys';
 
 export const permissionsQuery = () =>
-  queryOptions({ queryKey: ['permissions', 'list'], queryFn: () => apiFetch<PermissionTarget[]>('ui/permissions') });
+  queryOptions({ queryKey: permissionsKeys.list, queryFn: () => apiFetch<PermissionTarget[]>('ui/permissions') });
 
 export function usePermissions() {
   return useQuery(permissionsQuery());
@@ -11,7 +12,7 @@ export function usePermissions() {
 
 export function usePermission(name: string | undefined) {
   return useQuery({
-    queryKey: ['permissions', 'one', name],
+    queryKey: permissionsKeys.one(name),
     queryFn: () => apiFetch<PermissionTarget>(`ui/permissions/${encodeURIComponent(name!)}`),
     enabled: Boolean(name),
   });
@@ -29,7 +30,7 @@ export function useSavePermission(existing: string | undefined) {
             silent: true,
           })
         : apiFetch<PermissionTarget>('ui/permissions', { method: 'POST', body: form, silent: true }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['permissions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: permissionsKeys.all }),
   });
 }
 
@@ -37,6 +38,6 @@ export function useDeletePermissions() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (names: string[]) => apiFetch<void>('ui/permissions/delete', { method: 'POST', body: { names } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['permissions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: permissionsKeys.all }),
   });
 }

@@ -1,9 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Project, ProjectForm, ProjectMember, ProjectRepositoryForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { repositoriesKeys } from '../../repositories';
+import { projectsKeys } from './keys';
 
 export const projectsQuery = () =>
-  queryOptions({ queryKey: ['projects', 'list'], queryFn: () => apiFetch<Project[]>('projects', { silent: true }) });
+  queryOptions({ queryKey: projectsKeys.list, queryFn: () => apiFetch<Project[]>('projects', { silent: true }) });
 
 export function useProjects(enabled = true) {
   return useQuery({ ...projectsQuery(), enabled });
@@ -11,7 +13,7 @@ export function useProjects(enabled = true) {
 
 export function useProject(key: string | undefined) {
   return useQuery({
-    queryKey: ['projects', 'one', key],
+    queryKey: projectsKeys.one(key),
     queryFn: () => apiFetch<Project>(`projects/${encodeURIComponent(key!)}`),
     enabled: Boolean(key),
   });
@@ -21,8 +23,8 @@ function useInvalidate() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ['projects'] }),
-      client.invalidateQueries({ queryKey: ['repositories'] }),
+      client.invalidateQueries({ queryKey: projectsKeys.all }),
+      client.invalidateQueries({ queryKey: repositoriesKeys.all }),
     ]);
 }
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { RepositoryDeletion } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKey } from './get-repositories';
+import { repositoriesKeys } from './keys';
 
 /** Starts deleting a repository with its content; answers at once for small ones, else while it runs. */
 export function deleteRepositoryWithContent(key: string, confirmKey: string): Promise<RepositoryDeletion> {
@@ -22,5 +22,5 @@ export function repositoryDeletionProgress(key: string): Promise<RepositoryDelet
 
 export function useRefreshRepositories() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: repositoriesKey });
+  return () => client.invalidateQueries({ queryKey: repositoriesKeys.all });
 }

@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RepositoryLayout } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { repositoriesKeys } from './keys';
 
 export function getLayouts(): Promise<RepositoryLayout[]> {
   return apiFetch<RepositoryLayout[]>('ui/admin/repositories/layouts');
 }
 
 export const layoutsQuery = () =>
-  queryOptions({ queryKey: ['repositories', 'layouts'], queryFn: getLayouts, staleTime: Infinity });
+  queryOptions({ queryKey: repositoriesKeys.layouts, queryFn: getLayouts, staleTime: Infinity });
 
 export function useLayouts() {
   return useQuery(layoutsQuery());

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RepositorySummary } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-
-export const repositoriesKey = ['repositories'] as const;
+import { repositoriesKeys } from './keys';
 
 /** Every repository, or those of one project ('default': all). */
 export function getRepositories(projectKey?: string): Promise<RepositorySummary[]> {
@@ -10,7 +9,7 @@ export function getRepositories(projectKey?: string): Promise<RepositorySummary[
 }
 
 export const repositoriesQuery = (projectKey?: string) =>
-  queryOptions({ queryKey: [...repositoriesKey, 'list', projectKey], queryFn: () => getRepositories(projectKey) });
+  queryOptions({ queryKey: repositoriesKeys.list(projectKey), queryFn: () => getRepositories(projectKey) });
 
 export function useRepositories(enabled = true, projectKey?: string) {
   return useQuery({ ...repositoriesQuery(projectKey), enabled });

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RepositoryAnswer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKey } from './get-repositories';
+import { repositoriesKeys } from './keys';
 
 export function getRepository(key: string): Promise<RepositoryAnswer> {
   // the page shows a missing repository itself
@@ -9,7 +9,7 @@ export function getRepository(key: string): Promise<RepositoryAnswer> {
 }
 
 export const repositoryQuery = (key: string) =>
-  queryOptions({ queryKey: [...repositoriesKey, 'one', key], queryFn: () => getRepository(key) });
+  queryOptions({ queryKey: repositoriesKeys.one(key), queryFn: () => getRepository(key) });
 
 export function useRepository(key: string | undefined) {
   return useQuery({ ...repositoryQuery(key ?? ''), enabled: Boolean(key), retry: false });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QuickCreateBody, RepositoryAnswer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKey } from './get-repositories';
+import { repositoriesKeys } from './keys';
 
 export function quickCreate(body: QuickCreateBody): Promise<RepositoryAnswer[]> {
   return apiFetch<RepositoryAnswer[]>('ui/admin/repositories/quick', { method: 'POST', body, silent: true });
@@ -11,6 +11,6 @@ export function useQuickCreate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: quickCreate,
-    onSuccess: () => client.invalidateQueries({ queryKey: repositoriesKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: repositoriesKeys.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RepositoryAnswer, RepositoryConfigInput } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKey } from './get-repositories';
+import { repositoriesKeys } from './keys';
 
 /** Creates a repository, or replaces the configuration of an existing one when `existing` is set. */
 export function saveRepository(config: RepositoryConfigInput, existing: boolean): Promise<RepositoryAnswer> {
@@ -18,6 +18,6 @@ export function useSaveRepository(existing: boolean) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (config: RepositoryConfigInput) => saveRepository(config, existing),
-    onSuccess: () => client.invalidateQueries({ queryKey: repositoriesKey }),
+    onSuccess: () => client.invalidateQueries({ queryKey: repositoriesKeys.all }),
   });
 }

@@ -2,8 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PackageSearchField } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { searchRequest, type SearchModel } from '../search-model';
-
-export const searchKey = ['search'] as const;
+import { searchKeys } from './keys';
 
 /** One result row: the common fields, and whichever a type adds (class, version, extraField_… ). */
 export interface SearchResult {
@@ -33,7 +32,7 @@ export function runSearch(model: SearchModel, signal?: AbortSignal): Promise<Sea
 
 export const searchQuery = (model: SearchModel, query: string) =>
   queryOptions({
-    queryKey: [...searchKey, 'results', query],
+    queryKey: searchKeys.results(query),
     queryFn: ({ signal }) => runSearch(model, signal),
     retry: false,
     staleTime: 0,
@@ -41,7 +40,7 @@ export const searchQuery = (model: SearchModel, query: string) =>
 
 export function useAvailablePackages() {
   return useQuery({
-    queryKey: [...searchKey, 'availablePackages'],
+    queryKey: searchKeys.availablePackages,
     queryFn: () =>
       apiFetch<{ id: string; displayName: string; packageTypes: string[] }[]>(
         'ui/artifactsearch/pkg/availablePackages',
@@ -52,7 +51,7 @@ export function useAvailablePackages() {
 
 export function usePackageFields(packageType: string) {
   return useQuery({
-    queryKey: [...searchKey, 'fields', packageType],
+    queryKey: searchKeys.fields(packageType),
     queryFn: () =>
       apiFetch<Omit<PackageSearchField, 'source'>[]>(`ui/artifactsearch/pkg/${encodeURIComponent(packageType)}`),
     staleTime: Infinity,
@@ -61,7 +60,7 @@ export function usePackageFields(packageType: string) {
 
 export function usePropertyKeys(enabled: boolean) {
   return useQuery({
-    queryKey: [...searchKey, 'keyvalue'],
+    queryKey: searchKeys.propertyKeys,
     queryFn: () => apiFetch<{ key: string; values: string[] }[]>('ui/artifactsearch/property/keyvalue'),
     enabled,
   });

@@ -25,7 +25,8 @@ import { PageHeader } from '../../../components/page-header';
 import { formatRelative } from '../../../components/time';
 import { useStartupData } from '../../../lib/startup';
 import { useTreeRepos } from '../../artifacts';
-import { deleteResults, searchKey, searchQuery, type SearchResult } from '../api/search';
+import { deleteResults, searchQuery, type SearchResult } from '../api/search';
+import { searchKeys } from '../api/keys';
 import { AdvancedSearchModal } from '../components/advanced-search-modal';
 import { SEARCH_RESULTS_PATH } from '../components/header-search';
 import {
@@ -122,7 +123,7 @@ export function SearchResultsPage() {
           void message.warning(`${answer.info}; ${answer.errors.length} refused: ${answer.errors[0]!.message}`);
         else void message.success(answer.info);
         setSelected([]);
-        await client.invalidateQueries({ queryKey: searchKey });
+        await client.invalidateQueries({ queryKey: searchKeys.all });
       },
     });
 

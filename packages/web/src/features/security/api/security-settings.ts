@@ -3,10 +3,11 @@ import type { SecuritySettings } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { currentUserKey } from '../../auth';
 import { globalStateKey } from '../../auth';
+import { securityKeys } from './keys';
 
 export function useSecuritySettings() {
   return useQuery({
-    queryKey: ['security', 'settings'],
+    queryKey: securityKeys.settings,
     queryFn: () => apiFetch<SecuritySettings>('ui/security/settings'),
   });
 }
@@ -17,7 +18,7 @@ export function useSaveSecuritySettings() {
     mutationFn: (settings: SecuritySettings) =>
       apiFetch<SecuritySettings>('ui/security/settings', { method: 'PUT', body: settings, silent: true }),
     onSuccess: (saved) => {
-      client.setQueryData(['security', 'settings'], saved);
+      client.setQueryData(securityKeys.settings, saved);
       // anonymous access changes what the start-up data says
       return Promise.all([
         client.invalidateQueries({ queryKey: globalStateKey }),

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
+import { usersKeys } from './keys';
 
 /** Deletes several users; if one of them cannot be deleted, none is. */
 export function deleteUsers(names: string[]): Promise<void> {
@@ -8,5 +9,8 @@ export function deleteUsers(names: string[]): Promise<void> {
 
 export function useDeleteUsers() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: deleteUsers, onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }) });
+  return useMutation({
+    mutationFn: deleteUsers,
+    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.users }),
+  });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserForm, UserListItem } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { usersKeys } from './keys';
 
 /** Creates a user, or changes one when `existing` names it. */
 export function saveUser(form: UserForm, existing: string | undefined): Promise<UserListItem> {
@@ -13,6 +14,6 @@ export function useSaveUser(existing: string | undefined) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (form: UserForm) => saveUser(form, existing),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.users }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
+import { usersKeys } from './keys';
 
 /** Releases users locked after too many failed sign-ins. */
 export function unlockUsers(names: string[]): Promise<void> {
@@ -8,5 +9,8 @@ export function unlockUsers(names: string[]): Promise<void> {
 
 export function useUnlockUsers() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: unlockUsers, onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }) });
+  return useMutation({
+    mutationFn: unlockUsers,
+    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.users }),
+  });
 }

@@ -11,6 +11,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
 import { nameRules } from '../../../lib/name-rules';
+import { usersKeys } from '../api/keys';
 
 interface Values {
   name: string;
@@ -29,7 +30,7 @@ function UserActions({ user }: { user: UserListItem }) {
   const client = useQueryClient();
   const unlock = useUnlockUsers();
   const apiKey = useQuery({
-    queryKey: ['apiKey', 'of', user.name],
+    queryKey: usersKeys.apiKeyOf(user.name),
     queryFn: () => apiFetch<ApiKeyState>('ui/apiKey', { query: { user: user.name } }),
   });
   return (
@@ -70,7 +71,7 @@ function UserActions({ user }: { user: UserListItem }) {
                 runSafely(() =>
                   apiFetch<void>('ui/apiKey', { method: 'DELETE', query: { user: user.name } }).then(() => {
                     notifySuccess(`The API key of ${user.name} was revoked`);
-                    return client.invalidateQueries({ queryKey: ['apiKey', 'of', user.name] });
+                    return client.invalidateQueries({ queryKey: usersKeys.apiKeyOf(user.name) });
                   }),
                 ),
             })
@@ -91,7 +92,7 @@ function UserActions({ user }: { user: UserListItem }) {
                 runSafely(() =>
                   apiFetch<void>(`ui/users/${encodeURIComponent(user.name)}/mfa`, { method: 'DELETE' }).then(() => {
                     notifySuccess(`Two-factor authentication of ${user.name} was reset`);
-                    return client.invalidateQueries({ queryKey: ['users'] });
+                    return client.invalidateQueries({ queryKey: usersKeys.users });
                   }),
                 ),
             })

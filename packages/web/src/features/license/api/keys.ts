@@ -1,0 +1,4 @@
+/** The licence feature's query keys. */
+export const licenseKeys = {
+  current: ['license', 'current'] as const,
+};

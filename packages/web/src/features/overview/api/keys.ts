@@ -1,0 +1,4 @@
+/** The overview feature's query keys. */
+export const overviewKeys = {
+  homeInfo: ['home', 'info'] as const,
+};

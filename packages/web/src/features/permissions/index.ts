@@ -1,0 +1,2 @@
+/** What other features use of the permissions feature: they import this module only. */
+export { permissionsKeys } from './api/keys';
