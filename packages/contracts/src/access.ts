@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** What a principal may do with a resource, weakest first; each action includes the ones before it. */
 export const PERMISSION_ACTIONS = ['read', 'annotate', 'deploy', 'delete', 'manage'] as const;
@@ -71,7 +72,7 @@ export const groupSchema = z.object({
 export type Group = z.infer<typeof groupSchema>;
 
 export const groupFormSchema = z.object({
-  name: z.string().regex(GROUP_NAME_PATTERN, ACCESS_MESSAGES.groupNameFormat),
+  name: z.string().min(1, ERROR_MESSAGES.mandatory).regex(GROUP_NAME_PATTERN, ACCESS_MESSAGES.groupNameFormat),
   description: z.string().max(1024).default(''),
   autoJoin: z.boolean().default(false),
   adminPrivileges: z.boolean().default(false),
@@ -116,7 +117,7 @@ export const permissionTargetSchema = z.object({
 export type PermissionTarget = z.infer<typeof permissionTargetSchema>;
 
 export const permissionTargetFormSchema = z.object({
-  name: z.string().regex(TARGET_NAME_PATTERN, ACCESS_MESSAGES.targetNameFormat),
+  name: z.string().min(1, ERROR_MESSAGES.mandatory).regex(TARGET_NAME_PATTERN, ACCESS_MESSAGES.targetNameFormat),
   repo: permissionResourceSchema.nullable().default(null),
   build: permissionResourceSchema.nullable().default(null),
   releaseBundle: permissionResourceSchema.nullable().default(null),
@@ -190,7 +191,7 @@ export const createTokenSchema = z.object({
   expiresIn: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS),
   scope: z.string().default(TOKEN_SCOPE_USER),
   /** Administrators only: the user the token is for (the caller when absent). */
-  username: z.string().min(1).max(64).optional(),
+  username: z.string().min(1, 'This field is mandatory.').max(64).optional(),
   /** With a refresh token that replaces the pair once (answered once, as the token is). */
   refreshable: z.boolean().optional(),
 });

@@ -56,6 +56,7 @@ export type Project = z.infer<typeof projectSchema>;
 export const projectFormSchema = z.object({
   projectKey: z
     .string()
+    .min(1, PROJECT_MESSAGES.nameRequired)
     .max(PROJECT_KEY_MAX, PROJECT_MESSAGES.keyLength)
     .regex(PROJECT_KEY_PATTERN, PROJECT_MESSAGES.keyFormat),
   displayName: z.string().trim().min(1, PROJECT_MESSAGES.nameRequired).max(256),
@@ -73,7 +74,7 @@ export const assignResourcesSchema = z.object({
 
 /** A project admin creates a local repository in the project (its key starts with '{projectKey}-'). */
 export const projectRepositorySchema = z.object({
-  key: z.string().min(1).max(64),
+  key: z.string().min(1, PROJECT_MESSAGES.nameRequired).max(64),
   packageType: z.string().min(1).default('generic'),
   description: z.string().max(2000).default(''),
 });

@@ -207,7 +207,10 @@ export type RepositorySummary = z.infer<typeof repositorySummarySchema>;
 
 export const quickCreateBodySchema = z.object({
   packageType: z.string().min(1, 'This field is mandatory.'),
-  prefix: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,40}$/, REPOSITORY_MESSAGES.keyFormat),
+  prefix: z
+    .string()
+    .min(1, 'This field is mandatory.')
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,40}$/, REPOSITORY_MESSAGES.keyFormat),
   remoteUrl: z.string().max(2048).default(''),
 });
 export type QuickCreateBody = z.input<typeof quickCreateBodySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** One row of the users list of the administration console. */
 export const userListItemSchema = z.object({
@@ -41,6 +42,8 @@ export const USER_MESSAGES = {
 } as const;
 
 export const USER_NAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
+/** An e-mail address as Arca accepts one: something, an @, a domain with a dot. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A user as the Artifactory-compatible REST API writes it (`PUT/POST /api/security/users/{name}`). */
 export const userBodySchema = z.object({
@@ -74,8 +77,12 @@ export const userRefListSchema = z.array(z.object({ name: z.string(), uri: z.str
 
 /** The console's user form. */
 export const userFormSchema = z.object({
-  name: z.string().regex(USER_NAME_PATTERN, USER_MESSAGES.nameFormat),
-  email: z.string().max(320).default(''),
+  name: z.string().min(1, ERROR_MESSAGES.userNameRequired).regex(USER_NAME_PATTERN, USER_MESSAGES.nameFormat),
+  email: z
+    .string()
+    .max(320)
+    .refine((email) => !email || EMAIL_PATTERN.test(email), USER_MESSAGES.invalidEmail)
+    .default(''),
   password: z.string().max(1024).optional(),
   admin: z.boolean().default(false),
   disableUIAccess: z.boolean().default(false),

@@ -17,8 +17,11 @@ export interface FormModalProps<T> {
   danger?: boolean;
   /** Keeps OK disabled (a required value missing, say). */
   okDisabled?: boolean;
+  /** Shown above the form (what the dialog will do). */
+  intro?: ReactNode;
   /** Shown below the form (actions that are not part of the save). */
   after?: ReactNode;
+  initialValues?: Partial<T>;
   children: ReactNode;
 }
 
@@ -28,8 +31,8 @@ export interface FormModalProps<T> {
  * one way the console's create and edit dialogs handle a save.
  */
 export function FormModal<T>(props: FormModalProps<T>) {
-  const { open, title, okText, form, onSubmit, onClose, failureText, width, danger, okDisabled, after, children } =
-    props;
+  const { open, title, okText, form, onSubmit, onClose, failureText, width, danger, okDisabled } = props;
+  const { intro, after, initialValues, children } = props;
   const { errors, clear, capture } = useServerErrors(failureText);
   const [busy, setBusy] = useState(false);
   const close = () => {
@@ -56,8 +59,9 @@ export function FormModal<T>(props: FormModalProps<T>) {
       forceRender
       width={width}
     >
+      {intro}
       <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form<T> form={form} layout="vertical" onFinish={finish}>
+      <Form<T> form={form} layout="vertical" onFinish={finish} initialValues={initialValues}>
         {children}
       </Form>
       {after}

@@ -1,18 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { GROUP_NAME_PATTERN, USER_NAME_PATTERN } from '@arca/contracts';
-import { nameProblem, nameRules } from './name-rules';
+import { ACCESS_MESSAGES, USER_MESSAGES, groupFormSchema, userFormSchema } from '@arca/contracts';
+import { nameField, nameProblem } from './name-rules';
+import { schemaField } from './schema-rules';
 
-const users = { pattern: USER_NAME_PATTERN, existing: ['ann', 'Bob'], required: 'User name is required' };
+const users = { schema: userFormSchema.shape.name, existing: ['ann', 'Bob'] };
 
-describe('name fields of the create forms (spec texts)', () => {
-  it("says 'User name is required' for an empty user name", () => {
+type Checked = { validator: (r: unknown, v: unknown) => Promise<void> };
+/** Runs a field's rules as the form does and gives the messages it would show. */
+async function messages(field: { rules: unknown[] }, value: unknown): Promise<string[]> {
+  const results = await Promise.allSettled(field.rules.map((r) => (r as Checked).validator({}, value)));
+  return results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+}
+
+describe('name fields of the create forms check with the API’s own schema', () => {
+  it("says 'User name is required' for an empty user name, as the API does", () => {
     expect(nameProblem('  ', users)).toBe('User name is required');
+    expect(userFormSchema.shape.name.safeParse('').error?.issues[0]?.message).toBe('User name is required');
   });
 
-  it("says 'Name cannot contain spaces or special characters' for such a name", () => {
-    expect(nameProblem('ann smith', users)).toBe('Name cannot contain spaces or special characters');
-    expect(nameProblem('a/b', { pattern: GROUP_NAME_PATTERN, existing: [] })).toBe(
-      'Name cannot contain spaces or special characters',
+  it('gives the API’s format message for a name it would refuse', () => {
+    expect(nameProblem('ann smith', users)).toBe(USER_MESSAGES.nameFormat);
+    expect(nameProblem('a/b', { schema: groupFormSchema.shape.name, existing: [] })).toBe(
+      ACCESS_MESSAGES.groupNameFormat,
     );
   });
 
@@ -21,10 +30,18 @@ describe('name fields of the create forms (spec texts)', () => {
     expect(nameProblem('carol', users)).toBeUndefined();
   });
 
-  it("says 'This field is mandatory.' for other empty names, and the rules reject with the same texts", async () => {
-    expect(nameProblem('', { pattern: GROUP_NAME_PATTERN, existing: [] })).toBe('This field is mandatory.');
-    const [, check] = nameRules(users) as [unknown, { validator: (r: unknown, v: unknown) => Promise<void> }];
-    await expect(check.validator({}, 'ann')).rejects.toThrow('This name already exist');
-    await expect(check.validator({}, 'dave')).resolves.toBeUndefined();
+  it('the field is required and its rules reject with the same texts', async () => {
+    const field = nameField(users);
+    expect(field.required).toBe(true);
+    expect(await messages(field, 'ann')).toEqual(['This name already exist']);
+    expect(await messages(field, '')).toEqual(['User name is required']);
+    expect(await messages(field, 'dave')).toEqual([]);
+  });
+
+  it('an optional field is not marked required and passes empty', async () => {
+    const email = schemaField(userFormSchema.shape.email);
+    expect(email.required).toBe(false);
+    expect(await messages(email, undefined)).toEqual([]);
+    expect(await messages(email, 'not-an-address')).toEqual([USER_MESSAGES.invalidEmail]);
   });
 });

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { MAIL_MESSAGES, PASSWORD_FLOW_MESSAGES, type MailSettings } from '@arca/contracts';
+import { EMAIL_PATTERN, MAIL_MESSAGES, PASSWORD_FLOW_MESSAGES, type MailSettings } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../core/errors.js';
 import { getSetting, putSetting } from '../../core/settings.store.js';
@@ -17,8 +17,6 @@ export const MAIL_DEFAULTS: MailSettings = {
   externalUrl: '',
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The stored settings, password included (server side only). */
 export async function getMailSettings(db: Db): Promise<MailSettings> {
   return { ...MAIL_DEFAULTS, ...(await getSetting(db, 'mail')) };
@@ -32,7 +30,7 @@ export async function readMailSettings(db: Db): Promise<MailSettings> {
 
 export async function saveMailSettings(db: Db, input: MailSettings): Promise<void> {
   if (input.enabled && !input.host.trim()) throw badRequest(MAIL_MESSAGES.hostRequired);
-  if (input.from && !EMAIL.test(input.from)) throw badRequest(MAIL_MESSAGES.fromInvalid);
+  if (input.from && !EMAIL_PATTERN.test(input.from)) throw badRequest(MAIL_MESSAGES.fromInvalid);
   if (input.externalUrl) {
     try {
       const url = new URL(input.externalUrl);

@@ -6,6 +6,7 @@ import {
   formatMessage,
   type UserAnswer,
   type UserBody,
+  EMAIL_PATTERN,
 } from '@arca/contracts';
 import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
@@ -20,7 +21,6 @@ import { adminCount, deleteUserRow, updateUserRow } from './users.store.js';
 
 /** The user rows other features read and write (sign-in, sessions, tokens), through this service. */
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fill = (message: string, name: string) => formatMessage(message, { name });
 
 export function toUserAnswer(row: UserRow, groups: string[]): UserAnswer {
@@ -38,7 +38,7 @@ export function toUserAnswer(row: UserRow, groups: string[]): UserAnswer {
 }
 
 function checkEmail(email: string | undefined): void {
-  if (email && !EMAIL.test(email)) throw badRequest(USER_MESSAGES.invalidEmail, 'email');
+  if (email && !EMAIL_PATTERN.test(email)) throw badRequest(USER_MESSAGES.invalidEmail, 'email');
 }
 
 /** The password policy's minimum length (security settings; 8 unless changed). */

@@ -1,12 +1,13 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { Link, useLocation, useParams } from 'react-router';
-import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import { changePasswordBodySchema, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useChangePassword } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
 import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { useServerErrors } from '../../../lib/server-errors';
+import { schemaField } from '../../../lib/schema-rules';
 
 interface Values {
   oldPassword: string;
@@ -39,7 +40,7 @@ export function ChangePasswordPage() {
         <Form.Item
           label="Current password"
           name="oldPassword"
-          rules={[{ required: true, message: 'This field is mandatory.' }]}
+          {...schemaField(changePasswordBodySchema.shape.oldPassword)}
         >
           <Input.Password autoComplete="current-password" autoFocus size="large" />
         </Form.Item>

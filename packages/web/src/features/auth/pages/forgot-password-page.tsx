@@ -1,11 +1,12 @@
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
+import { forgotPasswordBodySchema, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useForgotPassword } from '../api/flows';
 import { AuthCard } from '../components/auth-card';
 import { useServerErrors } from '../../../lib/server-errors';
+import { schemaField } from '../../../lib/schema-rules';
 
 /** Asks for a reset link by e-mail. */
 export function ForgotPasswordPage() {
@@ -33,11 +34,7 @@ export function ForgotPasswordPage() {
               });
             }}
           >
-            <Form.Item
-              label="User name or e-mail"
-              name="user"
-              rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-            >
+            <Form.Item label="User name or e-mail" name="user" {...schemaField(forgotPasswordBodySchema.shape.user)}>
               <Input autoFocus autoComplete="username" size="large" />
             </Form.Item>
             <Button type="primary" htmlType="submit" block size="large" loading={forgot.isPending}>

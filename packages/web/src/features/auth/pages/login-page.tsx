@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { AUTH_ERROR_CODES, isAnonymousName, type UserData } from '@arca/contracts';
+import { AUTH_ERROR_CODES, isAnonymousName, loginBodySchema, type UserData } from '@arca/contracts';
 import type { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { landingPath } from '../../../lib/landing';
@@ -18,6 +18,7 @@ import { errorCode } from '../components/auth-card';
 import { logout } from '../api/logout';
 import { useServerErrors } from '../../../lib/server-errors';
 import { authKeys } from '../api/keys';
+import { schemaField } from '../../../lib/schema-rules';
 
 interface LoginForm {
   user: string;
@@ -124,14 +125,10 @@ export function LoginPage() {
           initialValues={{ user: '', password: '', rememberMe: false }}
           disabled={!loggedOut}
         >
-          <Form.Item
-            label="Username"
-            name="user"
-            rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-          >
+          <Form.Item label="Username" name="user" {...schemaField(loginBodySchema.shape.user)}>
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
           </Form.Item>
-          <Form.Item label="Password" name="password" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+          <Form.Item label="Password" name="password" {...schemaField(loginBodySchema.shape.password)}>
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
           </Form.Item>
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 16 }}>

@@ -1,11 +1,11 @@
 import { Checkbox, Form, Input, Select } from 'antd';
 import { useEffect } from 'react';
-import { GROUP_NAME_PATTERN, type Group } from '@arca/contracts';
+import { groupFormSchema, type Group } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
 import { useSaveGroup } from '../api/groups';
-import { nameRules } from '../../../lib/name-rules';
+import { nameField } from '../../../lib/name-rules';
 
 interface Values {
   name: string;
@@ -50,9 +50,9 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
         label="Group name"
         name="name"
         extra={group ? undefined : 'Letters, digits and . _ -'}
-        rules={
-          group ? [] : nameRules({ pattern: GROUP_NAME_PATTERN, existing: (groups.data ?? []).map((g) => g.name) })
-        }
+        {...(group
+          ? {}
+          : nameField({ schema: groupFormSchema.shape.name, existing: (groups.data ?? []).map((g) => g.name) }))}
       >
         <Input disabled={Boolean(group)} autoComplete="off" />
       </Form.Item>

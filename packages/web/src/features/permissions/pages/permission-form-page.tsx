@@ -25,7 +25,7 @@ import {
   PERMISSION_ACTION_LABELS,
   PERMISSION_RESOURCE_LABELS,
   PERMISSION_RESOURCES,
-  TARGET_NAME_PATTERN,
+  permissionTargetFormSchema,
   type PermissionAction,
   type PermissionResource,
   type PermissionResourceKind,
@@ -172,7 +172,10 @@ function PermissionEditor({ editName, initial }: { editName: string | undefined;
     const name = editName ?? draft.name.trim();
     const problem = editName
       ? undefined
-      : nameProblem(name, { pattern: TARGET_NAME_PATTERN, existing: (permissions.data ?? []).map((p) => p.name) });
+      : nameProblem(name, {
+          schema: permissionTargetFormSchema.shape.name,
+          existing: (permissions.data ?? []).map((p) => p.name),
+        });
     if (problem) {
       setNameError(problem);
       return;

@@ -1,7 +1,13 @@
-import { Checkbox, Form, Input, Modal, Radio, Select } from 'antd';
-import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, type CreatedToken } from '@arca/contracts';
-import { ErrorList } from '../../../components/error-list';
-import { useServerErrors } from '../../../lib/server-errors';
+import { Checkbox, Form, Input, Radio, Select } from 'antd';
+import {
+  ERROR_MESSAGES,
+  TOKEN_SCOPE_GROUPS_PREFIX,
+  TOKEN_SCOPE_USER,
+  createTokenSchema,
+  type CreatedToken,
+} from '@arca/contracts';
+import { FormModal } from '../../../components/form-modal';
+import { schemaField } from '../../../lib/schema-rules';
 import { useCreateToken } from '../api/tokens';
 
 export const EXPIRY_CHOICES = [
@@ -40,92 +46,71 @@ export function NewTokenModal({
   const create = useCreateToken();
   const [form] = Form.useForm<NewTokenValues>();
   const scope = Form.useWatch('scope', form);
-  const { errors, clear, capture } = useServerErrors();
-  const mandatory = { required: true, whitespace: true, message: 'This field is mandatory.' };
+  const { shape } = createTokenSchema;
   return (
-    <Modal
+    <FormModal<NewTokenValues>
       open={open}
       title="Generate Access Token"
       okText="Generate"
-      onOk={() => form.submit()}
-      confirmLoading={create.isPending}
-      onCancel={() => {
-        clear();
-        onClose();
+      form={form}
+      initialValues={{
+        username: '',
+        description: '',
+        expiresIn: 30 * 86_400,
+        scope: 'user',
+        groups: [],
+        refreshable: false,
       }}
-      destroyOnHidden
-      forceRender
+      onSubmit={async (v) => {
+        const token = await create.mutateAsync({
+          description: v.description.trim(),
+          expiresIn: v.expiresIn,
+          scope: v.scope === 'user' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${v.groups.join(',')}`,
+          ...(userNames ? { username: v.username } : {}),
+          ...(v.refreshable ? { refreshable: true } : {}),
+        });
+        form.resetFields();
+        onCreated(token);
+      }}
+      onClose={onClose}
     >
-      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{
-          username: '',
-          description: '',
-          expiresIn: 30 * 86_400,
-          scope: 'user',
-          groups: [],
-          refreshable: false,
-        }}
-        onFinish={(v) =>
-          create.mutate(
-            {
-              description: v.description.trim(),
-              expiresIn: v.expiresIn,
-              scope: v.scope === 'user' ? TOKEN_SCOPE_USER : `${TOKEN_SCOPE_GROUPS_PREFIX}${v.groups.join(',')}`,
-              ...(userNames ? { username: v.username } : {}),
-              ...(v.refreshable ? { refreshable: true } : {}),
-            },
-            {
-              onSuccess: (token) => {
-                clear();
-                form.resetFields();
-                onCreated(token);
-              },
-              onError: (error) => capture(error),
-            },
-          )
-        }
-      >
-        {userNames && (
-          <Form.Item label="User" name="username" rules={[mandatory]}>
-            <Select
-              showSearch
-              aria-label="User"
-              placeholder="The user whose rights the token carries"
-              options={userNames.map((name) => ({ value: name, label: name }))}
-            />
-          </Form.Item>
-        )}
-        <Form.Item label="Description" name="description" rules={[mandatory]}>
-          <Input placeholder="e.g. CI pipeline for web-app" maxLength={1024} />
-        </Form.Item>
-        <Form.Item label="Expires after" name="expiresIn">
-          <Select options={EXPIRY_CHOICES} aria-label="Expires after" style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item label="Scope" name="scope">
-          <Radio.Group
-            options={[
-              { value: 'user', label: userNames ? 'All the user’s rights' : 'All my rights' },
-              {
-                value: 'groups',
-                label: userNames
-                  ? 'Only the rights of some of the user’s groups'
-                  : 'Only the rights of some of my groups',
-              },
-            ]}
+      {userNames && (
+        <Form.Item label="User" name="username" {...schemaField(shape.username.unwrap())}>
+          <Select
+            showSearch
+            aria-label="User"
+            placeholder="The user whose rights the token carries"
+            options={userNames.map((name) => ({ value: name, label: name }))}
           />
         </Form.Item>
-        {scope === 'groups' && (
-          <Form.Item label="Groups" name="groups" rules={[{ required: true, message: 'This field is mandatory.' }]}>
-            <Select mode="tags" open={false} aria-label="Groups" placeholder="Type the names of the groups" />
-          </Form.Item>
-        )}
-        <Form.Item name="refreshable" valuePropName="checked" style={{ marginBottom: 0 }}>
-          <Checkbox>Refreshable (a refresh token replaces the pair once, before it expires)</Checkbox>
+      )}
+      <Form.Item label="Description" name="description" {...schemaField(shape.description)}>
+        <Input placeholder="e.g. CI pipeline for web-app" maxLength={1024} />
+      </Form.Item>
+      <Form.Item label="Expires after" name="expiresIn">
+        <Select options={EXPIRY_CHOICES} aria-label="Expires after" style={{ width: 200 }} />
+      </Form.Item>
+      <Form.Item label="Scope" name="scope">
+        <Radio.Group
+          options={[
+            { value: 'user', label: userNames ? 'All the user’s rights' : 'All my rights' },
+            {
+              value: 'groups',
+              label: userNames
+                ? 'Only the rights of some of the user’s groups'
+                : 'Only the rights of some of my groups',
+            },
+          ]}
+        />
+      </Form.Item>
+      {scope === 'groups' && (
+        <Form.Item label="Groups" name="groups" rules={[{ required: true, message: ERROR_MESSAGES.mandatory }]}>
+          <Select mode="tags" open={false} aria-label="Groups" placeholder="Type the names of the groups" />
         </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      <Form.Item name="refreshable" valuePropName="checked" style={{ marginBottom: 0 }}>
+        <Checkbox>Refreshable (a refresh token replaces the pair once, before it expires)</Checkbox>
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -7,11 +7,13 @@ import {
   ERROR_MESSAGES,
   PACKAGE_TYPES,
   packageTypeLabel,
-  PROJECT_ROLES,
+  type Project,
   PROJECT_ROLE_DESCRIPTIONS,
   PROJECT_ROLE_LABELS,
-  type Project,
+  PROJECT_ROLES,
+  projectFormSchema,
   type ProjectMember,
+  projectRepositorySchema,
   type ProjectRole,
 } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
@@ -29,6 +31,7 @@ import {
   useUpdateProject,
 } from '../api/projects';
 import { useServerErrors } from '../../../lib/server-errors';
+import { schemaField } from '../../../lib/schema-rules';
 
 function General({ project }: { project: Project }) {
   const update = useUpdateProject(project.projectKey);
@@ -49,11 +52,7 @@ function General({ project }: { project: Project }) {
         <Form.Item label="Project key">
           <Typography.Text code>{project.projectKey}</Typography.Text>
         </Form.Item>
-        <Form.Item
-          label="Display name"
-          name="displayName"
-          rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-        >
+        <Form.Item label="Display name" name="displayName" {...schemaField(projectFormSchema.shape.displayName)}>
           <Input />
         </Form.Item>
         <Form.Item label="Description" name="description">
@@ -235,7 +234,7 @@ function NewProjectRepository({ project }: { project: Project }) {
           )
         }
       >
-        <Form.Item label="Repository key" name="key" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+        <Form.Item label="Repository key" name="key" {...schemaField(projectRepositorySchema.shape.key)}>
           <Input style={{ width: 240 }} />
         </Form.Item>
         <Form.Item label="Package type" name="packageType">

@@ -1,86 +1,61 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Empty, Form, Input, Table, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
   DEFAULT_LIST_PAGE_SIZE,
   DEFAULT_PROJECT,
-  PROJECT_KEY_MAX,
-  PROJECT_KEY_PATTERN,
   PROJECT_MESSAGES,
+  projectFormSchema,
   type Project,
+  type ProjectForm,
 } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
-import { ErrorList } from '../../../components/error-list';
+import { FormModal } from '../../../components/form-modal';
 import { PageHeader } from '../../../components/page-header';
 import { useCreateProject, useDeleteProject, useProjects } from '../api/projects';
 import { isoOf, useProjectBuilds } from '../../builds';
 import { formatRelative } from '../../../components/time';
 import { selectProject } from '../../../lib/selected-project';
-import { useServerErrors } from '../../../lib/server-errors';
+import { schemaField } from '../../../lib/schema-rules';
 import { runSafely } from '../../../api/client';
 import { LoadError } from '../../../components/load-error';
 import { plural } from '../../../components/format';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [form] = Form.useForm<{ projectKey: string; displayName: string; description: string }>();
+  const [form] = Form.useForm<ProjectForm>();
   const create = useCreateProject();
-  const { errors, clear, capture } = useServerErrors(PROJECT_MESSAGES.createFailed);
+  const { shape } = projectFormSchema;
   return (
-    <Modal
+    <FormModal<ProjectForm>
       open={open}
       title="New Project"
       okText="Create"
-      onOk={() => form.submit()}
-      confirmLoading={create.isPending}
-      onCancel={() => {
-        clear();
-        onClose();
+      form={form}
+      failureText={PROJECT_MESSAGES.createFailed}
+      onSubmit={async (values) => {
+        const project = await create.mutateAsync(values);
+        notifySuccess(`Project ${project.displayName} was created`);
+        form.resetFields();
       }}
-      destroyOnHidden
-      forceRender
+      onClose={onClose}
     >
-      <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ projectKey: '', displayName: '', description: '' }}
-        onFinish={(v) =>
-          create.mutate(v, {
-            onSuccess: (p) => {
-              notifySuccess(`Project ${p.displayName} was created`);
-              form.resetFields();
-              clear();
-              onClose();
-            },
-            onError: (error) => capture(error),
-          })
-        }
+      <Form.Item label="Display name" name="displayName" initialValue="" {...schemaField(shape.displayName)}>
+        <Input autoFocus placeholder="e.g. Web Shop" />
+      </Form.Item>
+      <Form.Item
+        label="Project key"
+        name="projectKey"
+        initialValue=""
+        extra="Lowercase letters and digits, starting with a letter; it cannot change later."
+        {...schemaField(shape.projectKey)}
       >
-        <Form.Item
-          label="Display name"
-          name="displayName"
-          rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-        >
-          <Input autoFocus placeholder="e.g. Web Shop" />
-        </Form.Item>
-        <Form.Item
-          label="Project key"
-          name="projectKey"
-          extra="Lowercase letters and digits, starting with a letter; it cannot change later."
-          rules={[
-            { required: true, message: 'This field is mandatory.' },
-            { max: PROJECT_KEY_MAX, message: PROJECT_MESSAGES.keyLength },
-            { pattern: PROJECT_KEY_PATTERN, message: PROJECT_MESSAGES.keyFormat },
-          ]}
-        >
-          <Input placeholder="e.g. webshop" />
-        </Form.Item>
-        <Form.Item label="Description" name="description">
-          <Input.TextArea rows={2} maxLength={2048} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="e.g. webshop" />
+      </Form.Item>
+      <Form.Item label="Description" name="description" initialValue="" {...schemaField(shape.description)}>
+        <Input.TextArea rows={2} maxLength={2048} />
+      </Form.Item>
+    </FormModal>
   );
 }
 

@@ -3,14 +3,15 @@ import { Alert, App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
-import { ERROR_MESSAGES, USER_MESSAGES, USER_NAME_PATTERN, type ApiKeyState, type UserListItem } from '@arca/contracts';
+import { USER_MESSAGES, userFormSchema, type ApiKeyState, type UserListItem } from '@arca/contracts';
 import { apiFetch, runSafely } from '../../../api/client';
 import { formatDateTime } from '../../../components/time';
 import { useUnlockUsers } from '../api/unlock-users';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { useSaveUser } from '../api/save-user';
-import { nameRules } from '../../../lib/name-rules';
+import { nameField } from '../../../lib/name-rules';
+import { schemaField } from '../../../lib/schema-rules';
 import { usersKeys } from '../api/keys';
 
 interface Values {
@@ -177,25 +178,19 @@ export function UserModal({
         label="User name"
         name="name"
         extra={user ? undefined : 'Letters, digits and . _ @ -'}
-        rules={
-          user
-            ? []
-            : nameRules({
-                pattern: USER_NAME_PATTERN,
-                existing: (allUsers.data ?? []).map((u) => u.name),
-                required: ERROR_MESSAGES.userNameRequired,
-              })
-        }
+        {...(user
+          ? {}
+          : nameField({ schema: userFormSchema.shape.name, existing: (allUsers.data ?? []).map((u) => u.name) }))}
       >
         <Input disabled={Boolean(user)} autoComplete="off" />
       </Form.Item>
       <Form.Item
         label="E-mail"
         name="email"
-        rules={[
-          { type: 'email', message: USER_MESSAGES.invalidEmail },
+        {...schemaField(
+          userFormSchema.shape.email,
           ...(invite ? [{ required: true, message: USER_MESSAGES.emailForInvitation }] : []),
-        ]}
+        )}
       >
         <Input autoComplete="off" />
       </Form.Item>
@@ -204,7 +199,7 @@ export function UserModal({
         name="password"
         extra={user ? 'Leave empty to keep the current password. A new one ends the user’s sessions.' : undefined}
         hidden={invite && !user}
-        rules={user || invite ? [] : [{ required: true, message: 'This field is mandatory.' }]}
+        rules={user || invite ? [] : [{ required: true, message: USER_MESSAGES.passwordRequired }]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
