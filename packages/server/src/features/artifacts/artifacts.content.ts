@@ -133,7 +133,7 @@ export interface RepoContent {
    */
   authorize(action: 'deploy' | 'delete', repoKey: string, path: string): Promise<void>;
   /** Moves an item and everything below it to the trash can (or, in the trash can, deletes it for good). */
-  remove(repoKey: string, path: string): Promise<void>;
+  remove(repo: string | RepositoryRow, path: string): Promise<void>;
   /** Copies or moves; overwriting a file needs delete on it (as in Artifactory). */
   copyOrMove(mode: 'copy' | 'move', from: Location, to: Location, options?: CopyMoveOptions): Promise<CopyMoveResult>;
   changeProperties(
@@ -298,8 +298,8 @@ export function repoContent(request: FastifyRequest): RepoContent {
       await requirePermission(request, action, repoKey, path);
     },
 
-    async remove(repoKey, path) {
-      const repo = await repositoryOrTrash(db, repoKey);
+    async remove(repoOrKey, path) {
+      const repo = typeof repoOrKey === 'string' ? await repositoryOrTrash(db, repoOrKey) : repoOrKey;
       await requirePermission(request, 'delete', repo.key, path);
       await removeItem(ctx, repo.key, path, actor, (items) => requireOnEach(request, 'delete', repo.key, paths(items)));
     },

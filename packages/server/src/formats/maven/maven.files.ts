@@ -88,20 +88,15 @@ export function mavenPlainPaths(app: FastifyInstance): PlainPaths {
     return (await content.children(repo, folder)).filter((i) => i.folder !== 1);
   }
 
-  /** Writes a calculated metadata file unless it says the same already; removes it when `next` is undefined. */
-  async function writeMetadata(repo: RepositoryRow, path: string, next: () => Promise<MavenMetadata | undefined>) {
+  /** Writes a calculated metadata file unless it says the same already (read once; again only if another writer won). */
+  async function writeMetadata(repo: RepositoryRow, path: string, wanted: MavenMetadata) {
     const content = system();
-    const wanted = await next();
-    if (!wanted) {
-      if (await content.stored(repo.key, path)) await content.remove(repo.key, path).catch(() => undefined);
-      return;
-    }
     await changeMetadataFile(
       content,
       repo,
       path,
       async (found) => parseMetadata((await content.read(found.item)).toString('utf8')),
-      async () => (await next()) ?? wanted,
+      () => wanted,
       { serialize: renderMetadata, same: sameMetadata },
     );
   }
@@ -113,7 +108,8 @@ export function mavenPlainPaths(app: FastifyInstance): PlainPaths {
     const groupId = artifactFolder.split('/').slice(0, -1).join('.');
     const versionFiles = new Map<string, { file: MavenFile; modifiedAt: number }[]>();
     const folder = await content.stored(repo.key, artifactFolder);
-    if (folder?.folder === 1) {
+    if (!folder) return;
+    if (folder.folder === 1) {
       for (const child of await content.children(repo, artifactFolder)) {
         if (child.folder !== 1) continue;
         const files = (await filesOf(content, repo, child.path))
@@ -123,15 +119,16 @@ export function mavenPlainPaths(app: FastifyInstance): PlainPaths {
       }
     }
     const metadataPath = `${artifactFolder}/${METADATA_FILE}`;
-    if (!folder || (!versionFiles.size && !(await content.stored(repo.key, metadataPath)))) return;
-    await writeMetadata(repo, metadataPath, async () =>
-      versionFiles.size ? artifactMetadata(groupId, artifactId, [...versionFiles.keys()], Date.now()) : undefined,
-    );
+    if (!versionFiles.size) {
+      // the last version went: so does the artifact's metadata
+      if (await content.stored(repo.key, metadataPath)) await content.remove(repo, metadataPath).catch(() => undefined);
+      return;
+    }
+    const now = Date.now();
+    await writeMetadata(repo, metadataPath, artifactMetadata(groupId, artifactId, [...versionFiles.keys()], now));
     for (const [version, files] of versionFiles) {
-      if (!isSnapshotVersion(version)) continue;
-      await writeMetadata(repo, `${artifactFolder}/${version}/${METADATA_FILE}`, async () =>
-        snapshotMetadata(files, Date.now()),
-      );
+      if (isSnapshotVersion(version))
+        await writeMetadata(repo, `${artifactFolder}/${version}/${METADATA_FILE}`, snapshotMetadata(files, now));
     }
   }
 

@@ -71,13 +71,14 @@ export async function findBlob(content: RepoContent, repo: RepositoryRow, image:
 
 const deployBuffer = (
   content: RepoContent,
-  repoKey: string,
+  target: RepositoryRow,
   path: string,
   body: Buffer,
   properties: Record<string, string[]>,
 ) =>
   content.deploy({
-    repoKey,
+    repoKey: target.key,
+    target,
     path,
     properties,
     body: undefined,
@@ -130,8 +131,8 @@ export async function putManifest(
   const properties: Record<string, string[]> = { [PROPERTY.mediaType]: [manifest.mediaType] };
   if (manifest.subject) properties[PROPERTY.subject] = [manifest.subject];
   if (manifest.artifactType) properties[PROPERTY.artifactType] = [manifest.artifactType];
-  await deployBuffer(content, target.key, manifestPath(image, digest), body, properties);
-  if (!byDigest) await deployBuffer(content, target.key, tagPath(image, reference), body, properties);
+  await deployBuffer(content, target, manifestPath(image, digest), body, properties);
+  if (!byDigest) await deployBuffer(content, target, tagPath(image, reference), body, properties);
   return { digest, ...(manifest.subject ? { subject: manifest.subject } : {}) };
 }
 
@@ -168,21 +169,21 @@ const isTag = (tag: string) => {
 };
 
 /** Removes a manifest by digest with every tag that names it, or one tag. */
-export async function deleteManifest(content: RepoContent, repoKey: string, image: string, reference: string) {
-  const repo = await content.repository(repoKey);
+export async function deleteManifest(content: RepoContent, repo: RepositoryRow, image: string, reference: string) {
+  const repoKey = repo.key;
   if (!isDigest(reference)) {
     checkTag(reference);
     if (!(await content.stored(repoKey, tagPath(image, reference))))
       throw ociError('MANIFEST_UNKNOWN', `Tag '${reference}' of '${image}' is not in '${repoKey}'.`);
-    return content.remove(repoKey, `${image}/${reference}`);
+    return content.remove(repo, `${image}/${reference}`);
   }
   if (!(await content.stored(repoKey, manifestPath(image, reference))))
     throw ociError('MANIFEST_UNKNOWN', `Manifest '${reference}' of '${image}' is not in '${repoKey}'.`);
   for (const tag of await listTags(content, repo, image)) {
     const item = await content.stored(repoKey, tagPath(image, tag));
-    if (item && `sha256:${item.sha256}` === reference) await content.remove(repoKey, `${image}/${tag}`);
+    if (item && `sha256:${item.sha256}` === reference) await content.remove(repo, `${image}/${tag}`);
   }
-  await content.remove(repoKey, manifestPath(image, reference));
+  await content.remove(repo, manifestPath(image, reference));
 }
 
 /** The referrers API's answer: an index of the manifests whose subject is `digest`. */
@@ -241,16 +242,16 @@ export function partStart(header: string | undefined, contentLength: string | un
 /** Completes an upload: its bytes (and a last part) deployed as the blob, verified against `digest`. */
 export async function finishUpload(
   content: RepoContent,
-  repoKey: string,
+  target: RepositoryRow,
   image: string,
   id: string,
   digest: string,
   lastPart: Readable | undefined,
 ): Promise<void> {
   checkDigest(digest);
-  if (lastPart) await content.uploads.append(repoKey, id, lastPart);
+  if (lastPart) await content.uploads.append(target.key, id, lastPart);
   try {
-    await deployBlob(content, repoKey, image, digest, { upload: id });
+    await deployBlob(content, target, image, digest, { upload: id });
   } catch (error) {
     if (error instanceof HttpError && error.statusCode === 409)
       throw ociError('DIGEST_INVALID', `The uploaded content does not have the digest ${digest}.`);
@@ -261,7 +262,7 @@ export async function finishUpload(
 /** Mounts a blob another image (of this or another repository the caller may read) has; false when it has none. */
 export async function mountBlob(
   content: RepoContent,
-  repoKey: string,
+  target: RepositoryRow,
   image: string,
   digest: string,
   from: string,
@@ -273,20 +274,21 @@ export async function mountBlob(
     .stored(from.slice(0, slash), blobPath(from.slice(slash + 1), digest))
     .catch(() => undefined);
   if (!source) return false;
-  await deployBlob(content, repoKey, image, digest, 'stored');
+  await deployBlob(content, target, image, digest, 'stored');
   return true;
 }
 
 /** Records a blob of an image from an upload received in parts, or from content already stored (a mount). */
 function deployBlob(
   content: RepoContent,
-  repoKey: string,
+  target: RepositoryRow,
   image: string,
   digest: string,
   from: { upload: string } | 'stored',
 ) {
   return content.deploy({
-    repoKey,
+    repoKey: target.key,
+    target,
     path: blobPath(image, digest),
     properties: {},
     body: undefined,

@@ -205,7 +205,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
     if (method === 'DELETE') {
       if (!(await content.stored(repoKey, blobPath(image, target.digest))))
         throw ociError('BLOB_UNKNOWN', `Blob '${target.digest}' is not in '${name}'.`);
-      await content.remove(repoKey, blobPath(image, target.digest));
+      await content.remove(repo, blobPath(image, target.digest));
       return reply.status(202).send();
     }
     if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a blob call.`);
@@ -233,7 +233,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
         .send();
     }
     if (method === 'DELETE') {
-      await deleteManifest(content, repoKey, image, target.reference);
+      await deleteManifest(content, await content.repository(repoKey), image, target.reference);
       return reply.status(202).send();
     }
     if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a manifest call.`);
@@ -271,11 +271,11 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
   /** The upload completed with its digest (and the request's body as its last part). */
   const complete = async (id: string, digest: string) => {
     const last = hasBody(request) ? request.raw : undefined;
-    await finishUpload(content, uploadTarget.key, image, id, digest, last);
+    await finishUpload(content, uploadTarget, image, id, digest, last);
     return created(digest);
   };
   if (method === 'POST' && !target.session) {
-    if (query.mount && query.from && (await mountBlob(content, uploadTarget.key, image, query.mount, query.from))) {
+    if (query.mount && query.from && (await mountBlob(content, uploadTarget, image, query.mount, query.from))) {
       return created(query.mount);
     }
     const id = await content.uploads.create(uploadTarget.key);
