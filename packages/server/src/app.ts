@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { authPlugin, ensureAdminUser } from './features/auth/index.js';
-import { formatRegistry } from './features/artifacts/index.js';
+import { enableItemCache, formatRegistry } from './features/artifacts/index.js';
 import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
@@ -23,12 +23,7 @@ import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
 import { LicenseService } from './features/license/index.js';
 import { FileBinaryStore } from './storage/binary-store.js';
-import {
-  checkConfigGeneration,
-  configMayHaveChanged,
-  disableConfigCache,
-  enableConfigCache,
-} from './core/config-cache.js';
+import { configCheckDue, disableConfigCache, enableConfigCache } from './core/config-cache.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
 const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
@@ -45,7 +40,7 @@ export interface BuiltApp {
  */
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const loggers = createLoggers(config);
-  const { db, engine, dataVersion } = openDatabase({
+  const { db, engine, dataVersion, changeMark } = openDatabase({
     ...config,
     onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
   });
@@ -93,6 +88,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.setSerializerCompiler(serializerCompiler);
   // configuration (repositories, settings, rights) is cached per process, checked once per request
   enableConfigCache(db, dataVersion);
+  if (changeMark) enableItemCache(db, changeMark);
   app.addHook('onResponse', (request, reply, done) => {
     loggers.request({
       reqId: request.id,
@@ -103,10 +99,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     });
     done();
   });
-  // synchronous unless the configuration may have changed: most requests pay no query and no promise
+  // the configuration is checked when the request first reads some: one that reads none pays nothing
   app.addHook('onRequest', (_request, _reply, done) => {
-    if (!configMayHaveChanged(db)) return done();
-    checkConfigGeneration(db).then(() => done(), done);
+    configCheckDue(db);
+    done();
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);

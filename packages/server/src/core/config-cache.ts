@@ -7,11 +7,14 @@ const generationOf = preparedQuery<{ value: number }, [name: string]>((db) =>
 /**
  * Per-process caches of configuration — repositories, settings, rights — so that a read does not
  * query them again on every request. Every recorded change (`core/changes.ts`) bumps the
- * database's configuration generation in its transaction; each request reads the generation once
- * (`checkConfigGeneration`) and a process whose cache was filled under another generation drops
- * it. A change is therefore seen by the next request on every process (every worker, every node),
- * and the process that made it drops its own cache at once. Only the root database object caches:
- * reads inside a transaction always query.
+ * database's configuration generation in its transaction. A request that begins marks the check
+ * due (`configCheckDue`, no query); the first read of configuration after that checks the
+ * generation (`configCurrent`: on SQLite a query only when another process committed meanwhile)
+ * and a process whose cache was filled under another generation drops it. A change is therefore
+ * seen by the next request on every process (every worker, every node) that reads configuration,
+ * a request that reads none (a ping, a console asset) pays nothing, and the process that made the
+ * change drops its own cache at once. Only the root database object caches: reads inside a
+ * transaction always query.
  */
 interface ConfigCache {
   generation: number | undefined;
@@ -19,6 +22,10 @@ interface ConfigCache {
   /** SQLite: what changes when another process commits; the generation is read only when it did. */
   dataVersion: (() => number) | undefined;
   seenDataVersion: number | undefined;
+  /** A request began since the last check. */
+  due: boolean;
+  /** The check under way, which reads wait for. */
+  checking: Promise<void> | undefined;
 }
 
 const caches = new WeakMap<Db, ConfigCache>();
@@ -34,7 +41,14 @@ export function onConfigChanged(listener: () => void): void {
 }
 
 export function enableConfigCache(db: Db, dataVersion?: () => number): void {
-  const cache: ConfigCache = { generation: undefined, entries: new Map(), dataVersion, seenDataVersion: undefined };
+  const cache: ConfigCache = {
+    generation: undefined,
+    entries: new Map(),
+    dataVersion,
+    seenDataVersion: undefined,
+    due: true,
+    checking: undefined,
+  };
   caches.set(db, cache);
   live.add(cache);
 }
@@ -49,15 +63,40 @@ export function disableConfigCache(db: Db): void {
  * Whether the generation must be read again before this request: always on PostgreSQL; on SQLite
  * only when another process committed since the last read (its own changes drop the cache at once).
  */
-export function configMayHaveChanged(db: Db): boolean {
+function configMayHaveChanged(db: Db): boolean {
   const cache = caches.get(db);
   if (!cache) return false;
   if (!cache.dataVersion || cache.generation === undefined) return true;
   return cache.dataVersion() !== cache.seenDataVersion;
 }
 
+/** A request began: configuration is checked again before it next reads any (costs no query). */
+export function configCheckDue(db: Db): void {
+  const cache = caches.get(db);
+  if (cache) cache.due = true;
+}
+
+/**
+ * Undefined when the cache already reflects every change committed before the latest request
+ * began; else the check that makes it so (shared by every read while it runs).
+ */
+export function configCurrent(db: Db): Promise<void> | undefined {
+  const cache = caches.get(db);
+  if (!cache) return undefined;
+  if (cache.due) {
+    cache.due = false;
+    if (configMayHaveChanged(db)) {
+      const check: Promise<void> = checkConfigGeneration(db).finally(() => {
+        if (cache.checking === check) cache.checking = undefined;
+      });
+      cache.checking = check;
+    }
+  }
+  return cache.checking;
+}
+
 /** Reads the generation (one indexed query) and drops the cache when it changed. */
-export async function checkConfigGeneration(db: Db): Promise<void> {
+async function checkConfigGeneration(db: Db): Promise<void> {
   const cache = caches.get(db);
   if (!cache) return;
   // read before the generation: a commit in between is seen by the next check
@@ -76,6 +115,8 @@ export async function checkConfigGeneration(db: Db): Promise<void> {
 export function cachedConfig<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
   const cache = caches.get(db);
   if (!cache) return load();
+  const checking = configCurrent(db);
+  if (checking) return checking.then(() => cachedConfig(db, key, load));
   let entry = cache.entries.get(key) as Promise<T> | undefined;
   if (!entry) {
     entry = load();

@@ -7,7 +7,9 @@ import {
   PostgresDialect,
   SqliteDialect,
   CompiledQuery,
+  SelectQueryNode,
   type Compilable,
+  type DatabaseConnection,
   type Driver,
   type MigrationResultSet,
 } from 'kysely';
@@ -58,10 +60,27 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
  * lock at the start lets the busy timeout queue them instead.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  /** Statements run by this process that may have written (anything but a select), counted. */
+  writes = 0;
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    const acquire = driver.acquireConnection.bind(driver);
+    const counted = new WeakSet<DatabaseConnection>();
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!counted.has(connection)) {
+        counted.add(connection);
+        const execute = connection.executeQuery.bind(connection);
+        connection.executeQuery = (query) => {
+          if (!SelectQueryNode.is(query.query)) this.writes += 1;
+          return execute(query);
+        };
+      }
+      return connection;
     };
     return driver;
   }
@@ -81,6 +100,11 @@ export function openDatabase(options: {
    * commits to the database — a synchronous check that costs no query.
    */
   dataVersion?: () => number;
+  /**
+   * SQLite only: a mark of the database's state — two equal marks mean nothing was written in
+   * between, by this process or another — for caches of rows that must never be stale.
+   */
+  changeMark?: () => string;
 } {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -95,10 +119,12 @@ export function openDatabase(options: {
   sqlite.pragma('busy_timeout = 5000');
   // prepared once: `pragma()` would compile the statement on every call
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
   return {
-    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({ dialect }),
     engine: 'sqlite',
     dataVersion: () => dataVersion.get() as number,
+    changeMark: () => `${dataVersion.get() as number}/${dialect.writes}`,
   };
 }
 

@@ -6,9 +6,48 @@ const itemAt = preparedQuery<ItemRow, [repoKey: string, path: string]>((db) =>
   db.selectFrom('items').selectAll().where('repo_key', '=', '').where('path', '=', ''),
 );
 
-/** The item at a path: the query every download runs, compiled once. */
+/** Most item rows a process keeps between writes. */
+const HOT_ITEMS = 10_000;
+
+interface HotItems {
+  changeMark: () => string;
+  /** The database's mark when the rows were read: any write since, anywhere, drops them all. */
+  mark: string;
+  rows: Map<string, ItemRow | undefined>;
+}
+
+const hotItems = new WeakMap<Db, HotItems>();
+
+/**
+ * Keeps the items downloads look up in memory until the database changes (SQLite: its change mark
+ * covers this process's writes and every other process's commits), so that a hot file costs no
+ * query. Only the root database object caches: reads inside a transaction always query.
+ */
+export function enableItemCache(db: Db, changeMark: () => string): void {
+  hotItems.set(db, { changeMark, mark: '', rows: new Map() });
+}
+
+/** The item at a path: the query every download runs, compiled once (and cached where enabled). */
 export async function findItem(db: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
-  return (await itemAt(db, repoKey, path))[0];
+  const hot = hotItems.get(db);
+  if (!hot) return (await itemAt(db, repoKey, path))[0];
+  const mark = hot.changeMark();
+  if (mark !== hot.mark) {
+    hot.rows.clear();
+    hot.mark = mark;
+  }
+  const key = `${repoKey}\u0000${path}`;
+  if (hot.rows.has(key)) {
+    const row = hot.rows.get(key);
+    return row && { ...row };
+  }
+  const row = (await itemAt(db, repoKey, path))[0];
+  // kept only when nothing was written while it was read
+  if (hot.changeMark() === mark && hot.mark === mark) {
+    if (hot.rows.size >= HOT_ITEMS) hot.rows.delete(hot.rows.keys().next().value!);
+    hot.rows.set(key, row && { ...row });
+  }
+  return row;
 }
 
 /**

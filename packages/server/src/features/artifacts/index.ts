@@ -11,6 +11,7 @@ export { checksumsOf } from './artifacts.service.js';
 export { flushDownloads } from './artifacts.stats.js';
 export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
 export { formatRegistry } from './artifacts.formats.js';
+export { enableItemCache } from './artifacts.store.js';
 export type {
   DerivedFile,
   Format,

@@ -4,7 +4,7 @@ import { AUTH_MESSAGES, ERROR_MESSAGES } from '@arca/contracts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, authenticate, resolveSession } from './auth.service.js';
 import { onCredentialsChanged } from '../../core/credentials.js';
-import { onConfigChanged } from '../../core/config-cache.js';
+import { configCurrent, onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { REGISTRY_TOKEN_PREFIX, registryTokenPrincipal } from './registry-token.js';
 import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, findUserByName } from '../identity/index.js';
@@ -50,6 +50,8 @@ async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, hea
   const cacheKey = credentialDigest(request, 'basic', header, () =>
     createHmac('sha256', cacheKeySecret).update(header).digest('hex'),
   );
+  // a verdict another process's change ended is dropped before it is used
+  await configCurrent(app.db);
   const now = Date.now();
   const cached = basicCache.get(cacheKey);
   // the user row is kept with the verdict: every change to a user (password, lock, second factor,
