@@ -261,6 +261,7 @@ export const AUDIT_CATEGORIES = [
   'license',
   'security',
   'system',
+  'webhook',
 ] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
@@ -274,6 +275,7 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   license: 'Licences',
   security: 'Settings',
   system: 'System',
+  webhook: 'Webhooks',
 };
 
 export const auditEventSchema = z.object({

@@ -27,6 +27,9 @@ const artifactEvents = [
       trashPath: z.string().optional(),
       permanently: z.boolean().optional(),
       emptied: z.number().optional(),
+      /** A file's (not a folder's) checksum and size, for those who are told of the deletion. */
+      sha256: z.string().optional(),
+      size: z.number().optional(),
     }),
   }),
   z.object({
@@ -61,10 +64,12 @@ const artifactEvents = [
   }),
 ] as const;
 
+/** What kind of repository it is (older events of updates and deletions did not say). */
+const repositoryKind = z.object({ rclass: z.string(), packageType: z.string().optional() });
 const repositoryEvents = [
-  z.object({ type: z.literal('repository.created'), repoKey: z.string(), payload: z.object({ rclass: z.string() }) }),
-  z.object({ type: z.literal('repository.updated'), repoKey: z.string(), payload: z.object({}) }),
-  z.object({ type: z.literal('repository.deleted'), repoKey: z.string(), payload: z.object({}) }),
+  z.object({ type: z.literal('repository.created'), repoKey: z.string(), payload: repositoryKind }),
+  z.object({ type: z.literal('repository.updated'), repoKey: z.string(), payload: repositoryKind.partial() }),
+  z.object({ type: z.literal('repository.deleted'), repoKey: z.string(), payload: repositoryKind.partial() }),
 ] as const;
 
 const named = z.object({ name: z.string() });
@@ -83,7 +88,7 @@ const accessEvents = [
   z.object({ type: z.literal('token.revoked'), payload: z.object({ id: z.string(), user: z.string() }) }),
 ] as const;
 
-const build = z.object({ name: z.string(), number: z.string() });
+const build = z.object({ name: z.string(), number: z.string(), started: z.string().optional() });
 
 /** Events about published builds. */
 const buildEvents = [

@@ -15,3 +15,4 @@ export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';
 export * from './home.js';
+export * from './webhooks.js';

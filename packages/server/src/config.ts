@@ -36,6 +36,8 @@ export interface Config {
   trashRetentionDays: number;
   /** Delivered outbox events (and their receipts) are removed after this many days. */
   outboxRetentionDays: number;
+  /** The longest wait between two attempts of a webhook delivery (the backoff doubles up to it). */
+  webhookRetryMaxMs: number;
   /** Whether this node polls the outbox and runs the schedules (a node may serve requests only). */
   backgroundWork: boolean;
   /** Directory holding the built console; it is served under /ui/ when it exists. */
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
     outboxRetentionDays: integer(env, 'ARCA_OUTBOX_RETENTION_DAYS', 7, 1),
+    webhookRetryMaxMs: integer(env, 'ARCA_WEBHOOK_RETRY_MAX_SECONDS', 600, 1) * 1000,
     backgroundWork: flag(env, 'ARCA_BACKGROUND_WORK', true),
     baseUrl: baseUrl(env.ARCA_BASE_URL),
     outboundAllowedHosts: (env.ARCA_OUTBOUND_ALLOWED_HOSTS || '')

@@ -136,6 +136,21 @@ export async function claimEvents(
   }));
 }
 
+/**
+ * Gives up the claims a holder (a node) still has from before it restarted: those events are due
+ * again at once rather than when their leases run out.
+ */
+export async function releaseClaims(db: Db, consumer: string, holder: string): Promise<void> {
+  await db
+    .updateTable('event_receipts')
+    .set({ lease_until: 0 })
+    .where('consumer', '=', consumer)
+    .where('holder', '=', holder)
+    .where('delivered_at', 'is', null)
+    .where('dead_at', 'is', null)
+    .execute();
+}
+
 /** Marks claimed events delivered for a consumer; they are never claimed by it again. */
 export async function markDelivered(db: Db, consumer: string, holder: string, ids: string[], now = Date.now()) {
   if (!ids.length) return;
@@ -438,7 +453,9 @@ export class OutboxConsumer {
       // a new consumer's position is taken when the server is ready, not at its first poll
       this.registered ??= ensureConsumer(this.app.db, this.name, this.options.from ?? 'now');
       await this.registered;
-      if (this.app.polls) this.start();
+      if (!this.app.polls) return;
+      await releaseClaims(this.app.db, this.name, this.app.nodeId);
+      this.start();
     });
     this.app.addHook('onClose', async () => this.stop());
     return this;

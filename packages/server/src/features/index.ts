@@ -21,6 +21,7 @@ import { packagesRoutes, registerCatalogueIndexer } from './packages/index.js';
 import { searchRestRoutes, searchConsoleRoutes } from './search/index.js';
 import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/index.js';
 import { homeRoutes } from './home/index.js';
+import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -46,6 +47,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(buildsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(buildsPagesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(homeRoutes, { prefix: CONSOLE_API_PREFIX });
+  registerWebhookDelivery(app);
+  // the Event service API: at its own address for scripts and Terraform, under the console's API base for the console
+  await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1` });
+  await app.register(webhooksRoutes, { prefix: '/event/api/v1' });
   await app.register(artifactorySystemRoutes);
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);

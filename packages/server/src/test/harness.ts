@@ -132,7 +132,10 @@ export async function countRows(
     | 'permission_targets'
     | 'permission_grants'
     | 'access_tokens'
-    | 'audit_events',
+    | 'audit_events'
+    | 'webhooks'
+    | 'webhook_deliveries'
+    | 'webhook_attempts',
 ): Promise<number> {
   const row = await app.db
     .selectFrom(table)

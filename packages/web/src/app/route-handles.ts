@@ -213,6 +213,26 @@ export const HANDLES = {
       adminOnly: true,
     },
   },
+  '/admin/configuration/webhooks': {
+    admin: true,
+    menuKey: 'webhooks',
+    menu: {
+      key: 'webhooks',
+      minRank: 1,
+      label: 'Webhooks',
+      sidebar: 'administration',
+      group: 'Configuration',
+      description: 'Send deploys, builds and changes to other systems as signed JSON requests',
+      adminOnly: true,
+    },
+  },
+  '/admin/configuration/webhooks/new': { admin: true, menuKey: 'webhooks', title: 'New Webhook' },
+  '/admin/configuration/webhooks/edit/:webhookName': { admin: true, menuKey: 'webhooks', title: 'Edit Webhook' },
+  '/admin/configuration/webhooks/:webhookName/deliveries': {
+    admin: true,
+    menuKey: 'webhooks',
+    title: 'Webhook deliveries',
+  },
   '/admin/monitoring/audit_trail': {
     admin: true,
     menuKey: 'audit-trail',

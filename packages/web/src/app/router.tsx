@@ -242,6 +242,26 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/mail/pages/mail-settings-page'), 'MailSettingsPage'),
           },
           {
+            path: '/admin/configuration/webhooks',
+            handle: HANDLES['/admin/configuration/webhooks'],
+            lazy: page(() => import('../features/webhooks/pages/webhooks-page'), 'WebhooksPage'),
+          },
+          {
+            path: '/admin/configuration/webhooks/new',
+            handle: HANDLES['/admin/configuration/webhooks/new'],
+            lazy: page(() => import('../features/webhooks/pages/webhook-form-page'), 'WebhookFormPage'),
+          },
+          {
+            path: '/admin/configuration/webhooks/edit/:webhookName',
+            handle: HANDLES['/admin/configuration/webhooks/edit/:webhookName'],
+            lazy: page(() => import('../features/webhooks/pages/webhook-form-page'), 'WebhookFormPage'),
+          },
+          {
+            path: '/admin/configuration/webhooks/:webhookName/deliveries',
+            handle: HANDLES['/admin/configuration/webhooks/:webhookName/deliveries'],
+            lazy: page(() => import('../features/webhooks/pages/webhook-deliveries-page'), 'WebhookDeliveriesPage'),
+          },
+          {
             path: '/admin/monitoring/audit_trail',
             handle: HANDLES['/admin/monitoring/audit_trail'],
             lazy: page(() => import('../features/audit/pages/audit-trail-page'), 'AuditTrailPage'),

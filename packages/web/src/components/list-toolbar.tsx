@@ -47,8 +47,9 @@ export function ListToolbar({
   placeholder: string;
   label: string;
   width?: number;
-  selectedCount: number;
-  onDelete: () => void;
+  /** Without them the list has no bulk delete (rows are deleted one at a time). */
+  selectedCount?: number;
+  onDelete?: () => void;
   /** More bulk actions, after Delete. */
   extra?: ReactNode;
 }) {
@@ -63,9 +64,11 @@ export function ListToolbar({
         onChange={(e) => onQuery(e.target.value)}
         style={{ width }}
       />
-      <Button danger icon={<DeleteOutlined />} disabled={!selectedCount} onClick={onDelete}>
-        Delete{selectedCount ? ` (${selectedCount})` : ''}
-      </Button>
+      {onDelete && (
+        <Button danger icon={<DeleteOutlined />} disabled={!selectedCount} onClick={onDelete}>
+          Delete{selectedCount ? ` (${selectedCount})` : ''}
+        </Button>
+      )}
       {extra}
     </Space>
   );

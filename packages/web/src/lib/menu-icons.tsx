@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -34,6 +35,7 @@ const ICONS: Record<string, ReactNode> = {
   'access-tokens': <KeyOutlined />,
   'security-general': <LockOutlined />,
   mail: <MailOutlined />,
+  webhooks: <ApiOutlined />,
   'audit-trail': <AuditOutlined />,
   projects: <ProjectOutlined />,
   'service-status': <HeartOutlined />,

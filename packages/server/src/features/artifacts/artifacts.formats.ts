@@ -1,3 +1,4 @@
+import type { StoredEvent } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { DeployRequest, RepoContent } from './artifacts.content.js';
 import type { Resolved } from './artifacts.resolve.js';
@@ -168,6 +169,19 @@ export interface Format {
     archiveExtensions: readonly string[];
     classOf(entryPath: string): { name: string; inner: boolean } | undefined;
   };
+  /**
+   * What a change of the format's files means in its own domain, for webhooks subscribed to it (a
+   * tag's manifest deployed is a Docker tag pushed); none when it means nothing there.
+   */
+  domainEvents?: (event: StoredEvent, repo: RepositoryRow, content: RepoContent) => Promise<FormatEvent[]>;
+}
+
+/** Something that happened in a format's own terms (a Docker tag pushed), for webhooks of its domain. */
+export interface FormatEvent {
+  /** The webhook domain (`docker`). */
+  domain: string;
+  eventType: string;
+  data: Record<string, unknown>;
 }
 
 /** The formats the server speaks, as the composition root hands them to the features. */

@@ -57,8 +57,10 @@ export async function removeItem(
       now,
       trashProps,
     );
+    const root = items.find((i) => i.path === path);
+    const file = root && root.folder === 0 ? { sha256: root.sha256 ?? '', size: Number(root.size) } : {};
     await recordChange(trx, actor, {
-      event: { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath } },
+      event: { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath, ...file } },
     });
   });
 }

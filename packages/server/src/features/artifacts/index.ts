@@ -11,10 +11,11 @@ export { checksumsOf } from './artifacts.service.js';
 export { flushDownloads } from './artifacts.stats.js';
 export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
 export { formatRegistry } from './artifacts.formats.js';
-export { enableItemCache } from './artifacts.store.js';
+export { enableItemCache, findItem } from './artifacts.store.js';
 export type {
   DerivedFile,
   Format,
+  FormatEvent,
   FormatRegistry,
   LayoutFile,
   PackageVersionRecord,

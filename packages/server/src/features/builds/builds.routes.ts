@@ -300,6 +300,7 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
               payload: {
                 name,
                 number,
+                started: run.started,
                 status,
                 ...(target ? { targetRepo: target.key } : {}),
                 copy: body.copy === true,
@@ -349,7 +350,7 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
           await recordChange(trx, actorName(request.principal), {
             event: {
               type: 'build.deleted',
-              payload: { name, number: run.number },
+              payload: { name, number: run.number, started: run.started },
             },
           });
         });

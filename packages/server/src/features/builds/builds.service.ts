@@ -78,7 +78,7 @@ export async function publishBuild(
       files,
     );
     await recordChange(trx, actorName(request.principal), {
-      event: { type: 'build.uploaded', payload: { name, number } },
+      event: { type: 'build.uploaded', payload: { name, number, started: doc.started } },
     });
   });
 }

@@ -53,8 +53,12 @@ export interface RepositoryChange {
 export function recordRepositoryChange(request: FastifyRequest): OnChange<RepositoryChange> {
   const eventOf = (action: RepositoryChange['action'], row: RepositoryRow): ArcaEvent =>
     action === 'create'
-      ? { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass } }
-      : { type: action === 'update' ? 'repository.updated' : 'repository.deleted', repoKey: row.key, payload: {} };
+      ? { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass, packageType: row.package_type } }
+      : {
+          type: action === 'update' ? 'repository.updated' : 'repository.deleted',
+          repoKey: row.key,
+          payload: { rclass: row.rclass, packageType: row.package_type },
+        };
   return recordWith<RepositoryChange>(request, (_trx, { action, row, before, message }) => ({
     audit: {
       category: 'repository',

@@ -2,6 +2,7 @@ import type { Format } from '../../features/artifacts/index.js';
 import { ociRoutes } from './oci.routes.js';
 import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
 import { imageFacts } from './oci.image.js';
+import { ociDomainEvents } from './oci.events.js';
 import { answerChallenge, heldToken, parseChallenge } from './oci.upstream-auth.js';
 
 /** Docker Hub's addresses: an official image there is named `library/{name}` (`nginx` is `library/nginx`). */
@@ -55,6 +56,7 @@ export const ociFormat: Format = {
   types: ociFormatTypes,
   defaultUpstream: 'https://registry-1.docker.io/',
   routes: ociRoutes,
+  domainEvents: ociDomainEvents,
   remoteMetadata: {
     isMetadata,
     upstreamPath,

@@ -1,0 +1,318 @@
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import {
+  REPOSITORY_DOMAINS,
+  buildCriteriaSchema,
+  repositoryCriteriaSchema,
+  type StoredEvent,
+  type WebhookDomain,
+  type WebhookPayload,
+} from '@arca/contracts';
+import type { FastifyInstance } from 'fastify';
+import { allowedOutboundHosts } from '../../core/outbound.js';
+import { OutboxConsumer } from '../../core/outbox.js';
+import { patternsCover } from '../../core/permissions.js';
+import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
+import { ATTEMPT_TIMEOUT_MS, post } from './webhooks.send.js';
+import { openHandlers } from './webhooks.service.js';
+import {
+  claimDelivery,
+  dueHeads,
+  enabledWebhooks,
+  findWebhook,
+  insertDeliveries,
+  pruneWebhookLog,
+  queueHead,
+  releaseDeliveryLeases,
+  settleAttempt,
+  type DeliveryRow,
+  type WebhookRow,
+} from './webhooks.store.js';
+
+/** The outbox consumer that turns events into deliveries. */
+export const WEBHOOKS_CONSUMER = 'webhooks';
+/** How often the outbox and the delivery queues are looked at when nothing woke them. */
+const POLL_MS = 250;
+/** A delivery is tried again for this long after its event, then marked failed (and stays re-sendable). */
+export const RETRY_WINDOW_MS = 24 * 3600_000;
+/** How long a sender holds a delivery: one attempt's time and a margin. */
+const LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
+/** The wait before the second attempt; it doubles with each failure up to the configured longest. */
+const FIRST_RETRY_MS = 1000;
+/** Delivery log entries (attempts, settled deliveries) are kept this long. */
+export const LOG_RETENTION_DAYS = 30;
+
+/** The address receivers are told the event came from. */
+export function originOf(app: FastifyInstance): string {
+  return app.config.baseUrl ?? `http://${os.hostname()}:${app.config.port}`;
+}
+
+/** The body a webhook receives for one domain event. */
+export function payloadOf(
+  app: FastifyInstance,
+  key: string,
+  eventId: string,
+  described: Pick<DomainEvent, 'domain' | 'eventType' | 'data'>,
+  actor: string,
+): WebhookPayload {
+  return {
+    event_id: eventId,
+    subscription_key: key,
+    domain: described.domain,
+    event_type: described.eventType,
+    data: described.data,
+    jpd_origin: originOf(app),
+    source: `arca/${actor}`,
+  };
+}
+
+/** Whether a subscription's criteria take a domain event. */
+export function matches(hook: WebhookRow, described: DomainEvent): boolean {
+  const criteria = JSON.parse(hook.criteria) as Record<string, unknown>;
+  if (REPOSITORY_DOMAINS.includes(hook.domain as WebhookDomain)) {
+    const c = repositoryCriteriaSchema.parse(criteria);
+    const repo = described.repo;
+    if (!repo) return false;
+    const picked =
+      (c.anyLocal && repo.rclass === 'local') ||
+      (c.anyRemote && repo.rclass === 'remote') ||
+      (c.anyFederated && repo.rclass === 'federated') ||
+      c.repoKeys.includes(repo.key);
+    if (!picked) return false;
+    if (!described.subject || (!c.includePatterns.length && !c.excludePatterns.length)) return true;
+    return patternsCover(c.includePatterns, c.excludePatterns, described.subject);
+  }
+  if (hook.domain === 'build') {
+    const c = buildCriteriaSchema.parse(criteria);
+    const name = described.subject;
+    if (c.excludePatterns.length && patternsCover(c.excludePatterns, [], name)) return false;
+    return (
+      c.anyBuild ||
+      c.selectedBuilds.includes(name) ||
+      (c.includePatterns.length > 0 && patternsCover(c.includePatterns, [], name))
+    );
+  }
+  return true;
+}
+
+/**
+ * Turns an event into deliveries: one per matching enabled subscription, handler and domain event
+ * (a property change of two keys is two), each with its body made now, so that every attempt
+ * sends the same bytes. Applying an event twice (a crash before it was marked done) adds nothing.
+ */
+export async function dispatch(app: FastifyInstance, event: StoredEvent): Promise<number> {
+  const hooks = await enabledWebhooks(app.db);
+  if (!hooks.length) return 0;
+  const described = await domainEventsOf(app, event);
+  const rows: DeliveryRow[] = [];
+  const now = Date.now();
+  described.forEach((d, index) => {
+    const eventId = index === 0 ? event.id : `${event.id}-${index}`;
+    for (const hook of hooks) {
+      if (hook.domain !== d.domain || !(JSON.parse(hook.event_types) as string[]).includes(d.eventType)) continue;
+      if (!matches(hook, d)) continue;
+      const handlers = JSON.parse(hook.handlers) as { url: string }[];
+      const body = JSON.stringify(payloadOf(app, hook.key, eventId, d, event.actor));
+      handlers.forEach((handler, position) =>
+        rows.push({
+          id: randomUUID(),
+          webhook_key: hook.key,
+          handler: position,
+          url: handler.url,
+          event_id: eventId,
+          event_seq: event.seq,
+          domain: d.domain,
+          event_type: d.eventType,
+          payload: body,
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          lease_until: 0,
+          holder: null,
+          created_at: event.createdAt,
+          settled_at: null,
+          last_status: null,
+          last_error: null,
+        }),
+      );
+    }
+  });
+  await insertDeliveries(app.db, rows);
+  return rows.length;
+}
+
+/** The wait after `attempts` failures: doubling from a second up to the configured longest, with jitter. */
+export function backoff(attempts: number, maxMs: number, random = Math.random()): number {
+  const ceiling = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), maxMs);
+  return Math.round(ceiling * (0.5 + random / 2));
+}
+
+/**
+ * Sends deliveries. Each handler's queue is worked by one loop at a time, in event order: the
+ * head is leased, posted, and settled (delivered; or due again after a backoff; or failed a day
+ * after its event), then the next head follows at once. Queues run side by side, so a slow or
+ * dead receiver holds up only its own. Runs on the node's polling process; leases keep nodes apart.
+ */
+export class WebhookSender {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly busy = new Set<string>();
+  private readonly loops = new Set<Promise<void>>();
+  private passing: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.passing?.catch(() => undefined);
+    await Promise.allSettled([...this.loops]);
+  }
+
+  /** Looks for due deliveries now (after a dispatch, a re-send), rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    this.passing = this.pass()
+      .catch((error: unknown) => this.app.log.warn({ err: error }, 'webhooks: a send pass failed'))
+      .finally(() => {
+        this.passing = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Sends what is due and answers when every queue it started is idle again (tests, shutdown). */
+  async drain(): Promise<void> {
+    do {
+      this.wake();
+      await this.passing;
+      await Promise.allSettled([...this.loops]);
+    } while ((await dueHeads(this.app.db, Date.now())).some((d) => !this.busy.has(queueOf(d))));
+  }
+
+  private async pass(): Promise<void> {
+    for (const head of await dueHeads(this.app.db, Date.now())) {
+      const queue = queueOf(head);
+      if (this.busy.has(queue)) continue;
+      this.busy.add(queue);
+      const loop = this.work(head)
+        .catch((error: unknown) =>
+          this.app.log.warn({ err: error, webhook: head.webhook_key }, 'webhooks: a send failed'),
+        )
+        .finally(() => {
+          this.busy.delete(queue);
+          this.loops.delete(loop);
+        });
+      this.loops.add(loop);
+    }
+  }
+
+  private async work(head: DeliveryRow): Promise<void> {
+    const { db, nodeId } = this.app;
+    let next: DeliveryRow | undefined = head;
+    while (next && !this.stopped) {
+      const now = Date.now();
+      if (Number(next.next_attempt_at) > now || Number(next.lease_until) >= now) return;
+      if (!(await claimDelivery(db, next.id, nodeId, now, LEASE_MS))) return;
+      if (!(await this.attempt(next))) return;
+      next = await queueHead(db, next.webhook_key, next.handler);
+    }
+  }
+
+  /** One attempt of a delivery; answers whether it was delivered. */
+  private async attempt(delivery: DeliveryRow): Promise<boolean> {
+    const { db, config } = this.app;
+    const hook = await findWebhook(db, delivery.webhook_key);
+    if (!hook) return false;
+    const handler = (await openHandlers(db, hook))[delivery.handler];
+    const attempt = delivery.attempts + 1;
+    const exchange = handler
+      ? await post(
+          handler,
+          delivery.payload,
+          delivery.event_id,
+          await allowedOutboundHosts(db, config.outboundAllowedHosts),
+        )
+      : {
+          request: { url: delivery.url, headers: {}, body: delivery.payload },
+          response: null,
+          status: null,
+          error: 'The webhook no longer has this handler.',
+          durationMs: 0,
+        };
+    const now = Date.now();
+    const delivered = exchange.status !== null && exchange.status >= 200 && exchange.status < 300;
+    const expired = !handler || now - Number(delivery.created_at) >= RETRY_WINDOW_MS;
+    await settleAttempt(
+      db,
+      delivery,
+      {
+        id: randomUUID(),
+        delivery_id: delivery.id,
+        attempt,
+        at: now,
+        duration_ms: exchange.durationMs,
+        status: exchange.status,
+        error: exchange.error,
+        request: JSON.stringify(exchange.request),
+        response: exchange.response ? JSON.stringify(exchange.response) : null,
+      },
+      delivered
+        ? { state: 'delivered', nextAttemptAt: now }
+        : expired
+          ? { state: 'failed', nextAttemptAt: now }
+          : { state: 'pending', nextAttemptAt: now + backoff(attempt, config.webhookRetryMaxMs) },
+    );
+    return delivered;
+  }
+}
+
+const queueOf = (d: Pick<DeliveryRow, 'webhook_key' | 'handler'>) => `${d.webhook_key}\u0000${d.handler}`;
+
+/**
+ * Webhooks with the server: the outbox consumer that makes deliveries, the sender, and the daily
+ * pruning of the delivery log. The polling process of each node dispatches and sends; a restart
+ * releases what this node held, so nothing waits for a lease to run out.
+ */
+export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
+  const sender = new WebhookSender(app);
+  const consumer = new OutboxConsumer(
+    app,
+    WEBHOOKS_CONSUMER,
+    async (event) => {
+      if ((await dispatch(app, event)) > 0) sender.wake();
+    },
+    { pollMs: POLL_MS },
+  ).register();
+  app.addHook('onReady', async () => {
+    if (!app.polls) return;
+    await releaseDeliveryLeases(app.db, app.nodeId);
+    sender.start();
+  });
+  app.addHook('onClose', async () => sender.stop());
+  app.jobs.register('webhook-log-retention', '23 3 * * *', async () => {
+    const removed = await pruneWebhookLog(app.db, Date.now() - LOG_RETENTION_DAYS * 86_400_000);
+    if (removed) app.log.info({ removed }, 'webhook deliveries past retention removed');
+  });
+  app.decorate('webhooks', { sender, consumer });
+  return sender;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Webhook delivery: the outbox consumer that makes deliveries and the sender. */
+    webhooks: { sender: WebhookSender; consumer: OutboxConsumer };
+  }
+}

@@ -1,0 +1,2 @@
+/** What other features use of the webhooks feature: they import this module only. */
+export { webhooksKeys } from './api/keys';
