@@ -40,7 +40,8 @@ export async function startServer(
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
   }
-  const port = await freePort();
+  // a restart on the same data directory may keep its port (a node's id is its host and port)
+  const port = env.ARCA_PORT ? Number(env.ARCA_PORT) : await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-'));
   let out = '';
   const child = spawn(process.execPath, [main], {
@@ -79,7 +80,8 @@ export async function startServer(
     process: child,
     output: () => out,
     stop: async () => {
-      if (child.exitCode === null) {
+      // a process killed by a signal has no exit code, only the signal
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

@@ -57,7 +57,7 @@ describe('webhooks against a real server', () => {
     await receiver.close();
   });
 
-  it('loses no event when the server is killed mid-burst and started again', async () => {
+  it('loses no event when the server is killed mid-burst and started again', { timeout: 180_000 }, async () => {
     const env = { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' };
     let server: RunningServer = await startServer(env);
     const { dataDir } = server;
@@ -94,7 +94,9 @@ describe('webhooks against a real server', () => {
       );
       await burst;
       await new Promise((resolve) =>
-        server.process.exitCode !== null ? resolve(null) : server.process.once('exit', resolve),
+        server.process.exitCode !== null || server.process.signalCode !== null
+          ? resolve(null)
+          : server.process.once('exit', resolve),
       );
       server = await startServer({ ...env, ARCA_PORT: port }, { dataDir });
       // every file the repository holds was deployed, so its event must arrive: none lost
@@ -105,7 +107,7 @@ describe('webhooks against a real server', () => {
       expect(stored.length).toBeGreaterThan(0);
       await expect
         .poll(() => new Set(receiver.arrivals.filter((a) => a.path === '/burst').map((a) => a.body.data.path)).size, {
-          timeout: 60_000,
+          timeout: 90_000,
           interval: 250,
         })
         .toBe(stored.length);
@@ -144,6 +146,7 @@ describe('webhooks against a real server', () => {
       await expect.poll(() => page.getByText('No webhooks yet').isVisible()).toBe(true);
       await screenshot(page, 'webhooks-empty');
       await page.getByRole('button', { name: /New Webhook/ }).click();
+      await page.getByRole('heading', { name: 'New Webhook' }).waitFor();
       await page.getByLabel('Name', { exact: true }).fill('1bad');
       await page.getByLabel('Description', { exact: true }).click();
       await expect.poll(() => page.getByText('Name cannot contain special characters').isVisible()).toBe(true);
@@ -173,9 +176,12 @@ describe('webhooks against a real server', () => {
       });
       expect(deployed.status).toBe(201);
       await expect
-        .poll(() => receiver.arrivals.filter((a) => a.path === '/console' && a.body.event_type === 'deployed').length, {
-          timeout: 15_000,
-        })
+        .poll(
+          () => receiver.arrivals.filter((a) => a.path === '/console' && a.body.data.path === 'app/readme.txt').length,
+          {
+            timeout: 15_000,
+          },
+        )
         .toBe(1);
       await page.reload();
       await expect.poll(() => page.getByText(/Delivered · 200/).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -186,14 +192,20 @@ describe('webhooks against a real server', () => {
       await page.getByRole('button', { name: 'View delivery' }).first().click();
       await expect.poll(() => page.getByText('Attempt 1').isVisible()).toBe(true);
       await expect.poll(() => page.getByText('received').first().isVisible()).toBe(true);
+      await page.waitForTimeout(400);
       await screenshot(page, 'webhooks-delivery');
       await page.getByRole('dialog').getByRole('button', { name: 'Re-send' }).click();
       await expect
-        .poll(() => receiver.arrivals.filter((a) => a.path === '/console' && a.body.event_type === 'deployed').length, {
-          timeout: 15_000,
-        })
+        .poll(
+          () => receiver.arrivals.filter((a) => a.path === '/console' && a.body.data.path === 'app/readme.txt').length,
+          {
+            timeout: 15_000,
+          },
+        )
         .toBe(2);
-      const [first, again] = receiver.arrivals.filter((a) => a.path === '/console' && a.body.event_type === 'deployed');
+      const [first, again] = receiver.arrivals.filter(
+        (a) => a.path === '/console' && a.body.data.path === 'app/readme.txt',
+      );
       expect(again!.body.event_id).toBe(first!.body.event_id);
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
       await screenshot(page, 'webhooks-deliveries');

@@ -240,7 +240,13 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
         }
       />
       <ErrorList messages={errors} style={{ marginBottom: 16 }} />
-      <Form<Values> form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
+      <Form<Values>
+        form={form}
+        name="webhook"
+        layout="vertical"
+        initialValues={initial}
+        onFinish={(v) => void submit(v)}
+      >
         <Card title="General" style={{ marginBottom: 16 }}>
           <Row gutter={25}>
             <Col xs={24} md={12}>

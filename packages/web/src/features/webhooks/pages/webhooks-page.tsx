@@ -153,9 +153,10 @@ export function WebhooksPage() {
             {
               title: 'Last delivery',
               key: 'last',
+              width: 230,
               render: (_: unknown, row) =>
                 row.last_delivery ? (
-                  <Space size={6}>
+                  <Space size={6} style={{ whiteSpace: 'nowrap' }}>
                     <DeliveryState state={row.last_delivery.state} status={row.last_delivery.status} />
                     <Tooltip title={formatDateTime(row.last_delivery.at)}>
                       <Typography.Text type="secondary">{formatRelative(row.last_delivery.at)}</Typography.Text>
