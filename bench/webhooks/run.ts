@@ -74,6 +74,18 @@ try {
   const deadline = Date.now() + 120_000;
   while (arrivals.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
+  const lastAnswer = Math.max(...answered.values()) - (performance.timeOrigin + started);
+  const byOrder = [...answered.entries()].sort((a, b) => a[1] - b[1]).map(([path]) => path);
+  const lagOf = (paths: string[]) =>
+    percentile(
+      paths.flatMap((p) =>
+        Array.from({ length: SUBSCRIPTIONS }, (_, i) => arrivals.get(`hook${i} ${p}`)! - answered.get(p)!),
+      ),
+      50,
+    );
+  console.log(
+    `  deploys answered within ${(lastAnswer / 1000).toFixed(1)} s; median latency of the first 100: ${lagOf(byOrder.slice(0, 100)).toFixed(0)} ms, of the last 100: ${lagOf(byOrder.slice(-100)).toFixed(0)} ms`,
+  );
   const latencies: number[] = [];
   for (const [key, at] of arrivals) latencies.push(at - answered.get(key.split(' ')[1]!)!);
   console.log(`\nwebhooks: ${DEPLOYS} deploys (${CONCURRENCY} at a time), ${SUBSCRIPTIONS} subscriptions`);

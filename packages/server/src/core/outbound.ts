@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch, type Dispatcher, type Response } from 'undici';
+import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type Response } from 'undici';
 import type { Db } from '../db/database.js';
 import { getSetting } from './settings.store.js';
 
@@ -165,6 +165,55 @@ export async function outboundFetch(raw: string, request: OutboundRequest): Prom
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location) return response;
     await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects from ${raw}.`);
+    url = checkOutboundUrl(new URL(location, url).toString(), request.allowed);
+  }
+}
+
+/** A small answer read whole: status, headers and body text. */
+export interface OutboundAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The same policy as `outboundFetch` (allow-list, address checked on resolution and on every
+ * redirect, timeouts, credentials kept to the first origin) on undici's lighter request call, for
+ * a small request whose answer is read whole (a webhook's POST): no streams, no Response object.
+ */
+export async function outboundRequest(raw: string, request: OutboundRequest): Promise<OutboundAnswer> {
+  const timeouts = request.timeouts ?? DEFAULT_TIMEOUTS;
+  let url = checkOutboundUrl(raw, request.allowed);
+  const origin = url.origin;
+  for (let hop = 0; ; hop++) {
+    const sameOrigin = url.origin === origin;
+    const headers = Object.fromEntries(
+      Object.entries(request.headers ?? {}).filter(([name]) => sameOrigin || name.toLowerCase() !== 'authorization'),
+    );
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await undiciRequest(url, {
+        method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        dispatcher: agentFor(!allowedByName(url, request.allowed), timeouts),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      if (error instanceof OutboundRefused) throw error;
+      if (cause instanceof OutboundRefused) throw cause;
+      throw error;
+    }
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers))
+      if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    const location = flat.location;
+    if (answer.statusCode < 300 || answer.statusCode >= 400 || !location) {
+      return { status: answer.statusCode, headers: flat, body: await answer.body.text() };
+    }
+    await answer.body.dump().catch(() => undefined);
     if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects from ${raw}.`);
     url = checkOutboundUrl(new URL(location, url).toString(), request.allowed);
   }

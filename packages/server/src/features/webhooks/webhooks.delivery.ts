@@ -6,6 +6,7 @@ import {
   repositoryCriteriaSchema,
   type StoredEvent,
   type WebhookDomain,
+  type WebhookHandler,
   type WebhookPayload,
 } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -16,16 +17,17 @@ import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
 import { ATTEMPT_TIMEOUT_MS, post } from './webhooks.send.js';
 import { openHandlers } from './webhooks.service.js';
 import {
-  claimDelivery,
+  claimDeliveries,
   dueHeads,
   enabledWebhooks,
   findWebhook,
   insertDeliveries,
   pruneWebhookLog,
-  queueHead,
+  queueFront,
   releaseDeliveryLeases,
-  settleAttempt,
+  settleAttempts,
   type DeliveryRow,
+  type Settlement,
   type WebhookRow,
 } from './webhooks.store.js';
 
@@ -39,6 +41,8 @@ export const RETRY_WINDOW_MS = 24 * 3600_000;
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
 /** The wait before the second attempt; it doubles with each failure up to the configured longest. */
 const FIRST_RETRY_MS = 1000;
+/** Deliveries of one queue taken and settled together. */
+const BATCH = 50;
 /** Delivery log entries (attempts, settled deliveries) are kept this long. */
 export const LOG_RETENTION_DAYS = 30;
 
@@ -219,32 +223,64 @@ export class WebhookSender {
     }
   }
 
+  /**
+   * Works one handler's queue: takes its front (up to BATCH due deliveries, in event order),
+   * posts them one after another and settles them together; the first that fails ends the batch
+   * (it waits for its backoff, and everything behind it with it). Then the next front, until the
+   * queue is empty or waits.
+   */
   private async work(head: DeliveryRow): Promise<void> {
     const { db, nodeId } = this.app;
-    let next: DeliveryRow | undefined = head;
-    while (next && !this.stopped) {
+    while (!this.stopped) {
       const now = Date.now();
-      if (Number(next.next_attempt_at) > now || Number(next.lease_until) >= now) return;
-      if (!(await claimDelivery(db, next.id, nodeId, now, LEASE_MS))) return;
-      if (!(await this.attempt(next))) return;
-      next = await queueHead(db, next.webhook_key, next.handler);
+      const front = await queueFront(db, head.webhook_key, head.handler, BATCH);
+      // only an unbroken run from the front: a delivery that waits (or is held) holds back those behind it
+      const waiting = front.findIndex((d) => Number(d.next_attempt_at) > now || Number(d.lease_until) >= now);
+      const run = waiting < 0 ? front : front.slice(0, waiting);
+      if (!run.length) return;
+      if (
+        !(await claimDeliveries(
+          db,
+          run.map((d) => d.id),
+          nodeId,
+          now,
+          LEASE_MS,
+        ))
+      )
+        return;
+      const hook = await findWebhook(db, head.webhook_key);
+      const handler = hook ? (await openHandlers(db, hook))[head.handler] : undefined;
+      const allowed = await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts);
+      const settled: Settlement[] = [];
+      let failed = false;
+      for (const delivery of run) {
+        // the batch ends within its lease: a post started in its first half ends before it runs out
+        if (this.stopped || Date.now() - now > LEASE_MS - ATTEMPT_TIMEOUT_MS) break;
+        const outcome = await this.attempt(delivery, handler, allowed);
+        settled.push(outcome);
+        if (outcome.state !== 'delivered') {
+          failed = true;
+          break;
+        }
+      }
+      const sent = new Set(settled.map((s) => s.delivery.id));
+      await settleAttempts(
+        db,
+        settled,
+        run.filter((d) => !sent.has(d.id)).map((d) => d.id),
+      );
+      if (failed || !hook) return;
     }
   }
 
-  /** One attempt of a delivery; answers whether it was delivered. */
-  private async attempt(delivery: DeliveryRow): Promise<boolean> {
-    const { db, config } = this.app;
-    const hook = await findWebhook(db, delivery.webhook_key);
-    if (!hook) return false;
-    const handler = (await openHandlers(db, hook))[delivery.handler];
-    const attempt = delivery.attempts + 1;
+  /** One attempt of a delivery, and what it comes to. */
+  private async attempt(
+    delivery: DeliveryRow,
+    handler: WebhookHandler | undefined,
+    allowed: readonly string[],
+  ): Promise<Settlement> {
     const exchange = handler
-      ? await post(
-          handler,
-          delivery.payload,
-          delivery.event_id,
-          await allowedOutboundHosts(db, config.outboundAllowedHosts),
-        )
+      ? await post(handler, delivery.payload, delivery.event_id, allowed)
       : {
           request: { url: delivery.url, headers: {}, body: delivery.payload },
           response: null,
@@ -253,12 +289,12 @@ export class WebhookSender {
           durationMs: 0,
         };
     const now = Date.now();
+    const attempt = delivery.attempts + 1;
     const delivered = exchange.status !== null && exchange.status >= 200 && exchange.status < 300;
     const expired = !handler || now - Number(delivery.created_at) >= RETRY_WINDOW_MS;
-    await settleAttempt(
-      db,
+    return {
       delivery,
-      {
+      attempt: {
         id: randomUUID(),
         delivery_id: delivery.id,
         attempt,
@@ -269,13 +305,12 @@ export class WebhookSender {
         request: JSON.stringify(exchange.request),
         response: exchange.response ? JSON.stringify(exchange.response) : null,
       },
-      delivered
-        ? { state: 'delivered', nextAttemptAt: now }
+      ...(delivered
+        ? { state: 'delivered' as const, nextAttemptAt: now }
         : expired
-          ? { state: 'failed', nextAttemptAt: now }
-          : { state: 'pending', nextAttemptAt: now + backoff(attempt, config.webhookRetryMaxMs) },
-    );
-    return delivered;
+          ? { state: 'failed' as const, nextAttemptAt: now }
+          : { state: 'pending' as const, nextAttemptAt: now + backoff(attempt, this.app.config.webhookRetryMaxMs) }),
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER, type WebhookHandler } from '@arca/contracts';
-import { OutboundRefused, outboundFetch } from '../../core/outbound.js';
+import { OutboundRefused, outboundRequest } from '../../core/outbound.js';
 
 /** Request and response bodies are kept up to this size in the delivery log. */
 export const LOG_BODY_BYTES = 16 * 1024;
@@ -65,7 +65,7 @@ export async function post(
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    const response = await outboundFetch(handler.url, {
+    const answer = await outboundRequest(handler.url, {
       method: 'POST',
       headers,
       body,
@@ -73,12 +73,12 @@ export async function post(
       timeouts: { connectMs: 5_000, firstByteMs: ATTEMPT_TIMEOUT_MS, idleMs: ATTEMPT_TIMEOUT_MS },
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });
-    const text = await response.text().catch(() => '');
+    const ok = answer.status >= 200 && answer.status < 300;
     return {
       request,
-      response: { headers: Object.fromEntries(response.headers.entries()), body: cut(text) },
-      status: response.status,
-      error: response.ok ? null : `The receiver answered ${response.status}.`,
+      response: { headers: answer.headers, body: cut(answer.body) },
+      status: answer.status,
+      error: ok ? null : `The receiver answered ${answer.status}.`,
       durationMs: took(),
     };
   } catch (error) {

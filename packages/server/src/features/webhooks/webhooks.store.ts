@@ -78,15 +78,14 @@ export async function lastDeliveries(
 
 /* ---------- Deliveries ---------- */
 
-/** Adds deliveries; one that exists already (the same event for the same handler) is left alone. */
+/** Adds deliveries in one statement; one that exists already (the same event for the same handler) is left alone. */
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
-  for (const row of rows) {
-    await db
-      .insertInto('webhook_deliveries')
-      .values(row)
-      .onConflict((oc) => oc.columns(['webhook_key', 'handler', 'event_id']).doNothing())
-      .execute();
-  }
+  if (!rows.length) return;
+  await db
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['webhook_key', 'handler', 'event_id']).doNothing())
+    .execute();
 }
 
 /**
@@ -120,8 +119,8 @@ export async function dueHeads(db: Db, now: number): Promise<DeliveryRow[]> {
   return [...heads.values()].filter((row) => Number(row.next_attempt_at) <= now && Number(row.lease_until) < now);
 }
 
-/** The head of one handler's queue, or undefined when it has none pending. */
-export function queueHead(db: Db, webhookKey: string, handler: number): Promise<DeliveryRow | undefined> {
+/** The front of one handler's queue: its first `limit` pending deliveries in event order. */
+export function queueFront(db: Db, webhookKey: string, handler: number, limit: number): Promise<DeliveryRow[]> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -130,45 +129,69 @@ export function queueHead(db: Db, webhookKey: string, handler: number): Promise<
     .where('state', '=', 'pending')
     .orderBy('event_seq')
     .orderBy('event_id')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(limit)
+    .execute();
 }
 
-/** Takes a delivery for a send: true when this holder has it now. */
-export async function claimDelivery(db: Db, id: string, holder: string, now: number, leaseMs: number) {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ holder, lease_until: now + leaseMs })
-    .where('id', '=', id)
-    .where('state', '=', 'pending')
-    .where('lease_until', '<', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Records an attempt and what it means for the delivery, in one transaction. */
-export async function settleAttempt(
-  db: Db,
-  delivery: DeliveryRow,
-  attempt: AttemptRow,
-  outcome: { state: WebhookDeliveryState; nextAttemptAt: number },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('webhook_attempts').values(attempt).execute();
+/**
+ * Takes deliveries for a send, all or none: true when this holder now has every one of them
+ * (none was held by another, or settled, meanwhile).
+ */
+export async function claimDeliveries(db: Db, ids: string[], holder: string, now: number, leaseMs: number) {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('webhook_deliveries')
+      .set({ holder, lease_until: now + leaseMs })
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .where('lease_until', '<', now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === ids.length) return true;
     await trx
       .updateTable('webhook_deliveries')
-      .set({
-        attempts: attempt.attempt,
-        state: outcome.state,
-        next_attempt_at: outcome.nextAttemptAt,
-        lease_until: 0,
-        holder: null,
-        settled_at: outcome.state === 'pending' ? null : attempt.at,
-        last_status: attempt.status,
-        last_error: attempt.error,
-      })
-      .where('id', '=', delivery.id)
+      .set({ holder: null, lease_until: 0 })
+      .where('id', 'in', ids)
+      .where('holder', '=', holder)
+      .where('lease_until', '=', now + leaseMs)
       .execute();
+    return false;
+  });
+}
+
+/** What one attempt of a delivery came to. */
+export interface Settlement {
+  delivery: DeliveryRow;
+  attempt: AttemptRow;
+  state: WebhookDeliveryState;
+  nextAttemptAt: number;
+}
+
+/** Records attempts and what they mean for their deliveries, in one transaction; releases the rest of a batch. */
+export async function settleAttempts(db: Db, settled: Settlement[], unsent: string[] = []): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const { delivery, attempt, state, nextAttemptAt } of settled) {
+      await trx.insertInto('webhook_attempts').values(attempt).execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          attempts: attempt.attempt,
+          state,
+          next_attempt_at: nextAttemptAt,
+          lease_until: 0,
+          holder: null,
+          settled_at: state === 'pending' ? null : attempt.at,
+          last_status: attempt.status,
+          last_error: attempt.error,
+        })
+        .where('id', '=', delivery.id)
+        .execute();
+    }
+    if (unsent.length)
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: 0, holder: null })
+        .where('id', 'in', unsent)
+        .execute();
   });
 }
 
