@@ -18,7 +18,7 @@ import { ATTEMPT_TIMEOUT_MS, post } from './webhooks.send.js';
 import { openHandlers } from './webhooks.service.js';
 import {
   claimDeliveries,
-  dueHeads,
+  pendingQueues,
   enabledWebhooks,
   findWebhook,
   insertDeliveries,
@@ -41,6 +41,8 @@ export const RETRY_WINDOW_MS = 24 * 3600_000;
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
 /** The wait before the second attempt; it doubles with each failure up to the configured longest. */
 const FIRST_RETRY_MS = 1000;
+/** How soon a wake looks for due deliveries: the dispatches of a burst make one pass. */
+const WAKE_MS = 20;
 /** Deliveries of one queue taken and settled together. */
 const BATCH = 50;
 /** Delivery log entries (attempts, settled deliveries) are kept this long. */
@@ -163,24 +165,37 @@ export class WebhookSender {
   private readonly loops = new Set<Promise<void>>();
   private passing: Promise<void> | undefined;
   private again = false;
+  private soon: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly app: FastifyInstance) {}
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer = setInterval(() => this.pass_(), POLL_MS);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.soon);
     await this.passing?.catch(() => undefined);
     await Promise.allSettled([...this.loops]);
   }
 
-  /** Looks for due deliveries now (after a dispatch, a re-send), rather than at the next poll. */
+  /**
+   * Looks for due deliveries soon (after a dispatch, a re-send) rather than at the next poll; the
+   * wakes of a burst of dispatches make one pass.
+   */
   wake(): void {
+    if (this.stopped || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.pass_();
+    }, WAKE_MS);
+  }
+
+  private pass_(): void {
     if (this.stopped) return;
     if (this.passing) {
       this.again = true;
@@ -192,31 +207,44 @@ export class WebhookSender {
         this.passing = undefined;
         if (this.again) {
           this.again = false;
-          this.wake();
+          this.pass_();
         }
       });
   }
 
   /** Sends what is due and answers when every queue it started is idle again (tests, shutdown). */
   async drain(): Promise<void> {
-    do {
-      this.wake();
+    for (;;) {
+      this.pass_();
       await this.passing;
       await Promise.allSettled([...this.loops]);
-    } while ((await dueHeads(this.app.db, Date.now())).some((d) => !this.busy.has(queueOf(d))));
+      const now = Date.now();
+      let due = false;
+      for (const queue of await pendingQueues(this.app.db)) {
+        const [front] = await queueFront(this.app.db, queue.webhook_key, queue.handler, 1);
+        if (
+          front &&
+          Number(front.next_attempt_at) <= now &&
+          Number(front.lease_until) < now &&
+          !this.busy.has(queueOf(front))
+        )
+          due = true;
+      }
+      if (!due) return;
+    }
   }
 
   private async pass(): Promise<void> {
-    for (const head of await dueHeads(this.app.db, Date.now())) {
-      const queue = queueOf(head);
-      if (this.busy.has(queue)) continue;
-      this.busy.add(queue);
-      const loop = this.work(head)
+    for (const queue of await pendingQueues(this.app.db)) {
+      const key = queueOf(queue);
+      if (this.busy.has(key)) continue;
+      this.busy.add(key);
+      const loop = this.work(queue)
         .catch((error: unknown) =>
-          this.app.log.warn({ err: error, webhook: head.webhook_key }, 'webhooks: a send failed'),
+          this.app.log.warn({ err: error, webhook: queue.webhook_key }, 'webhooks: a send failed'),
         )
         .finally(() => {
-          this.busy.delete(queue);
+          this.busy.delete(key);
           this.loops.delete(loop);
         });
       this.loops.add(loop);
@@ -229,7 +257,7 @@ export class WebhookSender {
    * (it waits for its backoff, and everything behind it with it). Then the next front, until the
    * queue is empty or waits.
    */
-  private async work(head: DeliveryRow): Promise<void> {
+  private async work(head: { webhook_key: string; handler: number }): Promise<void> {
     const { db, nodeId } = this.app;
     while (!this.stopped) {
       const now = Date.now();
@@ -314,7 +342,7 @@ export class WebhookSender {
   }
 }
 
-const queueOf = (d: Pick<DeliveryRow, 'webhook_key' | 'handler'>) => `${d.webhook_key}\u0000${d.handler}`;
+const queueOf = (d: { webhook_key: string; handler: number }) => `${d.webhook_key}\u0000${d.handler}`;
 
 /**
  * Webhooks with the server: the outbox consumer that makes deliveries, the sender, and the daily

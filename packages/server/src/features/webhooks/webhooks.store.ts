@@ -88,35 +88,16 @@ export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<voi
     .execute();
 }
 
-/**
- * The head of each handler's queue — its pending delivery of the oldest event — when it is due,
- * nobody holds it and its webhook is enabled: deliveries of a handler go out one at a time, in
- * event order. Answers one row per handler.
- */
-export async function dueHeads(db: Db, now: number): Promise<DeliveryRow[]> {
-  const rows = await db
+/** The handlers' queues that hold pending deliveries, of enabled webhooks. */
+export function pendingQueues(db: Db): Promise<{ webhook_key: string; handler: number }[]> {
+  return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.key', 'd.webhook_key')
-    .selectAll('d')
+    .select(['d.webhook_key', 'd.handler'])
+    .distinct()
     .where('w.enabled', '=', 1)
     .where('d.state', '=', 'pending')
-    .where('d.event_seq', '=', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries as h')
-        .select((h) => h.fn.min('h.event_seq').as('s'))
-        .where('h.state', '=', 'pending')
-        .whereRef('h.webhook_key', '=', 'd.webhook_key')
-        .whereRef('h.handler', '=', 'd.handler'),
-    )
-    .orderBy('d.event_id')
     .execute();
-  // several deliveries of one event (a property change of two keys) share its seq: the first by id leads
-  const heads = new Map<string, DeliveryRow>();
-  for (const row of rows) {
-    const key = `${row.webhook_key}\u0000${row.handler}`;
-    if (!heads.has(key)) heads.set(key, row);
-  }
-  return [...heads.values()].filter((row) => Number(row.next_attempt_at) <= now && Number(row.lease_until) < now);
 }
 
 /** The front of one handler's queue: its first `limit` pending deliveries in event order. */
