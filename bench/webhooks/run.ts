@@ -4,8 +4,7 @@
  * receiver (p50, p95, p99), deliveries per second over the burst, and whether any was lost or
  * came twice. Target: p95 ≤ 1 s, none lost.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 import { AUTH, build, createRepository, percentile } from '../lib/bench.ts';
 
@@ -16,23 +15,39 @@ const CONCURRENCY = 8;
 await build();
 const arrivals = new Map<string, number>();
 let duplicates = 0;
-const receiver = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const at = performance.timeOrigin + performance.now();
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-      subscription_key: string;
-      data: { path: string };
-    };
-    const key = `${body.subscription_key} ${body.data.path}`;
+// the receiver has an event loop of its own, as a real one would: the deploys driven from this
+// thread do not delay its answers (arrival times are wall-clock, comparable across threads)
+const receiver = new Worker(
+  `
+  const http = require('node:http');
+  const { parentPort } = require('node:worker_threads');
+  let batch = [];
+  setInterval(() => { if (batch.length) { parentPort.postMessage(batch); batch = []; } }, 50).unref();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.timeOrigin + performance.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      batch.push([body.subscription_key + ' ' + body.data.path, at]);
+      res.end('ok');
+    });
+  });
+  server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+  parentPort.on('message', () => server.close(() => process.exit(0)));
+  `,
+  { eval: true },
+);
+const receiverPort = await new Promise<number>((resolve) =>
+  receiver.once('message', (m: { port: number }) => resolve(m.port)),
+);
+receiver.on('message', (batch: [string, number][]) => {
+  for (const [key, at] of batch) {
     if (arrivals.has(key)) duplicates++;
     else arrivals.set(key, at);
-    res.end('ok');
-  });
+  }
 });
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const receiverUrl = `http://127.0.0.1:${receiverPort}`;
 
 const server = await startServer({
   ARCA_LOG_STDOUT: 'false',
@@ -98,5 +113,5 @@ try {
   );
 } finally {
   await server.stop();
-  receiver.close();
+  await receiver.terminate();
 }
