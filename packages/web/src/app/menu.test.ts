@@ -110,6 +110,7 @@ describe('menu filtering', () => {
         'service-status',
         'storage-summary',
         'users',
+        'webhooks',
       ].sort(),
     );
     expect(new Set(MENU.map((i) => i.path)).size).toBe(MENU.length);
