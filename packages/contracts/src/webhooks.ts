@@ -196,6 +196,16 @@ export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
 const FILE = { repo_key: 'libs-release-local', path: 'org/acme/app/1.0/app-1.0.jar', name: 'app-1.0.jar' };
 const SHA256 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+const TAG = {
+  repo_key: 'docker-local',
+  path: 'team/app/1.0/manifest.json',
+  name: 'manifest.json',
+  size: 1206,
+  sha256: SHA256,
+  image_name: 'team/app',
+  tag: '1.0',
+  platforms: [{ architecture: 'amd64', os: 'linux' }],
+};
 
 /** What `data` holds for each event type: the example each domain answers with. */
 export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOOK_DOMAINS)[D][number], object> } = {
@@ -222,28 +232,7 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
     added: { ...FILE, size: 4096, sha256: SHA256, property_key: 'qa', property_values: ['passed'] },
     deleted: { ...FILE, size: 4096, sha256: SHA256, property_key: 'qa', property_values: [] },
   },
-  docker: {
-    pushed: {
-      repo_key: 'docker-local',
-      path: 'team/app/1.0/manifest.json',
-      name: 'manifest.json',
-      size: 1206,
-      sha256: SHA256,
-      image_name: 'team/app',
-      tag: '1.0',
-      platforms: [{ architecture: 'amd64', os: 'linux' }],
-    },
-    deleted: {
-      repo_key: 'docker-local',
-      path: 'team/app/1.0/manifest.json',
-      name: 'manifest.json',
-      size: 1206,
-      sha256: SHA256,
-      image_name: 'team/app',
-      tag: '1.0',
-      platforms: [{ architecture: 'amd64', os: 'linux' }],
-    },
-  },
+  docker: { pushed: TAG, deleted: TAG },
   build: {
     uploaded: { build_name: 'web-app', build_number: '42', build_started: '2026-11-20T10:00:00.000+0000' },
     deleted: { build_name: 'web-app', build_number: '42', build_started: '2026-11-20T10:00:00.000+0000' },
