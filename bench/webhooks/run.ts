@@ -11,6 +11,8 @@ import { AUTH, build, createRepository, percentile } from '../lib/bench.ts';
 const DEPLOYS = Number(process.env.BENCH_DEPLOYS ?? 1000);
 const SUBSCRIPTIONS = 3;
 const CONCURRENCY = 8;
+/** Server processes (ARCA_WORKERS): one by default, where deploys and deliveries share the process that sends. */
+const WORKERS = process.env.BENCH_WORKERS ?? '1';
 
 await build();
 const arrivals = new Map<string, number>();
@@ -53,6 +55,7 @@ const server = await startServer({
   ARCA_LOG_STDOUT: 'false',
   ARCA_LOG_LEVEL: 'warn',
   ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+  ARCA_WORKERS: WORKERS,
 });
 try {
   await createRepository(server.url, 'bench-local');
@@ -103,7 +106,9 @@ try {
   );
   const latencies: number[] = [];
   for (const [key, at] of arrivals) latencies.push(at - answered.get(key.split(' ')[1]!)!);
-  console.log(`\nwebhooks: ${DEPLOYS} deploys (${CONCURRENCY} at a time), ${SUBSCRIPTIONS} subscriptions`);
+  console.log(
+    `\nwebhooks: ${DEPLOYS} deploys (${CONCURRENCY} at a time), ${SUBSCRIPTIONS} subscriptions, ${WORKERS} server process(es)`,
+  );
   console.log(
     `  delivered   ${arrivals.size} of ${expected}, ${duplicates} duplicates, ${expected - arrivals.size} lost`,
   );

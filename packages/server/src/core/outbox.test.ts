@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arcaEventSchema, type ArcaEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createRepo, put, startTestApp, type TestApp } from '../test/harness.js';
 import { recordChange } from './changes.js';
-import { claimEvents, ensureConsumer, markDelivered } from './outbox.js';
+import { OutboxConsumer, claimEvents, ensureConsumer, markDelivered } from './outbox.js';
 
 /** One event of every type, with a payload of its shape. */
 const SAMPLES: ArcaEvent[] = [
@@ -54,6 +54,35 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
       })),
     ).toEqual(SAMPLES.map(({ type, payload, ...rest }) => ({ type, payload, ...rest })));
     expect(claimed.every((e) => e.actor === 'ann' && e.createdAt >= before)).toBe(true);
+  });
+
+  it('wakes a consumer that asks for it when this process records an event, long before its next poll', async () => {
+    const taken = { woken: [] as string[], polling: [] as string[] };
+    const hour = 3_600_000;
+    const woken = new OutboxConsumer(t.app, 'woken', async (e) => void taken.woken.push(e.actor), {
+      from: 'beginning',
+      pollMs: hour,
+      wakeOnRecord: true,
+    });
+    const polling = new OutboxConsumer(t.app, 'polling', async (e) => void taken.polling.push(e.actor), {
+      from: 'beginning',
+      pollMs: hour,
+    });
+    woken.start();
+    polling.start();
+    try {
+      await recordChange(t.app.db, 'wake-1', { event: SAMPLES[10]! });
+      await expect.poll(() => taken.woken, { timeout: 10_000 }).toContain('wake-1');
+      // a burst: every event is taken, each once
+      for (let i = 0; i < 20; i++) await recordChange(t.app.db, `burst-${i}`, { event: SAMPLES[10]! });
+      await expect.poll(() => taken.woken.filter((a) => a.startsWith('burst-')).length, { timeout: 10_000 }).toBe(20);
+      expect(new Set(taken.woken).size).toBe(taken.woken.length);
+      // the other consumer waits for its poll, an hour away
+      expect(taken.polling).toEqual([]);
+    } finally {
+      await woken.stop();
+      await polling.stop();
+    }
   });
 
   it('claims under a lease, never twice at once, and picks up an event that committed late with a lower seq', async () => {

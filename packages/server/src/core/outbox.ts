@@ -1,6 +1,7 @@
 import { arcaEventSchema, type StoredEvent } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.js';
+import { onEventRecorded } from './changes.js';
 
 /**
  * How long after its `seq` was taken an event may still commit (the longest transaction that
@@ -8,6 +9,12 @@ import type { Db } from '../db/database.js';
  * may pass it; within the window, a late commit with a lower `seq` is still found.
  */
 export const COMMIT_WINDOW_MS = 5 * 60_000;
+
+/**
+ * How long after this process records an event its consumers look for it: the writer's
+ * transaction has committed by then, and the events of a burst are taken in one pass.
+ */
+const WAKE_MS = 50;
 
 /** How often an idle consumer moves its position (one small write), at most. */
 const POSITION_INTERVAL_MS = 60_000;
@@ -368,6 +375,11 @@ export interface OutboxConsumerOptions {
   from?: ConsumerStart;
   pollMs?: number;
   retry?: RetryPolicy;
+  /**
+   * Whether what this process records is taken at once rather than at the next poll: for a
+   * consumer someone waits on (webhooks), at the cost of more, smaller passes.
+   */
+  wakeOnRecord?: boolean;
 }
 
 /**
@@ -378,6 +390,9 @@ export interface OutboxConsumerOptions {
  */
 export class OutboxConsumer {
   private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private again = false;
+  private unlisten: (() => void) | undefined;
   private running: Promise<number> | undefined;
   private registered: Promise<void> | undefined;
   private readonly retry: RetryPolicy;
@@ -400,16 +415,39 @@ export class OutboxConsumer {
       this.options.pollMs ?? 1000,
     );
     this.timer.unref();
+    if (this.options.wakeOnRecord) this.unlisten = onEventRecorded(() => this.wake());
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.soon);
+    this.unlisten?.();
+    this.unlisten = undefined;
     await this.running?.catch(() => undefined);
+  }
+
+  /** Looks for new events in a moment; a wake during a pass makes one more pass after it. */
+  private wake(): void {
+    if (this.soon || !this.unlisten) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
+      void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`));
+    }, WAKE_MS);
   }
 
   /** Applies what is waiting and due now; answers how many events it took. */
   drain(now?: number): Promise<number> {
-    this.running ??= this.pass(now).finally(() => (this.running = undefined));
+    this.running ??= this.pass(now).finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
     return this.running;
   }
 

@@ -6,7 +6,6 @@ import {
   repositoryCriteriaSchema,
   type StoredEvent,
   type WebhookDomain,
-  type WebhookHandler,
   type WebhookPayload,
 } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +13,8 @@ import { allowedOutboundHosts } from '../../core/outbound.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { patternsCover } from '../../core/permissions.js';
 import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
-import { ATTEMPT_TIMEOUT_MS, post } from './webhooks.send.js';
+import { ATTEMPT_TIMEOUT_MS, type Exchange } from './webhooks.send.js';
+import { PostingThread } from './webhooks.thread.js';
 import { openHandlers } from './webhooks.service.js';
 import {
   claimDeliveries,
@@ -167,10 +167,13 @@ export class WebhookSender {
   private again = false;
   private soon: NodeJS.Timeout | undefined;
   private stopped = false;
+  private readonly thread = new PostingThread();
 
   constructor(private readonly app: FastifyInstance) {}
 
-  start(): void {
+  /** Starts sending; the posting thread starts now when a webhook is enabled, else with the first delivery. */
+  async start(): Promise<void> {
+    if ((await enabledWebhooks(this.app.db)).length) this.thread.start();
     this.timer = setInterval(() => this.pass_(), POLL_MS);
     this.timer.unref();
   }
@@ -180,7 +183,7 @@ export class WebhookSender {
     clearInterval(this.timer);
     clearTimeout(this.soon);
     await this.passing?.catch(() => undefined);
-    await Promise.allSettled([...this.loops]);
+    await this.thread.stop(Promise.allSettled([...this.loops]));
   }
 
   /**
@@ -278,55 +281,47 @@ export class WebhookSender {
         return;
       const hook = await findWebhook(db, head.webhook_key);
       const handler = hook ? (await openHandlers(db, hook))[head.handler] : undefined;
-      const allowed = await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts);
-      const settled: Settlement[] = [];
-      let failed = false;
-      for (const delivery of run) {
-        // the batch ends within its lease: a post started in its first half ends before it runs out
-        if (this.stopped || Date.now() - now > LEASE_MS - ATTEMPT_TIMEOUT_MS) break;
-        const outcome = await this.attempt(delivery, handler, allowed);
-        settled.push(outcome);
-        if (outcome.state !== 'delivered') {
-          failed = true;
-          break;
-        }
+      let exchanges: Exchange[];
+      try {
+        exchanges = handler
+          ? await this.thread.post({
+              handler,
+              deliveries: run.map((d) => ({ body: d.payload, eventId: d.event_id })),
+              allowed: await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts),
+              // the run ends within its lease: a post started before this ends before it runs out
+              startBefore: now + LEASE_MS - ATTEMPT_TIMEOUT_MS,
+            })
+          : [missingHandler(run[0]!)];
+      } catch (error) {
+        await settleAttempts(
+          db,
+          [],
+          run.map((d) => d.id),
+        );
+        throw error;
       }
-      const sent = new Set(settled.map((s) => s.delivery.id));
+      const settled = exchanges.map((exchange, i) => this.settlement(run[i]!, exchange, handler !== undefined));
       await settleAttempts(
         db,
         settled,
-        run.filter((d) => !sent.has(d.id)).map((d) => d.id),
+        run.slice(settled.length).map((d) => d.id),
       );
-      if (failed || !hook) return;
+      if (!hook || settled.length < run.length || settled.some((s) => s.state !== 'delivered')) return;
     }
   }
 
-  /** One attempt of a delivery, and what it comes to. */
-  private async attempt(
-    delivery: DeliveryRow,
-    handler: WebhookHandler | undefined,
-    allowed: readonly string[],
-  ): Promise<Settlement> {
-    const exchange = handler
-      ? await post(handler, delivery.payload, delivery.event_id, allowed)
-      : {
-          request: { url: delivery.url, headers: {}, body: delivery.payload },
-          response: null,
-          status: null,
-          error: 'The webhook no longer has this handler.',
-          durationMs: 0,
-        };
-    const now = Date.now();
+  /** What an attempt of a delivery comes to: delivered, due again after a backoff, or failed. */
+  private settlement(delivery: DeliveryRow, exchange: Exchange, handlerExists: boolean): Settlement {
     const attempt = delivery.attempts + 1;
     const delivered = exchange.status !== null && exchange.status >= 200 && exchange.status < 300;
-    const expired = !handler || now - Number(delivery.created_at) >= RETRY_WINDOW_MS;
+    const expired = !handlerExists || exchange.at - Number(delivery.created_at) >= RETRY_WINDOW_MS;
     return {
       delivery,
       attempt: {
         id: randomUUID(),
         delivery_id: delivery.id,
         attempt,
-        at: now,
+        at: exchange.at,
         duration_ms: exchange.durationMs,
         status: exchange.status,
         error: exchange.error,
@@ -334,12 +329,27 @@ export class WebhookSender {
         response: exchange.response ? JSON.stringify(exchange.response) : null,
       },
       ...(delivered
-        ? { state: 'delivered' as const, nextAttemptAt: now }
+        ? { state: 'delivered' as const, nextAttemptAt: exchange.at }
         : expired
-          ? { state: 'failed' as const, nextAttemptAt: now }
-          : { state: 'pending' as const, nextAttemptAt: now + backoff(attempt, this.app.config.webhookRetryMaxMs) }),
+          ? { state: 'failed' as const, nextAttemptAt: exchange.at }
+          : {
+              state: 'pending' as const,
+              nextAttemptAt: exchange.at + backoff(attempt, this.app.config.webhookRetryMaxMs),
+            }),
     };
   }
+}
+
+/** The attempt of a delivery whose handler was removed from its webhook: it fails at once. */
+function missingHandler(delivery: DeliveryRow): Exchange {
+  return {
+    request: { url: delivery.url, headers: {}, body: delivery.payload },
+    response: null,
+    status: null,
+    error: 'The webhook no longer has this handler.',
+    durationMs: 0,
+    at: Date.now(),
+  };
 }
 
 const queueOf = (d: { webhook_key: string; handler: number }) => `${d.webhook_key}\u0000${d.handler}`;
@@ -357,12 +367,12 @@ export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
     async (event) => {
       if ((await dispatch(app, event)) > 0) sender.wake();
     },
-    { pollMs: POLL_MS },
+    { pollMs: POLL_MS, wakeOnRecord: true },
   ).register();
   app.addHook('onReady', async () => {
     if (!app.polls) return;
     await releaseDeliveryLeases(app.db, app.nodeId);
-    sender.start();
+    await sender.start();
   });
   app.addHook('onClose', async () => sender.stop());
   app.jobs.register('webhook-log-retention', '23 3 * * *', async () => {

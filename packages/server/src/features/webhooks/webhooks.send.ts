@@ -14,6 +14,8 @@ export interface Exchange {
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** When the attempt ended (epoch ms). */
+  at: number;
 }
 
 const cut = (text: string) =>
@@ -80,6 +82,7 @@ export async function post(
       status: answer.status,
       error: ok ? null : `The receiver answered ${answer.status}.`,
       durationMs: took(),
+      at: Date.now(),
     };
   } catch (error) {
     const message =
@@ -88,7 +91,7 @@ export async function post(
         : error instanceof Error && error.name === 'TimeoutError'
           ? `The receiver did not answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.`
           : `The receiver could not be reached: ${describe(error)}`;
-    return { request, response: null, status: null, error: message, durationMs: took() };
+    return { request, response: null, status: null, error: message, durationMs: took(), at: Date.now() };
   }
 }
 

@@ -1,0 +1,73 @@
+import { Worker } from 'node:worker_threads';
+import type { PostRun, PostRunResult } from './webhooks.poster.js';
+import type { Exchange } from './webhooks.send.js';
+
+/**
+ * The posting thread's entry: the compiled module, or — when the server runs from its TypeScript
+ * sources (the tests) — the source module, loaded through the same TypeScript loader.
+ */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./webhooks.poster.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSource) return new Worker(entry);
+  return new Worker(
+    `import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry.href)}));`,
+    { eval: true },
+  );
+}
+
+/**
+ * Posts runs of deliveries on a thread of its own (see webhooks.poster.ts): the server's event
+ * loop hands over a run and takes back its exchanges, one message each way. A thread that dies
+ * fails the runs it held (their deliveries are released and sent again) and is started anew.
+ */
+export class PostingThread {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (e: Exchange[]) => void; reject: (e: Error) => void }>();
+
+  /** Starts the thread ahead of the first run, so that the first deliveries do not wait for it. */
+  start(): void {
+    this.started();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', ({ id, exchanges }: PostRunResult) => {
+      this.pending.get(id)?.resolve(exchanges);
+      this.pending.delete(id);
+    });
+    const fail = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      for (const { reject } of this.pending.values()) reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the posting thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Posts a run in order; answers the exchanges of the deliveries it posted. */
+  post(run: Omit<PostRun, 'id'>): Promise<Exchange[]> {
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...run, id } satisfies PostRun);
+    });
+  }
+
+  /** Lets the runs under way end after their current post, then ends the thread. */
+  async stop(settled: Promise<unknown>): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    worker.postMessage('stop');
+    await settled;
+    this.worker = undefined;
+    await worker.terminate();
+  }
+}
