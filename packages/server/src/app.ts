@@ -14,7 +14,8 @@ import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
-import { createLoggers } from './core/logger.js';
+import { onAuditRecorded } from './core/changes.js';
+import { createLoggers, pruneLogs } from './core/logger.js';
 import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { createJobRunner } from './core/jobs.js';
@@ -39,7 +40,21 @@ export interface BuiltApp {
  * plugins and features. Closing the app stops the heartbeat and closes the database and log files.
  */
 export async function buildApp(config: Config): Promise<BuiltApp> {
-  const loggers = createLoggers(config);
+  // each worker of a cluster is a node of its own (heartbeat, job leases, upload folder, log files)
+  const worker = process.env.ARCA_WORKER_INDEX;
+  const nodeId =
+    process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}${worker ? `-w${worker}` : ''}`;
+  const loggers = createLoggers(config, nodeId);
+  const stopAuditLog = onAuditRecorded((who, entry) =>
+    loggers.audit({
+      actor: who.actor,
+      sourceIp: who.sourceIp,
+      category: entry.category,
+      action: entry.action,
+      target: entry.target,
+      outcome: entry.outcome ?? 'success',
+    }),
+  );
   const { db, engine, dataVersion, changeMark } = openDatabase({
     ...config,
     onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
@@ -47,6 +62,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   try {
     await migrateToLatest(db);
   } catch (error) {
+    stopAuditLog();
     await db.destroy();
     await loggers.close();
     throw error;
@@ -54,10 +70,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
-  // each worker of a cluster is a node of its own (heartbeat, job leases, upload folder)
-  const worker = process.env.ARCA_WORKER_INDEX;
-  const nodeId =
-    process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}${worker ? `-w${worker}` : ''}`;
   const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'), nodeId);
   // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
@@ -75,6 +87,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
   }, config.heartbeatMs);
   timer.unref();
+  // each process removes its own rotated log files past retention, at start and daily
+  const pruneOwnLogs = () => {
+    const removed = pruneLogs(loggers.dir, config.logRetentionDays);
+    if (removed) loggers.jfrt.info({ removed }, 'log files past retention removed');
+  };
+  pruneOwnLogs();
+  const logPruning = setInterval(pruneOwnLogs, 86_400_000);
+  logPruning.unref();
 
   const app: FastifyInstance = Fastify({
     loggerInstance: loggers.jfrt as FastifyBaseLogger,
@@ -107,6 +127,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     disableConfigCache(db);
     clearInterval(timer);
+    clearInterval(logPruning);
+    stopAuditLog();
     jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     await db.destroy();

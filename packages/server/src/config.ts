@@ -18,6 +18,8 @@ export interface Config {
   /** Write logs under `<dataDir>/logs` as well as to stdout. */
   logToFiles: boolean;
   logToStdout: boolean;
+  /** Rotated log files older than this many days are removed. */
+  logRetentionDays: number;
   serverName: string | undefined;
   /** Services this process runs. */
   services: ServiceName[];
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: env.ARCA_LOG_LEVEL || 'info',
     logToFiles: flag(env, 'ARCA_LOG_FILES', true),
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
+    logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
     serverName: env.ARCA_SERVER_NAME || undefined,
     services: services(env.ARCA_SERVICES),
     licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')

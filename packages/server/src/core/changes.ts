@@ -34,6 +34,19 @@ function redact(value: unknown): unknown {
   return value;
 }
 
+/** Listeners told of every audit entry this process records (the audit log file). */
+const auditListeners = new Set<(who: ChangeActor, entry: AuditEntry) => void>();
+
+/**
+ * Calls `listener` with each audit entry this process records — when it is written, inside the
+ * change's transaction: the database's audit trail is the record; a file line may stand for a
+ * change that then rolled back. Answers the call that stops listening.
+ */
+export function onAuditRecorded(listener: (who: ChangeActor, entry: AuditEntry) => void): () => void {
+  auditListeners.add(listener);
+  return () => auditListeners.delete(listener);
+}
+
 /** Records one audit entry. `db` may be a transaction, so that the record lands with the change or not at all. */
 export async function recordAudit(db: Db, who: ChangeActor, entry: AuditEntry, now = Date.now()): Promise<void> {
   const details: Record<string, unknown> = {};
@@ -55,6 +68,7 @@ export async function recordAudit(db: Db, who: ChangeActor, entry: AuditEntry, n
       details: JSON.stringify(details),
     })
     .execute();
+  for (const listener of auditListeners) listener(who, entry);
 }
 
 let counter = 0;

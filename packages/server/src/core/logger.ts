@@ -16,6 +16,10 @@ export interface Loggers {
    * gathered and written together a moment later, off the request path. Same shape as pino's lines.
    */
   request(line: { reqId: string; method: string; url: string; status: number; ms: number }): void;
+  /** One line in the audit log file for an audit entry recorded by this process. */
+  audit(line: AuditLine): void;
+  /** This process's log folder. */
+  dir: string;
   /** Flushes and closes the log files. */
   close(): Promise<void>;
 }
@@ -60,25 +64,101 @@ function isoTimeOncePerMillisecond(): () => string {
   };
 }
 
+/** The folder of one process's log files: `<data>/logs/<node id>` (a node's id made safe for a file name). */
+export function logsDirOf(dataDir: string, nodeId: string): string {
+  return path.join(dataDir, 'logs', nodeId.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
 /**
- * One pino logger per service log key. Each writes to stdout and to `<data>/logs/<key>.log`,
- * rotated at 10 MB or daily, keeping 10 files.
+ * The log files a process writes, by service log key: each service's log, the request log (one
+ * line per answered request) and the audit log (one line per recorded audit entry).
  */
-export function createLoggers(config: Config): Loggers {
-  const logsDir = path.join(config.dataDir, 'logs');
+export const LOG_FILES: Record<LogKey, readonly string[]> = {
+  jfrt: ['jfrt-service.log', 'jfrt-request.log'],
+  jfac: ['jfac-service.log', 'jfac-audit.log'],
+};
+
+/** `2026-11-25`: the day in a rotated file's name. */
+const day = (time: Date) => time.toISOString().slice(0, 10);
+
+/**
+ * A file rotated at 10 MB or daily (at UTC midnight), its old files named after the day and a
+ * counter (`jfrt-service.2026-11-25.1.log`); at most `maxFiles` are kept, older ones are removed
+ * by age (see `pruneLogs`).
+ */
+function rotatingFile(dir: string, name: string): Writable {
+  const base = name.replace(/\.log$/, '');
+  return new BatchedLines(
+    createStream((time, index) => (time ? `${base}.${day(new Date(time))}.${index ?? 1}.log` : name), {
+      path: dir,
+      size: '10M',
+      interval: '1d',
+      intervalUTC: true,
+      maxFiles: 50,
+      history: `.${base}.history`,
+    }),
+  );
+}
+
+/**
+ * Removes rotated log files older than `days` from a process's log folder (the files being
+ * written stay whatever their age). Answers how many went.
+ */
+export function pruneLogs(dir: string, days: number, now = Date.now()): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const current = new Set(Object.values(LOG_FILES).flat());
+  for (const name of names) {
+    if (current.has(name) || !name.endsWith('.log')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > days * 86_400_000) {
+        fs.rmSync(file, { force: true });
+        removed++;
+      }
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
+/** An audit entry as the audit log file has it. */
+export interface AuditLine {
+  actor: string;
+  sourceIp: string;
+  category: string;
+  action: string;
+  target: string;
+  outcome: string;
+}
+
+/**
+ * One pino logger per service log key. Each writes to stdout and to its process's files under
+ * `<data>/logs/<node id>/` (see LOG_FILES): every process — each node, each worker of a node —
+ * has files of its own, so that none interleaves with another's.
+ */
+export function createLoggers(config: Config, nodeId: string): Loggers {
+  const logsDir = logsDirOf(config.dataDir, nodeId);
   const files: Writable[] = [];
   const outputs: Record<LogKey, pino.StreamEntry[]> = { jfrt: [], jfac: [] };
+  const requestOutputs: Writable[] = [];
+  const auditOutputs: Writable[] = [];
+  if (config.logToFiles) fs.mkdirSync(logsDir, { recursive: true });
+  const file = (name: string) => {
+    const stream = rotatingFile(logsDir, name);
+    files.push(stream);
+    return stream;
+  };
   const make = (key: LogKey): Logger => {
     const streams = outputs[key];
     if (config.logToStdout) streams.push({ stream: process.stdout, level: config.logLevel as pino.Level });
-    if (config.logToFiles) {
-      fs.mkdirSync(logsDir, { recursive: true });
-      const file = new BatchedLines(
-        createStream(`${key}.log`, { path: logsDir, size: '10M', interval: '1d', maxFiles: 10 }),
-      );
-      files.push(file);
-      streams.push({ stream: file, level: config.logLevel as pino.Level });
-    }
+    if (config.logToFiles) streams.push({ stream: file(`${key}-service.log`), level: config.logLevel as pino.Level });
     return pino(
       { level: config.logLevel, base: { service: key }, timestamp: isoTimeOncePerMillisecond() },
       pino.multistream(streams),
@@ -86,6 +166,11 @@ export function createLoggers(config: Config): Loggers {
   };
   const jfrt = make('jfrt');
   const jfac = make('jfac');
+  if (config.logToStdout) requestOutputs.push(process.stdout);
+  if (config.logToFiles) {
+    requestOutputs.push(file('jfrt-request.log'));
+    auditOutputs.push(file('jfac-audit.log'));
+  }
   const time = isoTimeOncePerMillisecond();
   let pending: string[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -95,11 +180,13 @@ export function createLoggers(config: Config): Loggers {
     if (!pending.length) return;
     const text = pending.join('');
     pending = [];
-    for (const output of outputs.jfrt) output.stream.write(text);
+    for (const output of requestOutputs) output.write(text);
   };
+  let closed = false;
   return {
     jfrt,
     jfac,
+    dir: logsDir,
     request(line) {
       if (!jfrt.isLevelEnabled('info')) return;
       pending.push(
@@ -111,9 +198,15 @@ export function createLoggers(config: Config): Loggers {
         timer.unref();
       }
     },
+    audit(line) {
+      if (closed) return;
+      const text = `${JSON.stringify({ level: 30, time: new Date().toISOString(), service: 'jfac', ...line, msg: 'audit' })}\n`;
+      for (const output of auditOutputs) output.write(text);
+    },
     close: () => {
       flush();
-      return Promise.all(files.map((file) => new Promise<void>((resolve) => file.end(() => resolve())))).then(
+      closed = true;
+      return Promise.all(files.map((f) => new Promise<void>((resolve) => f.end(() => resolve())))).then(
         () => undefined,
       );
     },

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { logsDirOf, pruneLogs } from '../../core/logger.js';
 import { ENGINES, XHR, login, startTestApp, type TestApp } from '../../test/harness.js';
 import { findAdoptionMetric } from './system.store.js';
 
@@ -112,13 +114,43 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
     expect(features.features).toBeTypeOf('object');
   });
 
-  it('writes the service logs to <data>/logs per log key', async () => {
+  it("writes each process's service, request and audit logs to <data>/logs/<node>", async () => {
+    // the request log is written at level info
+    await t.close();
+    t = await startTestApp(engine, { ARCA_LOG_LEVEL: 'info' });
     await login(t.app, 'admin', 'wrong');
+    await t.app.inject({ url: '/artifactory/api/system/ping' });
+    const dir = logsDirOf(t.dataDir, t.app.nodeId);
     await t.app.close();
-    const jfac = fs.readFileSync(path.join(t.dataDir, 'logs', 'jfac.log'), 'utf8');
-    expect(jfac).toContain('login failed');
-    expect(fs.existsSync(path.join(t.dataDir, 'logs', 'jfrt.log'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'jfac-service.log'), 'utf8')).toContain('login failed');
+    const audit = fs
+      .readFileSync(path.join(dir, 'jfac-audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(audit).toContainEqual(
+      expect.objectContaining({ actor: 'admin', category: 'auth', action: 'sign-in', outcome: 'failure' }),
+    );
+    const requests = fs.readFileSync(path.join(dir, 'jfrt-request.log'), 'utf8');
+    expect(requests).toContain('"url":"/artifactory/api/system/ping"');
+    expect(fs.existsSync(path.join(dir, 'jfrt-service.log'))).toBe(true);
     t = { ...t, close: async () => fs.rmSync(t.dataDir, { recursive: true, force: true }) } as TestApp;
+  });
+
+  it('removes rotated log files past retention, never the files being written', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-logs-'));
+    try {
+      const old = Date.now() / 1000 - 40 * 86_400;
+      for (const name of ['jfrt-service.log', 'jfrt-service.2026-10-01.1.log', 'jfrt-service.2026-11-20.1.log']) {
+        fs.writeFileSync(path.join(dir, name), 'x\n');
+      }
+      fs.utimesSync(path.join(dir, 'jfrt-service.log'), old, old);
+      fs.utimesSync(path.join(dir, 'jfrt-service.2026-10-01.1.log'), old, old);
+      expect(pruneLogs(dir, 30)).toBe(1);
+      expect(fs.readdirSync(dir).sort()).toEqual(['jfrt-service.2026-11-20.1.log', 'jfrt-service.log']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('publishes an OpenAPI document generated from the call schemas', async () => {
