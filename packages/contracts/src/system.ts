@@ -123,3 +123,42 @@ export const jobsQuerySchema = z.object({
   job: z.string().max(128).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
+
+/** Products (service log keys) whose logs the log viewer shows: the services Arca runs. */
+export const LOG_PRODUCTS = ['jfrt', 'jfac'] as const;
+export type LogProduct = (typeof LOG_PRODUCTS)[number];
+
+/** The live log refresh when the configuration does not give one (spec part 2 §9). */
+export const LIVE_LOG_DEFAULT_REFRESH_MS = 10_000;
+
+/** A log file's name: a product's current file or one of its rotated files. */
+export const LOG_FILE_PATTERN = /^(jfrt|jfac)-[a-z]+(\.\d{4}-\d{2}-\d{2}\.\d+)?\.log$/;
+
+/** `GET /system/logs/config/{logType}`: the node's files of a product, the nodes, and the refresh rate. */
+export const logConfigSchema = z.object({
+  logs: z.array(z.string()),
+  nodes: z.array(z.string()),
+  refresh_rate_millis: z.number().int(),
+});
+export type LogConfig = z.infer<typeof logConfigSchema>;
+
+export const logConfigQuerySchema = z.object({ nodeId: z.string().max(256).optional() });
+
+export const logDataQuerySchema = z.object({
+  nodeId: z.string().max(256).optional(),
+  id: z.string().regex(LOG_FILE_PATTERN, 'Unknown log file.'),
+  file_size: z.coerce.number().int().min(0).default(0),
+});
+
+/**
+ * `GET /system/logs/data/{logType}`: the text after `file_size` (the whole tail on a first load,
+ * from the start again when the file was rotated), the new size to send next, the file's
+ * modification time (epoch ms) and the time of this read as a label.
+ */
+export const logDataSchema = z.object({
+  log_content: z.string(),
+  file_size: z.number().int(),
+  last_update_modified: z.number(),
+  last_update_label: z.string(),
+});
+export type LogData = z.infer<typeof logDataSchema>;

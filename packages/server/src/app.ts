@@ -16,7 +16,7 @@ import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
 import { createLoggers, pruneLogs } from './core/logger.js';
-import { heartbeat, markNodeStopped, registerNode } from './core/nodes.js';
+import { heartbeat, markNodeStopped, registerNode, setNodeAddress } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { createJobRunner } from './core/jobs.js';
 import { pruneOutbox } from './core/outbox.js';
@@ -83,6 +83,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     if (removed) loggers.jfrt.info({ events: removed }, 'removed delivered outbox events');
   });
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
+  if (config.nodeAddress) await setNodeAddress(db, nodeId, config.nodeAddress);
   const timer = setInterval(() => {
     heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
   }, config.heartbeatMs);
@@ -123,6 +124,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.addHook('onRequest', (_request, _reply, done) => {
     configCheckDue(db);
     done();
+  });
+  // the other nodes reach this one at the address it listens on, unless one is configured
+  app.addHook('onListen', async () => {
+    if (config.nodeAddress) return;
+    const bound = app.server.address();
+    if (!bound || typeof bound === 'string') return;
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? os.hostname() : config.host;
+    await setNodeAddress(db, nodeId, `http://${host.includes(':') ? `[${host}]` : host}:${bound.port}`);
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);

@@ -18,6 +18,8 @@ export interface Config {
   /** Write logs under `<dataDir>/logs` as well as to stdout. */
   logToFiles: boolean;
   logToStdout: boolean;
+  /** Where the other nodes reach this one; by default `http://<host>:<port>` once it listens. */
+  nodeAddress: string | undefined;
   /** Rotated log files older than this many days are removed. */
   logRetentionDays: number;
   serverName: string | undefined;
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToFiles: flag(env, 'ARCA_LOG_FILES', true),
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
+    nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
     serverName: env.ARCA_SERVER_NAME || undefined,
     services: services(env.ARCA_SERVICES),
     licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')

@@ -18,12 +18,28 @@ export async function registerNode(
     services: JSON.stringify(node.services),
     started_at: now,
     last_heartbeat: now,
+    address: null,
   };
   await db
     .insertInto('nodes')
     .values(row)
     .onConflict((oc) => oc.column('node_id').doUpdateSet({ ...row }))
     .execute();
+}
+
+/** Records where the other nodes reach this one, once it listens. */
+export async function setNodeAddress(db: Db, nodeId: string, address: string): Promise<void> {
+  await db.updateTable('nodes').set({ address }).where('node_id', '=', nodeId).execute();
+}
+
+/** One node's row, if it is known. */
+export function findNode(db: Db, nodeId: string): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+}
+
+/** Whether a node's heartbeat is recent enough to call it Online. */
+export function isOnline(row: Pick<NodeRow, 'last_heartbeat'>, now = Date.now()): boolean {
+  return now - row.last_heartbeat < NODE_ONLINE_WINDOW_MS;
 }
 
 export async function heartbeat(db: Db, nodeId: string, now = Date.now()): Promise<void> {

@@ -48,6 +48,26 @@ export interface NodesTable {
   services: string;
   started_at: number;
   last_heartbeat: number;
+  /** Where the other nodes reach this one (`http://host:port`); null until it listens. */
+  address: string | null;
+}
+
+export interface SupportBundlesTable {
+  id: string;
+  name: string;
+  description: string;
+  service: string;
+  status: string;
+  /** JSON: the creation parameters (configuration, system, logs period, thread dump). */
+  parameters: string;
+  node_id: string;
+  /** The zip, relative to the data directory; null until made. */
+  file: string | null;
+  size: number | null;
+  error: string | null;
+  created_at: number;
+  created_by: string;
+  finished_at: number | null;
 }
 
 export interface LicensesTable {
@@ -367,6 +387,7 @@ export interface Database {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   nodes: NodesTable;
+  support_bundles: SupportBundlesTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;
@@ -438,6 +459,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NodeRow = Selectable<NodesTable>;
+export type SupportBundleRow = Selectable<SupportBundlesTable>;
 export type LicenseRow = Selectable<LicensesTable>;
 export type NewLicense = Insertable<LicensesTable>;
 export type RepositoryRow = Selectable<RepositoriesTable>;

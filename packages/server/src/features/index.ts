@@ -22,6 +22,7 @@ import { searchRestRoutes, searchConsoleRoutes } from './search/index.js';
 import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/index.js';
 import { homeRoutes } from './home/index.js';
 import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
+import { logRoutes, publicLogRoutes } from './logs/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -47,6 +48,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(buildsConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(buildsPagesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(homeRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(logRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(publicLogRoutes);
   registerWebhookDelivery(app);
   // the Event service API: at its own address for scripts and Terraform, under the console's API base for the console
   await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1` });

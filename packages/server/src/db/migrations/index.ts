@@ -15,6 +15,7 @@ import * as builds from './2026-11-30-builds.js';
 import * as hardening from './2026-12-01-hardening.js';
 import * as backbone from './2026-12-02-backbone.js';
 import * as webhooks from './2026-12-03-webhooks.js';
+import * as operations from './2026-12-04-operations.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01-hardening': hardening,
   '2026-12-02-backbone': backbone,
   '2026-12-03-webhooks': webhooks,
+  '2026-12-04-operations': operations,
 };

@@ -1,0 +1,54 @@
+import { request } from 'undici';
+import type { Db } from '../db/database.js';
+import { HttpError } from './errors.js';
+import { findNode, isOnline } from './nodes.js';
+import { seal, unseal } from './sealing.js';
+
+/** The header of a call one node makes to another, sealed with the deployment's key. */
+export const NODE_CALL_HEADER = 'x-arca-node-call';
+/** How long a node call's seal is good for. */
+const NODE_CALL_TTL_MS = 60_000;
+/** How long a node waits for another's answer. */
+const NODE_CALL_TIMEOUT_MS = 15_000;
+
+/**
+ * Whether a request carries a node call sealed by this deployment for exactly this path and query,
+ * made within the last minute: only nodes that hold the deployment's key can make one.
+ */
+export async function isNodeCall(db: Db, header: string | string[] | undefined, url: string): Promise<boolean> {
+  if (typeof header !== 'string') return false;
+  const opened = await unseal(db, 'node-call', header);
+  if (!opened) return false;
+  try {
+    const { path, until } = JSON.parse(opened) as { path: string; until: number };
+    return path === url && until >= Date.now();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls another node of the deployment at `path` (a GET answered with JSON) and answers its
+ * status and body. Unknown, stopped or unreachable nodes are refused with a message that says so.
+ */
+export async function callNode(db: Db, nodeId: string, path: string): Promise<{ status: number; body: unknown }> {
+  const node = await findNode(db, nodeId);
+  if (!node) throw new HttpError(404, `Node '${nodeId}' is unknown.`);
+  if (!node.address || !isOnline(node)) {
+    throw new HttpError(503, `Node '${nodeId}' is not running; its logs cannot be read now.`);
+  }
+  const token = await seal(db, 'node-call', JSON.stringify({ path, until: Date.now() + NODE_CALL_TTL_MS }));
+  try {
+    const answer = await request(`${node.address}${path}`, {
+      headers: { [NODE_CALL_HEADER]: token, accept: 'application/json' },
+      headersTimeout: NODE_CALL_TIMEOUT_MS,
+      bodyTimeout: NODE_CALL_TIMEOUT_MS,
+    });
+    return { status: answer.statusCode, body: await answer.body.json() };
+  } catch (error) {
+    throw new HttpError(
+      502,
+      `Node '${nodeId}' did not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

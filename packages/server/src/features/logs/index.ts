@@ -1,0 +1,1 @@
+export { logRoutes, publicLogRoutes } from './logs.routes.js';
