@@ -109,6 +109,7 @@ describe('menu filtering', () => {
         'security-general',
         'service-status',
         'storage-summary',
+        'system-logs',
         'users',
         'webhooks',
       ].sort(),

@@ -262,6 +262,19 @@ export const HANDLES = {
   },
   '/projects/:key/:section?': { title: 'Project Settings' },
   '/profile': { title: 'Edit Profile' },
+  '/admin/monitoring/system_logs': {
+    admin: true,
+    menuKey: 'system-logs',
+    menu: {
+      key: 'system-logs',
+      minRank: 1,
+      label: 'System Logs',
+      sidebar: 'administration',
+      group: 'Monitoring',
+      description: 'The live logs of every node: service, request and audit',
+      adminOnly: true,
+    },
+  },
   '/admin/monitoring/service-status': {
     admin: true,
     menuKey: 'service-status',

@@ -282,6 +282,11 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),
           },
           {
+            path: '/admin/monitoring/system_logs',
+            handle: HANDLES['/admin/monitoring/system_logs'],
+            lazy: page(() => import('../features/logs/pages/system-logs-page'), 'SystemLogsPage'),
+          },
+          {
             path: '/admin/monitoring/service-status',
             handle: HANDLES['/admin/monitoring/service-status'],
             lazy: page(() => import('../features/system/pages/service-status-page'), 'ServiceStatusPage'),

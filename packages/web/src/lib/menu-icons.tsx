@@ -1,4 +1,5 @@
 import {
+  FileTextOutlined,
   ApiOutlined,
   ApartmentOutlined,
   AppstoreOutlined,
@@ -38,6 +39,7 @@ const ICONS: Record<string, ReactNode> = {
   webhooks: <ApiOutlined />,
   'audit-trail': <AuditOutlined />,
   projects: <ProjectOutlined />,
+  'system-logs': <FileTextOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };

@@ -21,11 +21,10 @@ import { listLogFiles, readLog } from './logs.files.js';
 
 const productParams = z.object({ logType: z.enum(LOG_PRODUCTS, { message: 'Unknown log type.' }) });
 
-/** The nodes whose logs can be read: those running now, and this one. */
+/** The nodes whose logs can be read: this one first (the viewer's default), then the others running now. */
 async function nodeIds(app: FastifyInstance): Promise<string[]> {
   const rows = await app.db.selectFrom('nodes').select(['node_id', 'last_heartbeat']).orderBy('node_id').execute();
-  const ids = rows.filter((row) => isOnline(row) || row.node_id === app.nodeId).map((row) => row.node_id);
-  return ids.includes(app.nodeId) ? ids : [app.nodeId, ...ids];
+  return [app.nodeId, ...rows.filter((row) => isOnline(row) && row.node_id !== app.nodeId).map((row) => row.node_id)];
 }
 
 /**

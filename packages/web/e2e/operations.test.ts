@@ -1,0 +1,65 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  type RunningServer,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+} from './harness';
+
+describe('operations in the console', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  beforeAll(async () => {
+    server = await startServer({ ARCA_LOG_LEVEL: 'info' });
+    ({ browser, close: closeBrowser } = await launchBrowser());
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.stop();
+  });
+
+  it('shows a node’s live log, a line appearing after an action, with pause and resume', async () => {
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/ui/admin/monitoring/system_logs`);
+    await page.getByRole('heading', { name: 'System Logs' }).waitFor();
+    await page.getByLabel('File', { exact: true }).click();
+    await page.locator('.ant-select-item-option[title="jfrt-request.log"]').click();
+    const view = page.getByLabel('Contents of jfrt-request.log');
+    // formatted for reading: time, level, service, message, then the fields
+    await expect.poll(() => view.textContent(), { timeout: 15_000 }).toMatch(/Z INFO {2}\[jfrt\] request reqId=/);
+
+    // an action, then Refresh now: its line is appended
+    await fetch(`${server.url}/artifactory/api/system/ping?from-the-log-test`);
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await expect.poll(() => view.textContent(), { timeout: 15_000 }).toContain('ping?from-the-log-test');
+    // and without a click, the countdown's refresh brings the next one
+    await fetch(`${server.url}/artifactory/api/system/ping?by-the-countdown`);
+    await expect.poll(() => view.textContent(), { timeout: 20_000, interval: 500 }).toContain('ping?by-the-countdown');
+    expect(await page.getByText(/^Last modified: [^—]/).isVisible()).toBe(true);
+    // or as the file has it
+    await page.getByText('Raw', { exact: true }).click();
+    await expect.poll(() => view.textContent()).toContain('"url":"/artifactory/api/system/ping?by-the-countdown"');
+    await page.getByText('Formatted', { exact: true }).click();
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => page.getByLabel('Refresh paused').isVisible()).toBe(true);
+    await screenshot(page, 'system-logs-paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => page.getByLabel(/Next refresh in \d+ seconds/).isVisible()).toBe(true);
+
+    // the access service's log of the same node
+    await page.getByLabel('Product', { exact: true }).click();
+    await page.locator('.ant-select-item-option[title="Access (users, tokens, audit)"]').click();
+    await expect.poll(() => page.getByLabel('Contents of jfac-service.log').isVisible()).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await screenshot(page, 'system-logs');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

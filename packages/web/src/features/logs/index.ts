@@ -1,0 +1,1 @@
+export { logKeys } from './api/keys';
