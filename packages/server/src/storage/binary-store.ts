@@ -46,6 +46,8 @@ export interface BinaryStore {
    */
   writeKnown(content: Buffer, digest: Omit<BinaryDigest, 'size'>): Promise<PendingBinary>;
   exists(sha256: string): Promise<boolean>;
+  /** Throws unless the store can be written now (readiness probes): a small file written and removed. */
+  check(): Promise<void>;
   /** Reads a stored content, optionally a byte range (inclusive end). */
   read(sha256: string, range?: { start: number; end: number }): Readable;
   /**
@@ -173,6 +175,13 @@ export class FileBinaryStore implements BinaryStore {
     this.tmpRoot = path.join(root, '_tmp');
     this.tmpDir = path.join(this.tmpRoot, nodeId.replace(/[^A-Za-z0-9._-]/g, '_'));
     fs.mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  async check(): Promise<void> {
+    const probe = path.join(this.tmpDir, `.ready-${process.pid}-${Date.now()}`);
+    await fs.promises.mkdir(this.tmpDir, { recursive: true });
+    await fs.promises.writeFile(probe, 'ready');
+    await fs.promises.rm(probe, { force: true });
   }
 
   pathOf(sha256: string): string {

@@ -1,1 +1,2 @@
 export { artifactorySystemRoutes, systemRoutes } from './system.routes.js';
+export { healthRoutes, readinessChecks } from './system.health.js';
