@@ -16,6 +16,7 @@ import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
 import { createLoggers, pruneLogs } from './core/logger.js';
+import { Metrics } from './core/metrics.js';
 import { heartbeat, markNodeStopped, registerNode, setNodeAddress } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { createJobRunner } from './core/jobs.js';
@@ -45,6 +46,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const nodeId =
     process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}${worker ? `-w${worker}` : ''}`;
   const loggers = createLoggers(config, nodeId);
+  const metrics = new Metrics();
   const stopAuditLog = onAuditRecorded((who, entry) =>
     loggers.audit({
       actor: who.actor,
@@ -55,14 +57,22 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       outcome: entry.outcome ?? 'success',
     }),
   );
-  const { db, engine, dataVersion, changeMark } = openDatabase({
+  const { db, engine, dataVersion, changeMark, poolStats } = openDatabase({
     ...config,
     onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
+    ...(config.metricsEnabled
+      ? {
+          onQuery: (ms: number, failed: boolean) =>
+            metrics.dbQueryDuration.observe({ outcome: failed ? 'error' : 'ok' }, ms / 1000),
+        }
+      : {}),
   });
+  metrics.attach({ db, nodeId, ...(poolStats ? { pool: poolStats } : {}) });
   try {
     await migrateToLatest(db);
   } catch (error) {
     stopAuditLog();
+    metrics.close();
     await db.destroy();
     await loggers.close();
     throw error;
@@ -77,7 +87,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   // one process per node polls the outbox and runs the schedules: the first worker, or the only process
   const polls = config.backgroundWork && (!worker || worker === '1');
-  const jobs = createJobRunner({ db, log: loggers.jfrt, nodeId, schedules: polls });
+  const jobs = createJobRunner({
+    db,
+    log: loggers.jfrt,
+    nodeId,
+    schedules: polls,
+    onRun: (job, outcome, ms) => metrics.jobRun(job, outcome, ms / 1000),
+  });
   jobs.register('outbox-retention', '47 * * * *', async () => {
     const removed = await pruneOutbox(db, Date.now() - config.outboxRetentionDays * 86_400_000);
     if (removed) loggers.jfrt.info({ events: removed }, 'removed delivered outbox events');
@@ -111,6 +127,12 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   enableConfigCache(db, dataVersion);
   if (changeMark) enableItemCache(db, changeMark);
   app.addHook('onResponse', (request, reply, done) => {
+    if (config.metricsEnabled) {
+      metrics.httpDuration.observe(
+        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+        reply.elapsedTime / 1000,
+      );
+    }
     loggers.request({
       reqId: request.id,
       method: request.method,
@@ -138,6 +160,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     clearInterval(timer);
     clearInterval(logPruning);
     stopAuditLog();
+    metrics.close();
     jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     await db.destroy();
@@ -168,6 +191,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
   app.decorate('license', license);
+  app.decorate('metrics', metrics);
   // features reach the formats only through this registry
   app.decorate('formatRegistry', formatRegistry(FORMATS));
   await app.register(errorHandlerPlugin);

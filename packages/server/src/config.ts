@@ -20,6 +20,12 @@ export interface Config {
   logToStdout: boolean;
   /** Where the other nodes reach this one; by default `http://<host>:<port>` once it listens. */
   nodeAddress: string | undefined;
+  /** Whether the Prometheus metrics are kept and answered at `/metrics`. */
+  metricsEnabled: boolean;
+  /** `/metrics` is open to anyone (a scrape inside a trusted network); else administrators or the scrape token. */
+  metricsPublic: boolean;
+  /** A bearer token Prometheus may scrape `/metrics` with. */
+  metricsToken: string | undefined;
   /** Rotated log files older than this many days are removed. */
   logRetentionDays: number;
   serverName: string | undefined;
@@ -117,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
+    metricsEnabled: flag(env, 'ARCA_METRICS', true),
+    metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),
+    metricsToken: env.ARCA_METRICS_TOKEN || undefined,
     serverName: env.ARCA_SERVER_NAME || undefined,
     services: services(env.ARCA_SERVICES),
     licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')

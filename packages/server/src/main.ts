@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { serveClusterMetrics } from './core/metrics.js';
 import { openDatabase, migrateToLatest } from './db/database.js';
 import { ensureAdminUser } from './features/auth/index.js';
 import { LicenseService } from './features/license/index.js';
@@ -63,6 +64,8 @@ async function primary(config: Config): Promise<void> {
       setTimeout(() => fork(index), 1000);
     });
   };
+  // a scrape of /metrics reaches one worker, which answers for all of them through the primary
+  serveClusterMetrics();
   for (let index = 1; index <= config.workers; index++) fork(index);
   const stop = () => {
     stopping = true;

@@ -78,4 +78,25 @@ describe('several workers', () => {
     };
     expect(listed.files).toHaveLength(40);
   });
+
+  it('answers /metrics for every worker of the node, whichever takes the scrape', async () => {
+    await call('PUT', '/artifactory/api/repositories/metrics-local', { rclass: 'local' });
+    const deployedBytes = async () => {
+      const text = await (await call('GET', '/metrics')).text();
+      const line = text.split('\n').find((l) => l.startsWith('arca_deployed_bytes_total{package_type="generic"}'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await deployedBytes();
+    // 20 deploys of 10 bytes, spread over both workers by the kernel
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call('PUT', `/artifactory/metrics-local/m/${i}.txt`, `0123456-${String(i).padStart(2, '0')}`),
+      ),
+    );
+    // every scrape, whichever worker answers it, counts all 200 bytes
+    for (let i = 0; i < 6; i++) expect(await deployedBytes()).toBe(before + 200);
+    const text = await (await call('GET', '/metrics')).text();
+    // a gauge read from the database is taken once, not summed over the workers
+    expect(text).toMatch(/^arca_repository_artifacts\{repository="metrics-local",package_type="generic"\} 20$/m);
+  });
 });

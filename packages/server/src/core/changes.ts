@@ -74,14 +74,14 @@ export async function recordAudit(db: Db, who: ChangeActor, entry: AuditEntry, n
 let counter = 0;
 
 /** Listeners told when this process records an event (see `onEventRecorded`). */
-const recordedListeners = new Set<() => void>();
+const recordedListeners = new Set<(event: ArcaEvent) => void>();
 
 /**
  * Calls `listener` whenever this process writes an event to the outbox — inside the writer's
  * transaction, so the event may not be visible yet: a listener looks a moment later, and its
  * regular poll finds what that look missed. Answers the call that stops listening.
  */
-export function onEventRecorded(listener: () => void): () => void {
+export function onEventRecorded(listener: (event: ArcaEvent) => void): () => void {
   recordedListeners.add(listener);
   return () => recordedListeners.delete(listener);
 }
@@ -106,7 +106,7 @@ async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now: number
       created_at: now,
     })
     .execute();
-  for (const listener of recordedListeners) listener();
+  for (const listener of recordedListeners) listener(event);
 }
 
 /**

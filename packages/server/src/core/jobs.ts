@@ -135,8 +135,10 @@ export function createJobRunner(options: {
   /** False on a node's other worker processes: they keep the registry but run no schedule. */
   schedules?: boolean;
   leaseMs?: number;
+  /** Told of each run that ended on this node: its job, outcome and time taken (metrics). */
+  onRun?: (job: string, outcome: 'success' | 'failure' | 'timeout', ms: number) => void;
 }): JobRunner {
-  const { db, log, nodeId, schedules = true, leaseMs = JOB_LEASE_MS } = options;
+  const { db, log, nodeId, schedules = true, leaseMs = JOB_LEASE_MS, onRun } = options;
   const jobs = new Map<
     string,
     { cron: string; timer: Cron | undefined; run: (context: JobContext) => Promise<void>; options: JobOptions }
@@ -168,9 +170,11 @@ export function createJobRunner(options: {
       }, job.options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
       timeout.unref();
     });
+    const started = Date.now();
     try {
       await Promise.race([job.run({ signal: abort.signal }), timedOut]);
       await endRun(db, runId, 'success', null);
+      onRun?.(name, 'success', Date.now() - started);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const outcome = error instanceof TimeoutError ? 'timeout' : 'failure';
@@ -179,6 +183,7 @@ export function createJobRunner(options: {
         outcome === 'timeout' ? 'a scheduled job timed out' : 'a scheduled job failed',
       );
       await endRun(db, runId, outcome, message).catch(() => undefined);
+      onRun?.(name, outcome, Date.now() - started);
     } finally {
       clearInterval(renew);
       clearTimeout(timeout);

@@ -11,6 +11,7 @@ import {
   type Compilable,
   type DatabaseConnection,
   type Driver,
+  type KyselyConfig,
   type MigrationResultSet,
 } from 'kysely';
 import pg from 'pg';
@@ -92,6 +93,8 @@ export function openDatabase(options: {
   databaseUrl?: string | undefined;
   /** Called when an idle pooled connection fails (server restart, terminated backend); the pool replaces it. */
   onIdleConnectionError?: (error: Error) => void;
+  /** Called after each query with its time in milliseconds and whether it failed (metrics). */
+  onQuery?: (ms: number, failed: boolean) => void;
 }): {
   db: Db;
   engine: DbEngine;
@@ -105,11 +108,21 @@ export function openDatabase(options: {
    * between, by this process or another — for caches of rows that must never be stale.
    */
   changeMark?: () => string;
+  /** PostgreSQL only: the pool's connections, idle ones and queries waiting for one. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 } {
+  const onQuery = options.onQuery;
+  const log: KyselyConfig['log'] = onQuery
+    ? (event) => onQuery(event.queryDurationMillis, event.level === 'error')
+    : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), engine: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
+      engine: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, 'arca.db'));
@@ -121,7 +134,7 @@ export function openDatabase(options: {
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
   return {
-    db: new Kysely<Database>({ dialect }),
+    db: new Kysely<Database>({ dialect, ...(log ? { log } : {}) }),
     engine: 'sqlite',
     dataVersion: () => dataVersion.get() as number,
     changeMark: () => `${dataVersion.get() as number}/${dialect.writes}`,

@@ -63,7 +63,10 @@ export async function sendItem(request: FastifyRequest, reply: FastifyReply, ite
   if (range === 'invalid') {
     return reply.status(416).header('Content-Range', `bytes */${size}`).send();
   }
-  if (request.method === 'GET') countDownload(request.server.db, item, actorName(request.principal));
+  if (request.method === 'GET') {
+    countDownload(request.server.db, item, actorName(request.principal));
+    request.server.metrics.downloaded(item.repo_key, range ? range.end - range.start + 1 : size);
+  }
   if (range) {
     reply
       .status(206)

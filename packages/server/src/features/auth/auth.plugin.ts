@@ -194,6 +194,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The `WWW-Authenticate` challenge of a route whose clients do not use basic credentials. */
     challenge?: (request: FastifyRequest) => string;
+    /**
+     * A credential of the route's own (the metrics scrape token): a request that carries it is
+     * admitted as it is, before any user credential is looked at.
+     */
+    ownCredential?: (request: FastifyRequest) => boolean;
   }
 }
 
@@ -252,6 +257,11 @@ export const authPlugin = fp(
     };
 
     app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.ownCredential?.(request)) {
+        request.principal = { kind: 'anonymous' };
+        done();
+        return;
+      }
       // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
       const consoleRoute = routedPath(request).startsWith('/ui/');
       if (consoleRoute && !SAFE_METHODS.has(request.method)) {

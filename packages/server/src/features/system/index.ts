@@ -1,2 +1,3 @@
 export { artifactorySystemRoutes, systemRoutes } from './system.routes.js';
 export { healthRoutes, readinessChecks } from './system.health.js';
+export { metricsRoutes } from './system.metrics.js';

@@ -306,6 +306,9 @@ export class WebhookSender {
         settled,
         run.slice(settled.length).map((d) => d.id),
       );
+      for (const { state } of settled) {
+        this.app.metrics.webhookDelivery(state === 'pending' ? 'retrying' : state);
+      }
       if (!hook || settled.length < run.length || settled.some((s) => s.state !== 'delivered')) return;
     }
   }
