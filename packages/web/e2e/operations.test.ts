@@ -62,4 +62,26 @@ describe('operations in the console', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('removes a node that stopped from Service Status, after a confirmation', async () => {
+    // a second node on the same data directory, started and stopped: it stays listed, Offline
+    const second = await startServer({}, { dataDir: server.dataDir });
+    const port = new URL(second.url).port;
+    await second.stop();
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/ui/admin/monitoring/service-status`);
+    await page.getByRole('heading', { name: 'Service Status' }).waitFor();
+    const removeButton = page.getByRole('button', { name: new RegExp(`^Remove node .*-${port}$`) });
+    await expect.poll(() => removeButton.isVisible(), { timeout: 15_000 }).toBe(true);
+    // the running node offers no removal
+    expect(await page.getByRole('button', { name: /^Remove node / }).count()).toBe(1);
+    await page.waitForTimeout(300);
+    await screenshot(page, 'service-status-stopped-node');
+    await removeButton.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.getByText(/^Removed node /).isVisible()).toBe(true);
+    await expect.poll(() => removeButton.count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { NODE_ONLINE_WINDOW_MS, type NodeStatus, type ServiceName } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 import type { NodeRow } from '../db/schema.js';
+import { HttpError } from './errors.js';
 
 /** Offline nodes are forgotten after a week. */
 const FORGET_AFTER_MS = 7 * 86_400_000;
@@ -40,6 +41,32 @@ export function findNode(db: Db, nodeId: string): Promise<NodeRow | undefined> {
 /** Whether a node's heartbeat is recent enough to call it Online. */
 export function isOnline(row: Pick<NodeRow, 'last_heartbeat'>, now = Date.now()): boolean {
   return now - row.last_heartbeat < NODE_ONLINE_WINDOW_MS;
+}
+
+/**
+ * Removes a node that stopped from the list (its row; what it held is released by the leases
+ * running out). A node still heartbeating is refused, as is an unknown one; `onRemoved` records
+ * the change in the same transaction.
+ */
+export async function removeStoppedNode(
+  db: Db,
+  nodeId: string,
+  onRemoved: (trx: Db, node: NodeRow) => Promise<void>,
+  now = Date.now(),
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const node = await trx.selectFrom('nodes').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+    if (!node) throw new HttpError(404, `Node '${nodeId}' is unknown.`);
+    if (isOnline(node, now)) {
+      throw new HttpError(409, `Node '${nodeId}' is running; only a node that stopped can be removed.`);
+    }
+    await trx
+      .deleteFrom('nodes')
+      .where('node_id', '=', nodeId)
+      .where('last_heartbeat', '<', now - NODE_ONLINE_WINDOW_MS)
+      .execute();
+    await onRemoved(trx, node);
+  });
 }
 
 export async function heartbeat(db: Db, nodeId: string, now = Date.now()): Promise<void> {

@@ -9,7 +9,7 @@ import { authRoutes, clientSignIn, signInFlowRoutes, webLoginRoutes, registerAut
 import { mailRoutes } from './mail/index.js';
 import { licenseRoutes } from './license/index.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
-import { artifactorySystemRoutes, healthRoutes, metricsRoutes, systemRoutes } from './system/index.js';
+import { artifactorySystemRoutes, healthRoutes, metricsRoutes, systemRoutes, topologyRoutes } from './system/index.js';
 import { usersRestRoutes, usersRoutes } from './users/index.js';
 import { groupsRestRoutes, groupsRoutes } from './groups/index.js';
 import { permissionsRestRoutes, permissionsRoutes } from './permissions/index.js';
@@ -57,6 +57,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(artifactorySystemRoutes);
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
+  await app.register(topologyRoutes, { prefix: '/access/api/v1' });
+  await app.register(topologyRoutes, { prefix: `${CONSOLE_API_PREFIX}/access/api/v1` });
   await app.register(repositoriesRestRoutes);
   await app.register(usersRestRoutes);
   await app.register(groupsRestRoutes);

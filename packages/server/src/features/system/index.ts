@@ -1,3 +1,3 @@
-export { artifactorySystemRoutes, systemRoutes } from './system.routes.js';
+export { artifactorySystemRoutes, systemRoutes, topologyRoutes } from './system.routes.js';
 export { healthRoutes, readinessChecks } from './system.health.js';
 export { metricsRoutes } from './system.metrics.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { logsDirOf, pruneLogs } from '../../core/logger.js';
-import { ENGINES, XHR, login, startTestApp, type TestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, XHR, login, startTestApp, type TestApp } from '../../test/harness.js';
 import { findAdoptionMetric } from './system.store.js';
 
 describe.each(ENGINES)('system calls on %s', (engine) => {
@@ -68,6 +68,7 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
         services: '["artifactory","mc"]',
         started_at: now - 600_000,
         last_heartbeat: now - 120_000,
+        address: null,
       })
       .execute();
     const nodes = (await t.app.inject({ url: '/ui/api/v1/system/status/nodes', headers: { cookie } })).json().nodes;
@@ -88,6 +89,47 @@ describe.each(ENGINES)('system calls on %s', (engine) => {
       .execute();
     const reduced = (await t.app.inject({ url: '/ui/api/v1/system/status/ha', headers: { cookie } })).json().services;
     expect(Object.keys(reduced)).toEqual(['artifactory']);
+  });
+
+  it('removes a node that stopped from the topology, refuses a running one, and records who did it', async () => {
+    const now = Date.now();
+    await t.app.db
+      .insertInto('nodes')
+      .values({
+        node_id: 'dead-node',
+        host: 'h3',
+        version: '0.0.9',
+        services: '["artifactory"]',
+        started_at: now - 600_000,
+        last_heartbeat: now - 120_000,
+        address: null,
+      })
+      .execute();
+    const remove = (serviceId: string, nodeId: string, headers: Record<string, string> = { cookie, ...XHR }) =>
+      t.app.inject({ method: 'DELETE', url: `/ui/api/v1/access/api/v1/topology/${serviceId}/${nodeId}`, headers });
+    const running = await remove(`arca@${t.app.nodeId}`, t.app.nodeId);
+    expect(running.statusCode).toBe(409);
+    expect(running.json().errors[0].message).toBe(
+      `Node '${t.app.nodeId}' is running; only a node that stopped can be removed.`,
+    );
+    expect((await remove('arca@nowhere', 'nowhere')).json().errors[0].message).toBe("Node 'nowhere' is unknown.");
+    expect((await remove('arca@dead-node', 'dead-node', XHR)).statusCode).toBe(401);
+    expect((await remove('arca@dead-node', 'dead-node')).statusCode).toBe(204);
+    const nodes = (await t.app.inject({ url: '/ui/api/v1/system/status/nodes', headers: { cookie } })).json().nodes;
+    expect(nodes.map((n: { node_id: string }) => n.node_id)).toEqual([t.app.nodeId]);
+    const audit = await t.app.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'node.removed')
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ actor: 'admin', category: 'system', target: 'dead-node' });
+    // the public path, as scripts call it
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: '/access/api/v1/topology/arca@dead-node/dead-node',
+      headers: ADMIN_BASIC,
+    });
+    expect(again.statusCode).toBe(404);
   });
 
   it('refuses node status to anonymous callers', async () => {

@@ -18,7 +18,9 @@ import { z } from 'zod';
 import { audit } from '../../core/audit.js';
 import { consumerStates, requeueDead } from '../../core/outbox.js';
 import { BUILD } from '../../core/build-info.js';
-import { listNodes, servicesMap } from '../../core/nodes.js';
+import { listNodes, removeStoppedNode, servicesMap } from '../../core/nodes.js';
+import { auditActor } from '../../core/audit.js';
+import { recordChange } from '../../core/changes.js';
 import { addAdoptionMetric, listJobRuns } from './system.store.js';
 
 /** Features this build offers; the console gates menu entries on them. */
@@ -142,4 +144,35 @@ export const artifactorySystemRoutes: FastifyPluginAsyncZod = async (app) => {
     (_request, reply) => reply.type('text/plain').send('OK'),
   );
   app.get('/healthz', { config: { access: 'public' } }, (_request, reply) => reply.type('text/plain').send('OK'));
+};
+
+/**
+ * The topology call the Service Status page uses (spec part 2 §7.6): removes a node that stopped
+ * answering; a running node is refused. Mounted where scripts call it and under the console's API base.
+ */
+export const topologyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.delete(
+    '/topology/:serviceId/:nodeId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Removes a node that stopped from the topology (409 while it runs)',
+        params: z.object({ serviceId: z.string().min(1).max(300), nodeId: z.string().min(1).max(256) }),
+      },
+    },
+    async (request, reply) => {
+      const { nodeId, serviceId } = request.params;
+      await removeStoppedNode(app.db, nodeId, (trx, node) =>
+        recordChange(trx, auditActor(request), {
+          audit: {
+            category: 'system',
+            action: 'node.removed',
+            target: nodeId,
+            before: { service: serviceId, host: node.host, version: node.version },
+          },
+        }),
+      );
+      return reply.status(204).send();
+    },
+  );
 };

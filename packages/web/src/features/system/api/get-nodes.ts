@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NodesAnswer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 import { systemKeys } from './keys';
@@ -14,4 +14,17 @@ export const nodesQuery = () =>
 
 export function useNodes(enabled = true) {
   return useQuery({ ...nodesQuery(), enabled });
+}
+
+/** Removes a node that stopped (spec part 2 §7.6); the status list is fetched again. */
+export function useRemoveNode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (node: { serviceId: string; nodeId: string }) =>
+      apiFetch<void>(
+        `access/api/v1/topology/${encodeURIComponent(node.serviceId)}/${encodeURIComponent(node.nodeId)}`,
+        { method: 'DELETE' },
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: systemKeys.nodes }),
+  });
 }

@@ -1,10 +1,12 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import { Badge, Button, Card, Col, Empty, Row, Statistic, Table, Tooltip, Typography } from 'antd';
+import { DeleteOutlined, ReloadOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Card, Col, Empty, Row, Statistic, Table, Tooltip, Typography } from 'antd';
 import type { NodeStatus } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatDuration, formatRelative } from '../../../components/time';
-import { useNodes } from '../api/get-nodes';
+import { useNodes, useRemoveNode } from '../api/get-nodes';
+import { runSafely } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
 import { LoadError } from '../../../components/load-error';
 
 const SERVICE_LABELS: Record<string, string> = {
@@ -36,6 +38,22 @@ function servicesOf(nodes: NodeStatus[]) {
 
 export function ServiceStatusPage() {
   const nodes = useNodes();
+  const removeNode = useRemoveNode();
+  const { modal } = App.useApp();
+  const confirmRemove = (node: NodeStatus) =>
+    modal.confirm({
+      title: `Remove node ${node.node_id}?`,
+      content:
+        'It stopped answering and leaves the list. If it starts again, it registers anew; what it held is released when its leases run out.',
+      okText: 'Remove',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        runSafely(() =>
+          removeNode
+            .mutateAsync({ serviceId: node.service_id, nodeId: node.node_id })
+            .then(() => notifySuccess(`Removed node ${node.node_id}`)),
+        ),
+    });
   const list = nodes.data?.nodes ?? [];
   const online = list.filter((n) => n.status === 'Online').length;
   const services = servicesOf(list);
@@ -119,6 +137,27 @@ export function ServiceStatusPage() {
                   </Tooltip>
                 );
               },
+            },
+            {
+              title: 'Actions',
+              key: 'actions',
+              width: 110,
+              render: (_: unknown, node) =>
+                node.status === 'Online' ? (
+                  <Tooltip title="A running node cannot be removed">
+                    <span>—</span>
+                  </Tooltip>
+                ) : (
+                  <Button
+                    size="small"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`Remove node ${node.node_id}`}
+                    onClick={() => confirmRemove(node)}
+                  >
+                    Remove
+                  </Button>
+                ),
             },
           ]}
         />
