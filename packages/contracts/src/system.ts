@@ -162,3 +162,67 @@ export const logDataSchema = z.object({
   last_update_label: z.string(),
 });
 export type LogData = z.infer<typeof logDataSchema>;
+
+/** Services a support bundle can be made for: those Arca runs (spec part 1 §2, part 2 §7.14). */
+export const SUPPORT_BUNDLE_SERVICES = ['artifactory', 'access'] as const;
+export type SupportBundleService = (typeof SUPPORT_BUNDLE_SERVICES)[number];
+export const SUPPORT_BUNDLE_STATUSES = ['in progress', 'success', 'failure'] as const;
+/** The list refresh after a creation (spec part 2 §9). */
+export const SUPPORT_BUNDLE_REFRESH_MS = 3000;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written YYYY-MM-DD.');
+
+/** What goes into a bundle. */
+export const supportBundleParametersSchema = z
+  .object({
+    configuration: z.boolean().default(true),
+    system: z.boolean().default(true),
+    logs: z
+      .object({
+        include: z.boolean().default(true),
+        start_date: day.optional(),
+        end_date: day.optional(),
+      })
+      .default({ include: true })
+      .refine((l) => !l.start_date || !l.end_date || l.start_date <= l.end_date, {
+        message: 'The logs period ends before it starts.',
+      }),
+    thread_dump: z
+      .object({
+        count: z.number().int('Whole numbers only.').min(0).max(10).default(1),
+        interval: z.number().int('Whole numbers only.').min(0).max(60).default(0),
+      })
+      .default({ count: 1, interval: 0 }),
+  })
+  .default({
+    configuration: true,
+    system: true,
+    logs: { include: true },
+    thread_dump: { count: 1, interval: 0 },
+  });
+export type SupportBundleParameters = z.infer<typeof supportBundleParametersSchema>;
+
+export const supportBundleBodySchema = z.object({
+  name: z.string().trim().min(1, 'This field is mandatory.').max(200),
+  description: z.string().trim().max(1000).default(''),
+  parameters: supportBundleParametersSchema,
+  service: z.enum(SUPPORT_BUNDLE_SERVICES).default('artifactory'),
+});
+export type SupportBundleBody = z.input<typeof supportBundleBodySchema>;
+
+export const supportBundleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  service: z.string(),
+  status: z.enum(SUPPORT_BUNDLE_STATUSES),
+  create_date: z.string(),
+  created_by: z.string(),
+  node_id: z.string(),
+  size: z.number().nullable(),
+  error: z.string().nullable(),
+  parameters: supportBundleParametersSchema,
+});
+export type SupportBundle = z.infer<typeof supportBundleSchema>;
+export const supportBundlesAnswerSchema = z.object({ count: z.number().int(), bundles: z.array(supportBundleSchema) });
+export type SupportBundlesAnswer = z.infer<typeof supportBundlesAnswerSchema>;

@@ -26,6 +26,8 @@ export interface Config {
   metricsPublic: boolean;
   /** A bearer token Prometheus may scrape `/metrics` with. */
   metricsToken: string | undefined;
+  /** Support bundles older than this many days are removed. */
+  supportBundleRetentionDays: number;
   /** Rotated log files older than this many days are removed. */
   logRetentionDays: number;
   serverName: string | undefined;
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToFiles: flag(env, 'ARCA_LOG_FILES', true),
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
+    supportBundleRetentionDays: integer(env, 'ARCA_SUPPORT_BUNDLE_RETENTION_DAYS', 30, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
     metricsEnabled: flag(env, 'ARCA_METRICS', true),
     metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),

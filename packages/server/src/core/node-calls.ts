@@ -52,3 +52,24 @@ export async function callNode(db: Db, nodeId: string, path: string): Promise<{ 
     );
   }
 }
+
+/** A whole file another node serves (a log file for a support bundle), with its modification time. */
+export async function fetchNodeFile(
+  db: Db,
+  nodeId: string,
+  path: string,
+): Promise<{ text: string; modifiedMs: number }> {
+  const node = await findNode(db, nodeId);
+  if (!node?.address || !isOnline(node)) throw new HttpError(503, `Node '${nodeId}' is not running.`);
+  const token = await seal(db, 'node-call', JSON.stringify({ path, until: Date.now() + NODE_CALL_TTL_MS }));
+  const answer = await request(`${node.address}${path}`, {
+    headers: { [NODE_CALL_HEADER]: token },
+    headersTimeout: NODE_CALL_TIMEOUT_MS,
+    bodyTimeout: NODE_CALL_TIMEOUT_MS,
+  });
+  const text = await answer.body.text();
+  if (answer.statusCode !== 200)
+    throw new HttpError(502, `Node '${nodeId}' answered ${answer.statusCode} for ${path}.`);
+  const modified = Date.parse(String(answer.headers['last-modified'] ?? ''));
+  return { text, modifiedMs: Number.isNaN(modified) ? Date.now() : modified };
+}

@@ -23,6 +23,7 @@ import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './buil
 import { homeRoutes } from './home/index.js';
 import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
 import { logRoutes, publicLogRoutes } from './logs/index.js';
+import { registerSupportBundles, supportCreationRoutes, supportRoutes } from './support/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -50,6 +51,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(homeRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(logRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(publicLogRoutes);
+  registerSupportBundles(app);
+  await app.register(supportRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(supportCreationRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(supportCreationRoutes);
   registerWebhookDelivery(app);
   // the Event service API: at its own address for scripts and Terraform, under the console's API base for the console
   await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1` });

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import {
   LIVE_LOG_DEFAULT_REFRESH_MS,
+  LOG_FILE_PATTERN,
   LOG_PRODUCTS,
   logConfigQuerySchema,
   logConfigSchema,
@@ -13,7 +15,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, unauthorized } from '../../core/errors.js';
+import { HttpError, notFound, unauthorized } from '../../core/errors.js';
 import { logsDirOf } from '../../core/logger.js';
 import { callNode, isNodeCall, NODE_CALL_HEADER } from '../../core/node-calls.js';
 import { isOnline } from '../../core/nodes.js';
@@ -121,6 +123,24 @@ export const publicLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await fromNode(request);
       return { logs: listLogFiles(logsDirOf(app.config.dataDir, app.nodeId), request.params.logType) };
+    },
+  );
+  // a whole file, for another node's support bundle
+  app.get(
+    '/api/internal/v1/logs/file/:name',
+    {
+      config: { access: 'public' },
+      schema: { params: z.object({ name: z.string().regex(LOG_FILE_PATTERN, 'Unknown log file.') }) },
+    },
+    async (request, reply) => {
+      await fromNode(request);
+      const file = path.join(logsDirOf(app.config.dataDir, app.nodeId), request.params.name);
+      const stat = await fs.promises.stat(file).catch(() => undefined);
+      if (!stat) throw notFound(`The log file '${request.params.name}' does not exist on this node.`);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('last-modified', new Date(stat.mtimeMs).toUTCString())
+        .send(fs.createReadStream(file));
     },
   );
   app.get(

@@ -1,0 +1,1 @@
+export { registerSupportBundles, supportCreationRoutes, supportRoutes } from './support.routes.js';
