@@ -84,4 +84,48 @@ describe('operations in the console', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('creates a support bundle, shows it being made, then downloads its zip', async () => {
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/ui/admin/support-zone`);
+    await page.getByRole('heading', { name: 'Support Zone' }).waitFor();
+    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible()).toBe(true);
+    await screenshot(page, 'support-zone-empty');
+    await page.getByRole('button', { name: /Create Support Bundle/ }).hover();
+    await page.getByRole('menuitem', { name: /Artifactory/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => dialog.getByText('This field is mandatory.').isVisible()).toBe(true);
+    await dialog.getByLabel('Name', { exact: true }).fill('deploys are slow');
+    await dialog.getByLabel('Description', { exact: true }).fill('since Monday');
+    await dialog.getByLabel('Thread dumps', { exact: true }).fill('2');
+    await dialog.getByLabel('Interval (seconds)', { exact: true }).fill('1');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await screenshot(page, 'support-zone-create');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    // listed at once as being made, then ready (the list refreshes every 3 s while one is made)
+    await expect.poll(() => page.locator('td').getByText('deploys are slow', { exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator('td').getByText('Ready', { exact: true }).isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await screenshot(page, 'support-zone');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download deploys are slow' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^deploys_are_slow-[0-9a-f]{8}\.zip$/);
+    const fs = await import('node:fs');
+    const zip = fs.readFileSync((await download.path())!);
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.length).toBeGreaterThan(1000);
+    await page.getByRole('button', { name: 'Delete deploys are slow' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });

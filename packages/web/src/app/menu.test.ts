@@ -109,6 +109,7 @@ describe('menu filtering', () => {
         'security-general',
         'service-status',
         'storage-summary',
+        'support-zone',
         'system-logs',
         'users',
         'webhooks',

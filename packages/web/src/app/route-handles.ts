@@ -262,6 +262,19 @@ export const HANDLES = {
   },
   '/projects/:key/:section?': { title: 'Project Settings' },
   '/profile': { title: 'Edit Profile' },
+  '/admin/support-zone': {
+    admin: true,
+    menuKey: 'support-zone',
+    menu: {
+      key: 'support-zone',
+      minRank: 1,
+      label: 'Support Zone',
+      sidebar: 'administration',
+      group: 'Monitoring',
+      description: 'Support bundles: logs, configuration and system information in one zip',
+      adminOnly: true,
+    },
+  },
   '/admin/monitoring/system_logs': {
     admin: true,
     menuKey: 'system-logs',

@@ -282,6 +282,11 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),
           },
           {
+            path: '/admin/support-zone',
+            handle: HANDLES['/admin/support-zone'],
+            lazy: page(() => import('../features/support/pages/support-zone-page'), 'SupportZonePage'),
+          },
+          {
             path: '/admin/monitoring/system_logs',
             handle: HANDLES['/admin/monitoring/system_logs'],
             lazy: page(() => import('../features/logs/pages/system-logs-page'), 'SystemLogsPage'),

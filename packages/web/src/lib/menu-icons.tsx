@@ -1,4 +1,5 @@
 import {
+  CustomerServiceOutlined,
   FileTextOutlined,
   ApiOutlined,
   ApartmentOutlined,
@@ -40,6 +41,7 @@ const ICONS: Record<string, ReactNode> = {
   'audit-trail': <AuditOutlined />,
   projects: <ProjectOutlined />,
   'system-logs': <FileTextOutlined />,
+  'support-zone': <CustomerServiceOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };

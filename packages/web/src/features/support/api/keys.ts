@@ -1,0 +1,4 @@
+/** The support zone's query keys. */
+export const supportKeys = {
+  bundles: ['support', 'bundles'] as const,
+};

@@ -1,0 +1,1 @@
+export { supportKeys } from './api/keys';
