@@ -251,4 +251,34 @@ export const storageSummarySchema = z.object({
 });
 export type StorageSummary = z.infer<typeof storageSummarySchema>;
 
+/** Periods the storage growth chart offers, in days. */
+export const STORAGE_GROWTH_PERIODS = [7, 30, 90, 365] as const;
+export const storageGrowthQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(3650).default(30),
+  projectKey: z.string().max(128).optional(),
+});
+/** One day of the daily samples: the totals and each repository's bytes. */
+export const storageGrowthSchema = z.object({
+  days: z.array(
+    z.object({
+      day: z.string(),
+      files: z.number(),
+      size: z.number(),
+      repositories: z.record(z.string(), z.number()),
+    }),
+  ),
+});
+export type StorageGrowth = z.infer<typeof storageGrowthSchema>;
+
+export const largestFoldersQuerySchema = z.object({
+  repoKey: z.string().min(1, 'Choose a repository.').max(128),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+/** A repository's folders holding the most bytes (everything below each, at any depth). */
+export const largestFoldersSchema = z.object({
+  repoKey: z.string(),
+  folders: z.array(z.object({ path: z.string(), size: z.number(), files: z.number() })),
+});
+export type LargestFolders = z.infer<typeof largestFoldersSchema>;
+
 export const setMeUpSchema = z.object({ baseUrl: z.string() });

@@ -113,6 +113,10 @@ describe('repositories and artifacts in the console', () => {
     await page.goto(`${server.url}/ui/admin/monitoring/storage-summary`);
     await page.getByText('Used space by repository').waitFor();
     await page.getByRole('cell', { name: 'team-local' }).waitFor();
+    // today's used space (the chart fills in day by day), and where team-local's space goes
+    await page.getByText(/^One sample so far \(\d{4}-\d{2}-\d{2}\)/).waitFor();
+    await page.getByRole('cell', { name: 'docs/' }).waitFor();
+    await page.waitForTimeout(300);
     await screenshot(page, 'storage-summary');
   });
 

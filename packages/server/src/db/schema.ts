@@ -52,6 +52,14 @@ export interface NodesTable {
   address: string | null;
 }
 
+export interface StorageSamplesTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  repo_key: string;
+  files: number;
+  size: number;
+}
+
 export interface SupportBundlesTable {
   id: string;
   name: string;
@@ -388,6 +396,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   nodes: NodesTable;
   support_bundles: SupportBundlesTable;
+  storage_samples: StorageSamplesTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;

@@ -16,6 +16,7 @@ import * as hardening from './2026-12-01-hardening.js';
 import * as backbone from './2026-12-02-backbone.js';
 import * as webhooks from './2026-12-03-webhooks.js';
 import * as operations from './2026-12-04-operations.js';
+import * as storageSamples from './2026-12-05-storage-samples.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02-backbone': backbone,
   '2026-12-03-webhooks': webhooks,
   '2026-12-04-operations': operations,
+  '2026-12-05-storage-samples': storageSamples,
 };

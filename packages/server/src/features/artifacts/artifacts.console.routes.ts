@@ -24,6 +24,10 @@ import {
   propertiesSchema,
   restoreBodySchema,
   storageSummarySchema,
+  storageGrowthQuerySchema,
+  storageGrowthSchema,
+  largestFoldersQuerySchema,
+  largestFoldersSchema,
   treeChildrenQuerySchema,
   treeChildrenSchema,
   treeReposQuerySchema,
@@ -44,7 +48,7 @@ import { repoContent } from './artifacts.content.js';
 import { baseUrlOf, sendItem } from './artifacts.http.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
 import { virtualMembers } from './artifacts.service.js';
-import { storageSummary } from './artifacts.usage.js';
+import { largestFolders, storageGrowth, storageSummary } from './artifacts.usage.js';
 import { folderArchive, sendFolderArchive } from './artifacts.folder-download.js';
 import { repositoryHasChildren } from './artifacts.store.js';
 import { itemCreated } from './artifacts.uris.js';
@@ -414,5 +418,26 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: projectScopeSchema, response: { 200: storageSummarySchema } },
     },
     async (request) => storageSummary(app.db, request.query.projectKey),
+  );
+  app.get(
+    '/ui/storagesummary/growth',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: storageGrowthQuerySchema, response: { 200: storageGrowthSchema } },
+    },
+    async (request) => storageGrowth(app.db, request.query.days, request.query.projectKey),
+  );
+  app.get(
+    '/ui/storagesummary/folders',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: largestFoldersQuerySchema, response: { 200: largestFoldersSchema } },
+    },
+    async (request) => {
+      if (!(await findRepository(app.db, request.query.repoKey))) {
+        throw notFound(`There is no repository '${request.query.repoKey}'.`);
+      }
+      return largestFolders(app.db, request.query.repoKey, request.query.limit);
+    },
   );
 };

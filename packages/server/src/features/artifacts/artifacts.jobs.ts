@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sampleStorage, sampledToday } from './artifacts.usage.js';
 import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
 import { UploadSessions } from './artifacts.uploads.js';
@@ -23,6 +24,13 @@ export function registerArtifactJobs(app: FastifyInstance): void {
     if (config.trashRetentionDays <= 0) return;
     const removed = await emptyTrash({ db, store }, 'system', Date.now() - config.trashRetentionDays * 86_400_000);
     if (removed) log.info({ removed }, 'trash retention removed expired items');
+  });
+  // a sample of every repository's size each day, for the storage summary's growth chart
+  app.jobs.register('storage-sampling', '5 0 * * *', async () => {
+    await sampleStorage(db);
+  });
+  app.addHook('onReady', async () => {
+    if (app.polls && !(await sampledToday(db))) await sampleStorage(db);
   });
   app.jobs.register('binary-gc', '27 * * * *', async () => {
     const collected = await collectGarbage(db, store);

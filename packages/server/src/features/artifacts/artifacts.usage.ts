@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import { ALL_PROJECTS_CONTEXT, type StorageSummary } from '@arca/contracts';
+import { ALL_PROJECTS_CONTEXT, type LargestFolders, type StorageGrowth, type StorageSummary } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { listRepositories, usageByRepository } from '../repositories/index.js';
 import { repoKind } from './artifacts.browse.js';
@@ -132,4 +132,97 @@ export async function artifactoryStorageInfo(db: Db, filestoreDir: string) {
       },
     ],
   };
+}
+
+/** Today's UTC day, YYYY-MM-DD. */
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Records today's files and bytes of every repository (a second sample the same day replaces the first). */
+export async function sampleStorage(db: Db, now = Date.now()): Promise<number> {
+  const day = dayOf(now);
+  const usage = await usageByRepository(db);
+  const rows = [...usage].map(([repo_key, u]) => ({ day, repo_key, files: u.files, size: u.size }));
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('storage_samples').where('day', '=', day).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto('storage_samples')
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
+  return rows.length;
+}
+
+/** Whether today has a sample already (a new node takes one at start). */
+export async function sampledToday(db: Db, now = Date.now()): Promise<boolean> {
+  return (
+    (await db.selectFrom('storage_samples').select('day').where('day', '=', dayOf(now)).limit(1).executeTakeFirst()) !==
+    undefined
+  );
+}
+
+/**
+ * The daily samples of the last `days` days, the deployment's or one project's repositories; the
+ * last day is today, as the repositories are now.
+ */
+export async function storageGrowth(
+  db: Db,
+  days: number,
+  projectKey?: string,
+  now = Date.now(),
+): Promise<StorageGrowth> {
+  const scoped = projectKey !== undefined && projectKey !== ALL_PROJECTS_CONTEXT.key;
+  const keys = scoped
+    ? (await listRepositories(db)).filter((r) => r.project_key === projectKey).map((r) => r.key)
+    : undefined;
+  let query = db
+    .selectFrom('storage_samples')
+    .selectAll()
+    .where('day', '>', dayOf(now - days * 86_400_000))
+    .orderBy('day');
+  if (keys) query = query.where('repo_key', 'in', keys.length ? keys : ['']);
+  const byDay = new Map<string, StorageGrowth['days'][number]>();
+  // today is what the repositories hold now, not this morning's sample
+  const today = dayOf(now);
+  const live = [...(await usageByRepository(db))]
+    .filter(([key]) => !keys || keys.includes(key))
+    .map(([repo_key, u]) => ({ day: today, repo_key, files: u.files, size: u.size }));
+  const sampled = (await query.execute()).filter((row) => row.day !== today);
+  for (const row of [...sampled, ...live]) {
+    const entry = byDay.get(row.day) ?? { day: row.day, files: 0, size: 0, repositories: {} };
+    entry.files += Number(row.files);
+    entry.size += Number(row.size);
+    entry.repositories[row.repo_key] = Number(row.size);
+    byDay.set(row.day, entry);
+  }
+  return { days: [...byDay.values()] };
+}
+
+/**
+ * A repository's folders holding the most bytes, everything below each counted: each file's size
+ * goes to every folder above it.
+ */
+export async function largestFolders(db: Db, repoKey: string, limit: number): Promise<LargestFolders> {
+  const totals = new Map<string, { size: number; files: number }>();
+  const files = await db
+    .selectFrom('items')
+    .select(['path', 'size'])
+    .where('repo_key', '=', repoKey)
+    .where('folder', '=', 0)
+    .execute();
+  for (const file of files) {
+    const parts = file.path.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const folder = parts.slice(0, depth).join('/');
+      const entry = totals.get(folder) ?? { size: 0, files: 0 };
+      entry.size += Number(file.size);
+      entry.files += 1;
+      totals.set(folder, entry);
+    }
+  }
+  const folders = [...totals]
+    .map(([path, t]) => ({ path, ...t }))
+    .sort((a, b) => b.size - a.size || a.path.localeCompare(b.path))
+    .slice(0, limit);
+  return { repoKey, folders };
 }

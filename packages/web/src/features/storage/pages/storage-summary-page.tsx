@@ -7,6 +7,8 @@ import { PageHeader } from '../../../components/page-header';
 import { useStorageSummary } from '../api/get-storage-summary';
 import { ProjectScopeNote } from '../../../components/project-scope-note';
 import { LoadError } from '../../../components/load-error';
+import { LargestFoldersCard } from '../components/largest-folders';
+import { StorageGrowthCard } from '../components/storage-growth';
 
 type Row = {
   repoKey: string;
@@ -102,6 +104,8 @@ export function StorageSummaryPage() {
           </div>
         )}
       </Card>
+      <StorageGrowthCard />
+      <LargestFoldersCard repositories={data?.repositories.filter((r) => r.repoType !== 'trashcan') ?? []} />
       <Card title="Repositories">
         <Table<Row>
           rowKey="repoKey"
