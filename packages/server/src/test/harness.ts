@@ -15,7 +15,7 @@ export const ADMIN_PASSWORD = 'Adm1n-test-password';
 /** The engines the integration suites run on: SQLite always, PostgreSQL when configured. */
 export const ENGINES: DbEngine[] = process.env.ARCA_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.ARCA_TEST_DATABASE_URL!;
   const name = `arca_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

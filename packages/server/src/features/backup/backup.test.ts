@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase } from '../../db/database.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  createPostgresDatabase,
+  createRepo,
+  createUser,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+import { backup, restore } from './backup.service.js';
+
+const sha256 = (body: Buffer | string) => createHash('sha256').update(body).digest('hex');
+
+describe.each(ENGINES)('backup and restore on %s', (engine) => {
+  let t: TestApp;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-backup-'));
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'libs-local', { rclass: 'local' });
+    await createUser(t.app, 'ann');
+    const permission = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/ann-reads',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['libs-local'], actions: { users: { ann: ['read'] } } } },
+    });
+    expect(permission.statusCode).toBe(201);
+    for (let i = 0; i < 20; i++) await put(t.app, `/artifactory/libs-local/before/f${i}.txt`, `before ${i}`);
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Every file a repository lists, with the SHA-256 the database records for it. */
+  async function files(app: TestApp['app']) {
+    const rows = await app.db
+      .selectFrom('items')
+      .select(['repo_key', 'path', 'sha256'])
+      .where('folder', '=', 0)
+      .where('repo_key', '=', 'libs-local')
+      .orderBy('path')
+      .execute();
+    return rows;
+  }
+
+  it('backs up under a deploy load, and a wiped deployment restored from it serves every artifact unchanged', async () => {
+    const target = path.join(scratch, 'backup');
+    // deploys keep arriving while the backup runs
+    let deploying = true;
+    let deployed = 0;
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, worker) => {
+        for (let i = 0; deploying; i++) {
+          await put(
+            t.app,
+            `/artifactory/libs-local/during/w${worker}-${i}.txt`,
+            `during ${worker} ${i} ${'x'.repeat(i % 7)}`,
+          );
+          deployed++;
+        }
+      }),
+    );
+    const manifest = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    deploying = false;
+    await load;
+    expect(deployed).toBeGreaterThan(0);
+    expect(manifest.engine).toBe(engine);
+    expect(manifest.binaries.count).toBeGreaterThanOrEqual(20);
+    expect(manifest.binaries.copied).toBe(manifest.binaries.count);
+    expect(manifest.database.tables.users).toBeGreaterThanOrEqual(2);
+
+    // a second backup to the same folder copies only what is new
+    await put(t.app, '/artifactory/libs-local/after/new.txt', 'a new file');
+    const again = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    expect(again.binaries.copied).toBe(again.binaries.count - manifest.binaries.count);
+    expect(again.binaries.reused).toBe(manifest.binaries.count);
+
+    // wipe: a new machine, an empty data directory (and an empty database)
+    const restoredDir = path.join(scratch, 'restored');
+    const database = engine === 'postgres' ? await createPostgresDatabase() : undefined;
+    try {
+      await restore({
+        dataDir: restoredDir,
+        databaseUrl: database?.url,
+        from: target,
+        open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database?.url }).db,
+        migrate: migrateToLatest,
+      });
+      // restoring onto a deployment that is not empty is refused
+      await expect(
+        restore({
+          dataDir: restoredDir,
+          databaseUrl: database?.url,
+          from: target,
+          open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database?.url }).db,
+          migrate: migrateToLatest,
+        }),
+      ).rejects.toThrow(/not empty/);
+
+      const restored = await startTestApp(engine, {
+        ARCA_DATA_DIR: restoredDir,
+        ...(database ? { ARCA_DATABASE_URL: database.url } : {}),
+      });
+      try {
+        const expected = await files(t.app);
+        const got = await files(restored.app);
+        // everything up to the second backup, nothing lost, nothing made up
+        const items = await restored.app.db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow();
+        expect(Number(items.n)).toBe(again.database.tables.items);
+        const before = new Map(expected.map((f) => [f.path, f.sha256]));
+        for (const file of got) expect(before.get(file.path)).toBe(file.sha256);
+        expect(got.map((f) => f.path)).toEqual(
+          expect.arrayContaining([...Array(20).keys()].map((i) => `before/f${i}.txt`)),
+        );
+        expect(got.map((f) => f.path)).toContain('after/new.txt');
+        for (const file of got) {
+          const res = await restored.app.inject({ url: `/artifactory/libs-local/${file.path}`, headers: ADMIN_BASIC });
+          expect(res.statusCode).toBe(200);
+          expect(sha256(res.rawPayload)).toBe(file.sha256);
+        }
+        // users, permissions and settings as they were
+        const users = (app: TestApp['app']) =>
+          app.db.selectFrom('users').select(['name', 'email', 'admin', 'password_hash']).orderBy('name').execute();
+        expect(await users(restored.app)).toEqual(await users(t.app));
+        const permissions = (app: TestApp['app']) =>
+          app.db.selectFrom('permission_targets').selectAll().orderBy('name').execute();
+        expect(await permissions(restored.app)).toEqual(await permissions(t.app));
+        const settings = (app: TestApp['app']) =>
+          app.db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute();
+        expect(await settings(restored.app)).toEqual(await settings(t.app));
+        // ann signs in on the restored deployment and reads with her permission
+        const ann = { authorization: `Basic ${Buffer.from('ann:ann-Passw0rd').toString('base64')}` };
+        expect((await restored.app.inject({ url: '/artifactory/libs-local/before/f1.txt', headers: ann })).body).toBe(
+          'before 1',
+        );
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await database?.drop();
+    }
+  });
+
+  it('refuses a damaged backup and restores nothing', async () => {
+    const target = path.join(scratch, 'damaged');
+    const manifest = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    const list = fs.readFileSync(path.join(target, manifest.binaryList), 'utf8').split('\n')[0]!.split(' ')[0]!;
+    fs.writeFileSync(path.join(target, 'filestore', list.slice(0, 2), list.slice(2, 4), list), 'changed');
+    const restoredDir = path.join(scratch, 'not-restored');
+    await expect(
+      restore({
+        dataDir: restoredDir,
+        databaseUrl: t.config.databaseUrl ? 'postgres://unused/unused' : undefined,
+        from: target,
+        open: () => openDatabase({ dataDir: restoredDir }).db,
+        migrate: migrateToLatest,
+      }),
+    ).rejects.toThrow(`The backup is damaged: binary ${list} is missing or changed.`);
+    expect(fs.existsSync(restoredDir)).toBe(false);
+    await expect(
+      restore({
+        dataDir: restoredDir,
+        from: scratch,
+        open: () => openDatabase({ dataDir: restoredDir }).db,
+        migrate: migrateToLatest,
+      }),
+    ).rejects.toThrow('holds no backup: manifest.json is missing.');
+  });
+});
