@@ -226,3 +226,29 @@ export const supportBundleSchema = z.object({
 export type SupportBundle = z.infer<typeof supportBundleSchema>;
 export const supportBundlesAnswerSchema = z.object({ count: z.number().int(), bundles: z.array(supportBundleSchema) });
 export type SupportBundlesAnswer = z.infer<typeof supportBundlesAnswerSchema>;
+
+/** One backup in the backup folder, from its manifest. */
+export const backupSchema = z.object({
+  name: z.string(),
+  created: z.string(),
+  engine: z.enum(['sqlite', 'postgres']),
+  rows: z.number(),
+  binaries: z.number(),
+  bytes: z.number(),
+  copied: z.number(),
+  reused: z.number(),
+  seconds: z.number(),
+});
+export type BackupEntry = z.infer<typeof backupSchema>;
+export const backupsAnswerSchema = z.object({
+  /** Where the backups are written (`ARCA_BACKUP_DIR`). */
+  directory: z.string(),
+  /** The schedule (`ARCA_BACKUP_SCHEDULE`), if any. */
+  schedule: z.string().nullable(),
+  /** The backup this node is making now, if any. */
+  running: z.object({ step: z.string(), done: z.number(), total: z.number(), startedAt: z.number() }).nullable(),
+  /** The last backup that failed on this node since it started, if the newest run failed. */
+  lastError: z.string().nullable(),
+  backups: z.array(backupSchema),
+});
+export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;

@@ -26,6 +26,12 @@ export interface Config {
   metricsPublic: boolean;
   /** A bearer token Prometheus may scrape `/metrics` with. */
   metricsToken: string | undefined;
+  /** Where the console's backups are written (a folder each). */
+  backupDir: string;
+  /** When backups are made by themselves (cron); none: only when asked. */
+  backupSchedule: string | undefined;
+  /** How many backups the backup folder keeps. */
+  backupKeep: number;
   /** Support bundles older than this many days are removed. */
   supportBundleRetentionDays: number;
   /** Rotated log files older than this many days are removed. */
@@ -125,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
     supportBundleRetentionDays: integer(env, 'ARCA_SUPPORT_BUNDLE_RETENTION_DAYS', 30, 1),
+    backupDir: path.resolve(cwd, env.ARCA_BACKUP_DIR || path.join(env.ARCA_DATA_DIR || 'data', 'backups')),
+    backupSchedule: env.ARCA_BACKUP_SCHEDULE || undefined,
+    backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
     metricsEnabled: flag(env, 'ARCA_METRICS', true),
     metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),

@@ -21,6 +21,8 @@ export async function claimJobRun(
   holder: string,
   now = Date.now(),
   leaseMs = JOB_LEASE_MS,
+  /** A run asked for by an operator: any slot, its own included, as long as no run is under way. */
+  asked = false,
 ): Promise<boolean> {
   const slot = Math.floor(now / 60_000);
   await db
@@ -32,8 +34,11 @@ export async function claimJobRun(
     .updateTable('job_leases')
     .set({ holder, lease_until: now + leaseMs, last_slot: slot })
     .where('name', '=', name)
-    .where('last_slot', '<', slot)
-    .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', holder)]))
+    .where((eb) =>
+      asked
+        ? eb('lease_until', '<', now)
+        : eb.and([eb('last_slot', '<', slot), eb.or([eb('lease_until', '<', now), eb('holder', '=', holder)])]),
+    )
     .executeTakeFirst();
   return Number(claimed.numUpdatedRows) === 1;
 }
@@ -93,7 +98,10 @@ export interface JobRunner {
   register(name: string, cron: string, run: (context: JobContext) => Promise<void>, options?: JobOptions): void;
   /** Removes a schedule (a retention or replication policy deleted); a run under way finishes. */
   unregister(name: string): boolean;
-  /** Runs a registered job now (on this node, under the same lease), for operators and tests. */
+  /**
+   * Runs a registered job now (on this node, under the same lease), for operators and tests:
+   * whenever no run of it is under way, even in a minute that already had one.
+   */
   runNow(name: string): Promise<boolean>;
   /** The registered schedules, with their next run. */
   list(): ScheduledJob[];
@@ -145,10 +153,10 @@ export function createJobRunner(options: {
   >();
   const stopping = new AbortController();
 
-  const runOnce = async (name: string): Promise<boolean> => {
+  const runOnce = async (name: string, asked = false): Promise<boolean> => {
     const job = jobs.get(name);
     if (!job) throw new Error(`no job '${name}'`);
-    if (!(await claimJobRun(db, name, nodeId, Date.now(), leaseMs))) return false;
+    if (!(await claimJobRun(db, name, nodeId, Date.now(), leaseMs, asked))) return false;
     const runId = await startRun(db, name, nodeId, Date.now());
     const abort = new AbortController();
     const onStop = () => abort.abort(new Error('the server is stopping'));
@@ -210,7 +218,7 @@ export function createJobRunner(options: {
       jobs.delete(name);
       return true;
     },
-    runNow: (name) => runOnce(name),
+    runNow: (name) => runOnce(name, true),
     list() {
       return [...jobs].map(([name, job]) => ({
         name,

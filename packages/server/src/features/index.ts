@@ -24,6 +24,7 @@ import { homeRoutes } from './home/index.js';
 import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
 import { logRoutes, publicLogRoutes } from './logs/index.js';
 import { registerSupportBundles, supportCreationRoutes, supportRoutes } from './support/index.js';
+import { backupRoutes, registerBackups } from './backup/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -52,6 +53,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(logRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(publicLogRoutes);
   registerSupportBundles(app);
+  registerBackups(app);
+  await app.register(backupRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(supportRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(supportCreationRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(supportCreationRoutes);

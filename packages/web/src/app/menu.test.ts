@@ -96,6 +96,7 @@ describe('menu filtering', () => {
         'access-tokens',
         'artifacts',
         'audit-trail',
+        'backups',
         'builds',
         'groups',
         'layouts',

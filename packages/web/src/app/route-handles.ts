@@ -262,6 +262,19 @@ export const HANDLES = {
   },
   '/projects/:key/:section?': { title: 'Project Settings' },
   '/profile': { title: 'Edit Profile' },
+  '/admin/configuration/backups': {
+    admin: true,
+    menuKey: 'backups',
+    menu: {
+      key: 'backups',
+      minRank: 1,
+      label: 'Backups',
+      sidebar: 'administration',
+      group: 'Configuration',
+      description: 'Back the deployment up while it serves; the backups the backup folder holds',
+      adminOnly: true,
+    },
+  },
   '/admin/support-zone': {
     admin: true,
     menuKey: 'support-zone',

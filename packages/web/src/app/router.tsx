@@ -282,6 +282,11 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),
           },
           {
+            path: '/admin/configuration/backups',
+            handle: HANDLES['/admin/configuration/backups'],
+            lazy: page(() => import('../features/backup/pages/backups-page'), 'BackupsPage'),
+          },
+          {
             path: '/admin/support-zone',
             handle: HANDLES['/admin/support-zone'],
             lazy: page(() => import('../features/support/pages/support-zone-page'), 'SupportZonePage'),

@@ -1,4 +1,5 @@
 import {
+  CloudUploadOutlined,
   CustomerServiceOutlined,
   FileTextOutlined,
   ApiOutlined,
@@ -42,6 +43,7 @@ const ICONS: Record<string, ReactNode> = {
   projects: <ProjectOutlined />,
   'system-logs': <FileTextOutlined />,
   'support-zone': <CustomerServiceOutlined />,
+  backups: <CloudUploadOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };

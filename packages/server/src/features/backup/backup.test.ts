@@ -177,4 +177,40 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
       }),
     ).rejects.toThrow('holds no backup: manifest.json is missing.');
   });
+
+  it('backs up from the console into a new folder each time, copying only the new binaries', async () => {
+    const headers = { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' };
+    const list = async () =>
+      (await t.app.inject({ url: '/ui/api/v1/system/backups', headers })).json<{
+        running: unknown;
+        lastError: string | null;
+        backups: { name: string; binaries: number; copied: number; reused: number }[];
+      }>();
+    const before = (await list()).backups.length;
+    const startOne = async () => {
+      const started = await t.app.inject({ method: 'POST', url: '/ui/api/v1/system/backups', headers });
+      expect(started.statusCode).toBe(202);
+      await expect.poll(async () => (await list()).backups.length, { timeout: 20_000 }).toBe(before + 1 + made++);
+      await expect.poll(async () => (await list()).running, { timeout: 20_000 }).toBe(null);
+    };
+    let made = 0;
+    await startOne();
+    await put(t.app, '/artifactory/libs-local/console/one-more.txt', 'one more file');
+    await startOne();
+    const answer = await list();
+    expect(answer.lastError).toBe(null);
+    const [newest, previous] = answer.backups;
+    expect(newest!.binaries).toBe(previous!.binaries + 1);
+    expect(newest!.copied).toBe(1);
+    expect(newest!.reused).toBe(previous!.binaries);
+    const user = await createUser(t.app, 'no-backups');
+    expect(
+      (
+        await t.app.inject({
+          url: '/ui/api/v1/system/backups',
+          headers: { ...user, 'x-requested-with': 'XMLHttpRequest' },
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
 });

@@ -1,0 +1,1 @@
+export { backupRoutes, registerBackups } from './backup.routes.js';

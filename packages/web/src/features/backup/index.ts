@@ -1,0 +1,1 @@
+export { backupKeys } from './api/keys';
