@@ -128,4 +128,19 @@ describe('operations in the console', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('backs the deployment up from the Backups page and lists the backup', async () => {
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/ui/admin/configuration/backups`);
+    await page.getByRole('heading', { name: 'Backups' }).waitFor();
+    await expect.poll(() => page.getByText(/No backup yet/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Back Up Now' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'SQLite' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Back Up Now' }).isEnabled()).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await screenshot(page, 'backups');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });

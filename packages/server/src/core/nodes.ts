@@ -77,8 +77,16 @@ export async function heartbeat(db: Db, nodeId: string, now = Date.now()): Promi
     .execute();
 }
 
-export async function markNodeStopped(db: Db, nodeId: string): Promise<void> {
-  await db.updateTable('nodes').set({ last_heartbeat: 0 }).where('node_id', '=', nodeId).execute();
+/**
+ * A node that stops cleanly shows as Offline at once (its last heartbeat moved just outside the
+ * online window) and stays listed, with when it stopped, until it is removed or forgotten.
+ */
+export async function markNodeStopped(db: Db, nodeId: string, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ last_heartbeat: now - NODE_ONLINE_WINDOW_MS - 1 })
+    .where('node_id', '=', nodeId)
+    .execute();
 }
 
 function toStatus(row: NodeRow, now: number): NodeStatus {

@@ -121,8 +121,9 @@ describe.each(ENGINES)('the live log viewer on %s', (engine) => {
         host: 'elsewhere',
         version: '0',
         services: '[]',
-        started_at: 0,
-        last_heartbeat: 0,
+        started_at: Date.now() - 600_000,
+        // stopped two minutes ago: offline, but not yet forgotten by the heartbeats
+        last_heartbeat: Date.now() - 120_000,
         address: 'http://127.0.0.1:9',
       })
       .execute();
