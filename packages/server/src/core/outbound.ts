@@ -2,8 +2,6 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type Response } from 'undici';
-import type { Db } from '../db/database.js';
-import { getSetting } from './settings.store.js';
 
 /** Why an outbound request was not made. */
 export class OutboundRefused extends Error {
@@ -217,10 +215,4 @@ export async function outboundRequest(raw: string, request: OutboundRequest): Pr
     if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects from ${raw}.`);
     url = checkOutboundUrl(new URL(location, url).toString(), request.allowed);
   }
-}
-
-/** The allow-list in force: `ARCA_OUTBOUND_ALLOWED_HOSTS` and the administrators' list in the security settings. */
-export async function allowedOutboundHosts(db: Db, configured: readonly string[]): Promise<string[]> {
-  const policy = await getSetting(db, 'security.policy');
-  return [...configured, ...(policy.outboundAllowedHosts ?? [])];
 }

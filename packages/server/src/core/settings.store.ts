@@ -42,3 +42,13 @@ export async function putSetting<K extends SettingKey>(
     .execute();
   await bumpConfigGeneration(db);
 }
+
+/**
+ * The outbound allow-list in force: `ARCA_OUTBOUND_ALLOWED_HOSTS` and the administrators' list in
+ * the security settings (kept here, not in core/outbound.ts, so that the webhooks' posting thread
+ * loads the request code without the database's).
+ */
+export async function allowedOutboundHosts(db: Db, configured: readonly string[]): Promise<string[]> {
+  const policy = await getSetting(db, 'security.policy');
+  return [...configured, ...(policy.outboundAllowedHosts ?? [])];
+}

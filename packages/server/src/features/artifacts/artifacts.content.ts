@@ -9,7 +9,7 @@ import {
   type PermissionAction,
   type Properties,
 } from '@arca/contracts';
-import { allowedOutboundHosts } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
 import { listRepositories } from '../repositories/index.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allowedOutboundHosts } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import {
   ALL_PROJECTS_CONTEXT,
   projectScopeSchema,

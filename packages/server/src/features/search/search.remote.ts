@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/principals.js';
-import { allowedOutboundHosts, outboundFetch } from '../../core/outbound.js';
+import { outboundFetch } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import type { UpstreamHit } from '../artifacts/index.js';
 import { listRepositories } from '../repositories/index.js';
 import { canSee, readableRepositories } from './aql.service.js';

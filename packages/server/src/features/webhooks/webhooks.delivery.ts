@@ -9,7 +9,7 @@ import {
   type WebhookPayload,
 } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
-import { allowedOutboundHosts } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { patternsCover } from '../../core/permissions.js';
 import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
@@ -238,6 +238,8 @@ export class WebhookSender {
   }
 
   private async pass(): Promise<void> {
+    // the thread is up as soon as a webhook is (its start takes a moment the first deliveries should not wait)
+    if (!this.thread.running && (await enabledWebhooks(this.app.db)).length) this.thread.start();
     for (const queue of await pendingQueues(this.app.db)) {
       const key = queueOf(queue);
       if (this.busy.has(key)) continue;

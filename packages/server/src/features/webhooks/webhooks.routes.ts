@@ -18,7 +18,7 @@ import {
 } from '@arca/contracts';
 import { auditActor } from '../../core/audit.js';
 import { HttpError, notFound } from '../../core/errors.js';
-import { allowedOutboundHosts } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { originOf, payloadOf } from './webhooks.delivery.js';
 import { post } from './webhooks.send.js';
 import {

@@ -15,13 +15,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
-import {
-  OutboundRefused,
-  allowedOutboundHosts,
-  checkOutboundUrl,
-  isBlockedAddress,
-  allowedByName,
-} from '../../core/outbound.js';
+import { OutboundRefused, checkOutboundUrl, isBlockedAddress, allowedByName } from '../../core/outbound.js';
+import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { seal, unseal } from '../../core/sealing.js';
 import type { Db } from '../../db/database.js';
 import { findRepository } from '../repositories/index.js';

@@ -31,6 +31,11 @@ export class PostingThread {
     this.started();
   }
 
+  /** Whether the thread is up. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   private started(): Worker {
     if (this.worker) return this.worker;
     const worker = startWorker();
