@@ -1,3 +1,4 @@
+import yauzl from 'yauzl';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -213,4 +214,27 @@ export async function repositoryFiles(app: FastifyInstance): Promise<string[]> {
     .where('repo_key', '!=', TRASHCAN_REPO)
     .execute();
   return rows.map((r) => r.path).sort();
+}
+
+/** The entries of a zip (a folder download, a support bundle), by name, as text. */
+export function zipEntries(buffer: Buffer): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('zip'));
+      const entries: Record<string, string> = {};
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err ?? new Error('entry'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries[entry.fileName] = Buffer.concat(chunks).toString();
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    }),
+  );
 }

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -12,29 +11,8 @@ import {
   put,
   startTestApp,
   type TestApp,
+  zipEntries,
 } from '../../test/harness.js';
-
-function zipEntries(buffer: Buffer): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('zip'));
-      const entries: Record<string, string> = {};
-      zip.on('entry', (entry: yauzl.Entry) =>
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err ?? new Error('entry'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries[entry.fileName] = Buffer.concat(chunks).toString();
-            zip.readEntry();
-          });
-        }),
-      );
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    }),
-  );
-}
 
 async function tarEntries(buffer: Buffer): Promise<Record<string, string>> {
   const extract = tar.extract();

@@ -1,4 +1,3 @@
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -11,36 +10,13 @@ import {
   put,
   startTestApp,
   type TestApp,
+  zipEntries,
 } from '../../test/harness.js';
 
 const REMOTE_PASSWORD = 'Remote-upstream-Secret-4711';
 const MAIL_PASSWORD = 'Mail-server-Secret-0815';
 const WEBHOOK_SECRET = 'Webhook-signing-Secret-42';
 const METRICS_TOKEN = 'Metrics-scrape-Secret-token-99';
-
-/** The entries of a zip, by name. */
-function unzip(buffer: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('no zip'));
-      const entries = new Map<string, string>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 describe.each(ENGINES)('support bundles on %s', (engine) => {
   let t: TestApp;
@@ -139,7 +115,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('application/zip');
     expect(download.headers['content-disposition']).toMatch(/^attachment; filename="slow_deploys-[0-9a-f]{8}\.zip"$/);
-    const entries = await unzip(download.rawPayload);
+    const entries = new Map(Object.entries(await zipEntries(download.rawPayload)));
     const names = [...entries.keys()];
     const node = t.app.nodeId;
     expect(names).toEqual(
@@ -194,7 +170,9 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
     expect(created.statusCode).toBe(202);
     expect(created.json().service).toBe('access');
     await t.app.supportBundles.idle();
-    const entries = await unzip((await call('GET', `downloadBundle/${created.json().id}`)).rawPayload);
+    const entries = new Map(
+      Object.entries(await zipEntries((await call('GET', `downloadBundle/${created.json().id}`)).rawPayload)),
+    );
     const logs = [...entries.keys()].filter((n) => n.startsWith('logs/'));
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.every((n) => n.includes('/jfac-'))).toBe(true);
