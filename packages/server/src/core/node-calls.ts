@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { Db } from '../db/database.js';
 import { HttpError } from './errors.js';
 import { findNode, isOnline } from './nodes.js';
@@ -28,10 +28,10 @@ export async function isNodeCall(db: Db, header: string | string[] | undefined, 
 }
 
 /**
- * Calls another node of the deployment at `path` (a GET answered with JSON) and answers its
- * status and body. Unknown, stopped or unreachable nodes are refused with a message that says so.
+ * A GET to another node of the deployment at `path`, sealed for that path: unknown, stopped or
+ * unreachable nodes are refused with a message that says so.
  */
-export async function callNode(db: Db, nodeId: string, path: string): Promise<{ status: number; body: unknown }> {
+async function getFromNode(db: Db, nodeId: string, path: string, accept: string): Promise<Dispatcher.ResponseData> {
   const node = await findNode(db, nodeId);
   if (!node) throw new HttpError(404, `Node '${nodeId}' is unknown.`);
   if (!node.address || !isOnline(node)) {
@@ -39,12 +39,11 @@ export async function callNode(db: Db, nodeId: string, path: string): Promise<{ 
   }
   const token = await seal(db, 'node-call', JSON.stringify({ path, until: Date.now() + NODE_CALL_TTL_MS }));
   try {
-    const answer = await request(`${node.address}${path}`, {
-      headers: { [NODE_CALL_HEADER]: token, accept: 'application/json' },
+    return await request(`${node.address}${path}`, {
+      headers: { [NODE_CALL_HEADER]: token, accept },
       headersTimeout: NODE_CALL_TIMEOUT_MS,
       bodyTimeout: NODE_CALL_TIMEOUT_MS,
     });
-    return { status: answer.statusCode, body: await answer.body.json() };
   } catch (error) {
     throw new HttpError(
       502,
@@ -53,20 +52,19 @@ export async function callNode(db: Db, nodeId: string, path: string): Promise<{ 
   }
 }
 
+/** Calls another node at `path` (a GET answered with JSON) and answers its status and body. */
+export async function callNode(db: Db, nodeId: string, path: string): Promise<{ status: number; body: unknown }> {
+  const answer = await getFromNode(db, nodeId, path, 'application/json');
+  return { status: answer.statusCode, body: await answer.body.json() };
+}
+
 /** A whole file another node serves (a log file for a support bundle), with its modification time. */
 export async function fetchNodeFile(
   db: Db,
   nodeId: string,
   path: string,
 ): Promise<{ text: string; modifiedMs: number }> {
-  const node = await findNode(db, nodeId);
-  if (!node?.address || !isOnline(node)) throw new HttpError(503, `Node '${nodeId}' is not running.`);
-  const token = await seal(db, 'node-call', JSON.stringify({ path, until: Date.now() + NODE_CALL_TTL_MS }));
-  const answer = await request(`${node.address}${path}`, {
-    headers: { [NODE_CALL_HEADER]: token },
-    headersTimeout: NODE_CALL_TIMEOUT_MS,
-    bodyTimeout: NODE_CALL_TIMEOUT_MS,
-  });
+  const answer = await getFromNode(db, nodeId, path, 'text/plain');
   const text = await answer.body.text();
   if (answer.statusCode !== 200)
     throw new HttpError(502, `Node '${nodeId}' answered ${answer.statusCode} for ${path}.`);
