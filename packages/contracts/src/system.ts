@@ -232,6 +232,8 @@ export const backupSchema = z.object({
   name: z.string(),
   created: z.string(),
   engine: z.enum(['sqlite', 'postgres']),
+  /** How the database was captured: SQLite's online backup, pg_dump, or a logical export of the tables. */
+  method: z.enum(['sqlite-backup', 'pg_dump', 'export']),
   rows: z.number(),
   binaries: z.number(),
   bytes: z.number(),

@@ -77,8 +77,9 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
       { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to) },
       progressLine(out),
     );
+    if (manifest.database.note) out(manifest.database.note);
     out(
-      `Backed up ${manifest.engine} (${Object.values(manifest.database.tables).reduce((a, b) => a + b, 0)} rows) and ${manifest.binaries.count} binaries (${manifest.binaries.copied} copied, ${manifest.binaries.reused} already there) to ${values.to} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `Backed up ${manifest.engine} by ${manifest.database.method} (${Object.values(manifest.database.tables).reduce((a, b) => a + b, 0)} rows) and ${manifest.binaries.count} binaries (${manifest.binaries.copied} copied, ${manifest.binaries.reused} already there) to ${values.to} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     return 0;
   }

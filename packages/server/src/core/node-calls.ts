@@ -1,6 +1,7 @@
+import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Db } from '../db/database.js';
-import { HttpError } from './errors.js';
+import { HttpError, unauthorized } from './errors.js';
 import { findNode, isOnline } from './nodes.js';
 import { seal, unseal } from './sealing.js';
 
@@ -27,6 +28,13 @@ export async function isNodeCall(db: Db, header: string | string[] | undefined, 
   }
 }
 
+/** Refuses a request that is not a node call of this deployment (the internal routes' guard). */
+export async function requireNodeCall(db: Db, request: { headers: Record<string, unknown>; url: string }) {
+  if (!(await isNodeCall(db, request.headers[NODE_CALL_HEADER] as string | string[] | undefined, request.url))) {
+    throw unauthorized('Only another node of this deployment may make this call.');
+  }
+}
+
 /**
  * A GET to another node of the deployment at `path`, sealed for that path: unknown, stopped or
  * unreachable nodes are refused with a message that says so.
@@ -35,7 +43,7 @@ async function getFromNode(db: Db, nodeId: string, path: string, accept: string)
   const node = await findNode(db, nodeId);
   if (!node) throw new HttpError(404, `Node '${nodeId}' is unknown.`);
   if (!node.address || !isOnline(node)) {
-    throw new HttpError(503, `Node '${nodeId}' is not running; its logs cannot be read now.`);
+    throw new HttpError(503, `Node '${nodeId}' is not running; what it keeps cannot be read now.`);
   }
   const token = await seal(db, 'node-call', JSON.stringify({ path, until: Date.now() + NODE_CALL_TTL_MS }));
   try {
@@ -70,4 +78,19 @@ export async function fetchNodeFile(
     throw new HttpError(502, `Node '${nodeId}' answered ${answer.statusCode} for ${path}.`);
   const modified = Date.parse(String(answer.headers['last-modified'] ?? ''));
   return { text, modifiedMs: Number.isNaN(modified) ? Date.now() : modified };
+}
+
+/** A file another node serves (a support bundle's zip), as a stream to pass on, with its length. */
+export async function openNodeFile(
+  db: Db,
+  nodeId: string,
+  path: string,
+): Promise<{ body: Readable; length: number | undefined }> {
+  const answer = await getFromNode(db, nodeId, path, 'application/octet-stream');
+  if (answer.statusCode !== 200) {
+    await answer.body.dump();
+    throw new HttpError(502, `Node '${nodeId}' answered ${answer.statusCode} for ${path}.`);
+  }
+  const length = Number(answer.headers['content-length']);
+  return { body: answer.body, length: Number.isFinite(length) ? length : undefined };
 }

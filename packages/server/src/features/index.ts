@@ -23,7 +23,7 @@ import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './buil
 import { homeRoutes } from './home/index.js';
 import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
 import { logRoutes, publicLogRoutes } from './logs/index.js';
-import { registerSupportBundles, supportCreationRoutes, supportRoutes } from './support/index.js';
+import { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support/index.js';
 import { backupRoutes, registerBackups } from './backup/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -58,6 +58,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(supportRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(supportCreationRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(supportCreationRoutes);
+  await app.register(supportNodeRoutes);
   registerWebhookDelivery(app);
   // the Event service API: at its own address for scripts and Terraform, under the console's API base for the console
   await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1` });

@@ -39,6 +39,7 @@ async function listBackups(dir: string): Promise<BackupEntry[]> {
       name,
       created: manifest.created,
       engine: manifest.engine,
+      method: manifest.database.method,
       rows: Object.values(manifest.database.tables).reduce((a, b) => a + b, 0),
       binaries: manifest.binaries.count,
       bytes: manifest.binaries.bytes,

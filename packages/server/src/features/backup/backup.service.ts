@@ -1,26 +1,42 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import pMap from 'p-map';
 import pg from 'pg';
 import type { Db } from '../../db/database.js';
 import { BUILD } from '../../core/build-info.js';
 
 /** The file a backup describes itself in. */
 export const MANIFEST = 'manifest.json';
-/** Where a backup keeps the database: SQLite's file, or PostgreSQL's tables as JSON lines. */
+/**
+ * Where a backup keeps the database: SQLite's file; PostgreSQL's dump in pg_dump's custom format
+ * when the client tools are on this machine, else its tables as JSON lines.
+ */
 const SQLITE_SNAPSHOT = 'database/arca.db';
+const PG_DUMP_FILE = 'database/arca.pgdump';
 const EXPORT_DIR = 'database/tables';
 const SHA256 = /^[0-9a-f]{64}$/;
+/** Binaries copied at once: a disk (or a network file system) is faster with a few reads in flight. */
+const COPIES_IN_FLIGHT = 8;
 
 export interface BackupManifest {
   format: 1;
   created: string;
   arca: { version: string; revision: string };
   engine: 'sqlite' | 'postgres';
-  database: { file?: string; sha256?: string; tables: Record<string, number> };
+  database: {
+    /** How the database was captured; a restore uses the same way back. */
+    method: 'sqlite-backup' | 'pg_dump' | 'export';
+    file?: string;
+    sha256?: string;
+    /** Why pg_dump was not used although asked for, when it was not. */
+    note?: string;
+    tables: Record<string, number>;
+  };
   binaries: { count: number; bytes: number; copied: number; reused: number };
   /** Each binary's SHA-256 is its name; the list is the snapshot's. */
   binaryList: string;
@@ -65,6 +81,32 @@ const encode = (value: unknown) =>
 const decode = (value: unknown) =>
   value && typeof value === 'object' && '$base64' in value ? Buffer.from(String(value.$base64), 'base64') : value;
 
+/** Whether one of PostgreSQL's client tools is on this machine's PATH. */
+export function hasPostgresTool(name: 'pg_dump' | 'pg_restore'): boolean {
+  return spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** A connection string for the client tools: the password travels in their environment, not in `ps`. */
+function toolConnection(databaseUrl: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  const url = new URL(databaseUrl);
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  return { dbname: url.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
+}
+
+/** Runs a client tool; rejects with what it wrote to stderr. */
+function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}): ${stderr.trim()}`)),
+    );
+  });
+}
+
 /** The tables of a PostgreSQL database's public schema. */
 async function postgresTables(client: pg.ClientBase): Promise<string[]> {
   const result = await client.query<{ table_name: string }>(
@@ -81,7 +123,13 @@ async function postgresTables(client: pg.ClientBase): Promise<string[]> {
  * deployment's keys, and a manifest with the counts. Arca keeps serving meanwhile.
  */
 export async function backup(
-  options: { dataDir: string; databaseUrl?: string | undefined; target: string },
+  options: {
+    dataDir: string;
+    databaseUrl?: string | undefined;
+    target: string;
+    /** PostgreSQL through pg_dump when it is on the PATH (the default), or `false` for the logical export. */
+    pgDump?: boolean;
+  },
   progress: BackupProgress = () => undefined,
 ): Promise<BackupManifest> {
   const started = Date.now();
@@ -91,32 +139,70 @@ export async function backup(
   let binaries: { sha256: string; size: number }[];
   let databaseFile: { file: string; sha256: string } | undefined;
 
+  let method: BackupManifest['database']['method'] = databaseUrl ? 'export' : 'sqlite-backup';
+  let note: string | undefined;
+
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
+      // one snapshot for the dump (or the export), the counts and the binary list
       await client.query('begin isolation level repeatable read read only');
-      const exportDir = path.join(target, EXPORT_DIR);
-      await fs.promises.rm(exportDir, { recursive: true, force: true });
-      await fs.promises.mkdir(exportDir, { recursive: true });
       const names = await postgresTables(client);
-      for (const [i, table] of names.entries()) {
-        progress('database', i, names.length);
-        const out = fs.createWriteStream(path.join(exportDir, `${table}.jsonl`));
-        let rows = 0;
-        // read in pages of a fixed order: the snapshot holds still across them
-        for (let offset = 0; ; offset += 5000) {
-          const page = await client.query(`select * from "${table}" order by 1 limit 5000 offset ${offset}`);
-          for (const row of page.rows as Record<string, unknown>[]) {
-            out.write(`${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, encode(v)])))}\n`);
+      const exportDir = path.join(target, EXPORT_DIR);
+      const dumpFile = path.join(target, PG_DUMP_FILE);
+      await fs.promises.rm(exportDir, { recursive: true, force: true });
+      await fs.promises.rm(dumpFile, { force: true });
+      if (options.pgDump !== false && hasPostgresTool('pg_dump')) {
+        progress('database', 0, 1);
+        const snapshot = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+        const { dbname, env } = toolConnection(databaseUrl);
+        try {
+          await runTool(
+            'pg_dump',
+            [
+              '--format=custom',
+              '--no-owner',
+              '--no-privileges',
+              `--snapshot=${snapshot.rows[0]!.id}`,
+              `--file=${dumpFile}.part`,
+              `--dbname=${dbname}`,
+            ],
+            env,
+          );
+          await fs.promises.rename(`${dumpFile}.part`, dumpFile);
+          method = 'pg_dump';
+          for (const table of names) {
+            const count = await client.query<{ n: string }>(`select count(*) as n from "${table}"`);
+            tables[table] = Number(count.rows[0]!.n);
           }
-          rows += page.rows.length;
-          if (page.rows.length < 5000) break;
+          databaseFile = { file: PG_DUMP_FILE, sha256: await sha256File(dumpFile) };
+        } catch (error) {
+          // a pg_dump older than the server, say: the logical export below still makes a good backup
+          await fs.promises.rm(`${dumpFile}.part`, { force: true });
+          note = `pg_dump was not usable, so the tables were exported instead: ${(error as Error).message}`;
         }
-        await new Promise<void>((resolve, reject) =>
-          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-        );
-        tables[table] = rows;
+      }
+      if (method === 'export') {
+        await fs.promises.mkdir(exportDir, { recursive: true });
+        for (const [i, table] of names.entries()) {
+          progress('database', i, names.length);
+          const out = fs.createWriteStream(path.join(exportDir, `${table}.jsonl`));
+          let rows = 0;
+          // read in pages of a fixed order: the snapshot holds still across them
+          for (let offset = 0; ; offset += 5000) {
+            const page = await client.query(`select * from "${table}" order by 1 limit 5000 offset ${offset}`);
+            for (const row of page.rows as Record<string, unknown>[]) {
+              out.write(`${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, encode(v)])))}\n`);
+            }
+            rows += page.rows.length;
+            if (page.rows.length < 5000) break;
+          }
+          await new Promise<void>((resolve, reject) =>
+            out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
+          tables[table] = rows;
+        }
       }
       const listed = await client.query<{ sha256: string; size: string | number }>(
         'select sha256, size from binaries where ref_count > 0 order by sha256',
@@ -168,27 +254,32 @@ export async function backup(
   const copiedTo = path.join(target, 'filestore');
   let copied = 0;
   let reused = 0;
-  let bytes = 0;
-  for (const [i, binary] of binaries.entries()) {
-    if (i % 100 === 0) progress('binaries', i, binaries.length);
-    if (!SHA256.test(binary.sha256)) throw new Error(`The database lists a binary with a bad name: ${binary.sha256}`);
-    bytes += binary.size;
-    const to = binaryPath(copiedTo, binary.sha256);
-    const existing = await fs.promises.stat(to).catch(() => undefined);
-    if (existing?.size === binary.size) {
-      reused++;
-      continue;
-    }
-    const from = binaryPath(store, binary.sha256);
-    if (!fs.existsSync(from))
-      throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
-    const digest = await copyHashed(from, to);
-    if (digest !== binary.sha256) {
-      await fs.promises.rm(to, { force: true });
-      throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
-    }
-    copied++;
-  }
+  let done = 0;
+  const bytes = binaries.reduce((sum, b) => sum + b.size, 0);
+  const bad = binaries.find((b) => !SHA256.test(b.sha256));
+  if (bad) throw new Error(`The database lists a binary with a bad name: ${bad.sha256}`);
+  await pMap(
+    binaries,
+    async (binary) => {
+      if (done++ % 100 === 0) progress('binaries', done, binaries.length);
+      const to = binaryPath(copiedTo, binary.sha256);
+      const existing = await fs.promises.stat(to).catch(() => undefined);
+      if (existing?.size === binary.size) {
+        reused++;
+        return;
+      }
+      const from = binaryPath(store, binary.sha256);
+      if (!fs.existsSync(from))
+        throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
+      const digest = await copyHashed(from, to);
+      if (digest !== binary.sha256) {
+        await fs.promises.rm(to, { force: true });
+        throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
+      }
+      copied++;
+    },
+    { concurrency: COPIES_IN_FLIGHT },
+  );
   progress('binaries', binaries.length, binaries.length);
   await fs.promises.writeFile(
     path.join(target, 'binaries.txt'),
@@ -211,7 +302,7 @@ export async function backup(
     created: new Date(started).toISOString(),
     arca: { version: BUILD.version, revision: BUILD.revision },
     engine: databaseUrl ? 'postgres' : 'sqlite',
-    database: { ...(databaseFile ?? {}), tables },
+    database: { method, ...(databaseFile ?? {}), ...(note ? { note } : {}), tables },
     binaries: { count: binaries.length, bytes, copied, reused },
     binaryList: 'binaries.txt',
     keys,
@@ -232,6 +323,8 @@ export async function readManifest(from: string): Promise<BackupManifest> {
   const manifest = JSON.parse(text) as BackupManifest;
   if (manifest.format !== 1)
     throw new Error(`${from} holds a backup of an unknown format (${String(manifest.format)}).`);
+  // the first backups did not say how their database was captured: each engine had one way then
+  manifest.database.method ??= manifest.engine === 'postgres' ? 'export' : 'sqlite-backup';
   return manifest;
 }
 
@@ -259,6 +352,12 @@ export async function restore(
         : 'This is a SQLite backup: restore it without ARCA_DATABASE_URL.',
     );
   }
+  const method = manifest.database.method;
+  if (method === 'pg_dump' && !hasPostgresTool('pg_restore')) {
+    throw new Error(
+      "This backup was written by pg_dump: restoring it needs PostgreSQL's client tools (pg_restore) on this machine.",
+    );
+  }
   const store = path.join(dataDir, 'filestore');
   if (fs.existsSync(path.join(dataDir, 'arca.db'))) throw new Error(`${dataDir} is not empty: it holds a database.`);
   const storeEntries = fs.existsSync(store) ? (await fs.promises.readdir(store)).filter((n) => n !== '_tmp') : [];
@@ -273,13 +372,18 @@ export async function restore(
       return { sha256: sha256!, size: Number(size) };
     });
   if (list.length !== manifest.binaries.count) throw new Error('The backup is incomplete: its binary list is short.');
-  for (const [i, binary] of list.entries()) {
-    if (i % 100 === 0) progress('checking', i, list.length);
-    const file = binaryPath(path.join(from, 'filestore'), binary.sha256);
-    if ((await sha256File(file).catch(() => 'missing')) !== binary.sha256) {
-      throw new Error(`The backup is damaged: binary ${binary.sha256} is missing or changed.`);
-    }
-  }
+  let checked = 0;
+  await pMap(
+    list,
+    async (binary) => {
+      if (checked++ % 100 === 0) progress('checking', checked, list.length);
+      const file = binaryPath(path.join(from, 'filestore'), binary.sha256);
+      if ((await sha256File(file).catch(() => 'missing')) !== binary.sha256) {
+        throw new Error(`The backup is damaged: binary ${binary.sha256} is missing or changed.`);
+      }
+    },
+    { concurrency: COPIES_IN_FLIGHT },
+  );
   if (
     manifest.database.file &&
     (await sha256File(path.join(from, manifest.database.file))) !== manifest.database.sha256
@@ -295,50 +399,91 @@ export async function restore(
         n: string | number;
       }>`select count(*) as n from information_schema.tables where table_schema = 'public'`.execute(db);
       if (Number(rows.rows[0]?.n ?? 0) > 0) throw new Error('The database to restore into is not empty.');
-      await options.migrate(db);
-      await db.transaction().execute(async (trx) => {
-        // the rows come in any order: the checks of references wait for the end of the transaction
-        await sql`set local session_replication_role = replica`.execute(trx);
-        // the schema's own record of its migrations stays as the migrations above left it
-        const tables = Object.keys(manifest.database.tables).filter((t) => !t.startsWith('kysely_migration'));
-        for (const [i, table] of tables.entries()) {
-          progress('database', i, tables.length);
-          await sql`delete from ${sql.table(table)}`.execute(trx);
-          const file = path.join(from, EXPORT_DIR, `${table}.jsonl`);
-          const lines = (await fs.promises.readFile(file, 'utf8')).split('\n').filter(Boolean);
-          if (lines.length !== manifest.database.tables[table])
-            throw new Error(`The backup is damaged: table ${table} is short.`);
-          for (let at = 0; at < lines.length; at += 500) {
-            const batch = lines
-              .slice(at, at + 500)
-              .map((line) =>
-                Object.fromEntries(
-                  Object.entries(JSON.parse(line) as Record<string, unknown>).map(([k, v]) => [k, decode(v)]),
-                ),
-              );
-            await trx
-              .insertInto(table as never)
-              .values(batch as never)
-              .execute();
-          }
+      if (method === 'pg_dump') {
+        progress('database', 0, 1);
+        // one transaction: a dump that fails halfway leaves the database as empty as it was
+        const { dbname, env } = toolConnection(databaseUrl);
+        await runTool(
+          'pg_restore',
+          [
+            '--single-transaction',
+            '--exit-on-error',
+            '--no-owner',
+            '--no-privileges',
+            `--dbname=${dbname}`,
+            path.join(from, manifest.database.file!),
+          ],
+          env,
+        );
+        for (const [table, expected] of Object.entries(manifest.database.tables)) {
+          const count = await sql<{ n: string | number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+          if (Number(count.rows[0]?.n ?? 0) !== expected)
+            throw new Error(`The restored table ${table} holds a different number of rows than the backup's.`);
         }
-      });
+        // a backup of an older Arca comes forward to this one's schema
+        await options.migrate(db);
+      } else {
+        await restoreExport(db, from, manifest, options.migrate, progress);
+      }
     } finally {
       await db.destroy();
     }
   } else {
     await fs.promises.copyFile(path.join(from, manifest.database.file!), path.join(dataDir, 'arca.db'));
   }
-  for (const [i, binary] of list.entries()) {
-    if (i % 100 === 0) progress('binaries', i, list.length);
-    const to = binaryPath(store, binary.sha256);
-    await fs.promises.mkdir(path.dirname(to), { recursive: true });
-    await fs.promises.copyFile(binaryPath(path.join(from, 'filestore'), binary.sha256), to);
-  }
+  let restored = 0;
+  await pMap(
+    list,
+    async (binary) => {
+      if (restored++ % 100 === 0) progress('binaries', restored, list.length);
+      const to = binaryPath(store, binary.sha256);
+      await fs.promises.mkdir(path.dirname(to), { recursive: true });
+      await fs.promises.copyFile(binaryPath(path.join(from, 'filestore'), binary.sha256), to);
+    },
+    { concurrency: COPIES_IN_FLIGHT },
+  );
   if (manifest.keys.length) {
     await fs.promises.mkdir(path.join(dataDir, 'keys'), { recursive: true });
     for (const name of manifest.keys)
       await fs.promises.copyFile(path.join(from, 'keys', name), path.join(dataDir, 'keys', name));
   }
   return manifest;
+}
+
+/** Loads the tables of a logical export into a database the migrations have just made. */
+async function restoreExport(
+  db: Db,
+  from: string,
+  manifest: BackupManifest,
+  migrate: (db: Db) => Promise<unknown>,
+  progress: BackupProgress,
+): Promise<void> {
+  await migrate(db);
+  await db.transaction().execute(async (trx) => {
+    // the rows come in any order: the checks of references wait for the end of the transaction
+    await sql`set local session_replication_role = replica`.execute(trx);
+    // the schema's own record of its migrations stays as the migrations above left it
+    const tables = Object.keys(manifest.database.tables).filter((t) => !t.startsWith('kysely_migration'));
+    for (const [i, table] of tables.entries()) {
+      progress('database', i, tables.length);
+      await sql`delete from ${sql.table(table)}`.execute(trx);
+      const file = path.join(from, EXPORT_DIR, `${table}.jsonl`);
+      const lines = (await fs.promises.readFile(file, 'utf8')).split('\n').filter(Boolean);
+      if (lines.length !== manifest.database.tables[table])
+        throw new Error(`The backup is damaged: table ${table} is short.`);
+      for (let at = 0; at < lines.length; at += 500) {
+        const batch = lines
+          .slice(at, at + 500)
+          .map((line) =>
+            Object.fromEntries(
+              Object.entries(JSON.parse(line) as Record<string, unknown>).map(([k, v]) => [k, decode(v)]),
+            ),
+          );
+        await trx
+          .insertInto(table as never)
+          .values(batch as never)
+          .execute();
+      }
+    }
+  });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logsDirOf } from '../../core/logger.js';
 import { NODE_CALL_HEADER } from '../../core/node-calls.js';
 import { seal } from '../../core/sealing.js';
-import { ADMIN_BASIC, ENGINES, createUser, startTestApp, type TestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, createUser, startTestApp, zipEntries, type TestApp } from '../../test/harness.js';
 
 /** Builds an app whose node id is `nodeId` (two apps of one test process are two nodes). */
 async function startNode(engine: (typeof ENGINES)[number], nodeId: string, env: Record<string, string> = {}) {
@@ -104,6 +104,43 @@ describe.each(ENGINES)('the live log viewer on %s', (engine) => {
     expect(cli.json<{ log_content: string }>().log_content).toContain('on-node-b');
   });
 
+  it.runIf(engine === 'postgres')(
+    "puts another machine's logs, read through it, in a support bundle, which then downloads through either node",
+    async () => {
+      const headers = { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' };
+      const support = (t: TestApp, method: 'GET' | 'POST', url: string, payload?: object) =>
+        t.app.inject({ method, url: `/ui/api/v1/ui/userSupport/${url}`, headers, ...(payload ? { payload } : {}) });
+      await get(first, '/artifactory/api/system/ping?for-the-bundle');
+      // the request log is written in batches: the line is on node-a's disk before the bundle is asked for
+      await readUntil('node-a', 'jfrt-request.log', 0, 'for-the-bundle');
+      // node-b makes the bundle: node-a's files are not on its disk
+      const created = await support(second, 'POST', 'generateBundle', { name: 'two machines' });
+      expect(created.statusCode).toBe(202);
+      const id = created.json<{ id: string }>().id;
+      await second.app.supportBundles.idle();
+      const listed = (await support(first, 'GET', 'listBundles')).json<{ bundles: { id: string; status: string }[] }>();
+      expect(listed.bundles.find((b) => b.id === id)?.status).toBe('success');
+      expect(fs.existsSync(path.join(first.dataDir, 'support-bundles', `${id}.zip`))).toBe(false);
+
+      // asked on node-a, the zip comes from node-b's disk through node-b
+      const download = await support(first, 'GET', `downloadBundle/${id}`);
+      expect(download.statusCode, download.body.slice(0, 300)).toBe(200);
+      expect(download.headers['content-type']).toBe('application/zip');
+      const entries = await zipEntries(download.rawPayload);
+      expect(Object.keys(entries)).toEqual(
+        expect.arrayContaining(['logs/node-a/jfrt-request.log', 'logs/node-b/jfrt-service.log']),
+      );
+      expect(Object.keys(entries).some((name) => name.includes('NOT-INCLUDED'))).toBe(false);
+      expect(entries['logs/node-a/jfrt-request.log']).toContain('for-the-bundle');
+      const direct = await support(second, 'GET', `downloadBundle/${id}`);
+      expect(direct.rawPayload.equals(download.rawPayload)).toBe(true);
+
+      // the node's own call is sealed, and answers only for a bundle it made
+      const internal = `/api/internal/v1/support/bundles/${id}/file`;
+      expect((await second.app.inject({ url: internal })).statusCode).toBe(401);
+    },
+  );
+
   it('refuses non-administrators, unknown files and nodes, and node calls not sealed by the deployment', async () => {
     const user = await createUser(first.app, 'log-reader');
     expect((await get(first, '/ui/api/v1/system/logs/config/jfrt', user)).statusCode).toBe(403);
@@ -129,7 +166,7 @@ describe.each(ENGINES)('the live log viewer on %s', (engine) => {
       .execute();
     const gone = await get(first, '/ui/api/v1/system/logs/config/jfrt?nodeId=node-gone');
     expect(gone.statusCode).toBe(503);
-    expect(gone.json().errors[0].message).toBe("Node 'node-gone' is not running; its logs cannot be read now.");
+    expect(gone.json().errors[0].message).toBe("Node 'node-gone' is not running; what it keeps cannot be read now.");
 
     const internal = '/api/internal/v1/logs/data/jfrt?id=jfrt-service.log&file_size=0';
     expect((await get(first, internal, {})).statusCode).toBe(401);

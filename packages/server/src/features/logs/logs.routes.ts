@@ -15,9 +15,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, notFound, unauthorized } from '../../core/errors.js';
+import { HttpError, notFound } from '../../core/errors.js';
 import { logsDirOf } from '../../core/logger.js';
-import { callNode, isNodeCall, NODE_CALL_HEADER } from '../../core/node-calls.js';
+import { callNode, requireNodeCall } from '../../core/node-calls.js';
 import { isOnline } from '../../core/nodes.js';
 import { listLogFiles, readLog } from './logs.files.js';
 
@@ -112,11 +112,7 @@ export const publicLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => logData(app, 'jfrt', { ...request.query, nodeId: nodeHeader(request.headers) }),
   );
 
-  const fromNode = async (request: { headers: Record<string, unknown>; url: string }) => {
-    if (!(await isNodeCall(app.db, request.headers[NODE_CALL_HEADER] as string | undefined, request.url))) {
-      throw unauthorized('Only another node of this deployment may make this call.');
-    }
-  };
+  const fromNode = (request: { headers: Record<string, unknown>; url: string }) => requireNodeCall(app.db, request);
   app.get(
     '/api/internal/v1/logs/config/:logType',
     { config: { access: 'public' }, schema: { params: productParams } },

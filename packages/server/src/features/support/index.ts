@@ -1,1 +1,1 @@
-export { registerSupportBundles, supportCreationRoutes, supportRoutes } from './support.routes.js';
+export { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support.routes.js';

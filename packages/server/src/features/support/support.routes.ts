@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditActor } from '../../core/audit.js';
-import { BundleMaker, bundleFile, deleteBundle, listBundles, pruneBundles } from './support.service.js';
+import { requireNodeCall } from '../../core/node-calls.js';
+import { BundleMaker, bundleFile, deleteBundle, listBundles, ownBundleFile, pruneBundles } from './support.service.js';
 
 const idParams = z.object({ id: z.string().uuid('Unknown support bundle.') });
 
@@ -54,13 +55,14 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/userSupport/downloadBundle/:id',
     { config: { access: 'admin' }, schema: { params: idParams } },
     async (request, reply) => {
-      const { row, file } = await bundleFile(app, request.params.id);
+      const found = await bundleFile(app, request.params.id);
+      const { row } = found;
       const name = `${row.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-${row.id.slice(0, 8)}.zip`;
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('content-length', String(row.size))
-        .send(fs.createReadStream(file));
+        .send('file' in found ? fs.createReadStream(found.file) : found.remote);
     },
   );
 };
@@ -87,6 +89,18 @@ export const supportCreationRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.status(202).send(await create(app, request, { ...request.body, service }, service)),
     );
   }
+};
+
+/** The call by which another node fetches a bundle's zip from the node that made it, sealed with the deployment's key. */
+export const supportNodeRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/internal/v1/support/bundles/:id/file',
+    { config: { access: 'public' }, schema: { params: idParams } },
+    async (request, reply) => {
+      await requireNodeCall(app.db, request);
+      return reply.type('application/zip').send(fs.createReadStream(await ownBundleFile(app, request.params.id)));
+    },
+  );
 };
 
 /**

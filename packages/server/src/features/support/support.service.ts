@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   supportBundleParametersSchema,
   type SupportBundle,
@@ -10,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { HttpError, notFound } from '../../core/errors.js';
+import { openNodeFile } from '../../core/node-calls.js';
 import type { SupportBundleRow } from '../../db/schema.js';
 import { writeBundle } from './support.bundle.js';
 
@@ -147,8 +149,14 @@ export class BundleMaker {
   }
 }
 
-/** The zip of a finished bundle, for download. */
-export async function bundleFile(app: FastifyInstance, id: string): Promise<{ row: SupportBundleRow; file: string }> {
+/**
+ * The zip of a finished bundle, for download: a file of this data directory, or — for a bundle a
+ * node on another machine made — that node's, read through it.
+ */
+export async function bundleFile(
+  app: FastifyInstance,
+  id: string,
+): Promise<{ row: SupportBundleRow; file: string } | { row: SupportBundleRow; remote: Readable; length?: number }> {
   const row = await findBundle(app, id);
   if (row.status !== 'success' || !row.file) {
     throw new HttpError(
@@ -159,13 +167,19 @@ export async function bundleFile(app: FastifyInstance, id: string): Promise<{ ro
     );
   }
   const file = path.join(app.config.dataDir, row.file);
-  if (!fs.existsSync(file)) {
-    throw new HttpError(
-      404,
-      `The bundle's file is kept by node '${row.node_id}', whose data directory is not this one's.`,
-    );
-  }
-  return { row, file };
+  if (fs.existsSync(file)) return { row, file };
+  if (row.node_id === app.nodeId) throw new HttpError(404, "The bundle's file is missing from this node's disk.");
+  const { body, length } = await openNodeFile(app.db, row.node_id, `/api/internal/v1/support/bundles/${row.id}/file`);
+  return { row, remote: body, ...(length === undefined ? {} : { length }) };
+}
+
+/** The zip of a bundle this node made, for another node that is asked for it. */
+export async function ownBundleFile(app: FastifyInstance, id: string): Promise<string> {
+  const row = await findBundle(app, id);
+  const file = row.status === 'success' && row.file ? path.join(app.config.dataDir, row.file) : undefined;
+  if (!file || row.node_id !== app.nodeId || !fs.existsSync(file))
+    throw new HttpError(404, "The bundle's file is not on this node.");
+  return file;
 }
 
 /** Deletes a bundle and its zip; one being made is refused. */
@@ -193,6 +207,14 @@ export async function pruneBundles(app: FastifyInstance, days: number, now = Dat
   for (const row of old) {
     await app.db.deleteFrom('support_bundles').where('id', '=', row.id).execute();
     if (row.file) await fs.promises.rm(path.join(app.config.dataDir, row.file), { force: true });
+  }
+  // zips whose bundle was deleted through another node, which could not reach this one's disk
+  const dir = bundlesDir(app);
+  const kept = new Set(
+    (await app.db.selectFrom('support_bundles').select('id').execute()).map((row) => `${row.id}.zip`),
+  );
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    if (name.endsWith('.zip') && !kept.has(name)) await fs.promises.rm(path.join(dir, name), { force: true });
   }
   return old.length;
 }

@@ -103,7 +103,8 @@ export function BackupsPage() {
             {
               title: 'Database',
               dataIndex: 'engine',
-              render: (e: string) => (e === 'postgres' ? 'PostgreSQL' : 'SQLite'),
+              render: (e: string, b) =>
+                e === 'sqlite' ? 'SQLite' : b.method === 'pg_dump' ? 'PostgreSQL (pg_dump)' : 'PostgreSQL (export)',
             },
             { title: 'Rows', dataIndex: 'rows', align: 'right', render: (n: number) => n.toLocaleString() },
             { title: 'Binaries', dataIndex: 'binaries', align: 'right', render: (n: number) => n.toLocaleString() },
