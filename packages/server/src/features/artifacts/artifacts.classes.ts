@@ -44,22 +44,43 @@ export class ClassIndexer {
     return [...new Set(this.app.formatRegistry.all.flatMap((f) => f.classes?.archiveExtensions ?? []))];
   }
 
-  /** The archives at or below a path that have no classes indexed yet. */
+  /**
+   * The archives at or below a path that have no classes indexed yet. A file (every deploy) is
+   * one lookup by its path; only a folder (copied, moved or restored) is searched below.
+   */
   private async indexBelow(repoKey: string | undefined, path: string | undefined): Promise<void> {
-    if (!repoKey || path === undefined || !this.extensions().length) return;
+    const extensions = this.extensions();
+    if (!repoKey || path === undefined || !extensions.length) return;
     const { db } = this.app;
+    if (path) {
+      const item = await db
+        .selectFrom('items as i')
+        .select(['i.id', 'i.name', 'i.sha256', 'i.folder'])
+        .select((eb) =>
+          eb
+            .exists(eb.selectFrom('archive_classes as c').select('c.item_id').whereRef('c.item_id', '=', 'i.id'))
+            .as('indexed'),
+        )
+        .where('i.repo_key', '=', repoKey)
+        .where('i.path', '=', path)
+        .executeTakeFirst();
+      if (!item) return;
+      if (!item.folder) {
+        const extension = item.name.slice(item.name.lastIndexOf('.') + 1).toLowerCase();
+        if (extensions.includes(extension) && !Number(item.indexed)) await this.index(item.id, item.name, item.sha256);
+        return;
+      }
+    }
     const escaped = path.replace(/[\\%_]/g, (c) => `\\${c}`);
     const archives = await db
       .selectFrom('items as i')
       .select(['i.id', 'i.name', 'i.sha256'])
       .where('i.repo_key', '=', repoKey)
       .where('i.folder', '=', 0)
-      .where((eb) =>
-        eb.or([eb('i.path', '=', path), ...(path ? [eb('i.path', 'like', `${escaped}/%`)] : [eb.lit(true)])]),
-      )
+      .where((eb) => (path ? eb('i.path', 'like', `${escaped}/%`) : eb.lit(true)))
       .where((eb) =>
         eb.or(
-          this.extensions().flatMap((ext) => [
+          extensions.flatMap((ext) => [
             eb('i.name', 'like', `%.${ext}`),
             eb('i.name', 'like', `%.${ext.toUpperCase()}`),
           ]),

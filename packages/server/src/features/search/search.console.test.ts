@@ -155,6 +155,26 @@ describe.each(ENGINES)('console and layout searches on %s', (engine) => {
     expect(message(await search('class', { name: '**' }))).toBe('Type a class name to search for.');
   });
 
+  it('indexes the archives below a copied folder, once each', async () => {
+    await createRepo(t.app, 'libs-copy', { rclass: 'local', packageType: 'maven' });
+    const copied = await t.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/copy/libs/org/acme/tools?to=/libs-copy/org/acme/tools',
+      headers: ADMIN_BASIC,
+    });
+    expect(copied.statusCode, copied.body).toBe(200);
+    await t.app.classIndexer.drain();
+    const inCopy = await found('class', { name: 'StringUtils', selectedRepositories: ['libs-copy'] });
+    expect(inCopy.results.map((r) => r.archivePath)).toEqual(['org/acme/tools/1.10/tools-1.10.jar']);
+    // the other searches of this file see the repositories they made, not this one
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/api/repositories/libs-copy',
+      headers: ADMIN_BASIC,
+    });
+    expect(removed.statusCode).toBe(200);
+  });
+
   it('drops the classes of a deleted archive', async () => {
     await put(t.app, '/artifactory/libs/tmp/gone.war', zipOf({ 'WEB-INF/classes/org/x/GoneServlet.class': 'x' }));
     await t.app.classIndexer.drain();
