@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -24,7 +23,8 @@ import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
 import { LicenseService } from './features/license/index.js';
-import { FileBinaryStore } from './storage/binary-store.js';
+import type { BinaryStore } from './storage/binary-store.js';
+import { openBinaryStore } from './storage/store-factory.js';
 import { configCheckDue, disableConfigCache, enableConfigCache } from './core/config-cache.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
@@ -62,8 +62,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
     ...(config.metricsEnabled
       ? {
-          onQuery: (ms: number, failed: boolean) =>
-            metrics.dbQueryDuration.observe({ outcome: failed ? 'error' : 'ok' }, ms / 1000),
+          onQuery: (ms: number, failed: boolean) => metrics.queryDone(ms / 1000, failed),
         }
       : {}),
   });
@@ -80,7 +79,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
-  const binaries = new FileBinaryStore(path.join(config.dataDir, 'filestore'), nodeId);
+  let binaries: BinaryStore;
+  try {
+    binaries = await openBinaryStore(config, nodeId);
+  } catch (error) {
+    stopAuditLog();
+    metrics.close();
+    await db.destroy();
+    await loggers.close();
+    throw error;
+  }
   // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
   if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
@@ -128,8 +136,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   if (changeMark) enableItemCache(db, changeMark);
   app.addHook('onResponse', (request, reply, done) => {
     if (config.metricsEnabled) {
-      metrics.httpDuration.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      metrics.requestDone(
+        request.method,
+        request.routeOptions.url ?? 'unmatched',
+        reply.statusCode,
         reply.elapsedTime / 1000,
       );
     }
@@ -163,6 +173,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     metrics.close();
     jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
+    binaries.close?.();
     await db.destroy();
     await loggers.close();
   });

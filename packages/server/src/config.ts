@@ -26,6 +26,11 @@ export interface Config {
   metricsPublic: boolean;
   /** A bearer token Prometheus may scrape `/metrics` with. */
   metricsToken: string | undefined;
+  /**
+   * Where binaries are kept: `file` (under `dataDir`, the default) or `s3` (an S3-compatible
+   * object store several nodes share; credentials from the AWS SDK's default chain).
+   */
+  store: StoreConfig;
   /** Where the console's backups are written (a folder each). */
   backupDir: string;
   /** When backups are made by themselves (cron); none: only when asked. */
@@ -64,6 +69,47 @@ export interface Config {
   baseUrl: string | undefined;
   /** `host[:port]` that outbound requests may reach although they are loopback or link-local. */
   outboundAllowedHosts: string[];
+}
+
+export type StoreConfig =
+  | { type: 'file' }
+  | {
+      type: 's3';
+      bucket: string;
+      prefix: string | undefined;
+      region: string | undefined;
+      endpoint: string | undefined;
+      pathStyle: boolean;
+      /** A local cache of large contents read often, and its size. */
+      cacheDir: string | undefined;
+      cacheBytes: number;
+      /** Downloads of large files answered with a redirect to a short-lived presigned address. */
+      redirectDownloads: boolean;
+    };
+
+function store(env: NodeJS.ProcessEnv, cwd: string): StoreConfig {
+  const type = env.ARCA_STORE || 'file';
+  if (type === 'file') return { type };
+  if (type !== 's3') throw new Error(`ARCA_STORE must be file or s3, got '${type}'`);
+  if (!env.ARCA_S3_BUCKET) throw new Error('ARCA_STORE=s3 needs ARCA_S3_BUCKET, the bucket that holds the binaries');
+  if (env.ARCA_S3_ENDPOINT) {
+    try {
+      new URL(env.ARCA_S3_ENDPOINT);
+    } catch {
+      throw new Error(`ARCA_S3_ENDPOINT must be an http(s) address, got '${env.ARCA_S3_ENDPOINT}'`);
+    }
+  }
+  return {
+    type,
+    bucket: env.ARCA_S3_BUCKET,
+    prefix: env.ARCA_S3_PREFIX || undefined,
+    region: env.ARCA_S3_REGION || env.AWS_REGION || undefined,
+    endpoint: env.ARCA_S3_ENDPOINT || undefined,
+    pathStyle: flag(env, 'ARCA_S3_PATH_STYLE', Boolean(env.ARCA_S3_ENDPOINT)),
+    cacheDir: env.ARCA_STORE_CACHE_DIR ? path.resolve(cwd, env.ARCA_STORE_CACHE_DIR) : undefined,
+    cacheBytes: integer(env, 'ARCA_STORE_CACHE_MB', 10_240, 1) * 1024 * 1024,
+    redirectDownloads: flag(env, 'ARCA_STORE_REDIRECT_DOWNLOADS', false),
+  };
 }
 
 /** What this build really provides; other services are listed once they land. */
@@ -131,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
     supportBundleRetentionDays: integer(env, 'ARCA_SUPPORT_BUNDLE_RETENTION_DAYS', 30, 1),
+    store: store(env, cwd),
     backupDir: path.resolve(cwd, env.ARCA_BACKUP_DIR || path.join(env.ARCA_DATA_DIR || 'data', 'backups')),
     backupSchedule: env.ARCA_BACKUP_SCHEDULE || undefined,
     backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),

@@ -12,6 +12,66 @@ const CLUSTER_METRICS = 'arca:metrics';
 /** How long a worker waits for its primary's aggregate before answering with its own metrics. */
 const CLUSTER_WAIT_MS = 5_000;
 
+/**
+ * A histogram for the hottest paths (every request, every query), registered with prom-client
+ * like its own: a series is found by one string key its caller already has, where prom-client's
+ * `observe` hashes the label set on every call (3 % of a 1 KiB read's time).
+ */
+class KeyedHistogram<L extends string> {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly series = new Map<
+    string,
+    { labels: Record<L, string | number>; buckets: number[]; sum: number; count: number }
+  >();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: number[],
+    registry: Registry,
+  ) {
+    registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+  }
+
+  observe(key: string, labels: () => Record<L, string | number>, value: number): void {
+    let series = this.series.get(key);
+    if (!series) {
+      series = { labels: labels(), buckets: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 };
+      this.series.set(key, series);
+    }
+    series.sum += value;
+    series.count += 1;
+    const { bounds } = this;
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= bounds[i]!) {
+        series.buckets[i]! += 1;
+        break;
+      }
+    }
+  }
+
+  /** prom-client's shape of a histogram: cumulative buckets, then +Inf, sum and count. */
+  get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const { labels, buckets, sum, count } of this.series.values()) {
+      let cumulative = 0;
+      for (const [i, bound] of this.bounds.entries()) {
+        cumulative += buckets[i]!;
+        values.push({ labels: { ...labels, le: bound }, value: cumulative, metricName: `${this.name}_bucket` });
+      }
+      values.push({ labels: { ...labels, le: '+Inf' }, value: count, metricName: `${this.name}_bucket` });
+      values.push({ labels, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels, value: count, metricName: `${this.name}_count` });
+    }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
 /** What the metrics read from the process they run in. */
 export interface MetricsSources {
   db: Db;
@@ -29,8 +89,8 @@ export interface MetricsSources {
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
-  readonly dbQueryDuration: Histogram<'outcome'>;
+  private readonly httpDuration: KeyedHistogram<'method' | 'route' | 'status_code'>;
+  private readonly dbQueryDuration: KeyedHistogram<'outcome'>;
   private readonly deployedBytes: Counter<'package_type'>;
   private readonly downloadedBytes: Counter<'package_type'>;
   private readonly webhookDeliveries: Counter<'outcome'>;
@@ -39,6 +99,8 @@ export class Metrics {
   private readonly loginFailures: Counter;
   private readonly unsubscribe: (() => void)[] = [];
   private sources: MetricsSources | undefined;
+  /** Bytes downloaded per repository since the last scrape, added to the counter by package type then. */
+  private readonly pendingDownloads = new Map<string, number>();
 
   constructor() {
     const registers = [this.registry];
@@ -48,31 +110,31 @@ export class Metrics {
     const db = () => this.sources?.db;
     const poolStats = () => this.sources?.pool?.();
     collectDefaultMetrics({ register: this.registry });
-    this.httpDuration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by method, route template and status code.',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.dbQueryDuration = new Histogram({
-      name: 'arca_db_query_duration_seconds',
-      help: 'Time the metadata database took to answer a query.',
-      labelNames: ['outcome'],
-      buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-      registers,
-    });
+    this.httpDuration = new KeyedHistogram(
+      'http_request_duration_seconds',
+      'Time to answer an HTTP request, by method, route template and status code.',
+      [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      this.registry,
+    );
+    this.dbQueryDuration = new KeyedHistogram(
+      'arca_db_query_duration_seconds',
+      'Time the metadata database took to answer a query.',
+      [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      this.registry,
+    );
     this.deployedBytes = new Counter({
       name: 'arca_deployed_bytes_total',
       help: 'Bytes of files deployed, by package type of the repository.',
       labelNames: ['package_type'],
       registers,
     });
+    const countDownloads = () => this.countDownloads();
     this.downloadedBytes = new Counter({
       name: 'arca_downloaded_bytes_total',
       help: 'Bytes of files sent to clients, by package type of the repository.',
       labelNames: ['package_type'],
       registers,
+      collect: countDownloads,
     });
     this.webhookDeliveries = new Counter({
       name: 'arca_webhook_deliveries_total',
@@ -212,13 +274,29 @@ export class Metrics {
     );
   }
 
-  /** Bytes sent to a client from a repository. */
+  /** A request answered: its duration by method, route template and status. */
+  requestDone(method: string, route: string, status: number, seconds: number): void {
+    this.httpDuration.observe(`${method} ${status} ${route}`, () => ({ method, route, status_code: status }), seconds);
+  }
+
+  /** A database query answered (or failed) in `seconds`. */
+  queryDone(seconds: number, failed: boolean): void {
+    const outcome = failed ? 'error' : 'ok';
+    this.dbQueryDuration.observe(outcome, () => ({ outcome }), seconds);
+  }
+
+  /** Bytes sent to a client from a repository (counted by package type at the next scrape). */
   downloaded(repoKey: string, bytes: number): void {
-    if (bytes <= 0) return;
-    void this.packageTypeOf(repoKey).then(
-      (type) => this.downloadedBytes.inc({ package_type: type }, bytes),
-      () => undefined,
-    );
+    if (bytes > 0) this.pendingDownloads.set(repoKey, (this.pendingDownloads.get(repoKey) ?? 0) + bytes);
+  }
+
+  /** Moves the downloads counted since the last scrape into the counter, by package type. */
+  private async countDownloads(): Promise<void> {
+    const pending = [...this.pendingDownloads];
+    this.pendingDownloads.clear();
+    for (const [repoKey, bytes] of pending) {
+      this.downloadedBytes.inc({ package_type: await this.packageTypeOf(repoKey).catch(() => 'unknown') }, bytes);
+    }
   }
 
   webhookDelivery(outcome: 'delivered' | 'retrying' | 'failed'): void {

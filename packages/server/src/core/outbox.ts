@@ -19,6 +19,13 @@ const WAKE_MS = 50;
 /** How often an idle consumer moves its position (one small write), at most. */
 const POSITION_INTERVAL_MS = 60_000;
 
+/**
+ * How often a polling consumer looks through its whole commit window (for events that committed
+ * late, leases other nodes let run out, retries come due); in between it reads only the events
+ * after the newest it took, so that a window holding many events is not read again every pass.
+ */
+const FULL_SCAN_MS = 5_000;
+
 /** How a consumer retries an event its handler failed on. */
 export interface RetryPolicy {
   /** Attempts in all before the event is given up (dead, visible to administrators). */
@@ -70,10 +77,11 @@ export async function claimEvents(
   db: Db,
   consumer: string,
   holder: string,
-  options: { limit?: number; leaseMs?: number; now?: number } = {},
+  options: { limit?: number; leaseMs?: number; now?: number; after?: number } = {},
 ): Promise<StoredEvent[]> {
   const { limit = 100, leaseMs = 60_000, now = Date.now() } = options;
-  const position = await positionOf(db, consumer);
+  // `after`: only what follows an event this holder took already (the events before it were seen)
+  const position = Math.max(await positionOf(db, consumer), options.after ?? 0);
   const candidates = await db
     .selectFrom('events as e')
     .leftJoin('event_receipts as r', (join) => join.onRef('r.event_id', '=', 'e.id').on('r.consumer', '=', consumer))
@@ -398,6 +406,9 @@ export class OutboxConsumer {
   private readonly retry: RetryPolicy;
   /** When this consumer last moved its position: an idle consumer writes it once a minute, not every poll. */
   private advancedAt = 0;
+  /** When this process last looked through the whole window, and the newest event it has taken since. */
+  private scannedAt = 0;
+  private newest = 0;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -411,7 +422,7 @@ export class OutboxConsumer {
   start(): void {
     this.timer = setInterval(
       () =>
-        void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`)),
+        void this.poll().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`)),
       this.options.pollMs ?? 1000,
     );
     this.timer.unref();
@@ -435,13 +446,18 @@ export class OutboxConsumer {
         this.again = true;
         return;
       }
-      void this.drain().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`));
+      void this.poll().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`));
     }, WAKE_MS);
   }
 
+  /** A poll: what is new since the last pass, and the whole window every few seconds. */
+  private poll(): Promise<number> {
+    return this.drain(undefined, Date.now() - this.scannedAt < FULL_SCAN_MS);
+  }
+
   /** Applies what is waiting and due now; answers how many events it took. */
-  drain(now?: number): Promise<number> {
-    this.running ??= this.pass(now).finally(() => {
+  drain(now?: number, onlyNew = false): Promise<number> {
+    this.running ??= this.pass(now, onlyNew).finally(() => {
       this.running = undefined;
       if (this.again) {
         this.again = false;
@@ -451,15 +467,20 @@ export class OutboxConsumer {
     return this.running;
   }
 
-  private async pass(at?: number): Promise<number> {
+  private async pass(at: number | undefined, onlyNew: boolean): Promise<number> {
     const { db, nodeId } = this.app;
     this.registered ??= ensureConsumer(db, this.name, this.options.from ?? 'now', at);
     await this.registered;
     let taken = 0;
+    let after = onlyNew ? this.newest : undefined;
+    if (!onlyNew) this.scannedAt = at ?? Date.now();
     for (;;) {
       const now = at ?? Date.now();
-      const events = await claimEvents(db, this.name, nodeId, { limit: 200, now });
+      const events = await claimEvents(db, this.name, nodeId, { limit: 200, now, ...(after ? { after } : {}) });
       if (!events.length) break;
+      // the next claim of this pass starts after these: everything before them has been looked at
+      after = events[events.length - 1]!.seq;
+      this.newest = Math.max(this.newest, after);
       const delivered: string[] = [];
       for (const event of events) {
         try {

@@ -25,11 +25,20 @@ export interface PendingBinary extends BinaryDigest {
   discard(): Promise<void>;
 }
 
+/** What a store says of itself for the storage pages: where it is and, for a disk, its space. */
+export interface StoreFigures {
+  type: 'file-system' | 's3';
+  location: string;
+  totalBytes?: number;
+  freeBytes?: number;
+}
+
 /**
- * Where binaries live. The file-system store keeps each content once, under its SHA-256; an
- * S3-compatible store can implement the same interface for multi-node deployments.
+ * Where binaries live, each content once under its SHA-256: a folder of the file system
+ * (`FileBinaryStore`) or an S3-compatible object store (`S3BinaryStore`) that several nodes share.
  */
 export interface BinaryStore {
+  readonly kind: 'file' | 's3';
   /**
    * Streams `source` to a temporary file, computing SHA-256, SHA-1 and MD5 in the same pass.
    * `sizeHint` (the announced length) lets large uploads hash on two threads.
@@ -38,8 +47,9 @@ export interface BinaryStore {
   /**
    * Takes in a file written elsewhere on the store's file system whose digests the caller computed
    * while writing it (an upload received in parts): synced, then moved in on commit, never copied.
+   * Only a store on the file system can.
    */
-  adopt(file: string, digest: BinaryDigest): Promise<PendingBinary>;
+  adopt?(file: string, digest: BinaryDigest): Promise<PendingBinary>;
   /**
    * Writes content held in memory whose digests the caller computed from these very bytes (a
    * package a format checked before storing it), so that it is not hashed a second time.
@@ -69,11 +79,21 @@ export interface BinaryStore {
    * not written to since `olderThan` (epoch ms), so that their uploads in flight go on.
    */
   cleanTemporary(olderThan: number): Promise<number>;
-  /** Every stored SHA-256 with the file's modification time. */
-  list(): AsyncIterable<{ sha256: string; mtimeMs: number }>;
+  /** Every stored SHA-256 with when it was last written. */
+  list(): AsyncIterable<{ sha256: string; modifiedMs: number }>;
+  /** Where the store is and how much room it has. */
+  figures(): Promise<StoreFigures>;
+  /**
+   * A short-lived address from which a client downloads a content straight from the store,
+   * where the store has such addresses (an object store's presigned URLs).
+   */
+  downloadUrl?(sha256: string, options: { fileName: string; contentType: string; seconds: number }): Promise<string>;
+  /** Lets go of connections; the store is not used afterwards. */
+  close?(): void;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+export const isSha256 = (value: string) => SHA256.test(value);
 
 /**
  * SHA-256, SHA-1 and MD5 of a content that passes through in one or several streams, with SHA-1
@@ -127,7 +147,7 @@ export const SMALL_BINARY_BYTES = 64 * 1024;
 const SMALL_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Least recently used small contents, by SHA-256 (a Map keeps insertion order). */
-class SmallBlobCache {
+export class SmallBlobCache {
   private readonly blobs = new Map<string, Buffer>();
   private bytes = 0;
 
@@ -165,6 +185,7 @@ class SmallBlobCache {
  * clears what its own previous run left without touching uploads other nodes are receiving.
  */
 export class FileBinaryStore implements BinaryStore {
+  readonly kind = 'file';
   private readonly tmpRoot: string;
   private readonly tmpDir: string;
 
@@ -326,14 +347,23 @@ export class FileBinaryStore implements BinaryStore {
     return true;
   }
 
-  async *list(): AsyncIterable<{ sha256: string; mtimeMs: number }> {
+  async figures(): Promise<StoreFigures> {
+    const disk = await fsp.statfs(this.root).catch(() => undefined);
+    return {
+      type: 'file-system',
+      location: this.root,
+      ...(disk ? { totalBytes: disk.blocks * disk.bsize, freeBytes: disk.bavail * disk.bsize } : {}),
+    };
+  }
+
+  async *list(): AsyncIterable<{ sha256: string; modifiedMs: number }> {
     for (const a of await fsp.readdir(this.root)) {
       if (a === '_tmp' || a.length !== 2) continue;
       for (const b of await fsp.readdir(path.join(this.root, a))) {
         for (const name of await fsp.readdir(path.join(this.root, a, b))) {
           if (!SHA256.test(name)) continue;
           const stat = await fsp.stat(path.join(this.root, a, b, name));
-          yield { sha256: name, mtimeMs: stat.mtimeMs };
+          yield { sha256: name, modifiedMs: stat.mtimeMs };
         }
       }
     }

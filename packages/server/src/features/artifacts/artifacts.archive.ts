@@ -1,4 +1,4 @@
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
@@ -23,10 +23,74 @@ export function archiveKind(name: string): Kind | undefined {
 /** At most this many entries are listed. */
 const MAX_ENTRIES = 10_000;
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+/** Reads of a stored content are made in blocks of this size, kept for the next reads. */
+const ZIP_BLOCK_BYTES = 1024 * 1024;
+/** Blocks kept per open archive. */
+const ZIP_BLOCKS_KEPT = 8;
+
+/**
+ * A stored zip read at random through the store, whatever it is: reads go in aligned blocks of
+ * 1 MiB, the last few kept, so that the central directory of a jar in an object store costs one or
+ * two requests rather than one per entry.
+ */
+class StoredZipReader extends yauzl.RandomAccessReader {
+  private readonly blocks = new Map<number, Promise<Buffer>>();
+
+  constructor(
+    private readonly store: BinaryStore,
+    private readonly sha256: string,
+    private readonly size: number,
+  ) {
+    super();
+  }
+
+  private block(index: number): Promise<Buffer> {
+    let block = this.blocks.get(index);
+    if (block) {
+      this.blocks.delete(index);
+      this.blocks.set(index, block);
+      return block;
+    }
+    const start = index * ZIP_BLOCK_BYTES;
+    const end = Math.min(this.size, start + ZIP_BLOCK_BYTES) - 1;
+    block = (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of this.store.read(this.sha256, { start, end }) as AsyncIterable<Buffer>)
+        chunks.push(chunk);
+      return Buffer.concat(chunks);
+    })();
+    this.blocks.set(index, block);
+    for (const key of this.blocks.keys()) {
+      if (this.blocks.size <= ZIP_BLOCKS_KEPT) break;
+      this.blocks.delete(key);
+    }
+    return block;
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return Readable.from(this.range(start, end));
+  }
+
+  private async *range(start: number, end: number): AsyncGenerator<Buffer> {
+    for (let at = start; at < end;) {
+      const index = Math.floor(at / ZIP_BLOCK_BYTES);
+      const block = await this.block(index);
+      const from = at - index * ZIP_BLOCK_BYTES;
+      const to = Math.min(block.length, end - index * ZIP_BLOCK_BYTES);
+      if (to <= from) throw new Error('The archive ends before its directory says.');
+      yield block.subarray(from, to);
+      at += to - from;
+    }
+  }
+}
+
+function openZip(store: BinaryStore, sha256: string, size: number): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) =>
-      err || !zip ? reject(err ?? new Error('zip')) : resolve(zip),
+    yauzl.fromRandomAccessReader(
+      new StoredZipReader(store, sha256, size),
+      size,
+      { lazyEntries: true, autoClose: true },
+      (err, zip) => (err || !zip ? reject(err ?? new Error('zip')) : resolve(zip)),
     ),
   );
 }
@@ -118,8 +182,9 @@ function asArchiveError(error: unknown): never {
 
 /** Lists the entries of a zip, jar, tgz or tar stored under `sha256`. */
 export async function listArchive(
-  store: BinaryStore & { pathOf?(sha: string): string },
+  store: BinaryStore,
   sha256: string,
+  size: number,
   name: string,
   maxEntries = MAX_ENTRIES,
 ): Promise<ArchiveEntry[]> {
@@ -128,8 +193,7 @@ export async function listArchive(
   const entries: ArchiveEntry[] = [];
   try {
     if (kind === 'zip') {
-      if (!store.pathOf) throw badRequest(ARTIFACT_MESSAGES.notArchive);
-      const zip = await openZip(store.pathOf(sha256));
+      const zip = await openZip(store, sha256, size);
       await new Promise<void>((resolve, reject) => {
         zip.on('entry', (entry: yauzl.Entry) => {
           const folder = entry.fileName.endsWith('/');
@@ -160,8 +224,9 @@ export async function listArchive(
 
 /** The text of one entry of an archive (first 1 MiB). */
 export async function readArchiveEntry(
-  store: BinaryStore & { pathOf?(sha: string): string },
+  store: BinaryStore,
   sha256: string,
+  size: number,
   name: string,
   entryPath: string,
 ): Promise<{ fileContent: string; truncated: boolean }> {
@@ -169,7 +234,7 @@ export async function readArchiveEntry(
   if (!kind) throw badRequest(ARTIFACT_MESSAGES.notArchive);
   let result: { text: string; truncated: boolean } | undefined;
   try {
-    result = await readEntry(store, sha256, kind, entryPath);
+    result = await readEntry(store, sha256, size, kind, entryPath);
   } catch (error) {
     asArchiveError(error);
   }
@@ -178,14 +243,15 @@ export async function readArchiveEntry(
 }
 
 async function readEntry(
-  store: BinaryStore & { pathOf?(sha: string): string },
+  store: BinaryStore,
   sha256: string,
+  size: number,
   kind: Kind,
   entryPath: string,
 ): Promise<{ text: string; truncated: boolean } | undefined> {
   let result: { text: string; truncated: boolean } | undefined;
   if (kind === 'zip') {
-    const zip = await openZip(store.pathOf!(sha256));
+    const zip = await openZip(store, sha256, size);
     result = await new Promise((resolve, reject) => {
       zip.on('entry', (entry: yauzl.Entry) => {
         if (entry.fileName !== entryPath) return zip.readEntry();

@@ -55,7 +55,7 @@ export class ClassIndexer {
     if (path) {
       const item = await db
         .selectFrom('items as i')
-        .select(['i.id', 'i.name', 'i.sha256', 'i.folder'])
+        .select(['i.id', 'i.name', 'i.sha256', 'i.size', 'i.folder'])
         .select((eb) =>
           eb
             .exists(eb.selectFrom('archive_classes as c').select('c.item_id').whereRef('c.item_id', '=', 'i.id'))
@@ -67,14 +67,14 @@ export class ClassIndexer {
       if (!item) return;
       if (!item.folder) {
         const extension = item.name.slice(item.name.lastIndexOf('.') + 1).toLowerCase();
-        if (extensions.includes(extension) && !Number(item.indexed)) await this.index(item.id, item.name, item.sha256);
+        if (extensions.includes(extension) && !Number(item.indexed)) await this.index(item);
         return;
       }
     }
     const escaped = path.replace(/[\\%_]/g, (c) => `\\${c}`);
     const archives = await db
       .selectFrom('items as i')
-      .select(['i.id', 'i.name', 'i.sha256'])
+      .select(['i.id', 'i.name', 'i.sha256', 'i.size'])
       .where('i.repo_key', '=', repoKey)
       .where('i.folder', '=', 0)
       .where((eb) => (path ? eb('i.path', 'like', `${escaped}/%`) : eb.lit(true)))
@@ -91,10 +91,11 @@ export class ClassIndexer {
       )
       .limit(MAX_ARCHIVES_PER_FOLDER)
       .execute();
-    for (const archive of archives) await this.index(archive.id, archive.name, archive.sha256);
+    for (const archive of archives) await this.index(archive);
   }
 
-  private async index(itemId: string, name: string, sha256: string | null): Promise<void> {
+  private async index(archive: { id: string; name: string; sha256: string | null; size: number | string }) {
+    const { id: itemId, name, sha256 } = archive;
     const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
     const hooks = this.app.formatRegistry.all.flatMap((f) =>
       f.classes?.archiveExtensions.includes(extension) ? [f.classes] : [],
@@ -102,7 +103,7 @@ export class ClassIndexer {
     if (!sha256 || !hooks.length || !name.includes('.')) return;
     let entries;
     try {
-      entries = await listArchive(this.app.binaries, sha256, name, MAX_ENTRIES);
+      entries = await listArchive(this.app.binaries, sha256, Number(archive.size), name, MAX_ENTRIES);
     } catch {
       return; // not a readable zip: nothing to index
     }

@@ -373,7 +373,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await repoContent(request).resolve(request.query.repoKey, request.query.path);
       if (!found || found.item.folder === 1) throw notFound();
-      return listArchive(app.binaries, found.item.sha256!, found.item.name);
+      return listArchive(app.binaries, found.item.sha256!, Number(found.item.size), found.item.name);
     },
   );
 
@@ -387,7 +387,13 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const path = normalizeItemPath(request.body.archivePath);
       const found = await repoContent(request).resolve(request.body.repoKey, path);
       if (!found || found.item.folder === 1) throw notFound();
-      return readArchiveEntry(app.binaries, found.item.sha256!, found.item.name, request.body.sourcePath);
+      return readArchiveEntry(
+        app.binaries,
+        found.item.sha256!,
+        Number(found.item.size),
+        found.item.name,
+        request.body.sourcePath,
+      );
     },
   );
 

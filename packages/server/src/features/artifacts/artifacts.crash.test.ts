@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startS3Server, type S3TestServer } from '../../test/s3-server.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../../../dist/main.js');
 const PASSWORD = 'Crash-test-password';
@@ -20,10 +21,11 @@ function freePort(): Promise<number> {
   });
 }
 
-async function start(dataDir: string, port: number): Promise<ChildProcess> {
+async function start(dataDir: string, port: number, store: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
+      ...store,
       ARCA_DATA_DIR: dataDir,
       ARCA_PORT: String(port),
       ARCA_HOST: '127.0.0.1',
@@ -77,11 +79,22 @@ function upload(port: number, name: string, data: Buffer, delayMs: number): Prom
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
 
-describe('a crash during uploads', () => {
+/** The temporary files (or objects) an interrupted upload could leave in the store. */
+function temporaryFiles(dataDir: string, s3: S3TestServer | undefined): string[] {
+  const root = s3 ? path.join(s3.directory, s3.bucket, '_tmp') : path.join(dataDir, 'filestore', '_tmp');
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) =>
+    fs.statSync(path.join(root, f)).isFile(),
+  );
+}
+
+describe.each(['file', 's3'] as const)('a crash during uploads to the %s store', (kind) => {
   it('leaves every listed artifact intact and no temporary file after a restart', { timeout: 90_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-crash-'));
+    const s3 = kind === 's3' ? await startS3Server() : undefined;
+    const store = s3?.env ?? {};
     const port = await freePort();
-    let server = await start(dataDir, port);
+    let server = await start(dataDir, port, store);
     children.push(server);
     const created = await fetch(`http://127.0.0.1:${port}/artifactory/api/repositories/crash-local`, {
       method: 'PUT',
@@ -103,7 +116,7 @@ describe('a crash during uploads', () => {
     const slow = await Promise.all(results.filter((_, i) => i % 2 === 1));
     expect(slow.filter((s) => s === 201).length).toBeLessThan(10);
 
-    server = await start(dataDir, port);
+    server = await start(dataDir, port, store);
     children.push(server);
     const list = (await (
       await fetch(`http://127.0.0.1:${port}/artifactory/api/storage/crash-local?list&deep=1`, {
@@ -126,12 +139,11 @@ describe('a crash during uploads', () => {
       expect(digest).toBe(entry.sha2);
       expect(digest).toBe(createHash('sha256').update(original.data).digest('hex'));
     }
-    const temporary = (fs.readdirSync(path.join(dataDir, 'filestore', '_tmp'), { recursive: true }) as string[]).filter(
-      (f) => fs.statSync(path.join(dataDir, 'filestore', '_tmp', f)).isFile(),
-    );
-    expect(temporary).toEqual([]);
+    expect(temporaryFiles(dataDir, s3)).toEqual([]);
+    if (s3) expect(fs.existsSync(path.join(dataDir, 'filestore'))).toBe(false);
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    await s3?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

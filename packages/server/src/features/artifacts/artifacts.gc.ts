@@ -36,7 +36,7 @@ export async function collectGarbage(
   }
   let orphans = 0;
   for await (const file of store.list()) {
-    if (file.mtimeMs >= cutoff) continue;
+    if (file.modifiedMs >= cutoff) continue;
     const row = await db.selectFrom('binaries').select('sha256').where('sha256', '=', file.sha256).executeTakeFirst();
     if (!row && (await store.remove(file.sha256, cutoff))) orphans += 1;
   }

@@ -29,6 +29,11 @@ function parseRange(header: string, size: number): { start: number; end: number 
   return { start, end };
 }
 
+/** Files from this size on are downloaded straight from the object store, when it is configured so. */
+const REDIRECT_FROM_BYTES = 1024 * 1024;
+/** How long a presigned download address is good for. */
+const REDIRECT_SECONDS = 300;
+
 /**
  * Answers a stored file the way Artifactory does: checksum headers, ETag (the SHA-1),
  * Last-Modified, conditional requests and single byte ranges. HEAD answers the headers only.
@@ -75,12 +80,28 @@ export async function sendItem(request: FastifyRequest, reply: FastifyReply, ite
     if (request.method === 'HEAD') return reply.send();
     return reply.send(request.server.binaries.read(item.sha256!, range));
   }
+  const { binaries, config } = request.server;
+  // an object store serves a large file itself, from a presigned address good for a few minutes
+  if (
+    request.method === 'GET' &&
+    size >= REDIRECT_FROM_BYTES &&
+    binaries.downloadUrl &&
+    config.store.type === 's3' &&
+    config.store.redirectDownloads
+  ) {
+    const url = await binaries.downloadUrl(item.sha256!, {
+      fileName: item.name,
+      contentType: item.mime_type ?? 'application/octet-stream',
+      seconds: REDIRECT_SECONDS,
+    });
+    return reply.removeHeader('Content-Disposition').redirect(url, 302);
+  }
   reply.header('Content-Length', size);
   if (request.method === 'HEAD') return reply.send();
   if (size === 0) return reply.send('');
   // a small file is one read into a buffer (often from the cache of hot ones), not a stream
-  if (size <= SMALL_BINARY_BYTES) return reply.send(await request.server.binaries.readSmall(item.sha256!, size));
-  return reply.send(request.server.binaries.read(item.sha256!));
+  if (size <= SMALL_BINARY_BYTES) return reply.send(await binaries.readSmall(item.sha256!, size));
+  return reply.send(binaries.read(item.sha256!));
 }
 
 const escapeHtml = (text: string) =>

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
@@ -209,7 +208,7 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: storageInfoAnswerSchema },
       },
     },
-    async () => artifactoryStorageInfo(app.db, path.join(app.config.dataDir, 'filestore')),
+    async () => artifactoryStorageInfo(app.db, app.binaries),
   );
 
   // Artifactory's properties update: `{"props": {key: value | [values] | null}}`, null removing the key;

@@ -86,7 +86,7 @@ export class UploadSessions {
     const size = await this.size(id);
     const digest = this.digests.get(id);
     this.digests.delete(id);
-    if (digest && digest.size === size) {
+    if (digest && digest.size === size && store.adopt) {
       const result: BinaryDigest = await digest.result();
       return store.adopt(this.file(id), result);
     }

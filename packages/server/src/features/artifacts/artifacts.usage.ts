@@ -1,6 +1,6 @@
-import fsp from 'node:fs/promises';
 import { ALL_PROJECTS_CONTEXT, type LargestFolders, type StorageGrowth, type StorageSummary } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
 import { listRepositories, usageByRepository } from '../repositories/index.js';
 import { repoKind } from './artifacts.browse.js';
 import { TRASHCAN_ROW } from './artifacts.items.js';
@@ -81,11 +81,11 @@ const percent = (part: number, whole: number) => `${whole ? ((part / whole) * 10
  * disk-usage tools that read them): binaries, the file store's disk, and each repository with a
  * `TOTAL` row.
  */
-export async function artifactoryStorageInfo(db: Db, filestoreDir: string) {
+export async function artifactoryStorageInfo(db: Db, store: BinaryStore) {
   const summary = await storageSummary(db);
-  const disk = await fsp.statfs(filestoreDir).catch(() => undefined);
-  const total = disk ? disk.blocks * disk.bsize : 0;
-  const free = disk ? disk.bavail * disk.bsize : 0;
+  const figures = await store.figures();
+  const total = figures.totalBytes ?? 0;
+  const free = figures.freeBytes ?? 0;
   const used = total - free;
   const kind: Record<string, string> = { local: 'LOCAL', remote: 'CACHE', virtual: 'VIRTUAL', trashcan: 'TRASH' };
   const repositories = summary.repositories.map((r) => ({
@@ -112,13 +112,23 @@ export async function artifactoryStorageInfo(db: Db, filestoreDir: string) {
       itemsCount: count(summary.itemsCount),
       artifactsCount: count(summary.artifactsCount),
     },
-    fileStoreSummary: {
-      storageType: 'filesystem',
-      storageDirectory: filestoreDir,
-      totalSpace: artifactorySize(total),
-      usedSpace: `${artifactorySize(used)} (${percent(used, total)})`,
-      freeSpace: `${artifactorySize(free)} (${percent(free, total)})`,
-    },
+    // an object store has no disk to fill: what it holds is the binaries' size
+    fileStoreSummary:
+      figures.totalBytes === undefined
+        ? {
+            storageType: figures.type,
+            storageDirectory: figures.location,
+            totalSpace: 'unlimited',
+            usedSpace: artifactorySize(summary.binariesSize),
+            freeSpace: 'unlimited',
+          }
+        : {
+            storageType: 'filesystem',
+            storageDirectory: figures.location,
+            totalSpace: artifactorySize(total),
+            usedSpace: `${artifactorySize(used)} (${percent(used, total)})`,
+            freeSpace: `${artifactorySize(free)} (${percent(free, total)})`,
+          },
     repositoriesSummaryList: [
       ...repositories,
       {

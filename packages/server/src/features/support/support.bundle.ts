@@ -146,6 +146,7 @@ async function systemInformation(app: FastifyInstance): Promise<unknown> {
     disk,
     database: { engine: app.dbEngine, bytes: databaseBytes },
     store: {
+      ...(await app.binaries.figures()),
       binaries: await count('binaries'),
       binaryBytes: Number(binaryBytes?.bytes ?? 0),
       artifacts: await count('items'),

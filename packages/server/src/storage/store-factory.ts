@@ -1,0 +1,26 @@
+import path from 'node:path';
+import type { StoreConfig } from '../config.js';
+import { FileBinaryStore, type BinaryStore } from './binary-store.js';
+import { DiskReadCache } from './read-cache.js';
+import { openS3Store } from './s3-store.js';
+
+/**
+ * The binary store the configuration names, ready to use: the file system under the data
+ * directory, or an S3-compatible object store whose bucket answered.
+ */
+export async function openBinaryStore(
+  config: { store: StoreConfig; dataDir: string },
+  nodeId: string,
+): Promise<BinaryStore> {
+  const { store } = config;
+  if (store.type === 'file') return new FileBinaryStore(path.join(config.dataDir, 'filestore'), nodeId);
+  return openS3Store({
+    bucket: store.bucket,
+    prefix: store.prefix,
+    region: store.region,
+    endpoint: store.endpoint,
+    pathStyle: store.pathStyle,
+    nodeId,
+    cache: store.cacheDir ? DiskReadCache.open(store.cacheDir, store.cacheBytes) : undefined,
+  });
+}

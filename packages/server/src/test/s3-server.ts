@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface S3TestServer {
+  /** `http://127.0.0.1:<port>` */
+  endpoint: string;
+  /** The bucket made at the start. */
+  bucket: string;
+  /** Where the server keeps the objects (one file per object, for tests that look). */
+  directory: string;
+  /** The environment that points Arca at this server. */
+  env: Record<string, string>;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The credentials the test server accepts (it checks the signature's form, not who signed). */
+export const S3_TEST_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts an S3-API server (s3rver, objects on disk) in its own process with one bucket. Its
+ * continuation tokens use a cipher OpenSSL 3 keeps in its legacy provider, hence the flag.
+ */
+export async function startS3Server(bucket = 'arca-test'): Promise<S3TestServer> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-s3-'));
+  const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin/s3rver.js');
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '--openssl-legacy-provider',
+      bin,
+      '--directory',
+      directory,
+      '--address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--silent',
+      '--no-vhost-buckets',
+      '--configure-bucket',
+      bucket,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the S3 test server exited: ${errors}`);
+    const answer = await fetch(`${endpoint}/${bucket}?list-type=2&max-keys=1`).catch(() => undefined);
+    if (answer?.ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the S3 test server did not answer in 20 s: ${errors}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    endpoint,
+    bucket,
+    directory,
+    process: child,
+    env: {
+      ARCA_STORE: 's3',
+      ARCA_S3_ENDPOINT: endpoint,
+      ARCA_S3_BUCKET: bucket,
+      ARCA_S3_REGION: 'us-east-1',
+      ...S3_TEST_CREDENTIALS,
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
