@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LICENSE_EDITIONS, type LicenseEdition } from '@arca/contracts';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { backup, restore } from './features/backup/backup.service.js';
 import { LicenseService } from './features/license/license.service.js';
+import type { BinaryStore } from './storage/binary-store.js';
+import { openBinaryStore } from './storage/store-factory.js';
 
 const USAGE = `Usage:
   arca license issue --edition EDITION --licensee NAME [--days N]
@@ -68,13 +70,29 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
   const { values } = parseArgs({ args, options: { to: { type: 'string' }, from: { type: 'string' } } });
   const config = loadConfig();
   const started = Date.now();
+  const store = await openBinaryStore(config, `${what}-${process.pid}`);
+  try {
+    return await backupOrRestore(what, values, config, store, started, out);
+  } finally {
+    store.close?.();
+  }
+}
+
+async function backupOrRestore(
+  what: 'backup' | 'restore',
+  values: { to?: string | undefined; from?: string | undefined },
+  config: Config,
+  store: BinaryStore,
+  started: number,
+  out: (line: string) => void,
+): Promise<number> {
   if (what === 'backup') {
     if (!values.to) {
       out(USAGE);
       return 2;
     }
     const manifest = await backup(
-      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to) },
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to), store },
       progressLine(out),
     );
     if (manifest.database.note) out(manifest.database.note);
@@ -94,6 +112,7 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
       from: path.resolve(values.from),
       open: () => openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).db,
       migrate: migrateToLatest,
+      store,
     },
     progressLine(out),
   );
