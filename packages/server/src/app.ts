@@ -76,7 +76,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     await loggers.close();
     throw error;
   }
-  const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
+  const license = await LicenseService.open(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
   let binaries: BinaryStore;

@@ -56,9 +56,9 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     return 2;
   }
   const config = loadConfig();
-  const { db } = openDatabase({ dataDir: config.dataDir });
+  const { db } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
-    const service = new LicenseService(db, config.dataDir, []);
+    const service = await LicenseService.open(db, config.dataDir, []);
     out(service.issue({ edition, licensee: values.licensee, days }));
     return 0;
   } finally {
