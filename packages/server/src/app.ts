@@ -22,6 +22,7 @@ import { createJobRunner } from './core/jobs.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
+import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
 import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore } from './storage/store-factory.js';
@@ -82,6 +83,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   let binaries: BinaryStore;
   try {
     binaries = await openBinaryStore(config, nodeId);
+    await checkStoreKind(db, binaries).catch((error: unknown) => {
+      binaries.close?.();
+      throw error;
+    });
   } catch (error) {
     stopAuditLog();
     metrics.close();
