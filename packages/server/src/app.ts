@@ -11,6 +11,7 @@ import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
+import { pruneLimits } from './core/rate-limits.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
@@ -106,6 +107,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     schedules: polls,
     onRun: (job, outcome, ms) => metrics.jobRun(job, outcome, ms / 1000),
+  });
+  jobs.register('rate-limit-retention', '53 * * * *', async () => {
+    await pruneLimits(db);
   });
   jobs.register('outbox-retention', '47 * * * *', async () => {
     const removed = await pruneOutbox(db, Date.now() - config.outboxRetentionDays * 86_400_000);
