@@ -1,65 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../server/src/test/harness';
+import { createPostgresDatabase } from '../../server/src/test/postgres';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../server/src/test/s3-server';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+import { ADMIN_PASSWORD, freePort, NGINX, startNginx, startServer, type RunningServer } from './harness';
 
-const NGINX = '/usr/sbin/nginx';
 const AUTH = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Debian's nginx in front of the nodes, with the deployment guide's proxy settings. */
-async function startNginx(ports: number[]): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-nginx-'));
-  const port = await freePort();
-  const guide = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/deploy/nginx.conf'), 'utf8');
-  const site = guide
-    .replace(
-      /upstream arca \{[^}]*\}/,
-      `upstream arca {\n${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}\n  keepalive 16;\n}`,
-    )
-    .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
-    .replace(/listen \[::\]:80;/, '');
-  fs.writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nworker_processes 1;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n${site}\n}\n`,
-  );
-  const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/livez`).catch(() => undefined))?.ok) break;
-    if (i > 100) throw new Error(`nginx did not answer: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
   'three nodes on PostgreSQL and an object store behind nginx',
