@@ -8,13 +8,14 @@ import * as OTPAuth from 'otpauth';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { DbEngine } from '../db/database.js';
+import { createPostgresDatabase } from './postgres.js';
 
 export const ADMIN_PASSWORD = 'Adm1n-test-password';
 
 /** The engines the integration suites run on: SQLite always, PostgreSQL when configured. */
 export const ENGINES: DbEngine[] = process.env.ARCA_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-export { createPostgresDatabase } from './postgres.js';
+export { createPostgresDatabase };
 
 export interface TestApp {
   app: FastifyInstance;
