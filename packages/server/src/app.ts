@@ -11,7 +11,6 @@ import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
-import { pruneLimits } from './core/rate-limits.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
@@ -23,7 +22,6 @@ import { createJobRunner } from './core/jobs.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
-import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
 import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore } from './storage/store-factory.js';
@@ -78,16 +76,12 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     await loggers.close();
     throw error;
   }
-  const license = await LicenseService.open(db, config.dataDir, config.licenseIssuerKeys);
+  const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
   let binaries: BinaryStore;
   try {
     binaries = await openBinaryStore(config, nodeId);
-    await checkStoreKind(db, binaries).catch((error: unknown) => {
-      binaries.close?.();
-      throw error;
-    });
   } catch (error) {
     stopAuditLog();
     metrics.close();
@@ -107,9 +101,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     schedules: polls,
     onRun: (job, outcome, ms) => metrics.jobRun(job, outcome, ms / 1000),
-  });
-  jobs.register('rate-limit-retention', '53 * * * *', async () => {
-    await pruneLimits(db);
   });
   jobs.register('outbox-retention', '47 * * * *', async () => {
     const removed = await pruneOutbox(db, Date.now() - config.outboxRetentionDays * 86_400_000);

@@ -72,7 +72,7 @@ export function registerBackups(app: FastifyInstance): void {
         await linkTree(path.join(dir, previous.name, 'filestore'), path.join(target, 'filestore'));
       }
       const manifest = await backup(
-        { dataDir: app.config.dataDir, databaseUrl: app.config.databaseUrl, target, store: app.binaries },
+        { dataDir: app.config.dataDir, databaseUrl: app.config.databaseUrl, target },
         (step, done, total) => (state.running = { step, done, total, startedAt }),
       );
       state.lastError = null;

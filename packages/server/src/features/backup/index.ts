@@ -1,2 +1,1 @@
 export { backupRoutes, registerBackups } from './backup.routes.js';
-export { checkStoreKind, migrateStore } from './store-migrate.js';

@@ -31,18 +31,13 @@ export class LicenseService {
   readonly ownKey: IssuerKey;
   readonly trusted: IssuerKey[];
 
-  private constructor(
+  constructor(
     private readonly db: Db,
-    ownKey: IssuerKey,
+    dataDir: string,
     extraIssuerKeys: string[],
   ) {
-    this.ownKey = ownKey;
+    this.ownKey = loadOrCreateIssuerKey(dataDir);
     this.trusted = [this.ownKey, ...extraIssuerKeys.map(parseIssuerPublicKey)];
-  }
-
-  /** The service with this deployment's issuer key (from the database) and the extra trusted ones. */
-  static async open(db: Db, dataDir: string, extraIssuerKeys: string[]): Promise<LicenseService> {
-    return new LicenseService(db, await loadOrCreateIssuerKey(db, dataDir), extraIssuerKeys);
   }
 
   /** Signs a new licence key with this deployment's issuer key. */
