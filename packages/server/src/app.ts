@@ -67,28 +67,19 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       : {}),
   });
   metrics.attach({ db, nodeId, ...(poolStats ? { pool: poolStats } : {}) });
-  try {
-    await migrateToLatest(db);
-  } catch (error) {
+  /** A start that fails before the server exists lets go of what it opened. */
+  const abandon = async (error: unknown): Promise<never> => {
     stopAuditLog();
     metrics.close();
     await db.destroy();
     await loggers.close();
     throw error;
-  }
+  };
+  await migrateToLatest(db).catch(abandon);
   const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
-  let binaries: BinaryStore;
-  try {
-    binaries = await openBinaryStore(config, nodeId);
-  } catch (error) {
-    stopAuditLog();
-    metrics.close();
-    await db.destroy();
-    await loggers.close();
-    throw error;
-  }
+  const binaries: BinaryStore = await openBinaryStore(config, nodeId).catch(abandon);
   // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
   if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
