@@ -162,7 +162,8 @@ describe('the overview and access tokens', () => {
       .filter({ hasText: 'libs-release' })
       .click();
     await page.getByText(`${server.url}/artifactory/libs-release`).first().waitFor();
-    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).last().click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await menu();
     await page.getByRole('menuitem', { name: 'Switch to Administration' }).click();
     await page.waitForURL('**/ui/admin/**');

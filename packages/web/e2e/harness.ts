@@ -146,10 +146,13 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 
 /** Picks an option of an Ant Design select: opens it, narrows it by typing when it searches, clicks the option. */
 export async function chooseOption(page: Page, select: Locator, text: string): Promise<void> {
-  await select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]').click();
+  const root = select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]');
+  await root.click();
   if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
-  await page.keyboard.press('Escape');
+  // a single select closes on its own; a multiple one stays open and takes an Escape itself. An
+  // Escape sent to a closed select would travel on and close the dialog around it
+  if (((await root.getAttribute('class')) ?? '').includes('ant-select-multiple')) await page.keyboard.press('Escape');
   // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
   await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
 }
