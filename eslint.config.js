@@ -62,8 +62,14 @@ export default tseslint.config(
   // artifacts feature's index.ts (the door and the Format contract), features reach formats only
   // through the registry the composition root injects (app.formatRegistry)
   restrict(['packages/server/src/features/*/**/*.ts'], [NO_STORE, OTHER_FEATURE, NO_FORMATS], {
-    ignores: ['packages/server/src/features/artifacts/**'],
+    ignores: ['packages/server/src/features/artifacts/**', 'packages/server/src/features/backup/**'],
   }),
+  // a backup copies the whole store below every repository, as the door itself does: the one other
+  // feature that holds the binary store (never the artifacts feature's tables)
+  restrict(
+    ['packages/server/src/features/backup/**/*.ts'],
+    [{ group: ['**/artifacts/artifacts.store*'], message: NO_STORE.message }, OTHER_FEATURE, NO_FORMATS],
+  ),
   restrict(['packages/server/src/features/artifacts/**/*.ts'], [OTHER_FEATURE, NO_FORMATS]),
   restrict(['packages/server/src/formats/*.ts'], [DOOR_ONLY, NO_STORE]),
   restrict(

@@ -2,8 +2,8 @@
 # Installs the Debian packages the test suite needs when they are missing: Chromium for the
 # browser tests, twine for the Python index tests, Maven with the plugins the Maven tests run
 # (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
-# registry for the OCI tests, curl for the snippets Set Me Up shows, PostgreSQL for the second
-# database engine.
+# registry for the OCI tests, curl for the snippets Set Me Up shows, nginx for the cluster test,
+# PostgreSQL for the second database engine.
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
@@ -19,6 +19,8 @@ done
 command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 [ -x /usr/bin/docker-registry ] || missing+=(docker-registry)
+# the cluster test puts Debian's nginx in front of three nodes
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

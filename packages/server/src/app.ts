@@ -11,6 +11,7 @@ import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
 import { errorHandlerPlugin } from './core/errors.js';
+import { pruneLimits } from './core/rate-limits.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
@@ -22,6 +23,7 @@ import { createJobRunner } from './core/jobs.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
+import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
 import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore } from './storage/store-factory.js';
@@ -76,10 +78,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     throw error;
   };
   await migrateToLatest(db).catch(abandon);
-  const license = new LicenseService(db, config.dataDir, config.licenseIssuerKeys);
+  const license = await LicenseService.open(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
   const binaries: BinaryStore = await openBinaryStore(config, nodeId).catch(abandon);
+  await checkStoreKind(db, binaries).catch((error: unknown) => {
+    binaries.close?.();
+    return abandon(error);
+  });
   // only uploads nobody has written to for an hour: another node sharing the store may be receiving one now
   const leftovers = await binaries.cleanTemporary(Date.now() - TEMPORARY_FILE_MAX_IDLE_MS);
   if (leftovers) loggers.jfrt.warn({ files: leftovers }, 'removed temporary files of interrupted uploads');
@@ -92,6 +98,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     nodeId,
     schedules: polls,
     onRun: (job, outcome, ms) => metrics.jobRun(job, outcome, ms / 1000),
+  });
+  jobs.register('rate-limit-retention', '53 * * * *', async () => {
+    await pruneLimits(db);
   });
   jobs.register('outbox-retention', '47 * * * *', async () => {
     const removed = await pruneOutbox(db, Date.now() - config.outboxRetentionDays * 86_400_000);

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LICENSE_EDITIONS, type LicenseEdition } from '@arca/contracts';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { backup, restore } from './features/backup/backup.service.js';
+import { migrateStore } from './features/backup/store-migrate.js';
 import { LicenseService } from './features/license/license.service.js';
+import type { BinaryStore } from './storage/binary-store.js';
+import { openBinaryStore } from './storage/store-factory.js';
 
 const USAGE = `Usage:
   arca license issue --edition EDITION --licensee NAME [--days N]
@@ -15,6 +18,12 @@ const USAGE = `Usage:
       Backs the deployment up while it runs: the database as of one moment, the binaries it
       references (only those DIR does not hold yet: a second backup to DIR is incremental), the
       keys and a manifest with counts and SHA-256s.
+  arca store migrate --to s3|file [--switch]
+      Copies every binary into the other store (the object store named by ARCA_S3_*, or the file
+      store under ARCA_DATA_DIR), each checked against its SHA-256; it may run while Arca serves and
+      resumes where it stopped. With --switch, once every node is stopped, a last pass copies what
+      was deployed meanwhile and the other store becomes this deployment's: start Arca with
+      ARCA_STORE set to it.
   arca restore --from DIR
       Restores a backup onto an empty data directory (ARCA_DATA_DIR) — and, for a PostgreSQL
       backup, an empty database (ARCA_DATABASE_URL) — after checking every file against its SHA-256.`;
@@ -35,6 +44,7 @@ function progressLine(out: (line: string) => void) {
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const [area, command, ...rest] = argv;
   if (area === 'backup' || area === 'restore') return runBackup(area, argv.slice(1), out);
+  if (area === 'store' && command === 'migrate') return runStoreMigration(rest, out);
   if (area !== 'license' || command !== 'issue') {
     out(USAGE);
     return area === undefined || area === '--help' ? 0 : 2;
@@ -54,9 +64,9 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     return 2;
   }
   const config = loadConfig();
-  const { db } = openDatabase({ dataDir: config.dataDir });
+  const { db } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
-    const service = new LicenseService(db, config.dataDir, []);
+    const service = await LicenseService.open(db, config.dataDir, []);
     out(service.issue({ edition, licensee: values.licensee, days }));
     return 0;
   } finally {
@@ -68,13 +78,29 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
   const { values } = parseArgs({ args, options: { to: { type: 'string' }, from: { type: 'string' } } });
   const config = loadConfig();
   const started = Date.now();
+  const store = await openBinaryStore(config, `${what}-${process.pid}`);
+  try {
+    return await backupOrRestore(what, values, config, store, started, out);
+  } finally {
+    store.close?.();
+  }
+}
+
+async function backupOrRestore(
+  what: 'backup' | 'restore',
+  values: { to?: string | undefined; from?: string | undefined },
+  config: Config,
+  store: BinaryStore,
+  started: number,
+  out: (line: string) => void,
+): Promise<number> {
   if (what === 'backup') {
     if (!values.to) {
       out(USAGE);
       return 2;
     }
     const manifest = await backup(
-      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to) },
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to), store },
       progressLine(out),
     );
     if (manifest.database.note) out(manifest.database.note);
@@ -94,6 +120,7 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
       from: path.resolve(values.from),
       open: () => openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).db,
       migrate: migrateToLatest,
+      store,
     },
     progressLine(out),
   );
@@ -111,4 +138,40 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exit(1);
     },
   );
+}
+
+async function runStoreMigration(args: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: { to: { type: 'string' }, switch: { type: 'boolean' } } });
+  if (values.to !== 's3' && values.to !== 'file') {
+    out(USAGE);
+    return 2;
+  }
+  const started = Date.now();
+  const from = values.to === 's3' ? 'file' : 's3';
+  const configOf = (store: string) => loadConfig({ ...process.env, ARCA_STORE: store });
+  const { db } = openDatabase({ dataDir: configOf(from).dataDir, databaseUrl: configOf(from).databaseUrl });
+  const source = await openBinaryStore(configOf(from), `migrate-${process.pid}`);
+  try {
+    const target = await openBinaryStore(configOf(values.to), `migrate-${process.pid}`);
+    try {
+      const result = await migrateStore(
+        { db, from: source, to: target, switchOver: values.switch === true },
+        progressLine(out),
+      );
+      out(
+        `Copied ${result.copied} binaries (${(result.bytes / 1e6).toFixed(1)} MB) to the ${values.to} store in ${((Date.now() - started) / 1000).toFixed(1)} s; ${result.present} were there already, ${result.gone} were removed meanwhile.`,
+      );
+      out(
+        values.switch
+          ? `This deployment's binaries are now in the ${values.to} store: start Arca with ARCA_STORE=${values.to}.`
+          : `Run it again with --switch once every node is stopped, to copy what was deployed meanwhile and move to the ${values.to} store.`,
+      );
+      return 0;
+    } finally {
+      target.close?.();
+    }
+  } finally {
+    source.close?.();
+    await db.destroy();
+  }
 }

@@ -45,7 +45,7 @@ async function primary(config: Config): Promise<void> {
   try {
     await migrateToLatest(db);
     // the deployment's keys and first licence are made once, not by every worker at the same time
-    await new LicenseService(db, config.dataDir, config.licenseIssuerKeys).ensureLicense();
+    await (await LicenseService.open(db, config.dataDir, config.licenseIssuerKeys)).ensureLicense();
     generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);
   } finally {
     await db.destroy();

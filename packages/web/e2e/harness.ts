@@ -12,7 +12,7 @@ export const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'test-results
 export const ADMIN_PASSWORD = 'E2e-admin-password';
 export const CHROMIUM = process.env.ARCA_CHROMIUM ?? '/usr/bin/chromium';
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -203,4 +203,43 @@ export async function openCataloguedPackage(page: Page, serverUrl: string, name:
   const versions = page.getByRole('tabpanel').getByRole('link');
   await versions.first().waitFor();
   return versions;
+}
+
+/** Debian's nginx. */
+export const NGINX = '/usr/sbin/nginx';
+
+/** Debian's nginx in front of the nodes, with the deployment guide's proxy settings. */
+export async function startNginx(ports: number[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-nginx-'));
+  const port = await freePort();
+  const guide = fs.readFileSync(path.join(ROOT, 'docs/deploy/nginx.conf'), 'utf8');
+  const site = guide
+    .replace(
+      /upstream arca \{[^}]*\}/,
+      `upstream arca {\n${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}\n  keepalive 16;\n}`,
+    )
+    .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
+    .replace(/listen \[::\]:80;/, '');
+  fs.writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nworker_processes 1;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n${site}\n}\n`,
+  );
+  const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], {
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if ((await fetch(`${url}/livez`).catch(() => undefined))?.ok) break;
+    if (i > 100) throw new Error(`nginx did not answer: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

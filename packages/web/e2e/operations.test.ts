@@ -89,7 +89,8 @@ describe('operations in the console', () => {
     const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
     await page.goto(`${server.url}/ui/admin/support-zone`);
     await page.getByRole('heading', { name: 'Support Zone' }).waitFor();
-    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible()).toBe(true);
+    // the list is fetched again after the deletion: a loaded machine takes more than the default second
+    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible(), { timeout: 15_000 }).toBe(true);
     await screenshot(page, 'support-zone-empty');
     await page.getByRole('button', { name: /Create Support Bundle/ }).hover();
     await page.getByRole('menuitem', { name: /Artifactory/ }).click();
@@ -124,7 +125,8 @@ describe('operations in the console', () => {
     expect(zip.length).toBeGreaterThan(1000);
     await page.getByRole('button', { name: 'Delete deploys are slow' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible()).toBe(true);
+    // the list is fetched again after the deletion: a loaded machine takes more than the default second
+    await expect.poll(() => page.getByText(/No support bundles yet/).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });

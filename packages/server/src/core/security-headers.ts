@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { databaseRateLimitStore } from './rate-limits.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -76,7 +77,8 @@ export const securityHeadersPlugin = fp(
       reply.header('x-request-id', request.id);
       done();
     });
-    await app.register(fastifyRateLimit, { global: false });
+    // counted in the database: a route's limit holds for the whole cluster, whichever node is asked
+    await app.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(app.db) });
   },
   { name: 'arca-security-headers' },
 );

@@ -15,6 +15,10 @@ export const SETTING_DEFAULTS = {
   'security.passwordKey': '' as string,
   /** The Ed25519 key pair that signs access tokens (PEM), made on first use and shared by every node. */
   'access.signingKey': '' as '' | { kid: string; privateKey: string; publicKey: string },
+  /** Which store holds the binaries (recorded at the first start, moved by `arca store migrate --switch`). */
+  'store.kind': '' as '' | { type: 'file' | 's3'; since: number },
+  /** The licence issuer's Ed25519 private key (PKCS#8 PEM, sealed), made on first start and shared by every node. */
+  'license.issuerKey': '' as string,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

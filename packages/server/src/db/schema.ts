@@ -52,6 +52,13 @@ export interface NodesTable {
   address: string | null;
 }
 
+/** A rate limit's hits in its current window, shared by every node. */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_start: number;
+}
+
 export interface StorageSamplesTable {
   /** UTC day, YYYY-MM-DD. */
   day: string;
@@ -397,6 +404,7 @@ export interface Database {
   nodes: NodesTable;
   support_bundles: SupportBundlesTable;
   storage_samples: StorageSamplesTable;
+  rate_limits: RateLimitsTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;

@@ -212,6 +212,38 @@ describe.each(['file', 's3'] as const)('the binary store contract on %s', (kind)
     expect(await subject.leftovers()).toBe(0);
   });
 
+  it('keeps uploads in parts that another node continues and completes into one content', async () => {
+    const first = randomBytes(6 * 1024 * 1024);
+    const second = randomBytes(300_000);
+    const id = await store.uploads.create('libs-docker');
+    expect(await store.uploads.size(id)).toBe(0);
+    expect(await store.uploads.append(id, Readable.from([first]), 0)).toBe(first.length);
+    // the next part reaches another node: it sees the upload as it stands
+    const other = subject.otherNode.uploads;
+    await other.verify(id, 'libs-docker');
+    await expect(other.verify(id, 'other-repo')).rejects.toMatchObject({ reason: 'unknown' });
+    await expect(other.append(id, Readable.from([second]), 0)).rejects.toMatchObject({
+      reason: 'offset',
+      message: `The part starts at 0; the upload has ${first.length} bytes.`,
+    });
+    expect(await other.append(id, Readable.from([second]), first.length)).toBe(first.length + second.length);
+    const whole = Buffer.concat([first, second]);
+    expect((await readAll(store.uploads.open(id))).equals(whole)).toBe(true);
+    const pending = await other.toStore(id);
+    expect(pending.sha256).toBe(digest('sha256', whole));
+    await pending.commit();
+    await other.remove(id);
+    expect((await readAll(store.read(pending.sha256))).equals(whole)).toBe(true);
+    await expect(store.uploads.size(id)).rejects.toMatchObject({ reason: 'unknown' });
+    await expect(store.uploads.size('../../etc')).rejects.toMatchObject({ reason: 'unknown' });
+    // an upload nobody continued goes with the sweep
+    const stale = await store.uploads.create('libs-docker');
+    await store.uploads.append(stale, Readable.from([Buffer.from('half a layer')]));
+    expect(await store.uploads.sweep(3_600_000)).toBe(0);
+    expect(await store.uploads.sweep(3_600_000, Date.now() + 2 * 3_600_000)).toBe(1);
+    await expect(store.uploads.size(stale)).rejects.toMatchObject({ reason: 'unknown' });
+  });
+
   it('checks that it can be written, and says where it is', async () => {
     await store.check();
     const figures = await store.figures();

@@ -1,29 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { OffThreadDigest } from './digest-worker.js';
+import { StreamDigest, type BinaryDigest, type PendingBinary } from './digest.js';
+import { FilePartUploads, type PartUploads } from './part-uploads.js';
 
 /** Uploads announced larger than this hash SHA-1 and MD5 on a worker thread. */
 const OFF_THREAD_FROM = 4 * 1024 * 1024;
 
-/** The digests and size of a stored content. */
-export interface BinaryDigest {
-  sha256: string;
-  sha1: string;
-  md5: string;
-  size: number;
-}
-
-/** A content written to a temporary file, not yet visible: commit it or discard it. */
-export interface PendingBinary extends BinaryDigest {
-  /** Moves the content into the store (idempotent for identical content). */
-  commit(): Promise<void>;
-  /** Removes the temporary file. */
-  discard(): Promise<void>;
-}
+export { StreamDigest, type BinaryDigest, type PendingBinary } from './digest.js';
 
 /** What a store says of itself for the storage pages: where it is and, for a disk, its space. */
 export interface StoreFigures {
@@ -39,6 +26,8 @@ export interface StoreFigures {
  */
 export interface BinaryStore {
   readonly kind: 'file' | 's3';
+  /** Uploads received in parts, kept where every node can continue them. */
+  readonly uploads: PartUploads;
   /**
    * Streams `source` to a temporary file, computing SHA-256, SHA-1 and MD5 in the same pass.
    * `sizeHint` (the announced length) lets large uploads hash on two threads.
@@ -95,52 +84,6 @@ export interface BinaryStore {
 const SHA256 = /^[0-9a-f]{64}$/;
 export const isSha256 = (value: string) => SHA256.test(value);
 
-/**
- * SHA-256, SHA-1 and MD5 of a content that passes through in one or several streams, with SHA-1
- * and MD5 on a worker thread for large contents.
- */
-export class StreamDigest {
-  private readonly sha256 = createHash('sha256');
-  private readonly offThread: OffThreadDigest | undefined;
-  private readonly sha1;
-  private readonly md5;
-  size = 0;
-
-  constructor(large: boolean) {
-    this.offThread = large ? new OffThreadDigest() : undefined;
-    this.sha1 = large ? undefined : createHash('sha1');
-    this.md5 = large ? undefined : createHash('md5');
-  }
-
-  /** A pass-through that digests what flows through it. */
-  transform(): Transform {
-    return new Transform({
-      transform: (chunk: Buffer, _encoding, callback) => {
-        this.sha256.update(chunk);
-        this.size += chunk.length;
-        if (this.offThread) {
-          this.offThread.update(chunk).then(() => callback(null, chunk), callback);
-          return;
-        }
-        this.sha1!.update(chunk);
-        this.md5!.update(chunk);
-        callback(null, chunk);
-      },
-    });
-  }
-
-  async result(): Promise<BinaryDigest> {
-    const others = this.offThread
-      ? await this.offThread.digest()
-      : { sha1: this.sha1!.digest('hex'), md5: this.md5!.digest('hex') };
-    return { sha256: this.sha256.digest('hex'), sha1: others.sha1, md5: others.md5, size: this.size };
-  }
-
-  abort(): void {
-    this.offThread?.abort();
-  }
-}
-
 /** Files up to this size are answered from one read into a buffer (and cached) instead of a stream. */
 export const SMALL_BINARY_BYTES = 64 * 1024;
 /** Most bytes the cache of hot small contents holds per process. */
@@ -186,6 +129,7 @@ export class SmallBlobCache {
  */
 export class FileBinaryStore implements BinaryStore {
   readonly kind = 'file';
+  readonly uploads: PartUploads;
   private readonly tmpRoot: string;
   private readonly tmpDir: string;
 
@@ -195,7 +139,8 @@ export class FileBinaryStore implements BinaryStore {
   ) {
     this.tmpRoot = path.join(root, '_tmp');
     this.tmpDir = path.join(this.tmpRoot, nodeId.replace(/[^A-Za-z0-9._-]/g, '_'));
-    fs.mkdirSync(this.tmpDir, { recursive: true });
+    // beside the contents, on the same file system: a completed upload is moved in, not copied
+    this.uploads = new FilePartUploads(path.join(root, '_uploads'), this);
   }
 
   async check(): Promise<void> {
@@ -205,13 +150,22 @@ export class FileBinaryStore implements BinaryStore {
     await fs.promises.rm(probe, { force: true });
   }
 
+  private made: Promise<unknown> | undefined;
+
+  /** A temporary file's name in this node's folder, made when first needed (opening a store writes nothing). */
+  private async temporaryFile(): Promise<string> {
+    this.made ??= fsp.mkdir(this.tmpDir, { recursive: true });
+    await this.made;
+    return path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
   pathOf(sha256: string): string {
     if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
   async write(source: Readable, sizeHint?: number): Promise<PendingBinary> {
-    const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const tmp = await this.temporaryFile();
     const digest = new StreamDigest(sizeHint !== undefined && sizeHint >= OFF_THREAD_FROM);
     try {
       // flush: the data is fsynced before the stream closes
@@ -229,7 +183,7 @@ export class FileBinaryStore implements BinaryStore {
   }
 
   async writeKnown(content: Buffer, digest: Omit<BinaryDigest, 'size'>): Promise<PendingBinary> {
-    const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const tmp = await this.temporaryFile();
     const handle = await fsp.open(tmp, 'w');
     try {
       await handle.writeFile(content);
@@ -244,9 +198,11 @@ export class FileBinaryStore implements BinaryStore {
   }
 
   async adopt(file: string, digest: BinaryDigest): Promise<PendingBinary> {
+    this.made ??= fsp.mkdir(this.tmpDir, { recursive: true });
+    await this.made;
     if ((await fsp.stat(file)).dev !== (await fsp.stat(this.tmpDir)).dev) {
       // another file system (the store mounted apart): copied, since it cannot be moved
-      const tmp = path.join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+      const tmp = await this.temporaryFile();
       await fsp.copyFile(file, tmp);
       await fsp.rm(file, { force: true });
       file = tmp;
@@ -326,7 +282,8 @@ export class FileBinaryStore implements BinaryStore {
 
   async cleanTemporary(olderThan: number): Promise<number> {
     let removed = 0;
-    for (const entry of await fsp.readdir(this.tmpRoot, { withFileTypes: true })) {
+    const entries = await fsp.readdir(this.tmpRoot, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
       const full = path.join(this.tmpRoot, entry.name);
       if (entry.isDirectory()) {
         // this node's own folder: nothing in it is in flight while the node starts

@@ -1,40 +1,21 @@
 import yauzl from 'yauzl';
 import { TRASHCAN_REPO } from '@arca/contracts';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import * as OTPAuth from 'otpauth';
-import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { DbEngine } from '../db/database.js';
+import { createPostgresDatabase } from './postgres.js';
 
 export const ADMIN_PASSWORD = 'Adm1n-test-password';
 
 /** The engines the integration suites run on: SQLite always, PostgreSQL when configured. */
 export const ENGINES: DbEngine[] = process.env.ARCA_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.ARCA_TEST_DATABASE_URL!;
-  const name = `arca_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+export { createPostgresDatabase };
 
 export interface TestApp {
   app: FastifyInstance;

@@ -17,6 +17,7 @@ import * as backbone from './2026-12-02-backbone.js';
 import * as webhooks from './2026-12-03-webhooks.js';
 import * as operations from './2026-12-04-operations.js';
 import * as storageSamples from './2026-12-05-storage-samples.js';
+import * as rateLimits from './2026-12-06-rate-limits.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03-webhooks': webhooks,
   '2026-12-04-operations': operations,
   '2026-12-05-storage-samples': storageSamples,
+  '2026-12-06-rate-limits': rateLimits,
 };

@@ -260,7 +260,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
         const target = given ?? (await deployTarget(db, await repositoryOrTrash(db, input.repoKey)));
         await requirePermission(request, 'deploy', target.key, input.path);
         written = upload
-          ? await uploads.toStore(upload, store)
+          ? await uploads.toStore(upload)
           : known
             ? await store.writeKnown(known.bytes, { sha256: known.sha256, sha1: known.sha1, md5: known.md5 })
             : undefined;

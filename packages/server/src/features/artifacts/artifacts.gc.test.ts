@@ -65,6 +65,8 @@ describe.each(ENGINES)('garbage collection and temporary files on %s', (engine) 
     const root = path.join(t.dataDir, 'store-test');
     const first = new FileBinaryStore(root, 'node-a');
     const tmp = path.join(root, '_tmp');
+    // what a previous run of node-a left, and what node-b is writing or gave up on
+    fs.mkdirSync(path.join(tmp, 'node-a'), { recursive: true });
     fs.writeFileSync(path.join(tmp, 'node-a', 'mine'), 'x');
     fs.mkdirSync(path.join(tmp, 'node-b'));
     fs.writeFileSync(path.join(tmp, 'node-b', 'in-flight'), 'x');

@@ -3,7 +3,6 @@ import { sampleStorage, sampledToday } from './artifacts.usage.js';
 import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
 import { UploadSessions } from './artifacts.uploads.js';
-import path from 'node:path';
 
 /** Upload sessions untouched this long are swept. */
 const STALE_UPLOAD_MS = 24 * 3600_000;
@@ -14,7 +13,7 @@ const STALE_UPLOAD_MS = 24 * 3600_000;
  */
 export function registerArtifactJobs(app: FastifyInstance): void {
   const { db, binaries: store, config, log } = app;
-  const uploads = new UploadSessions(path.join(config.dataDir, 'tmp', 'uploads'));
+  const uploads = new UploadSessions(store.uploads);
   app.decorate('uploadSessions', uploads);
   app.jobs.register('upload-sweep', '41 * * * *', async () => {
     const removed = await uploads.sweep(STALE_UPLOAD_MS);

@@ -275,6 +275,34 @@ describe('limits on guessing and flooding', () => {
     expect((await t.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode).toBe(429);
   });
 
+  it('throttles an address on every node once the failures counted on any of them reach the limit', async () => {
+    expect((await changeSecuritySettings(t.app, { clientFailuresPerMinute: 3 })).statusCode).toBe(200);
+    // another node of the deployment (on SQLite: another process on the same data directory)
+    const other = await startTestApp('sqlite', { ARCA_DATA_DIR: t.dataDir });
+    try {
+      expect((await other.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode).toBe(
+        200,
+      );
+      for (let i = 0; i < 3; i++) {
+        const res = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic(`guess${i}`, 'wrong') });
+        expect(res.statusCode).toBe(401);
+      }
+      // the other node takes in the counts within a second: the address waits there too
+      await expect
+        .poll(
+          async () =>
+            (await other.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode,
+          {
+            timeout: 5_000,
+            interval: 200,
+          },
+        )
+        .toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('limits forgot-password requests per client address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)

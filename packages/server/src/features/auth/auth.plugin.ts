@@ -12,6 +12,8 @@ import { looksLikeToken, resolveToken, tokenHash } from '../tokens/index.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
+import { hitLimit, openLimits, type LimitState } from '../../core/rate-limits.js';
+import type { Db } from '../../db/database.js';
 import { getSecuritySettings } from '../security/index.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -131,29 +133,55 @@ async function resolvePrincipal(
   return principal;
 }
 
+/** The window refused credentials are counted over. */
+const REFUSAL_WINDOW_MS = 60_000;
+/** How often a process takes in what the other nodes counted, at most (when requests come). */
+const REFUSAL_SYNC_MS = 1_000;
+
 /**
- * Counts refused credentials per client address over one-minute windows (per process: each node
- * throttles what reaches it); past the security settings' limit an address is answered 429.
+ * Counts refused credentials per client address over one-minute windows, for the whole cluster:
+ * each refusal is counted in the database (refusals are rare: a request that pays for one write is
+ * one that failed), and each process reads the open counts at most once a second, when requests
+ * come, so that the check on every request stays in memory. Past the security settings' limit an
+ * address is answered 429 by every node.
  */
-function refusalCounter() {
+function refusalCounter(db: Db, warn: (error: unknown) => void) {
   const refused = new Map<string, { count: number; since: number }>();
+  let syncedAt = 0;
+  const merge = (ip: string, state: LimitState) => {
+    const local = refused.get(ip);
+    if (!local || local.since !== state.windowStart || local.count < state.hits) {
+      if (refused.size > 10_000) refused.clear();
+      refused.set(ip, { count: state.hits, since: state.windowStart });
+    }
+  };
   return {
     recent(ip: string, now = Date.now()): number {
+      if (now - syncedAt >= REFUSAL_SYNC_MS) {
+        syncedAt = now;
+        openLimits(db, 'refused:', REFUSAL_WINDOW_MS, now).then(
+          (states) => states.forEach((state, address) => merge(address, state)),
+          warn,
+        );
+      }
       const entry = refused.get(ip);
-      return !entry || entry.since + 60_000 <= now ? 0 : entry.count;
+      return !entry || entry.since + REFUSAL_WINDOW_MS <= now ? 0 : entry.count;
     },
     /** Whole seconds until the address's window ends. */
     retryAfter(ip: string, now = Date.now()): number {
       const entry = refused.get(ip);
-      return entry ? Math.max(1, Math.ceil((entry.since + 60_000 - now) / 1000)) : 1;
+      return entry ? Math.max(1, Math.ceil((entry.since + REFUSAL_WINDOW_MS - now) / 1000)) : 1;
     },
-    count(ip: string, now = Date.now()): void {
+    /** Counts a refusal here at once, and in the database for the other nodes. */
+    async count(ip: string, now = Date.now()): Promise<void> {
       const entry = refused.get(ip);
-      if (entry && entry.since + 60_000 > now) entry.count += 1;
+      if (entry && entry.since + REFUSAL_WINDOW_MS > now) entry.count += 1;
       else {
         if (refused.size > 10_000) refused.clear();
         refused.set(ip, { count: 1, since: now });
       }
+      // a database that cannot count leaves the local count: the request is answered all the same
+      await hitLimit(db, `refused:${ip}`, REFUSAL_WINDOW_MS, now).then((state) => merge(ip, state), warn);
     },
   };
 }
@@ -206,7 +234,9 @@ declare module 'fastify' {
 export const authPlugin = fp(
   (app: FastifyInstance) => {
     app.decorateRequest('principal', null as never);
-    const refusals = refusalCounter();
+    const refusals = refusalCounter(app.db, (error) =>
+      app.log.warn({ err: error }, 'refusal counts could not be read'),
+    );
 
     /** Whether the route admits the request's principal; otherwise answers it (401 or 403). */
     const admitted = (request: FastifyRequest, reply: FastifyReply): boolean => {
@@ -236,7 +266,7 @@ export const authPlugin = fp(
         request.principal = await resolvePrincipal(app, request, consoleRoute);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
-        refusals.count(request.ip);
+        await refusals.count(request.ip);
         // a refused client credential is a failed sign-in (successful ones are every request: not recorded)
         const name = claimedUser(request.headers.authorization);
         await recordAudit(

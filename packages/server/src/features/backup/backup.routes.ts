@@ -72,7 +72,7 @@ export function registerBackups(app: FastifyInstance): void {
         await linkTree(path.join(dir, previous.name, 'filestore'), path.join(target, 'filestore'));
       }
       const manifest = await backup(
-        { dataDir: app.config.dataDir, databaseUrl: app.config.databaseUrl, target },
+        { dataDir: app.config.dataDir, databaseUrl: app.config.databaseUrl, target, store: app.binaries },
         (step, done, total) => (state.running = { step, done, total, startedAt }),
       );
       state.lastError = null;

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -9,6 +10,7 @@ import pMap from 'p-map';
 import pg from 'pg';
 import type { Db } from '../../db/database.js';
 import { BUILD } from '../../core/build-info.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
 
 /** The file a backup describes itself in. */
 export const MANIFEST = 'manifest.json';
@@ -54,13 +56,13 @@ async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Copies a file, hashing it on the way; answers the SHA-256 of what was copied. */
-async function copyHashed(from: string, to: string): Promise<string> {
+/** Copies a content into a file, hashing it on the way; answers the SHA-256 of what was copied. */
+async function copyHashed(from: Readable, to: string): Promise<string> {
   const hash = createHash('sha256');
   const partial = `${to}.part`;
   await fs.promises.mkdir(path.dirname(to), { recursive: true });
   await pipeline(
-    fs.createReadStream(from),
+    from,
     async function* (source) {
       for await (const chunk of source) {
         hash.update(chunk as Buffer);
@@ -127,6 +129,8 @@ export async function backup(
     dataDir: string;
     databaseUrl?: string | undefined;
     target: string;
+    /** The binary store the database's binaries are read from. */
+    store: BinaryStore;
     /** PostgreSQL through pg_dump when it is on the PATH (the default), or `false` for the logical export. */
     pgDump?: boolean;
   },
@@ -250,7 +254,7 @@ export async function backup(
   }
 
   // the binaries of the snapshot: what the target holds already (same name, same size) is kept
-  const store = path.join(dataDir, 'filestore');
+  const { store } = options;
   const copiedTo = path.join(target, 'filestore');
   let copied = 0;
   let reused = 0;
@@ -268,10 +272,11 @@ export async function backup(
         reused++;
         return;
       }
-      const from = binaryPath(store, binary.sha256);
-      if (!fs.existsSync(from))
-        throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
-      const digest = await copyHashed(from, to);
+      const digest = await copyHashed(store.read(binary.sha256), to).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'ENOENT')
+          throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
+        throw error;
+      });
       if (digest !== binary.sha256) {
         await fs.promises.rm(to, { force: true });
         throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
@@ -340,6 +345,8 @@ export async function restore(
     from: string;
     migrate: (db: Db) => Promise<unknown>;
     open: () => Db;
+    /** The binary store the restored deployment uses (the configured one). */
+    store: BinaryStore;
   },
   progress: BackupProgress = () => undefined,
 ): Promise<BackupManifest> {
@@ -358,10 +365,16 @@ export async function restore(
       "This backup was written by pg_dump: restoring it needs PostgreSQL's client tools (pg_restore) on this machine.",
     );
   }
-  const store = path.join(dataDir, 'filestore');
+  const { store } = options;
+  const fileStore = path.join(dataDir, 'filestore');
   if (fs.existsSync(path.join(dataDir, 'arca.db'))) throw new Error(`${dataDir} is not empty: it holds a database.`);
-  const storeEntries = fs.existsSync(store) ? (await fs.promises.readdir(store)).filter((n) => n !== '_tmp') : [];
-  if (storeEntries.length) throw new Error(`${dataDir} is not empty: its store holds binaries.`);
+  // an object store may hold the binaries already (a bucket kept while the database was lost): they are kept
+  if (store.kind === 'file') {
+    const storeEntries = fs.existsSync(fileStore)
+      ? (await fs.promises.readdir(fileStore)).filter((n) => !n.startsWith('_'))
+      : [];
+    if (storeEntries.length) throw new Error(`${dataDir} is not empty: its store holds binaries.`);
+  }
 
   // everything is checked before anything is written
   const list = (await fs.promises.readFile(path.join(from, manifest.binaryList), 'utf8'))
@@ -436,9 +449,20 @@ export async function restore(
     list,
     async (binary) => {
       if (restored++ % 100 === 0) progress('binaries', restored, list.length);
-      const to = binaryPath(store, binary.sha256);
-      await fs.promises.mkdir(path.dirname(to), { recursive: true });
-      await fs.promises.copyFile(binaryPath(path.join(from, 'filestore'), binary.sha256), to);
+      const copy = binaryPath(path.join(from, 'filestore'), binary.sha256);
+      if (store.kind === 'file') {
+        // the same layout: a plain copy, synced once the database is in place
+        const to = binaryPath(fileStore, binary.sha256);
+        await fs.promises.mkdir(path.dirname(to), { recursive: true });
+        await fs.promises.copyFile(copy, to);
+      } else if (!(await store.exists(binary.sha256))) {
+        const written = await store.write(fs.createReadStream(copy), binary.size);
+        if (written.sha256 !== binary.sha256) {
+          await written.discard();
+          throw new Error(`The backup's binary ${binary.sha256} changed while it was restored.`);
+        }
+        await written.commit();
+      }
     },
     { concurrency: COPIES_IN_FLIGHT },
   );

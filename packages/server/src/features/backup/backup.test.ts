@@ -14,7 +14,13 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/harness.js';
+import { FileBinaryStore } from '../../storage/binary-store.js';
+import { openS3Store } from '../../storage/s3-store.js';
+import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../test/s3-server.js';
 import { backup, restore } from './backup.service.js';
+
+/** The file store of a data directory, as the restored deployment will open it. */
+const fileStore = (dataDir: string) => new FileBinaryStore(path.join(dataDir, 'filestore'), 'restore');
 
 const sha256 = (body: Buffer | string) => createHash('sha256').update(body).digest('hex');
 
@@ -68,7 +74,12 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         }
       }),
     );
-    const manifest = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    const manifest = await backup({
+      dataDir: t.config.dataDir,
+      databaseUrl: t.config.databaseUrl,
+      target,
+      store: t.app.binaries,
+    });
     deploying = false;
     await load;
     expect(deployed).toBeGreaterThan(0);
@@ -82,7 +93,12 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
 
     // a second backup to the same folder copies only what is new
     await put(t.app, '/artifactory/libs-local/after/new.txt', 'a new file');
-    const again = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    const again = await backup({
+      dataDir: t.config.dataDir,
+      databaseUrl: t.config.databaseUrl,
+      target,
+      store: t.app.binaries,
+    });
     expect(again.binaries.copied).toBe(again.binaries.count - manifest.binaries.count);
     expect(again.binaries.reused).toBe(manifest.binaries.count);
 
@@ -96,6 +112,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         from: target,
         open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database?.url }).db,
         migrate: migrateToLatest,
+        store: fileStore(restoredDir),
       });
       // restoring onto a deployment that is not empty is refused
       await expect(
@@ -105,6 +122,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
           from: target,
           open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database?.url }).db,
           migrate: migrateToLatest,
+          store: fileStore(restoredDir),
         }),
       ).rejects.toThrow(/not empty/);
 
@@ -163,6 +181,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         dataDir: t.config.dataDir,
         databaseUrl: t.config.databaseUrl,
         target,
+        store: t.app.binaries,
         pgDump: false,
       });
       expect(manifest.database.method).toBe('export');
@@ -176,6 +195,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
           from: target,
           open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database.url }).db,
           migrate: migrateToLatest,
+          store: fileStore(restoredDir),
         });
         const restored = await startTestApp(engine, { ARCA_DATA_DIR: restoredDir, ARCA_DATABASE_URL: database.url });
         try {
@@ -202,7 +222,12 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
 
   it('refuses a damaged backup and restores nothing', async () => {
     const target = path.join(scratch, 'damaged');
-    const manifest = await backup({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl, target });
+    const manifest = await backup({
+      dataDir: t.config.dataDir,
+      databaseUrl: t.config.databaseUrl,
+      target,
+      store: t.app.binaries,
+    });
     const list = fs.readFileSync(path.join(target, manifest.binaryList), 'utf8').split('\n')[0]!.split(' ')[0]!;
     fs.writeFileSync(path.join(target, 'filestore', list.slice(0, 2), list.slice(2, 4), list), 'changed');
     const restoredDir = path.join(scratch, 'not-restored');
@@ -213,6 +238,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         from: target,
         open: () => openDatabase({ dataDir: restoredDir }).db,
         migrate: migrateToLatest,
+        store: fileStore(restoredDir),
       }),
     ).rejects.toThrow(`The backup is damaged: binary ${list} is missing or changed.`);
     expect(fs.existsSync(restoredDir)).toBe(false);
@@ -222,6 +248,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         from: scratch,
         open: () => openDatabase({ dataDir: restoredDir }).db,
         migrate: migrateToLatest,
+        store: fileStore(restoredDir),
       }),
     ).rejects.toThrow('holds no backup: manifest.json is missing.');
   });
@@ -260,5 +287,58 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('backup and restore with the binaries in an object store', () => {
+  let s3: S3TestServer;
+  let t: TestApp;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-backup-s3-'));
+  beforeAll(async () => {
+    Object.assign(process.env, S3_TEST_CREDENTIALS);
+    s3 = await startS3Server();
+    t = await startTestApp('sqlite', { ...s3.env, ARCA_S3_PREFIX: 'live' });
+    await createRepo(t.app, 'libs-local', { rclass: 'local' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await s3.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('reads the binaries from the bucket and restores them into another one', async () => {
+    const bodies = [Buffer.from('a small file'), Buffer.alloc(3 * 1024 * 1024, 'large')];
+    for (const [i, body] of bodies.entries()) {
+      expect((await put(t.app, `/artifactory/libs-local/f${i}.bin`, body)).statusCode).toBe(201);
+    }
+    const target = path.join(scratch, 'backup');
+    const manifest = await backup({ dataDir: t.config.dataDir, target, store: t.app.binaries });
+    expect(manifest.binaries.copied).toBe(2);
+
+    const restoredDir = path.join(scratch, 'restored');
+    const options = { ...s3.env, ARCA_S3_PREFIX: 'restored' };
+    const store = await openS3Store({ endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'restored', nodeId: 'r' });
+    try {
+      await restore({
+        dataDir: restoredDir,
+        from: target,
+        open: () => openDatabase({ dataDir: restoredDir }).db,
+        migrate: migrateToLatest,
+        store,
+      });
+    } finally {
+      store.close();
+    }
+    expect(fs.existsSync(path.join(restoredDir, 'filestore'))).toBe(false);
+    const restored = await startTestApp('sqlite', { ...options, ARCA_DATA_DIR: restoredDir });
+    try {
+      for (const [i, body] of bodies.entries()) {
+        const res = await restored.app.inject({ url: `/artifactory/libs-local/f${i}.bin`, headers: ADMIN_BASIC });
+        expect(res.statusCode).toBe(200);
+        expect(sha256(res.rawPayload)).toBe(sha256(body));
+      }
+    } finally {
+      await restored.close();
+    }
   });
 });

@@ -10,7 +10,14 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import { LICENSE_MESSAGES, licenseDocumentSchema, type LicenseDocument } from '@arca/contracts';
+import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { badRequest } from '../../core/errors.js';
+import { seal, unseal } from '../../core/sealing.js';
+import { getSetting } from '../../core/settings.store.js';
+import type { Db } from '../../db/database.js';
+
+/** What the issuer key's seal is bound to. */
+const ISSUER_KEY_CONTEXT = 'license.issuerKey';
 
 /** Licence keys read `ARCA-LICENSE-1.<base64url(document JSON)>.<base64url(Ed25519 signature)>`. */
 const PREFIX = 'ARCA-LICENSE-1';
@@ -29,20 +36,33 @@ export function issuerKeyId(publicKey: KeyObject): string {
     .slice(0, 16);
 }
 
-/** Reads this deployment's issuer key from `<dataDir>/keys`, creating it on first start. */
-export function loadOrCreateIssuerKey(dataDir: string): IssuerKey {
-  const dir = path.join(dataDir, 'keys');
-  const privatePath = path.join(dir, 'license-issuer.key');
-  const publicPath = path.join(dir, 'license-issuer.pub');
-  if (!fs.existsSync(privatePath)) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const tmp = `${privatePath}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    fs.renameSync(tmp, privatePath);
-    fs.writeFileSync(publicPath, publicKey.export({ type: 'spki', format: 'pem' }));
+/**
+ * This deployment's issuer key, kept sealed in the database so that every node signs with the same
+ * one: made on the first start, or taken over from `<dataDir>/keys`, where earlier versions kept it.
+ */
+export async function loadOrCreateIssuerKey(db: Db, dataDir: string): Promise<IssuerKey> {
+  let sealed = await getSetting(db, 'license.issuerKey');
+  if (!sealed) {
+    const earlier = path.join(dataDir, 'keys', 'license-issuer.key');
+    const pem = fs.existsSync(earlier)
+      ? fs.readFileSync(earlier, 'utf8')
+      : String(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    // a second node racing here writes nothing: both then read the one that stayed
+    await db
+      .insertInto('settings')
+      .values({
+        key: 'license.issuerKey',
+        value: JSON.stringify(await seal(db, ISSUER_KEY_CONTEXT, pem)),
+        updated_at: Date.now(),
+      })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    await bumpConfigGeneration(db);
+    sealed = await getSetting(db, 'license.issuerKey');
   }
-  const privateKey = createPrivateKey(fs.readFileSync(privatePath));
+  const pem = await unseal(db, ISSUER_KEY_CONTEXT, sealed);
+  if (!pem) throw new Error("The licence issuer key in the database does not open with this deployment's key.");
+  const privateKey = createPrivateKey(pem);
   const publicKey = createPublicKey(privateKey);
   return { id: issuerKeyId(publicKey), publicKey, privateKey };
 }

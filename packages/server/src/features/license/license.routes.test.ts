@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LICENSE_MESSAGES } from '@arca/contracts';
 import { runCli } from '../../cli.js';
@@ -136,6 +139,7 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     const lines: string[] = [];
     const previous = process.env.ARCA_DATA_DIR;
     process.env.ARCA_DATA_DIR = t.dataDir;
+    if (t.config.databaseUrl) process.env.ARCA_DATABASE_URL = t.config.databaseUrl;
     try {
       const code = await runCli(
         ['license', 'issue', '--edition', 'ENTERPRISE_PLUS', '--licensee', 'CLI Co', '--days', '7'],
@@ -145,6 +149,7 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     } finally {
       if (previous === undefined) delete process.env.ARCA_DATA_DIR;
       else process.env.ARCA_DATA_DIR = previous;
+      delete process.env.ARCA_DATABASE_URL;
     }
     const res = await install(lines[0]!);
     expect(res.statusCode).toBe(200);
@@ -152,5 +157,42 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     const bad: string[] = [];
     expect(await runCli(['license', 'issue', '--edition', 'GOLD', '--licensee', 'x'], (l) => bad.push(l))).toBe(2);
     expect(bad[0]).toContain('Usage');
+  });
+
+  it('signs with one key on every node, kept sealed in the database', async () => {
+    const sealed = await t.app.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'license.issuerKey')
+      .executeTakeFirstOrThrow();
+    expect(sealed.value).not.toContain('PRIVATE KEY');
+    // another node with its own data directory (on PostgreSQL), or another process (on SQLite)
+    const second = await startTestApp(engine, {
+      ...(t.config.databaseUrl ? { ARCA_DATABASE_URL: t.config.databaseUrl } : { ARCA_DATA_DIR: t.dataDir }),
+    });
+    try {
+      expect(second.app.license.ownKey.id).toBe(t.app.license.ownKey.id);
+      const key = second.app.license.issue({ edition: 'ENTERPRISE_PLUS', licensee: 'Node B', days: 30 });
+      expect((await install(key)).statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('takes over the key an earlier version kept in the data directory', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-license-'));
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    fs.mkdirSync(path.join(dataDir, 'keys'));
+    fs.writeFileSync(
+      path.join(dataDir, 'keys', 'license-issuer.key'),
+      privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
+    const upgraded = await startTestApp(engine, { ARCA_DATA_DIR: dataDir });
+    try {
+      expect(upgraded.app.license.ownKey.id).toBe(issuerKeyId(publicKey));
+    } finally {
+      await upgraded.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

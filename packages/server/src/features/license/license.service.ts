@@ -31,13 +31,18 @@ export class LicenseService {
   readonly ownKey: IssuerKey;
   readonly trusted: IssuerKey[];
 
-  constructor(
+  private constructor(
     private readonly db: Db,
-    dataDir: string,
+    ownKey: IssuerKey,
     extraIssuerKeys: string[],
   ) {
-    this.ownKey = loadOrCreateIssuerKey(dataDir);
+    this.ownKey = ownKey;
     this.trusted = [this.ownKey, ...extraIssuerKeys.map(parseIssuerPublicKey)];
+  }
+
+  /** The service with this deployment's issuer key (from the database) and the extra trusted ones. */
+  static async open(db: Db, dataDir: string, extraIssuerKeys: string[]): Promise<LicenseService> {
+    return new LicenseService(db, await loadOrCreateIssuerKey(db, dataDir), extraIssuerKeys);
   }
 
   /** Signs a new licence key with this deployment's issuer key. */

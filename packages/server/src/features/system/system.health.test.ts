@@ -51,6 +51,7 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
     // the store's folder for uploads in flight replaced by a file: nothing can be written there
     const tmp = path.join(t.dataDir, 'filestore', '_tmp');
     fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(tmp), { recursive: true });
     fs.writeFileSync(tmp, 'not a folder');
     const ready = await get('/readyz');
     expect(ready.statusCode).toBe(503);

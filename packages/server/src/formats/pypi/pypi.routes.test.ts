@@ -173,7 +173,9 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
     ]);
     expect([wrongAfter.statusCode, messages(wrongAfter)[0]?.slice(0, 17)]).toEqual([409, 'Checksum mismatch']);
     expect(await storedFiles()).toEqual(['.pypi/demo-pkg/index.json', 'demo-pkg/1.0/demo_pkg-1.0.tar.gz']);
-    expect(fs.readdirSync(path.join(t.dataDir, 'tmp', 'uploads')).filter((f) => !f.endsWith('.owner'))).toEqual([]);
+    expect(fs.readdirSync(path.join(t.dataDir, 'filestore', '_uploads')).filter((f) => !f.endsWith('.owner'))).toEqual(
+      [],
+    );
     const rightAfter = await upload('pypi-local', [
       'late',
       '1.0',

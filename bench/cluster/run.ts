@@ -1,0 +1,145 @@
+/**
+ * Scale-out: 1 KiB reads and 1 MiB deploys per second through nginx with 1, 2 and 3 nodes on
+ * PostgreSQL and an S3 server (s3rver), printed beside one node on SQLite and the file system
+ * behind the same nginx, in one run; then a 1 GiB deploy and download on the S3 store against the
+ * file store (`BENCH_LARGE_MB`, default 1024). On a 2-core machine the nodes share the cores: the
+ * marks are that 3 nodes do not lose throughput against 1 (≥ 1.0×) and that the S3 store's large
+ * download is ≥ 0.5× the file store's. Each node runs one process (`ARCA_WORKERS=1`).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, startNginx, startServer, type RunningServer } from '../../packages/web/e2e/harness.ts';
+import { createPostgresDatabase } from '../../packages/server/src/test/postgres.ts';
+import { S3_TEST_CREDENTIALS, startS3Server } from '../../packages/server/src/test/s3-server.ts';
+import { AUTH, ROOT, build, createRepository, curl, installDebianPackages, makeFile, mb } from '../lib/bench.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const LARGE = Number(process.env.BENCH_LARGE_MB ?? 1024) * 1024 * 1024;
+const DEPLOY_BYTES = 1024 * 1024;
+
+installDebianPackages('nginx', 'curl');
+await build();
+// the test PostgreSQL server of the suites (started, or restarted, here)
+const started = execFileSync('bash', [path.join(ROOT, 'scripts/start-test-postgres.sh')], { encoding: 'utf8' });
+process.env.ARCA_TEST_DATABASE_URL = /ARCA_TEST_DATABASE_URL=(\S+)/.exec(started)![1];
+Object.assign(process.env, S3_TEST_CREDENTIALS);
+const s3 = await startS3Server('arca-bench');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-cluster-'));
+
+/** Reads of one 1 KiB file and deploys of 1 MiB files per second, through `url`. */
+async function measure(url: string): Promise<{ reads: number; deploys: number }> {
+  await createRepository(url, 'bench-local');
+  const put = await fetch(`${url}/artifactory/bench-local/small.bin`, {
+    method: 'PUT',
+    headers: { authorization: AUTH },
+    body: Buffer.alloc(1024, 7),
+  });
+  if (put.status !== 201) throw new Error(`deploy: ${put.status}`);
+  const small = `${url}/artifactory/bench-local/small.bin`;
+  await autocannon({ url: small, connections: 16, duration: 2, headers: { authorization: AUTH } });
+  const reads = await autocannon({ url: small, connections: 16, duration: SECONDS, headers: { authorization: AUTH } });
+  if (reads.non2xx || reads.errors) throw new Error(`reads: ${reads.non2xx} non-2xx, ${reads.errors} errors`);
+  // deploys of distinct 1 MiB contents (no deduplication), 8 at a time
+  const body = Buffer.alloc(DEPLOY_BYTES);
+  let deployed = 0;
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, worker) => {
+      for (let i = 0; Date.now() < until; i++) {
+        body.writeUInt32LE(worker * 1_000_000 + i, 0);
+        const res = await fetch(`${url}/artifactory/bench-local/deploys/w${worker}-${i}.bin`, {
+          method: 'PUT',
+          headers: { authorization: AUTH },
+          body: Buffer.from(body),
+        });
+        if (res.status !== 201) throw new Error(`deploy: ${res.status} ${await res.text()}`);
+        deployed += 1;
+      }
+    }),
+  );
+  return { reads: reads.requests.average, deploys: deployed / SECONDS };
+}
+
+/** `count` nodes with `env`, nginx in front; measured, then stopped. */
+async function cluster(count: number, env: (i: number) => Record<string, string>) {
+  const nodes: RunningServer[] = [];
+  const ports: number[] = [];
+  for (let i = 0; i < count; i++) ports.push(await freePort());
+  for (let i = 0; i < count; i++) {
+    nodes.push(await startServer({ ARCA_PORT: String(ports[i]), ARCA_LOG_STDOUT: 'false', ...env(i) }));
+  }
+  const proxy = await startNginx(ports);
+  try {
+    return await measure(proxy.url);
+  } finally {
+    await proxy.stop();
+    for (const node of nodes) await node.stop();
+  }
+}
+
+const results: { name: string; reads: number; deploys: number }[] = [];
+try {
+  results.push({ name: '1 node, SQLite + file system', ...(await cluster(1, () => ({}))) });
+  for (const count of [1, 2, 3]) {
+    const database = await createPostgresDatabase();
+    const prefix = `run-${count}`;
+    try {
+      const figures = await cluster(count, (i) => ({
+        ...s3.env,
+        ARCA_S3_PREFIX: prefix,
+        ARCA_DATABASE_URL: database.url,
+        ARCA_NODE_ID: `bench-${count}-${i + 1}`,
+      }));
+      results.push({ name: `${count} node${count > 1 ? 's' : ''}, PostgreSQL + S3`, ...figures });
+    } finally {
+      await database.drop();
+    }
+  }
+
+  // one large file: deployed and downloaded with curl, on each store (one node, SQLite)
+  const file = path.join(work, 'large.bin');
+  makeFile(file, LARGE);
+  const large: Record<string, { deploy: number; download: number }> = {};
+  for (const [store, env] of [
+    ['file system', {}],
+    ['S3', { ...s3.env, ARCA_S3_PREFIX: 'large' }],
+  ] as const) {
+    const server = await startServer({ ARCA_LOG_STDOUT: 'false', ...env });
+    try {
+      await createRepository(server.url, 'bench-local');
+      const up = curl(['-H', `authorization: ${AUTH}`, '-T', file, `${server.url}/artifactory/bench-local/large.bin`]);
+      if (up.status !== 201) throw new Error(`large deploy: ${up.status}`);
+      const down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
+      if (down.status !== 200) throw new Error(`large download: ${down.status}`);
+      large[store] = { deploy: up.bytesPerSecond, download: down.bytesPerSecond };
+    } finally {
+      await server.stop();
+    }
+  }
+
+  console.log(`\ncluster: through nginx, ${SECONDS} s each, one process per node, ${os.availableParallelism()} cores`);
+  console.log(`  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)}`);
+  for (const r of results) {
+    console.log(`  ${r.name.padEnd(30)} ${r.reads.toFixed(0).padStart(14)} ${r.deploys.toFixed(1).padStart(16)}`);
+  }
+  const one = results[1]!;
+  const three = results[3]!;
+  console.log(
+    `  3 nodes / 1 node on PostgreSQL + S3: reads ${(three.reads / one.reads).toFixed(2)}×, deploys ${(three.deploys / one.deploys).toFixed(2)}× (mark ≥ 1.0×)`,
+  );
+  console.log(`\nlarge file (${LARGE / 1024 / 1024} MiB), one node:`);
+  for (const [store, figures] of Object.entries(large)) {
+    console.log(
+      `  ${store.padEnd(12)} deploy ${mb(figures.deploy).padStart(10)}  download ${mb(figures.download).padStart(10)}`,
+    );
+  }
+  console.log(
+    `  S3 / file system: download ${(large.S3!.download / large['file system']!.download).toFixed(2)}× (mark ≥ 0.5×), deploy ${(large.S3!.deploy / large['file system']!.deploy).toFixed(2)}×`,
+  );
+} finally {
+  await s3.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,220 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../../server/src/test/postgres';
+import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../server/src/test/s3-server';
+import { ADMIN_PASSWORD, freePort, NGINX, startNginx, startServer, type RunningServer } from './harness';
+
+const AUTH = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+
+describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
+  'three nodes on PostgreSQL and an object store behind nginx',
+  () => {
+    let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let s3: S3TestServer;
+    const nodes: (RunningServer | undefined)[] = [];
+    const ports: number[] = [];
+    let proxy: Awaited<ReturnType<typeof startNginx>>;
+
+    const nodeEnv = (i: number) => ({
+      ...s3.env,
+      ...S3_TEST_CREDENTIALS,
+      ARCA_DATABASE_URL: database.url,
+      ARCA_NODE_ID: `node-${i + 1}`,
+      ARCA_PORT: String(ports[i]),
+      ARCA_LOG_STDOUT: 'false',
+      // a scheduled job every minute, to see that each slot runs on one node only
+      ARCA_BACKUP_SCHEDULE: '* * * * *',
+      ARCA_BACKUP_DIR: path.join(os.tmpdir(), `arca-cluster-backups-${ports[i]}`),
+    });
+
+    beforeAll(async () => {
+      database = await createPostgresDatabase();
+      s3 = await startS3Server();
+      for (let i = 0; i < 3; i++) ports.push(await freePort());
+      // the first node runs the migrations; the others start on the migrated database
+      nodes[0] = await startServer(nodeEnv(0));
+      nodes[1] = await startServer(nodeEnv(1));
+      nodes[2] = await startServer(nodeEnv(2));
+      proxy = await startNginx(ports);
+      const created = await fetch(`${proxy.url}/artifactory/api/repositories/cluster-local`, {
+        method: 'PUT',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ rclass: 'local' }),
+      });
+      expect(created.status).toBe(200);
+      const docker = await fetch(`${proxy.url}/artifactory/api/repositories/cluster-docker`, {
+        method: 'PUT',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ rclass: 'local', packageType: 'docker' }),
+      });
+      expect(docker.status).toBe(200);
+    }, 120_000);
+
+    afterAll(async () => {
+      await proxy?.stop();
+      for (const node of nodes) await node?.stop();
+      await s3?.stop();
+      await database?.drop();
+      for (const port of ports)
+        fs.rmSync(path.join(os.tmpdir(), `arca-cluster-backups-${port}`), { recursive: true, force: true });
+    });
+
+    it(
+      'loses nothing acknowledged when a node is killed mid-load, and shares sessions, uploads in parts, jobs and events',
+      { timeout: 180_000 },
+      async () => {
+        // a console session made on node 1
+        const login = await fetch(`http://127.0.0.1:${ports[0]}/ui/api/v1/ui/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+          body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
+        });
+        expect(login.status).toBe(200);
+        const cookie = login.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('arca_session='))!
+          .split(';')[0]!;
+
+        // a container layer pushed in parts, each part to another node
+        const layer = randomBytes(3 * 1024 * 1024);
+        const opened = await fetch(`http://127.0.0.1:${ports[0]}/v2/cluster-docker/app/blobs/uploads/`, {
+          method: 'POST',
+          headers: AUTH,
+        });
+        expect(opened.status).toBe(202);
+        const uploadPath = opened.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '');
+        const half = layer.length / 2;
+        const first = await fetch(`http://127.0.0.1:${ports[1]}${uploadPath}`, {
+          method: 'PATCH',
+          headers: { ...AUTH, 'content-type': 'application/octet-stream', 'content-range': `0-${half - 1}` },
+          body: layer.subarray(0, half),
+        });
+        expect(first.status).toBe(202);
+
+        // the load: deploys and reads through nginx, a node killed with SIGKILL in the middle
+        const acknowledged = new Map<string, string>();
+        let stop = false;
+        let next = 0;
+        const writers = Array.from({ length: 6 }, async () => {
+          while (!stop) {
+            const name = `load/f${next++}.bin`;
+            const body = randomBytes(next % 5 === 0 ? 1024 * 1024 : 2048);
+            const res = await fetch(`${proxy.url}/artifactory/cluster-local/${name}`, {
+              method: 'PUT',
+              headers: AUTH,
+              body,
+            }).catch(() => undefined);
+            if (res?.status === 201) acknowledged.set(name, sha256(body));
+            await res?.arrayBuffer().catch(() => undefined);
+          }
+        });
+        const readers = Array.from({ length: 2 }, async () => {
+          while (!stop) {
+            const known = [...acknowledged.keys()];
+            if (!known.length) {
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              continue;
+            }
+            const name = known[Math.floor(Math.random() * known.length)]!;
+            // a read is never partial nor wrong: the whole content, or — cut by the kill — an error
+            // the client sees (and would retry)
+            const body = await fetch(`${proxy.url}/artifactory/cluster-local/${name}`, { headers: AUTH })
+              .then(async (res) => (res.status === 200 ? Buffer.from(await res.arrayBuffer()) : undefined))
+              .catch(() => undefined);
+            if (body) expect(sha256(body)).toBe(acknowledged.get(name));
+          }
+        });
+        await expect.poll(() => acknowledged.size, { timeout: 30_000 }).toBeGreaterThan(60);
+        nodes[1]!.process.kill('SIGKILL');
+        await new Promise((resolve) => nodes[1]!.process.once('exit', resolve));
+        const beforeRestart = acknowledged.size;
+        await expect.poll(() => acknowledged.size, { timeout: 30_000 }).toBeGreaterThan(beforeRestart + 60);
+        nodes[1] = await startServer(nodeEnv(1));
+        await expect.poll(() => acknowledged.size, { timeout: 30_000 }).toBeGreaterThan(beforeRestart + 120);
+        stop = true;
+        await Promise.all([...writers, ...readers]);
+
+        // every acknowledged deploy is there with its SHA-256, whichever node answers
+        const listed = (await (
+          await fetch(`${proxy.url}/artifactory/api/storage/cluster-local/load?list&deep=1`, { headers: AUTH })
+        ).json()) as { files: { uri: string; sha2: string }[] };
+        const stored = new Map(listed.files.map((f) => [`load${f.uri}`, f.sha2]));
+        for (const [name, digest] of acknowledged) expect(stored.get(name), name).toBe(digest);
+        for (const [name] of [...acknowledged].slice(0, 40)) {
+          const res = await fetch(`http://127.0.0.1:${ports[2]}/artifactory/cluster-local/${name}`, { headers: AUTH });
+          expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(acknowledged.get(name));
+        }
+
+        // the session made on node 1 works on node 3; the layer's second half goes to node 3, the
+        // node that took the first half having died and come back in between
+        const me = await fetch(`http://127.0.0.1:${ports[2]}/ui/api/v1/ui/auth/current`, {
+          headers: { cookie, 'x-requested-with': 'XMLHttpRequest' },
+        });
+        expect(me.status).toBe(200);
+        expect(((await me.json()) as { name: string }).name).toBe('admin');
+        const second = await fetch(`http://127.0.0.1:${ports[2]}${uploadPath}`, {
+          method: 'PATCH',
+          headers: {
+            ...AUTH,
+            'content-type': 'application/octet-stream',
+            'content-range': `${half}-${layer.length - 1}`,
+          },
+          body: layer.subarray(half),
+        });
+        expect(second.status).toBe(202);
+        const digest = `sha256:${sha256(layer)}`;
+        const done = await fetch(`http://127.0.0.1:${ports[0]}${uploadPath}?digest=${digest}`, {
+          method: 'PUT',
+          headers: AUTH,
+        });
+        expect(done.status).toBe(201);
+        const blob = await fetch(`${proxy.url}/v2/cluster-docker/app/blobs/${digest}`, { headers: AUTH });
+        expect(sha256(Buffer.from(await blob.arrayBuffer()))).toBe(sha256(layer));
+
+        // the scheduled job ran once per minute whichever nodes were up; every event once per consumer
+        const db = new pg.Client({ connectionString: database.url });
+        await db.connect();
+        try {
+          await expect
+            .poll(
+              async () => Number((await db.query("select count(*) as n from job_runs where job = 'backup'")).rows[0].n),
+              {
+                timeout: 75_000,
+                interval: 1_000,
+              },
+            )
+            .toBeGreaterThan(0);
+          const perSlot = await db.query(
+            "select floor(started_at / 60000) as slot, count(*) as n from job_runs where job = 'backup' group by 1 having count(*) > 1",
+          );
+          expect(perSlot.rows).toEqual([]);
+          await expect
+            .poll(
+              async () =>
+                Number(
+                  (
+                    await db.query(
+                      `select count(*) as n from events e where e.type = 'artifact.deployed' and not exists
+                     (select 1 from event_receipts r where r.event_id = e.id and r.consumer = 'class-index' and r.delivered_at is not null)`,
+                    )
+                  ).rows[0].n,
+                ),
+              { timeout: 30_000, interval: 500 },
+            )
+            .toBe(0);
+          const deployed = await db.query(
+            "select count(*) as n from events where type = 'artifact.deployed' and path like 'load/%'",
+          );
+          expect(Number(deployed.rows[0].n)).toBeGreaterThanOrEqual(acknowledged.size);
+        } finally {
+          await db.end();
+        }
+      },
+    );
+  },
+);
