@@ -59,6 +59,25 @@ export interface RateLimitsTable {
   window_start: number;
 }
 
+/** A repository being deleted with its content (or deleted lately), whichever node runs it. */
+export interface RepositoryDeletionsTable {
+  repo_key: string;
+  state: 'running' | 'done' | 'failed';
+  files: number;
+  bytes: number;
+  deleted_files: number;
+  deleted_bytes: number;
+  message: string | null;
+  /** The node running it; another takes it up once `lease_until` has passed. */
+  holder: string;
+  lease_until: number;
+  /** Who asked for it, recorded in the audit entry whichever node finishes it. */
+  actor: string;
+  source_ip: string;
+  started_at: number;
+  updated_at: number;
+}
+
 export interface StorageSamplesTable {
   /** UTC day, YYYY-MM-DD. */
   day: string;
@@ -405,6 +424,7 @@ export interface Database {
   support_bundles: SupportBundlesTable;
   storage_samples: StorageSamplesTable;
   rate_limits: RateLimitsTable;
+  repository_deletions: RepositoryDeletionsTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;

@@ -18,6 +18,7 @@ import * as webhooks from './2026-12-03-webhooks.js';
 import * as operations from './2026-12-04-operations.js';
 import * as storageSamples from './2026-12-05-storage-samples.js';
 import * as rateLimits from './2026-12-06-rate-limits.js';
+import * as repositoryDeletions from './2026-12-07-repository-deletions.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04-operations': operations,
   '2026-12-05-storage-samples': storageSamples,
   '2026-12-06-rate-limits': rateLimits,
+  '2026-12-07-repository-deletions': repositoryDeletions,
 };

@@ -39,7 +39,8 @@ import { deployBundle } from './artifacts.bundle.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
-import { findRepository, listRepositories, recordRepositoryChange } from '../repositories/index.js';
+import { findRepository, listRepositories } from '../repositories/index.js';
+import { auditActor } from '../../core/audit.js';
 import { startDownloadStats } from './artifacts.stats.js';
 import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
@@ -144,9 +145,10 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       const progress = await deleteRepositoryWithContent(
         app.db,
         request.log,
+        app.nodeId,
         request.params.key,
         request.body.confirmKey,
-        recordRepositoryChange(request),
+        auditActor(request),
       );
       if (progress.state === 'failed') throw conflict(progress.message ?? 'The repository could not be deleted.');
       return reply.status(progress.state === 'running' ? 202 : 200).send(progress);
@@ -160,11 +162,12 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: z.object({ key: z.string().min(1) }), response: { 200: repositoryDeletionSchema } },
     },
     async (request) => {
-      const progress = repositoryDeletion(app.db, request.params.key);
+      const progress = await repositoryDeletion(app.db, request.params.key);
       if (progress) return progress;
-      // another worker runs it: while the repository exists it is still going, without figures here
-      const exists = (await findRepository(app.db, request.params.key)) !== undefined;
-      return { ...NO_FIGURES, key: request.params.key, state: exists ? ('running' as const) : ('done' as const) };
+      // deleted long ago (its progress forgotten), or never asked to be
+      if (await findRepository(app.db, request.params.key))
+        throw notFound(`No deletion of '${request.params.key}' is under way.`);
+      return { ...NO_FIGURES, key: request.params.key, state: 'done' as const };
     },
   );
 

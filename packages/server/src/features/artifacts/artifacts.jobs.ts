@@ -3,6 +3,7 @@ import { sampleStorage, sampledToday } from './artifacts.usage.js';
 import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
 import { UploadSessions } from './artifacts.uploads.js';
+import { resumeRepositoryDeletions } from './artifacts.purge.js';
 
 /** Upload sessions untouched this long are swept. */
 const STALE_UPLOAD_MS = 24 * 3600_000;
@@ -30,6 +31,10 @@ export function registerArtifactJobs(app: FastifyInstance): void {
   });
   app.addHook('onReady', async () => {
     if (app.polls && !(await sampledToday(db))) await sampleStorage(db);
+  });
+  // a repository deletion whose node died is taken up here, where it stopped, within minutes
+  app.jobs.register('repository-deletions', '*/5 * * * *', async () => {
+    await resumeRepositoryDeletions(db, log, app.nodeId);
   });
   app.jobs.register('binary-gc', '27 * * * *', async () => {
     const collected = await collectGarbage(db, store);

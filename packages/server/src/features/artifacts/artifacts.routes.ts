@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, type Properties } from '@arca/contracts';
 import { normalizeItemPath } from '../../core/artifact-path.js';
 import { HttpError, badRequest } from '../../core/errors.js';
-import { recordRepositoryChange } from '../repositories/index.js';
+import { auditActor } from '../../core/audit.js';
 import { deleteRepositoryWithContent } from './artifacts.purge.js';
 import { flushDownloads } from './artifacts.stats.js';
 import { repoContent } from './artifacts.content.js';
@@ -95,9 +95,10 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const progress = await deleteRepositoryWithContent(
         app.db,
         request.log,
+        app.nodeId,
         key,
         key,
-        recordRepositoryChange(request),
+        auditActor(request),
       );
       if (progress.state === 'failed')
         throw new HttpError(500, progress.message ?? 'The repository could not be deleted.');

@@ -8,6 +8,7 @@ export {
   listRepositories,
   parseMembers,
   recordRepositoryChange,
+  recordRepositoryChangeAs,
   removeRepository,
   usageByRepository,
 } from './repositories.service.js';

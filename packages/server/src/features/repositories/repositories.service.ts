@@ -18,8 +18,8 @@ import { bumpConfigGeneration } from '../../core/config-cache.js';
 import type { RepositoryRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { FastifyRequest } from 'fastify';
-import type { OnChange } from '../../core/changes.js';
-import { recordWith } from '../../core/audit.js';
+import { recordChange, type ChangeActor, type OnChange } from '../../core/changes.js';
+import { auditActor } from '../../core/audit.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
@@ -51,6 +51,11 @@ export interface RepositoryChange {
 
 /** Records repository changes of a request: the audit entry (configuration before and after) and the event. */
 export function recordRepositoryChange(request: FastifyRequest): OnChange<RepositoryChange> {
+  return recordRepositoryChangeAs(auditActor(request));
+}
+
+/** The same, for a change made on behalf of `who` away from their request (a deletion another node finishes). */
+export function recordRepositoryChangeAs(who: ChangeActor): OnChange<RepositoryChange> {
   const eventOf = (action: RepositoryChange['action'], row: RepositoryRow): ArcaEvent =>
     action === 'create'
       ? { type: 'repository.created', repoKey: row.key, payload: { rclass: row.rclass, packageType: row.package_type } }
@@ -59,17 +64,18 @@ export function recordRepositoryChange(request: FastifyRequest): OnChange<Reposi
           repoKey: row.key,
           payload: { rclass: row.rclass, packageType: row.package_type },
         };
-  return recordWith<RepositoryChange>(request, (_trx, { action, row, before, message }) => ({
-    audit: {
-      category: 'repository',
-      action,
-      target: row.key,
-      ...(before ? { before: toAnswer(before) } : {}),
-      ...(action !== 'delete' ? { after: toAnswer(row) } : {}),
-      ...(message ? { message } : {}),
-    },
-    event: eventOf(action, row),
-  }));
+  return (trx, { action, row, before, message }) =>
+    recordChange(trx, who, {
+      audit: {
+        category: 'repository',
+        action,
+        target: row.key,
+        ...(before ? { before: toAnswer(before) } : {}),
+        ...(action !== 'delete' ? { after: toAnswer(row) } : {}),
+        ...(message ? { message } : {}),
+      },
+      event: eventOf(action, row),
+    });
 }
 const fill = (message: string, values: Record<string, string>) => formatMessage(message, values);
 
