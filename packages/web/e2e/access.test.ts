@@ -156,11 +156,15 @@ describe('access administration in the console', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('link', { name: 'Web Shop' }).click();
     await page.waitForURL('**/projects/webshop/general');
-    await page.getByRole('link', { name: 'Repositories' }).click();
+    // the project's own sidebar, once it has replaced the administration's (which has a Repositories link too)
+    await page
+      .getByRole('navigation', { name: 'Project Settings' })
+      .getByRole('link', { name: 'Repositories' })
+      .click();
     await chooseOption(page, page.getByLabel('Repositories to add'), 'libs-local');
     await page.getByRole('button', { name: /Add to project/ }).click();
     await expect.poll(() => page.getByRole('cell', { name: 'libs-local', exact: true }).isVisible()).toBe(true);
-    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('navigation', { name: 'Project Settings' }).getByRole('link', { name: 'Members' }).click();
     await chooseOption(page, page.getByLabel('Member name'), 'dev1');
     await chooseOption(page, page.getByLabel('Role', { exact: true }), 'Project Admin');
     await page.getByRole('button', { name: /Add member/ }).click();

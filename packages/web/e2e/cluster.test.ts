@@ -6,10 +6,37 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../server/src/test/postgres';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../server/src/test/s3-server';
+import { clientHome, run } from './clients/clients';
+import { writeOciLayout } from './clients/oci-layout';
 import { ADMIN_PASSWORD, freePort, NGINX, startNginx, startServer, type RunningServer } from './harness';
 
 const AUTH = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
-const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const sha256 = (body: Buffer | string) => createHash('sha256').update(body).digest('hex');
+const { home, env } = clientHome();
+const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env });
+const skopeo = (...args: string[]) => run('skopeo', args, { cwd: home, env });
+
+/**
+ * What a CI job does when a request of its client was cut by a node's death: runs the step once
+ * more. `settled` tells whether the failed first run had in fact done its work (a publish whose
+ * answer was lost); the second run must succeed.
+ */
+async function retriedOnce<T>(
+  retries: string[],
+  what: string,
+  step: () => Promise<T>,
+  settled?: (error: Error) => boolean,
+): Promise<T | undefined> {
+  try {
+    return await step();
+  } catch {
+    retries.push(what);
+    return step().catch((error: Error) => {
+      if (settled?.(error)) return undefined;
+      throw error;
+    });
+  }
+}
 
 describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
   'three nodes on PostgreSQL and an object store behind nginx',
@@ -53,6 +80,12 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         body: JSON.stringify({ rclass: 'local', packageType: 'docker' }),
       });
       expect(docker.status).toBe(200);
+      const npmRepo = await fetch(`${proxy.url}/artifactory/api/repositories/cluster-npm`, {
+        method: 'PUT',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ rclass: 'local', packageType: 'npm' }),
+      });
+      expect(npmRepo.status).toBe(200);
     }, 120_000);
 
     afterAll(async () => {
@@ -60,6 +93,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
       for (const node of nodes) await node?.stop();
       await s3?.stop();
       await database?.drop();
+      fs.rmSync(home, { recursive: true, force: true });
       for (const port of ports)
         fs.rmSync(path.join(os.tmpdir(), `arca-cluster-backups-${port}`), { recursive: true, force: true });
     });
@@ -129,6 +163,91 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
             if (body) expect(sha256(body)).toBe(acknowledged.get(name));
           }
         });
+        // the clients of a team at the same time, through nginx: npm publishes, skopeo pushes, console logins
+        const retries: string[] = [];
+        const registry = `${proxy.url}/artifactory/api/npm/cluster-npm/`;
+        const host = proxy.url.replace('http://', '');
+        const token = (
+          (await (
+            await fetch(`${proxy.url}/access/api/v1/tokens`, {
+              method: 'POST',
+              headers: { ...AUTH, 'content-type': 'application/json' },
+              body: JSON.stringify({ description: 'cluster clients' }),
+            })
+          ).json()) as { access_token: string }
+        ).access_token;
+        const layout = path.join(home, 'layout');
+        const image = await writeOciLayout(layout, '1.0', [
+          { platform: { architecture: 'amd64', os: 'linux' }, layers: [{ 'etc/hello': 'hello from a cluster\n' }] },
+        ]);
+        const published: string[] = [];
+        const pushed: string[] = [];
+        let logins = 0;
+        const packageClient = (async () => {
+          for (let i = 0; !stop || published.length < 2; i++) {
+            const dir = fs.mkdtempSync(path.join(home, 'pkg-'));
+            const version = `1.0.${i}`;
+            fs.writeFileSync(
+              path.join(dir, 'package.json'),
+              JSON.stringify({ name: 'cluster-greeter', version, main: 'index.js', license: 'MIT' }),
+            );
+            fs.writeFileSync(path.join(dir, 'index.js'), `module.exports = 'hello ${version}';\n`);
+            fs.writeFileSync(
+              path.join(dir, '.npmrc'),
+              `registry=${registry}\n${registry.replace(/^https?:/, '')}:_authToken=${token}\n`,
+            );
+            // a publish whose answer was lost is found published by the second run
+            await retriedOnce(
+              retries,
+              `npm publish ${version}`,
+              () => npm(['publish'], dir),
+              (error) => /cannot publish over|previously published|EPUBLISHCONFLICT/i.test(error.message),
+            );
+            published.push(version);
+          }
+        })();
+        const imageClient = (async () => {
+          for (let i = 0; !stop || pushed.length < 2; i++) {
+            const tag = `1.${i}`;
+            await retriedOnce(retries, `skopeo copy ${tag}`, () =>
+              skopeo(
+                'copy',
+                '--multi-arch',
+                'all',
+                '--preserve-digests',
+                '--dest-tls-verify=false',
+                '--dest-creds',
+                `admin:${ADMIN_PASSWORD}`,
+                `oci:${layout}:1.0`,
+                `docker://${host}/cluster-docker/team/app:${tag}`,
+              ),
+            );
+            pushed.push(tag);
+          }
+        })();
+        const consoleClient = (async () => {
+          while (!stop || logins < 3) {
+            const signIn = async () => {
+              const res = await fetch(`${proxy.url}/ui/api/v1/ui/auth/login`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+                body: JSON.stringify({ user: 'admin', password: ADMIN_PASSWORD, type: 'login' }),
+              });
+              if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+              const session = res.headers
+                .getSetCookie()
+                .find((c) => c.startsWith('arca_session='))!
+                .split(';')[0]!;
+              const current = await fetch(`${proxy.url}/ui/api/v1/ui/auth/current`, {
+                headers: { cookie: session, 'x-requested-with': 'XMLHttpRequest' },
+              });
+              if (((await current.json()) as { name: string }).name !== 'admin') throw new Error('not signed in');
+            };
+            await retriedOnce(retries, 'console login', signIn);
+            logins += 1;
+          }
+        })();
+
         await expect.poll(() => acknowledged.size, { timeout: 30_000 }).toBeGreaterThan(60);
         nodes[1]!.process.kill('SIGKILL');
         await new Promise((resolve) => nodes[1]!.process.once('exit', resolve));
@@ -137,7 +256,44 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         nodes[1] = await startServer(nodeEnv(1));
         await expect.poll(() => acknowledged.size, { timeout: 30_000 }).toBeGreaterThan(beforeRestart + 120);
         stop = true;
-        await Promise.all([...writers, ...readers]);
+        await Promise.all([...writers, ...readers, packageClient, imageClient, consoleClient]);
+        // a request cut by the kill costs a client one retry at most (each step above succeeded by its second run)
+        expect(retries.length).toBeLessThanOrEqual(4);
+
+        // every version npm published installs through nginx, its content intact
+        const app = fs.mkdtempSync(path.join(home, 'app-'));
+        fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'cluster-app', version: '1.0.0' }));
+        fs.writeFileSync(
+          path.join(app, '.npmrc'),
+          `registry=${registry}\n${registry.replace(/^https?:/, '')}:_authToken=${token}\n`,
+        );
+        const versions = JSON.parse(await npm(['view', 'cluster-greeter', 'versions', '--json'], app)) as string[];
+        expect(versions).toEqual(expect.arrayContaining(published));
+        const newest = published[published.length - 1]!;
+        await npm(['install', `cluster-greeter@${newest}`], app);
+        expect(fs.readFileSync(path.join(app, 'node_modules/cluster-greeter/index.js'), 'utf8')).toBe(
+          `module.exports = 'hello ${newest}';\n`,
+        );
+        // every tag skopeo pushed pulls back with the image's digest
+        for (const tag of pushed) {
+          const out = path.join(home, `pulled-${tag}`);
+          await skopeo(
+            'copy',
+            '--multi-arch',
+            'all',
+            '--preserve-digests',
+            '--src-tls-verify=false',
+            '--src-creds',
+            `admin:${ADMIN_PASSWORD}`,
+            `docker://${host}/cluster-docker/team/app:${tag}`,
+            `oci:${out}:${tag}`,
+          );
+          const index = JSON.parse(fs.readFileSync(path.join(out, 'index.json'), 'utf8')) as {
+            manifests: { digest: string }[];
+          };
+          expect(index.manifests[0]!.digest).toBe(image.index);
+        }
+        expect(logins).toBeGreaterThanOrEqual(3);
 
         // every acknowledged deploy is there with its SHA-256, whichever node answers
         const listed = (await (

@@ -149,10 +149,14 @@ export async function chooseOption(page: Page, select: Locator, text: string): P
   const root = select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]');
   await root.click();
   if ((await select.getAttribute('readonly')) === null) await page.keyboard.type(text);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
-  // a single select closes on its own; a multiple one stays open and takes an Escape itself. An
-  // Escape sent to a closed select would travel on and close the dialog around it
-  if (((await root.getAttribute('class')) ?? '').includes('ant-select-multiple')) await page.keyboard.press('Escape');
+  // an option clicked while the list still slides in may be missed: the click waits for the list at rest
+  const list = page.locator(
+    '.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])',
+  );
+  await list.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+  // a single select closes on its own; one that stays open (a multiple one) takes an Escape itself.
+  // An Escape sent to a select already closed would travel on and close the dialog around it
+  if ((await select.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
   // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
   await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
 }
