@@ -10,6 +10,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import autocannon from 'autocannon';
 import { freePort, startNginx, startServer, type RunningServer } from '../../packages/web/e2e/harness.ts';
 import { createPostgresDatabase } from '../../packages/server/src/test/postgres.ts';
@@ -99,26 +102,51 @@ try {
     }
   }
 
-  // one large file: deployed and downloaded with curl, on each store (one node, SQLite)
+  // one large file: deployed and downloaded with curl, on each store (one node, SQLite); on S3
+  // also with the local read cache (its second download), and the S3 server's own answer of the
+  // same object (a presigned GET): the floor of any store in front of that server
   const file = path.join(work, 'large.bin');
   makeFile(file, LARGE);
+  const digest = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) digest.update(chunk as Buffer);
+  const sha256 = digest.digest('hex');
   const large: Record<string, { deploy: number; download: number }> = {};
   for (const [store, env] of [
     ['file system', {}],
     ['S3', { ...s3.env, ARCA_S3_PREFIX: 'large' }],
+    ['S3 + cache', { ...s3.env, ARCA_S3_PREFIX: 'large', ARCA_STORE_CACHE_DIR: path.join(work, 'read-cache') }],
   ] as const) {
     const server = await startServer({ ARCA_LOG_STDOUT: 'false', ...env });
     try {
       await createRepository(server.url, 'bench-local');
       const up = curl(['-H', `authorization: ${AUTH}`, '-T', file, `${server.url}/artifactory/bench-local/large.bin`]);
       if (up.status !== 201) throw new Error(`large deploy: ${up.status}`);
-      const down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
+      let down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
+      // with the read cache, the first download fills it and the second is served from it
+      if (store === 'S3 + cache')
+        down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
       if (down.status !== 200) throw new Error(`large download: ${down.status}`);
       large[store] = { deploy: up.bytesPerSecond, download: down.bytesPerSecond };
     } finally {
       await server.stop();
     }
   }
+  const client = new S3Client({
+    endpoint: s3.env.ARCA_S3_ENDPOINT,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: {
+      accessKeyId: S3_TEST_CREDENTIALS.AWS_ACCESS_KEY_ID,
+      secretAccessKey: S3_TEST_CREDENTIALS.AWS_SECRET_ACCESS_KEY,
+    },
+  });
+  const object = `large/sha256/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+  const presigned = await getSignedUrl(client, new GetObjectCommand({ Bucket: s3.env.ARCA_S3_BUCKET, Key: object }), {
+    expiresIn: 600,
+  });
+  const direct = curl([presigned]);
+  if (direct.status !== 200) throw new Error(`the S3 server's own download: ${direct.status}`);
+  client.destroy();
 
   console.log(`\ncluster: through nginx, ${SECONDS} s each, one process per node, ${os.availableParallelism()} cores`);
   console.log(`  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)}`);
@@ -133,11 +161,15 @@ try {
   console.log(`\nlarge file (${LARGE / 1024 / 1024} MiB), one node:`);
   for (const [store, figures] of Object.entries(large)) {
     console.log(
-      `  ${store.padEnd(12)} deploy ${mb(figures.deploy).padStart(10)}  download ${mb(figures.download).padStart(10)}`,
+      `  ${store.padEnd(12)} deploy ${mb(figures.deploy).padStart(10)}  download ${mb(figures.download).padStart(10)}${store === 'S3 + cache' ? '  (second download, from the read cache)' : ''}`,
     );
   }
   console.log(
-    `  S3 / file system: download ${(large.S3!.download / large['file system']!.download).toFixed(2)}× (mark ≥ 0.5×), deploy ${(large.S3!.deploy / large['file system']!.deploy).toFixed(2)}×`,
+    `  ${'S3 server'.padEnd(12)} ${''.padStart(17)}  download ${mb(direct.bytesPerSecond).padStart(10)}  (the object itself, presigned GET: the floor)`,
+  );
+  const fileDownload = large['file system']!.download;
+  console.log(
+    `  S3 / file system: download ${(large.S3!.download / fileDownload).toFixed(2)}× (mark ≥ 0.5×), deploy ${(large.S3!.deploy / large['file system']!.deploy).toFixed(2)}×; with the read cache ${(large['S3 + cache']!.download / fileDownload).toFixed(2)}×; S3 store / S3 server ${(large.S3!.download / direct.bytesPerSecond).toFixed(2)}×`,
   );
 } finally {
   await s3.stop();

@@ -220,7 +220,7 @@ export async function startNginx(ports: number[]): Promise<{ url: string; stop()
   const site = guide
     .replace(
       /upstream arca \{[^}]*\}/,
-      `upstream arca {\n${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}\n  keepalive 16;\n}`,
+      `upstream arca {\n${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}\n  keepalive 64;\n}`,
     )
     .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
     .replace(/listen \[::\]:80;/, '');
