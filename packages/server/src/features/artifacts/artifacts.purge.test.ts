@@ -26,8 +26,16 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
       files: number;
       deletedFiles: number;
     };
-  /** What a node that started a deletion and died left behind: a running deletion whose lease ran out. */
-  const deletionOfDeadNode = (leaseUntil: number) =>
+  /** The console's Delete Repository, the key typed. */
+  const askDeletion = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/admin/repositories/big-local/delete',
+      headers,
+      payload: { confirmKey: 'big-local' },
+    });
+  /** A deletion another node started, its lease until `leaseUntil`: past, that node died. */
+  const deletionOfAnotherNode = (leaseUntil: number) =>
     t.app.db
       .insertInto('repository_deletions')
       .values({
@@ -56,12 +64,7 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
     ).n;
 
   it('answers a finished deletion with its figures afterwards', async () => {
-    const done = await t.app.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/admin/repositories/big-local/delete',
-      headers,
-      payload: { confirmKey: 'big-local' },
-    });
+    const done = await askDeletion();
     expect(done.statusCode).toBe(200);
     expect(done.json()).toMatchObject({ state: 'done', files: 12, deletedFiles: 12 });
     expect(await progress()).toMatchObject({ state: 'done', files: 12, deletedFiles: 12 });
@@ -69,13 +72,8 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
   });
 
   it('leaves a deletion another live node holds to it, changing nothing', async () => {
-    await deletionOfDeadNode(Date.now() + 60_000);
-    const asked = await t.app.inject({
-      method: 'POST',
-      url: '/ui/api/v1/ui/admin/repositories/big-local/delete',
-      headers,
-      payload: { confirmKey: 'big-local' },
-    });
+    await deletionOfAnotherNode(Date.now() + 60_000);
+    const asked = await askDeletion();
     expect(asked.statusCode).toBe(202);
     expect(asked.json()).toMatchObject({ state: 'running', files: 12, deletedFiles: 0 });
     expect(Number(await files())).toBe(15);
@@ -85,7 +83,7 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
   });
 
   it('takes up the deletion of a node that died, finishes it and records it for the one who asked', async () => {
-    await deletionOfDeadNode(Date.now() - 1);
+    await deletionOfAnotherNode(Date.now() - 1);
     expect(await progress()).toMatchObject({ state: 'running', deletedFiles: 0 });
     expect(await t.app.jobs.runNow('repository-deletions')).toBe(true);
     expect(await progress()).toMatchObject({ state: 'done', files: 12, deletedFiles: 12 });
