@@ -3,7 +3,8 @@
 # browser tests, twine for the Python index tests, Maven with the plugins the Maven tests run
 # (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
 # registry for the OCI tests, curl for the snippets Set Me Up shows, nginx for the cluster test,
-# PostgreSQL for the second database engine.
+# PostgreSQL for the second database engine, Go, Ruby (gem and bundler), dnf and the rpm tools for
+# the formats of the same names. Cargo is the one rustup installs (Debian's predates sparse indexes).
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
@@ -21,6 +22,11 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 [ -x /usr/bin/docker-registry ] || missing+=(docker-registry)
 # the cluster test puts Debian's nginx in front of three nodes
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
+command -v gem >/dev/null 2>&1 || missing+=(ruby)
+command -v bundle >/dev/null 2>&1 || missing+=(ruby-bundler)
+command -v dnf >/dev/null 2>&1 || missing+=(dnf)
+command -v rpmbuild >/dev/null 2>&1 || missing+=(rpm)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

@@ -11,6 +11,7 @@ export * from './projects.js';
 export * from './events.js';
 export * from './npm.js';
 export * from './pypi.js';
+export * from './go.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

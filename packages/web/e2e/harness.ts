@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -212,17 +214,62 @@ export async function openCataloguedPackage(page: Page, serverUrl: string, name:
 /** Debian's nginx. */
 export const NGINX = '/usr/sbin/nginx';
 
-/** Debian's nginx in front of the nodes, with the deployment guide's proxy settings. */
-export async function startNginx(ports: number[]): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * A certificate for 127.0.0.1 signed by itself (Debian's openssl), as a client is told to trust
+ * it (SSL_CERT_FILE): the certificate and its key, as files in `dir`.
+ */
+export function selfSignedCertificate(dir: string): { cert: string; key: string } {
+  const cert = path.join(dir, 'tls.crt');
+  const key = path.join(dir, 'tls.key');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { cert, key };
+}
+
+/**
+ * Debian's nginx in front of the nodes, with the deployment guide's proxy settings; over TLS with
+ * `tls`'s certificate (clients that send credentials over HTTPS only, as the go command does).
+ */
+export async function startNginx(
+  ports: number[],
+  options: { tls?: { cert: string; key: string } } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-nginx-'));
   const port = await freePort();
+  const { tls } = options;
   const guide = fs.readFileSync(path.join(ROOT, 'docs/deploy/nginx.conf'), 'utf8');
   const site = guide
     .replace(
       /upstream arca \{[^}]*\}/,
       `upstream arca {\n${ports.map((p) => `  server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}\n  keepalive 64;\n}`,
     )
-    .replace(/listen 80;/, `listen 127.0.0.1:${port};`)
+    .replace(
+      /listen 80;/,
+      tls
+        ? `listen 127.0.0.1:${port} ssl;\n    ssl_certificate ${tls.cert};\n    ssl_certificate_key ${tls.key};`
+        : `listen 127.0.0.1:${port};`,
+    )
     .replace(/listen \[::\]:80;/, '');
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
@@ -231,9 +278,18 @@ export async function startNginx(ports: number[]): Promise<{ url: string; stop()
   const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], {
     stdio: 'ignore',
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const ca = tls ? fs.readFileSync(tls.cert) : undefined;
+  const live = () =>
+    new Promise<boolean>((resolve) => {
+      const request = (tls ? https : http).get(`${url}/livez`, { ca }, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      });
+      request.on('error', () => resolve(false));
+    });
   for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/livez`).catch(() => undefined))?.ok) break;
+    if (await live()) break;
     if (i > 100) throw new Error(`nginx did not answer: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

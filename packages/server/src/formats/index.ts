@@ -4,13 +4,14 @@ import { OutboxConsumer } from '../core/outbox.js';
 import { systemContent } from '../features/artifacts/index.js';
 import type { Format, PlainPaths } from '../features/artifacts/index.js';
 import { genericFormat } from './generic/generic.format.js';
+import { goFormat } from './go/go.format.js';
 import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
 import { ociFormat } from './oci/oci.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat, ociFormat, pypiFormat];
+export const FORMATS: readonly Format[] = [genericFormat, goFormat, mavenFormat, npmFormat, ociFormat, pypiFormat];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -19,7 +20,6 @@ export const FORMATS: readonly Format[] = [genericFormat, mavenFormat, npmFormat
  */
 const KNOWN_UPSTREAMS: Record<string, string> = {
   helm: 'https://charts.helm.sh/stable/',
-  go: 'https://proxy.golang.org/',
   nuget: 'https://www.nuget.org/',
   gems: 'https://rubygems.org/',
   cargo: 'https://index.crates.io/',

@@ -26,3 +26,5 @@ export type {
 } from './artifacts.formats.js';
 export type { ClientSignIn } from './artifacts.sign-in.js';
 export { changeMetadataFile } from './artifacts.metadata-file.js';
+export { readLimited, withBody } from './artifacts.bodies.js';
+export { deployAtPath } from './artifacts.plain-deploy.js';

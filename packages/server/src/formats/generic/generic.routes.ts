@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ARTIFACT_MESSAGES, itemCreatedSchema } from '@arca/contracts';
+import { ARTIFACT_MESSAGES } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
-import {
-  repoContent,
-  type DeployRequest,
-  headerValue,
-  repoAndPath,
-  sendFolderIndex,
-  itemCreated,
-  checksumsOf,
-} from '../../features/artifacts/index.js';
-import { baseUrlOf } from '../../core/base-url.js';
+import { deployAtPath, repoContent, repoAndPath, sendFolderIndex } from '../../features/artifacts/index.js';
 import type { DerivedFile } from '../../features/artifacts/index.js';
 
 /** A file a format derives: its checksums as headers, conditional requests on its SHA-1. */
@@ -39,44 +30,9 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  app.put('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
-    const { repoKey, path, properties } = repoAndPath(request, '/artifactory/');
-    const length = request.headers['content-length'];
-    const content = repoContent(request);
-    let deploy: DeployRequest = {
-      repoKey,
-      path,
-      properties,
-      body: request.raw,
-      contentLength: length === undefined ? undefined : Number(length),
-      checksums: {
-        sha1: headerValue(request, 'x-checksum-sha1'),
-        sha256: headerValue(request, 'x-checksum-sha256'),
-        md5: headerValue(request, 'x-checksum-md5'),
-      },
-      checksumDeploy: headerValue(request, 'x-checksum-deploy')?.toLowerCase() === 'true',
-    };
-    const target = await content.writeTarget(repoKey);
-    const plain = path ? app.plainPaths.get(target.package_type) : undefined;
-    if (plain) {
-      await content.authorize('deploy', target.key, path);
-      const decided = await plain.deploy(content, target, deploy);
-      if ('taken' in decided) {
-        request.raw.resume();
-        const item = decided.taken;
-        if (!item) return reply.status(201).send({ repo: target.key, path: `/${path}` });
-        const checksums = await checksumsOf(app.db, item.sha256!);
-        return reply
-          .status(201)
-          .send(itemCreatedSchema.parse(itemCreated(baseUrlOf(request), { repoKey: target.key, item, checksums })));
-      }
-      deploy = decided;
-    }
-    // the write target resolved above serves the deploy too: one lookup per request
-    const deployed = await content.deploy({ ...deploy, target });
-    await plain?.changed(target, deployed.item.path);
-    return reply.status(201).send(itemCreatedSchema.parse(itemCreated(baseUrlOf(request), deployed)));
-  });
+  app.put('/artifactory/*', { config: { access: 'public' } }, (request, reply) =>
+    deployAtPath(request, reply, '/artifactory/', (type) => app.plainPaths.get(type)),
+  );
 
   app.get('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');

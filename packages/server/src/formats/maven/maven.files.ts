@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   systemContent,
-  type DeployRequest,
   type RepoContent,
   changeMetadataFile,
+  readLimited,
+  withBody,
 } from '../../features/artifacts/index.js';
 import type { Resolved, DerivedFile, PlainPaths } from '../../features/artifacts/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
@@ -48,24 +48,6 @@ export const MAVEN_MESSAGES = {
 
 const fill = (message: string, values: Record<string, string>) =>
   message.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
-
-async function readLimited(body: Readable | undefined, limit: number): Promise<Buffer | undefined> {
-  if (!body) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-const withBody = (request: DeployRequest, body: Buffer): DeployRequest => ({
-  ...request,
-  body: Readable.from([body]),
-  contentLength: body.length,
-});
 
 /** The artifact folders a change at `path` may touch: the file's, or for a folder its own and its parent's. */
 function affectedArtifactFolders(path: string): string[] {

@@ -61,6 +61,19 @@ describe('Set Me Up by format', () => {
     );
   });
 
+  it('gives a Go repository its GOPROXY with credentials, the checksum database setting and publishing', () => {
+    const { served, snippets } = setMeUp('go', { ...target, repoKey: 'go', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toContain(
+      'go env -w GOPROXY=https://ann:arca_token@arca.example.com/artifactory/api/go/go,direct',
+    );
+    expect(snippets[0]!.code).toContain('go env -w GONOSUMDB=');
+    expect(snippets.find((s) => s.title.includes('.netrc'))!.code).toBe(
+      'machine arca.example.com\nlogin ann\npassword arca_token',
+    );
+    expect(snippets.some((s) => s.code.includes('/artifactory/api/go/go/<module>/@v/v1.0.0.$ext'))).toBe(true);
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('helm', target);
     expect(served).toBe(false);

@@ -1,6 +1,7 @@
 import { buildInfoSnippets } from './build-info/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
+import { goSnippets } from './go/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
 import { pypiSnippets } from './pypi/set-me-up';
@@ -21,6 +22,7 @@ interface ConsoleFormat {
 const FORMATS: readonly ConsoleFormat[] = [
   { types: ['generic'], snippets: genericSnippets, buildInfo: true },
   { types: ['docker', 'oci'], snippets: dockerSnippets },
+  { types: ['go'], snippets: goSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
