@@ -12,12 +12,12 @@ export const GO_MESSAGES = {
   badModulePath: "Invalid module path '{module}': {reason}.",
   badVersion:
     "Invalid version '{version}': module versions are canonical semantic versions with a leading 'v' (v1.2.3, v0.0.0-20240101000000-abcdef123456).",
-  majorMismatch: "Version {version} does not belong to module {module}: {reason}.",
+  majorMismatch: 'Version {version} does not belong to module {module}: {reason}.',
   badFile:
     "'{path}' is not a module file: a Go repository holds <module>/@v/<version>.zip, .mod and .info, module path and version case-encoded as GOPROXY names them.",
-  badZip: "The module zip of {module}@{version} is not valid: {reason}. Nothing was stored.",
+  badZip: 'The module zip of {module}@{version} is not valid: {reason}. Nothing was stored.',
   modMismatch: "The go.mod of {module}@{version} declares module '{declared}'. Nothing was stored.",
-  modDiffers: "The .mod file of {module}@{version} differs from the go.mod inside its zip. Nothing was stored.",
+  modDiffers: 'The .mod file of {module}@{version} differs from the go.mod inside its zip. Nothing was stored.',
   badInfo: "The .info file of {module}@{version} must be JSON naming Version '{version}'. Nothing was stored.",
   republish:
     '{module}@{version} is already published with a different {ext}: a released module version never changes, publish a new version.',

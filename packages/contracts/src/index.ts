@@ -12,6 +12,7 @@ export * from './events.js';
 export * from './npm.js';
 export * from './pypi.js';
 export * from './go.js';
+export * from './cargo.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

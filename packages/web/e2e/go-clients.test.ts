@@ -45,7 +45,7 @@ const put = (server: RunningServer, repo: string, file: string, body: Buffer | s
   fetch(`${server.url}/artifactory/api/go/${repo}/${file}`, {
     method: 'PUT',
     headers: { Authorization: basic(who) },
-    body: typeof body === 'string' ? Buffer.from(body) : body,
+    body: new Uint8Array(typeof body === 'string' ? Buffer.from(body) : body),
   });
 
 interface Version {

@@ -33,6 +33,12 @@ export interface FormatFacts {
         answer(challenge: string | null, allowed: readonly string[]): Promise<string | undefined>;
       }
     | undefined;
+  /** Where a remote repository's upstream metadata says a path is served (see the Format contract). */
+  upstreamAddress(
+    repo: RepositoryRow,
+    path: string,
+    metadata: (path: string) => Promise<Buffer | undefined>,
+  ): Promise<string | undefined>;
   /** Where a remote repository's upstream listed a path that lives on another host (see the Format contract). */
   listedElsewhere(
     repo: RepositoryRow,

@@ -3,6 +3,7 @@ import type { FormatFacts } from '../core/context.plugin.js';
 import { OutboxConsumer } from '../core/outbox.js';
 import { systemContent } from '../features/artifacts/index.js';
 import type { Format, PlainPaths } from '../features/artifacts/index.js';
+import { cargoFormat } from './cargo/cargo.format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { goFormat } from './go/go.format.js';
 import { mavenFormat } from './maven/maven.format.js';
@@ -11,7 +12,15 @@ import { ociFormat } from './oci/oci.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
 
 /** Every package format the server speaks, in one list. */
-export const FORMATS: readonly Format[] = [genericFormat, goFormat, mavenFormat, npmFormat, ociFormat, pypiFormat];
+export const FORMATS: readonly Format[] = [
+  cargoFormat,
+  genericFormat,
+  goFormat,
+  mavenFormat,
+  npmFormat,
+  ociFormat,
+  pypiFormat,
+];
 
 /**
  * Public upstreams offered when quick-creating a remote repository of a type no format serves
@@ -22,7 +31,6 @@ const KNOWN_UPSTREAMS: Record<string, string> = {
   helm: 'https://charts.helm.sh/stable/',
   nuget: 'https://www.nuget.org/',
   gems: 'https://rubygems.org/',
-  cargo: 'https://index.crates.io/',
 };
 
 /** The format serving a package type; undefined when none does (the repository then holds generic files). */
@@ -52,6 +60,9 @@ export const FORMAT_FACTS: FormatFacts = {
   },
   upstreamAuth(repo, path) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamAuth?.(repo, path);
+  },
+  async upstreamAddress(repo, path, metadata) {
+    return formatFor(repo.package_type)?.remoteMetadata?.upstreamAddress?.(path, metadata);
   },
   async listedElsewhere(repo, path, cached) {
     const listed = formatFor(repo.package_type)?.remoteMetadata?.listedElsewhere;

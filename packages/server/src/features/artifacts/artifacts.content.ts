@@ -181,6 +181,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     upstreamPath: request.server.formats.upstreamPath,
     upstreamHeaders: request.server.formats.upstreamHeaders,
     upstreamAuth: request.server.formats.upstreamAuth,
+    upstreamAddress: request.server.formats.upstreamAddress,
     listedElsewhere: request.server.formats.listedElsewhere,
   };
   const mayRead = (repoKey: string, path: string) => isAllowed(db, principal, 'read', repoKey, path);

@@ -134,6 +134,16 @@ export interface Format {
      */
     upstreamAuth?: (repo: RepositoryRow, path: string) => UpstreamAuth | undefined;
     /**
+     * Where the upstream's own metadata says a path is served, read off that metadata (a Cargo
+     * index's `config.json` names the address crates download from, on its host or another);
+     * undefined: at `upstreamPath`. `metadata` reads the repository's copy of an upstream metadata
+     * file, fetching it when it is missing or stale. Credentials go to the repository's own host only.
+     */
+    upstreamAddress?: (
+      path: string,
+      metadata: (path: string) => Promise<Buffer | undefined>,
+    ) => Promise<string | undefined>;
+    /**
      * The address on another host than its own where the upstream itself listed a path (a file a
      * Python index links on a files host), or undefined: `cached` reads what the repository holds,
      * without fetching. A remote repository asks another host only at an address this answers;

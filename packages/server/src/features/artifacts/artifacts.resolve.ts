@@ -41,8 +41,14 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
   if (running) return running;
   const work = (async () => {
     const headers: Record<string, string> = { ...ctx.upstreamHeaders?.(repo, path) };
-    let url = upstreamUrl(ctx, repo, path);
-    if (!sameHost(url, repo.url)) {
+    const metadata = async (other: string) => {
+      if (other === path) return undefined;
+      const found = await resolveItem(ctx, repo, other);
+      return found && found.item.folder !== 1 ? readCached(ctx, repo, other) : undefined;
+    };
+    const addressed = await ctx.upstreamAddress?.(repo, path, metadata);
+    let url = addressed ?? upstreamUrl(ctx, repo, path);
+    if (!addressed && !sameHost(url, repo.url)) {
       // a remote repository fetches what its upstream serves: another host only at the address
       // the upstream listed (never one a caller made up)
       const listed = await ctx.listedElsewhere?.(repo, path, (p) => readCached(ctx, repo, p));

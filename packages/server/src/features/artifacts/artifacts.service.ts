@@ -61,6 +61,8 @@ export interface ArtifactContext {
   upstreamHeaders?: (repo: RepositoryRow, path: string) => Record<string, string>;
   /** The token scope a registry upstream needs for a path; with one, the upstream is asked as Docker clients ask. */
   upstreamAuth?: FormatFacts['upstreamAuth'];
+  /** Where the upstream's own metadata says a path is served (`metadata` fetches it when missing or stale). */
+  upstreamAddress?: FormatFacts['upstreamAddress'];
   /**
    * Where the upstream listed a path that lives on another host than its own; absent: never.
    * `cached` reads the repository's cached files without fetching.

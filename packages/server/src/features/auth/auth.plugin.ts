@@ -103,7 +103,9 @@ async function resolvePrincipal(
   request: FastifyRequest,
   consoleRoute: boolean,
 ): Promise<Principal> {
-  const authorization = request.headers.authorization;
+  const sent = request.headers.authorization;
+  const authorization =
+    sent && request.routeOptions.config?.bareToken && !/^[A-Za-z]+ /.test(sent) ? `Bearer ${sent.trim()}` : sent;
   const apiKey = request.headers['x-jfrog-art-api'];
   let principal: Principal;
   if (authorization?.toLowerCase().startsWith('bearer ') && authorization.includes(REGISTRY_TOKEN_PREFIX)) {
@@ -227,6 +229,11 @@ declare module 'fastify' {
      * admitted as it is, before any user credential is looked at.
      */
     ownCredential?: (request: FastifyRequest) => boolean;
+    /**
+     * The route's clients send an access token as the whole `Authorization` header, with no scheme
+     * (cargo, gem): such a header is read as `Bearer {token}`.
+     */
+    bareToken?: boolean;
   }
 }
 

@@ -74,6 +74,14 @@ describe('Set Me Up by format', () => {
     expect(snippets.some((s) => s.code.includes('/artifactory/api/go/go/<module>/@v/v1.0.0.$ext'))).toBe(true);
   });
 
+  it('gives a Cargo repository its sparse index, the token as Artifactory takes it, and publishing', () => {
+    const { served, snippets } = setMeUp('cargo', { ...target, repoKey: 'cargo', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toContain('index = "sparse+https://arca.example.com/artifactory/api/cargo/cargo/index/"');
+    expect(snippets[1]!.code).toBe('[registries.arca]\ntoken = "Bearer arca_token"');
+    expect(snippets.map((s) => s.code)).toContain('cargo publish --registry arca');
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('helm', target);
     expect(served).toBe(false);

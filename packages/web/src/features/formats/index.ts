@@ -1,4 +1,5 @@
 import { buildInfoSnippets } from './build-info/set-me-up';
+import { cargoSnippets } from './cargo/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { goSnippets } from './go/set-me-up';
@@ -23,6 +24,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['generic'], snippets: genericSnippets, buildInfo: true },
   { types: ['docker', 'oci'], snippets: dockerSnippets },
   { types: ['go'], snippets: goSnippets },
+  { types: ['cargo'], snippets: cargoSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },

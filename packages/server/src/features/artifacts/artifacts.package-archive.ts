@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import tar from 'tar-stream';
+
+/** What a package archive holds: every entry's name and type, and the bytes of the entries asked for. */
+export interface TarContents {
+  entries: { name: string; type: string; size: number }[];
+  files: Map<string, Buffer>;
+}
+
+/**
+ * Reads a package that is a tar archive (gzipped unless `gzip` is false) — a crate, a chart, a
+ * gem — keeping the bytes of the entries `want` names, each at most `maxEntryBytes`. Throws
+ * when the archive cannot be read (not gzip, a broken tar, an entry cut short).
+ */
+export async function readTar(
+  archive: Buffer,
+  want: (name: string) => boolean,
+  options: { gzip?: boolean; maxEntryBytes?: number } = {},
+): Promise<TarContents> {
+  const { gzip = true, maxEntryBytes = 16 * 1024 * 1024 } = options;
+  const contents: TarContents = { entries: [], files: new Map() };
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const name = header.name.replace(/^\.\//, '');
+    const size = header.size ?? 0;
+    contents.entries.push({ name, type: header.type ?? 'file', size });
+    if (header.type !== 'file' || !want(name) || size > maxEntryBytes) {
+      stream.on('end', () => next());
+      stream.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+    stream.on('end', () => {
+      contents.files.set(name, Buffer.concat(chunks));
+      next();
+    });
+  });
+  const source = Readable.from([archive]);
+  await (gzip ? pipeline(source, createGunzip(), extract) : pipeline(source, extract));
+  return contents;
+}

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AUTH_MESSAGES, CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
+import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { baseUrlOf } from '../../core/base-url.js';
+import { isAllowed } from '../../core/permissions.js';
+import { readLimited, repoContent, type DerivedFile } from '../../features/artifacts/index.js';
+import { cratePath, parsePublishBody } from './cargo.crate.js';
+import { CargoCrates } from './cargo.service.js';
+
+const PREFIX = '/artifactory/api/cargo';
+
+type RepoParams = { repoKey: string };
+type CrateParams = RepoParams & { name: string; version: string };
+
+function sendMade(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
+  const etag = `"${createHash('sha256').update(file.body).digest('hex')}"`;
+  reply.header('Content-Type', file.contentType).header('ETag', etag).header('Content-Length', file.body.length);
+  if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag)) return reply.status(304).send();
+  return reply.send(request.method === 'HEAD' ? undefined : file.body);
+}
+
+/**
+ * A Cargo registry at `/artifactory/api/cargo/{repoKey}/`, as cargo speaks to Artifactory: the
+ * sparse index at `index/` (`config.json` with `dl` and `api` under the same repository,
+ * `auth-required` unless anonymous users may read it), downloads at `v1/crates/{name}/{version}/download`,
+ * and the web API at `api/v1/crates` (publish, yank, unyank, owners, search). Tokens come as the
+ * whole `Authorization` header, as cargo sends them; errors as `{"errors":[{"detail"}]}`, which cargo prints.
+ */
+export async function cargoRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === 401) reply.header('WWW-Authenticate', 'Cargo');
+    return reply.status(status).send({ errors: [{ detail: status >= 500 ? 'Internal error.' : error.message }] });
+  });
+  const config = { access: 'public' as const, bareToken: true };
+  const registryOf = (request: FastifyRequest, repoKey: string) =>
+    `${baseUrlOf(request)}${PREFIX}/${encodeURIComponent(repoKey)}`;
+
+  app.route<{ Params: RepoParams }>({
+    method: ['GET', 'HEAD'],
+    url: `${PREFIX}/:repoKey/index/config.json`,
+    config,
+    handler: async (request, reply) => {
+      const content = repoContent(request);
+      const repo = await content.repository(request.params.repoKey);
+      // cargo asks without its token first: a 401 tells it the registry needs one
+      if (!(await isAllowed(app.db, request.principal, 'read', repo.key, 'index/config.json'))) {
+        if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+        throw new HttpError(403, `You do not have read permission on '${repo.key}'.`);
+      }
+      const anonymous = await isAllowed(app.db, { kind: 'anonymous' }, 'read', repo.key, 'index/config.json');
+      const registry = registryOf(request, repo.key);
+      const body = JSON.stringify({ dl: `${registry}/v1/crates`, api: registry, 'auth-required': !anonymous });
+      return sendMade(request, reply, { body: Buffer.from(body), contentType: 'application/json' });
+    },
+  });
+
+  app.route<{ Params: RepoParams & { '*': string } }>({
+    method: ['GET', 'HEAD'],
+    url: `${PREFIX}/:repoKey/index/*`,
+    config,
+    handler: async (request, reply) => {
+      const indexPath = request.params['*'];
+      if (!/^(1|2|3\/[a-z0-9_-]|[a-z0-9_-]{2}\/[a-z0-9_-]{2})\/[a-z0-9_-]+$/.test(indexPath)) {
+        throw notFound(fill(CARGO_MESSAGES.notFound, { name: indexPath.split('/').at(-1) ?? indexPath }));
+      }
+      const content = repoContent(request);
+      const repo = await content.repository(request.params.repoKey);
+      const file = await new CargoCrates(content).indexFile(repo, indexPath);
+      if (!file) throw notFound(fill(CARGO_MESSAGES.notFound, { name: indexPath.split('/').at(-1)! }));
+      if ('item' in file) return content.send(reply, file.item);
+      return sendMade(request, reply, file);
+    },
+  });
+
+  app.route<{ Params: CrateParams }>({
+    method: ['GET', 'HEAD'],
+    url: `${PREFIX}/:repoKey/v1/crates/:name/:version/download`,
+    config,
+    handler: async (request, reply) => {
+      const { repoKey, name, version } = request.params;
+      const content = repoContent(request);
+      const repo = await content.repository(repoKey);
+      const found = await content.resolve(repo, cratePath(name, version));
+      if (!found || found.item.folder === 1) throw notFound(fill(CARGO_MESSAGES.versionNotFound, { name, version }));
+      return content.send(reply, found.item);
+    },
+  });
+
+  app.put<{ Params: RepoParams }>(`${PREFIX}/:repoKey/api/v1/crates/new`, { config }, async (request, reply) => {
+    const content = repoContent(request);
+    // a remote repository (or a virtual one without a deployment target) refuses before the body is read
+    const target = await content.writeTarget(request.params.repoKey);
+    const body = await readLimited(request.raw, CARGO_MAX_CRATE_BYTES + 16 * 1024 * 1024);
+    if (!body) throw badRequest(fill(CARGO_MESSAGES.badPublish, { reason: 'it is larger than 512 MiB' }));
+    const { metadata, crate } = parsePublishBody(body);
+    await new CargoCrates(content).publish(target, metadata, crate);
+    return reply.send({ warnings: { invalid_categories: [], invalid_badges: [], other: [] } });
+  });
+
+  const yank = (yanked: boolean) => async (request: FastifyRequest<{ Params: CrateParams }>, reply: FastifyReply) => {
+    const { repoKey, name, version } = request.params;
+    await new CargoCrates(repoContent(request)).setYanked(repoKey, name, version, yanked);
+    return reply.send({ ok: true });
+  };
+  app.delete(`${PREFIX}/:repoKey/api/v1/crates/:name/:version/yank`, { config }, yank(true));
+  app.put(`${PREFIX}/:repoKey/api/v1/crates/:name/:version/unyank`, { config }, yank(false));
+
+  app.get<{ Params: RepoParams & { name: string } }>(
+    `${PREFIX}/:repoKey/api/v1/crates/:name/owners`,
+    { config },
+    async (request, reply) => {
+      const content = repoContent(request);
+      const repo = await content.repository(request.params.repoKey);
+      const publishers = await new CargoCrates(content).publishers(repo, request.params.name);
+      return reply.send({ users: publishers.map((login, i) => ({ id: i + 1, login, name: login })) });
+    },
+  );
+  const noOwners = async () => {
+    throw badRequest(CARGO_MESSAGES.owners);
+  };
+  app.put(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config }, noOwners);
+  app.delete(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config }, noOwners);
+
+  app.get<{ Params: RepoParams; Querystring: { q?: string; per_page?: string } }>(
+    `${PREFIX}/:repoKey/api/v1/crates`,
+    { config },
+    async (request, reply) => {
+      const content = repoContent(request);
+      const repo = await content.repository(request.params.repoKey);
+      const limit = Math.min(100, Math.max(1, Number(request.query.per_page) || 10));
+      const { hits, total } = await new CargoCrates(content).search(repo, request.query.q ?? '', limit);
+      return reply.send({ crates: hits, meta: { total } });
+    },
+  );
+}
