@@ -13,6 +13,7 @@ export * from './npm.js';
 export * from './pypi.js';
 export * from './go.js';
 export * from './cargo.js';
+export * from './helm.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

@@ -6,6 +6,7 @@ import type { Format, PlainPaths } from '../features/artifacts/index.js';
 import { cargoFormat } from './cargo/cargo.format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { goFormat } from './go/go.format.js';
+import { helmFormat } from './helm/helm.format.js';
 import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
 import { ociFormat } from './oci/oci.format.js';
@@ -16,6 +17,7 @@ export const FORMATS: readonly Format[] = [
   cargoFormat,
   genericFormat,
   goFormat,
+  helmFormat,
   mavenFormat,
   npmFormat,
   ociFormat,
@@ -28,7 +30,6 @@ export const FORMATS: readonly Format[] = [
  * takes precedence.
  */
 const KNOWN_UPSTREAMS: Record<string, string> = {
-  helm: 'https://charts.helm.sh/stable/',
   nuget: 'https://www.nuget.org/',
   gems: 'https://rubygems.org/',
 };

@@ -82,10 +82,18 @@ describe('Set Me Up by format', () => {
     expect(snippets.map((s) => s.code)).toContain('cargo publish --registry arca');
   });
 
+  it('gives a Helm repository helm repo add with its address and credentials', () => {
+    const { served, snippets } = setMeUp('helm', { ...target, repoKey: 'helm', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toContain(
+      'helm repo add helm https://arca.example.com/artifactory/api/helm/helm --username ann --password arca_token',
+    );
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
-    const { served, snippets } = setMeUp('helm', target);
+    const { served, snippets } = setMeUp('nuget', target);
     expect(served).toBe(false);
-    expect(snippets.some((s) => s.code.includes('helm '))).toBe(false);
+    expect(snippets.some((s) => s.code.includes('nuget '))).toBe(false);
     expect(snippets.map((s) => s.title)).toEqual(setMeUp('generic', target).snippets.map((s) => s.title));
   });
 

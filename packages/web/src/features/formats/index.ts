@@ -3,6 +3,7 @@ import { cargoSnippets } from './cargo/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { goSnippets } from './go/set-me-up';
+import { helmSnippets } from './helm/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
 import { pypiSnippets } from './pypi/set-me-up';
@@ -25,6 +26,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['docker', 'oci'], snippets: dockerSnippets },
   { types: ['go'], snippets: goSnippets },
   { types: ['cargo'], snippets: cargoSnippets },
+  { types: ['helm'], snippets: helmSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },

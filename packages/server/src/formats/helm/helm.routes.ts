@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { HELM_MESSAGES } from '@arca/contracts';
+import { notFound } from '../../core/errors.js';
+import { deployAtPath, repoAndPath, repoContent } from '../../features/artifacts/index.js';
+import { HelmCharts, INDEX_FILE, helmPlainPaths } from './helm.service.js';
+
+const PREFIX = '/artifactory/api/helm/';
+
+/**
+ * A Helm chart repository at `/artifactory/api/helm/{repoKey}` (`helm repo add`): `index.yaml`,
+ * the charts at the index's relative `urls`, and deploys with a `PUT` of a chart archive.
+ */
+export async function helmRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  const hooks = helmPlainPaths(app);
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${PREFIX}*`,
+    config: { access: 'public' },
+    handler: async (request, reply) => {
+      const { repoKey, path } = repoAndPath(request, PREFIX);
+      const content = repoContent(request);
+      const repo = await content.repository(repoKey);
+      if (path === INDEX_FILE || path === '') {
+        const stored = repo.rclass === 'local' ? await content.resolve(repo, INDEX_FILE) : undefined;
+        if (stored) return content.send(reply, stored.item);
+        const file = await new HelmCharts(content).indexFile(repo);
+        if (!file) throw notFound(HELM_MESSAGES.notFound);
+        const etag = `"${createHash('sha256').update(file.body).digest('hex')}"`;
+        reply.header('Content-Type', file.contentType).header('ETag', etag);
+        if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag))
+          return reply.status(304).send();
+        return reply.send(request.method === 'HEAD' ? undefined : file.body);
+      }
+      const found = await content.resolve(repo, path);
+      if (!found || found.item.folder === 1) throw notFound(HELM_MESSAGES.notFound);
+      return content.send(reply, found.item);
+    },
+  });
+
+  app.put(`${PREFIX}*`, { config: { access: 'public' } }, (request, reply) =>
+    deployAtPath(request, reply, PREFIX, (type) => (type === 'helm' ? hooks : undefined)),
+  );
+}
