@@ -14,6 +14,7 @@ export * from './pypi.js';
 export * from './go.js';
 export * from './cargo.js';
 export * from './helm.js';
+export * from './debian.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

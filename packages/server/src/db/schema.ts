@@ -416,6 +416,19 @@ export interface RepositoryUsageTable {
   size: number;
 }
 
+/** An OpenPGP signing key: the deployment's (scope '') or a repository's own; the private key sealed. */
+export interface SigningKeysTable {
+  scope: string;
+  fingerprint: string;
+  algorithm: string;
+  user_id: string;
+  public_key: string;
+  private_key: string;
+  source: 'generated' | 'imported';
+  created_at: number;
+  created_by: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -425,6 +438,7 @@ export interface Database {
   storage_samples: StorageSamplesTable;
   rate_limits: RateLimitsTable;
   repository_deletions: RepositoryDeletionsTable;
+  signing_keys: SigningKeysTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;

@@ -25,12 +25,14 @@ import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
 import { logRoutes, publicLogRoutes } from './logs/index.js';
 import { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support/index.js';
 import { backupRoutes, registerBackups } from './backup/index.js';
+import { registerSigning, signingRestRoutes } from './signing/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<void> {
   // the formats' client sign-in (npm login, Docker's token endpoint) reaches identity through the door
   app.decorate('clientSignIn', clientSignIn);
+  registerSigning(app);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
@@ -76,6 +78,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(artifactsRestRoutes);
   await app.register(searchRestRoutes);
   await app.register(buildsRestRoutes);
+  await app.register(signingRestRoutes);
   registerAuthJobs(app);
   registerArtifactJobs(app);
   registerCatalogueIndexer(app);

@@ -4,6 +4,7 @@ import { OutboxConsumer } from '../core/outbox.js';
 import { systemContent } from '../features/artifacts/index.js';
 import type { Format, PlainPaths } from '../features/artifacts/index.js';
 import { cargoFormat } from './cargo/cargo.format.js';
+import { debianFormat } from './debian/debian.format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { goFormat } from './go/go.format.js';
 import { helmFormat } from './helm/helm.format.js';
@@ -15,6 +16,7 @@ import { pypiFormat } from './pypi/pypi.format.js';
 /** Every package format the server speaks, in one list. */
 export const FORMATS: readonly Format[] = [
   cargoFormat,
+  debianFormat,
   genericFormat,
   goFormat,
   helmFormat,

@@ -19,6 +19,7 @@ import * as operations from './2026-12-04-operations.js';
 import * as storageSamples from './2026-12-05-storage-samples.js';
 import * as rateLimits from './2026-12-06-rate-limits.js';
 import * as repositoryDeletions from './2026-12-07-repository-deletions.js';
+import * as signingKeys from './2026-12-08-signing-keys.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05-storage-samples': storageSamples,
   '2026-12-06-rate-limits': rateLimits,
   '2026-12-07-repository-deletions': repositoryDeletions,
+  '2026-12-08-signing-keys': signingKeys,
 };
