@@ -220,7 +220,7 @@ describe('apt against Arca', () => {
     await arca.stop();
     fs.writeFileSync(blobs[0]!, fs.readFileSync(blobs[0]!, 'utf8').replace('Version: 1.0.0', 'Version: 9.9.9'));
     const gz = fs.readFileSync(blobs[1]!);
-    gz[gz.length >> 1] ^= 0xff;
+    gz[gz.length >> 1] = gz[gz.length >> 1]! ^ 0xff;
     fs.writeFileSync(blobs[1]!, gz);
     arca = await startServer(
       { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ARCA_PORT: port },

@@ -90,6 +90,16 @@ describe('Set Me Up by format', () => {
     );
   });
 
+  it('gives a Debian repository the signing key, the signed-by source and its credentials', () => {
+    const { served, snippets } = setMeUp('debian', { ...target, repoKey: 'debian', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toContain('https://arca.example.com/artifactory/api/gpg/key/public/debian');
+    expect(snippets[1]!.code).toBe(
+      'deb [signed-by=/usr/share/keyrings/arca-debian.gpg] https://arca.example.com/artifactory/debian <DISTRIBUTION> <COMPONENT>',
+    );
+    expect(snippets[2]!.code).toBe('machine arca.example.com/artifactory/debian\nlogin ann\npassword arca_token');
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('nuget', target);
     expect(served).toBe(false);

@@ -1,5 +1,6 @@
 import { buildInfoSnippets } from './build-info/set-me-up';
 import { cargoSnippets } from './cargo/set-me-up';
+import { debianSnippets } from './debian/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { goSnippets } from './go/set-me-up';
@@ -27,6 +28,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['go'], snippets: goSnippets },
   { types: ['cargo'], snippets: cargoSnippets },
   { types: ['helm'], snippets: helmSnippets },
+  { types: ['debian'], snippets: debianSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },

@@ -26,5 +26,9 @@ describe('the Packages pages', () => {
     expect(installCommand('npm', '@acme/app', '1.2.0')).toBe('npm install @acme/app@1.2.0');
     expect(installCommand('pypi', 'my-pkg', '1.0')).toBe('pip install my-pkg==1.0');
     expect(installCommand('maven', 'org.acme:app', '1.0')).toBeUndefined();
+    expect(installCommand('debian', 'hello-arca', '1.0.0')).toBe('apt-get install hello-arca=1.0.0');
+    expect(installCommand('gems', 'rake', '13.0.6')).toBe('gem install rake -v 13.0.6');
+    expect(installCommand('go', 'example.com/acme/lib', 'v0.1.0')).toBe('go get example.com/acme/lib@v0.1.0');
+    expect(installCommand('cargo', 'acme-lib', '0.1.0')).toBe('cargo add acme-lib@0.1.0');
   });
 });

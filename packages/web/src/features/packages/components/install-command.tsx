@@ -1,8 +1,12 @@
 import { INSTALL_COMMAND_TYPES } from '@arca/contracts';
 import { Typography } from 'antd';
 
+/** The spec names some types by their aliases in its install-command list: a repository's `debian` is its `deb`. */
+const SPEC_NAME: Record<string, string> = { debian: 'deb', gems: 'rubygems' };
+
 /** The command that installs a version, for the types the spec gives one; undefined for the others. */
-export function installCommand(type: string, name: string, version: string): string | undefined {
+export function installCommand(packageType: string, name: string, version: string): string | undefined {
+  const type = SPEC_NAME[packageType] ?? packageType;
   if (!(INSTALL_COMMAND_TYPES as readonly string[]).includes(type)) return undefined;
   switch (type) {
     case 'npm':
