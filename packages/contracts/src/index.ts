@@ -15,6 +15,7 @@ export * from './go.js';
 export * from './cargo.js';
 export * from './helm.js';
 export * from './debian.js';
+export * from './rpm.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

@@ -12,6 +12,7 @@ import { mavenFormat } from './maven/maven.format.js';
 import { npmFormat } from './npm/npm.format.js';
 import { ociFormat } from './oci/oci.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
+import { rpmFormat } from './rpm/rpm.format.js';
 
 /** Every package format the server speaks, in one list. */
 export const FORMATS: readonly Format[] = [
@@ -24,6 +25,7 @@ export const FORMATS: readonly Format[] = [
   npmFormat,
   ociFormat,
   pypiFormat,
+  rpmFormat,
 ];
 
 /**

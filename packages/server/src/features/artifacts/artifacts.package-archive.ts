@@ -1,7 +1,22 @@
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
+import type * as XzModule from 'xz-decompress';
+
+// a CommonJS module whose names Node's ESM loader cannot see: loaded as CommonJS
+const { XzReadableStream } = createRequire(import.meta.url)('xz-decompress') as typeof XzModule;
+
+/** An index or archive opened by its name's ending: gzip (`.gz`), xz (`.xz`), or as it is. */
+export async function decompress(name: string, data: Buffer): Promise<Buffer> {
+  if (name.endsWith('.gz')) return gunzipSync(data);
+  if (name.endsWith('.xz')) {
+    const stream = new XzReadableStream(new Blob([new Uint8Array(data)]).stream());
+    return Buffer.from(await new Response(stream).arrayBuffer());
+  }
+  return data;
+}
 
 /** What a package archive holds: every entry's name and type, and the bytes of the entries asked for. */
 export interface TarContents {

@@ -28,4 +28,4 @@ export type { ClientSignIn } from './artifacts.sign-in.js';
 export { changeMetadataFile } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
-export { readTar, type TarContents } from './artifacts.package-archive.js';
+export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';

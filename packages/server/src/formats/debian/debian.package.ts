@@ -1,18 +1,12 @@
-import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
 import { DEBIAN_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
-import { readTar } from '../../features/artifacts/index.js';
-import type * as XzModule from 'xz-decompress';
+import { decompress, readTar } from '../../features/artifacts/index.js';
 
 /**
  * Debian's binary packages and archive indexes (the Debian Repository Format): a `.deb` (an ar
  * archive of `debian-binary`, `control.tar.*` and `data.tar.*`), its control stanza, `Packages`
  * and `Release`.
  */
-
-// a CommonJS module whose names Node's ESM loader cannot see: loaded as CommonJS
-const { XzReadableStream } = createRequire(import.meta.url)('xz-decompress') as typeof XzModule;
 
 /** A control stanza: fields in their order, values as written (continuation lines kept). */
 export type Stanza = [field: string, value: string][];
@@ -61,18 +55,6 @@ function arMembers(archive: Buffer): Map<string, Buffer> {
     offset += 60 + size + (size % 2);
   }
   return members;
-}
-
-async function unxz(data: Buffer): Promise<Buffer> {
-  const stream = new XzReadableStream(new Blob([new Uint8Array(data)]).stream());
-  return Buffer.from(await new Response(stream).arrayBuffer());
-}
-
-/** A compressed index or control archive opened: gzip, xz, or as it is. */
-export async function decompress(name: string, data: Buffer): Promise<Buffer> {
-  if (name.endsWith('.gz')) return gunzipSync(data);
-  if (name.endsWith('.xz')) return unxz(data);
-  return data;
 }
 
 /** What a `.deb` says of itself: its control stanza. */

@@ -6,6 +6,7 @@ import { DEBIAN_MAX_PACKAGE_BYTES, DEBIAN_MESSAGES, formatMessage as fill } from
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  decompress,
   readLimited,
   systemContent,
   withBody,
@@ -17,7 +18,6 @@ import {
 import type { RepositoryRow } from '../../db/schema.js';
 import {
   debFileName,
-  decompress,
   field,
   inspectDeb,
   packagesStanza,

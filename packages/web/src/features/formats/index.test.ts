@@ -100,6 +100,17 @@ describe('Set Me Up by format', () => {
     expect(snippets[2]!.code).toBe('machine arca.example.com/artifactory/debian\nlogin ann\npassword arca_token');
   });
 
+  it('gives an RPM repository a .repo file with both signature checks and the signing key', () => {
+    const { served, snippets } = setMeUp('rpm', { ...target, repoKey: 'rpm', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toContain(
+      'baseurl=https://arca.example.com/artifactory/rpm\nusername=ann\npassword=arca_token',
+    );
+    expect(snippets[0]!.code).toContain(
+      'gpgcheck=1\nrepo_gpgcheck=1\ngpgkey=https://arca.example.com/artifactory/api/gpg/key/public/rpm',
+    );
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('nuget', target);
     expect(served).toBe(false);

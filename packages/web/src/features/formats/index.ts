@@ -8,6 +8,7 @@ import { helmSnippets } from './helm/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
 import { pypiSnippets } from './pypi/set-me-up';
+import { rpmSnippets } from './rpm/set-me-up';
 import type { SetMeUpTarget, Snippet } from './snippet';
 
 export type { SetMeUpTarget, Snippet } from './snippet';
@@ -29,6 +30,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['cargo'], snippets: cargoSnippets },
   { types: ['helm'], snippets: helmSnippets },
   { types: ['debian'], snippets: debianSnippets },
+  { types: ['rpm'], snippets: rpmSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
