@@ -16,6 +16,7 @@ export * from './cargo.js';
 export * from './helm.js';
 export * from './debian.js';
 export * from './rpm.js';
+export * from './gems.js';
 export * from './packages.js';
 export * from './search.js';
 export * from './builds.js';

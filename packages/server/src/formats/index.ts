@@ -5,6 +5,7 @@ import { systemContent } from '../features/artifacts/index.js';
 import type { Format, PlainPaths } from '../features/artifacts/index.js';
 import { cargoFormat } from './cargo/cargo.format.js';
 import { debianFormat } from './debian/debian.format.js';
+import { gemsFormat } from './gems/gems.format.js';
 import { genericFormat } from './generic/generic.format.js';
 import { goFormat } from './go/go.format.js';
 import { helmFormat } from './helm/helm.format.js';
@@ -18,6 +19,7 @@ import { rpmFormat } from './rpm/rpm.format.js';
 export const FORMATS: readonly Format[] = [
   cargoFormat,
   debianFormat,
+  gemsFormat,
   genericFormat,
   goFormat,
   helmFormat,
@@ -35,7 +37,6 @@ export const FORMATS: readonly Format[] = [
  */
 const KNOWN_UPSTREAMS: Record<string, string> = {
   nuget: 'https://www.nuget.org/',
-  gems: 'https://rubygems.org/',
 };
 
 /** The format serving a package type; undefined when none does (the repository then holds generic files). */

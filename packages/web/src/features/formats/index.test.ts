@@ -111,6 +111,18 @@ describe('Set Me Up by format', () => {
     );
   });
 
+  it('gives a RubyGems repository its source, the API key for gem push and a Gemfile', () => {
+    const { served, snippets } = setMeUp('gems', { ...target, repoKey: 'gems', secret: 'arca_token' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toBe(
+      'gem sources --clear-all --add https://ann:arca_token@arca.example.com/artifactory/api/gems/gems/',
+    );
+    expect(snippets.find((s) => s.title.startsWith('Push:'))!.code).toBe('---\n:arca: Bearer arca_token');
+    expect(snippets.find((s) => s.title === 'Bundler: Gemfile')!.code).toContain(
+      'source "https://arca.example.com/artifactory/api/gems/gems/"',
+    );
+  });
+
   it('promises no client protocol the server does not speak yet', () => {
     const { served, snippets } = setMeUp('nuget', target);
     expect(served).toBe(false);

@@ -2,6 +2,7 @@ import { buildInfoSnippets } from './build-info/set-me-up';
 import { cargoSnippets } from './cargo/set-me-up';
 import { debianSnippets } from './debian/set-me-up';
 import { dockerSnippets } from './docker/set-me-up';
+import { gemsSnippets } from './gems/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { goSnippets } from './go/set-me-up';
 import { helmSnippets } from './helm/set-me-up';
@@ -31,6 +32,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['helm'], snippets: helmSnippets },
   { types: ['debian'], snippets: debianSnippets },
   { types: ['rpm'], snippets: rpmSnippets },
+  { types: ['gems'], snippets: gemsSnippets },
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
