@@ -1,8 +1,9 @@
 /**
  * Package clients fetching through Arca beside the same files served statically by nginx (the
  * floor no server beats), for the formats whose clients fetch many small files: Go (`go mod
- * download` of a module requiring 50 published modules) and Cargo (`cargo fetch` of a crate
- * depending on 50 published crates). Each client starts with an empty cache; the two servers
+ * download` of a module requiring 50 published modules), Cargo (`cargo fetch` of a crate
+ * depending on 50 published crates) and RubyGems (`bundle install` of a Gemfile naming 50
+ * published gems, through the compact index). Each client starts with an empty cache; the two servers
  * alternate, five runs each; anonymous reads on both. Prints the median seconds and Arca/floor.
  * Target: ≤ 1.2× the floor for each.
  */
@@ -77,7 +78,7 @@ function timed(run: () => void): number {
 }
 
 await build();
-installDebianPackages('nginx', 'golang-go');
+installDebianPackages('nginx', 'golang-go', 'ruby', 'ruby-bundler');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-formats-'));
 const arca = await startServer({
   ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)),
@@ -89,6 +90,7 @@ try {
   for (const [key, packageType] of [
     ['go-bench', 'go'],
     ['cargo-bench', 'cargo'],
+    ['gems-bench', 'gems'],
   ]) {
     await send(
       `${arca.url}/artifactory/api/repositories/${key}`,
@@ -110,7 +112,7 @@ try {
     `${arca.url}/artifactory/api/v2/security/permissions/bench-anonymous`,
     'PUT',
     JSON.stringify({
-      repo: { repositories: ['go-bench', 'cargo-bench'], actions: { users: { anonymous: ['read'] } } },
+      repo: { repositories: ['go-bench', 'cargo-bench', 'gems-bench'], actions: { users: { anonymous: ['read'] } } },
     }),
     json,
   );
@@ -179,6 +181,38 @@ try {
     `[package]\nname = "bench-app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n${dependencies.join('\n')}\n`,
   );
   fs.writeFileSync(path.join(cargoProject, 'src', 'lib.rs'), '');
+  // RubyGems: 50 gems built by RubyGems itself and pushed; the floor holds the compact index and the gems
+  const gemsApi = `${arca.url}/artifactory/api/gems/gems-bench`;
+  const gemsDir = path.join(work, 'gems');
+  fs.mkdirSync(gemsDir);
+  execFileSync(
+    'ruby',
+    [
+      '-e',
+      `require "rubygems/package"; Dir.chdir(${JSON.stringify(gemsDir)}) { ${COUNT}.times { |i| s = Gem::Specification.new { |g| g.name = "bench_gem_#{i}"; g.version = "1.0.0"; g.summary = "bench"; g.authors = ["bench"]; g.files = []; g.license = "MIT" }; Gem::Package.build(s) } }`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const gems: string[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const file = `bench_gem_${i}-1.0.0.gem`;
+    await send(`${gemsApi}/api/v1/gems`, 'POST', fs.readFileSync(path.join(gemsDir, file)));
+    gems.push(`gem "bench_gem_${i}", "1.0.0"`);
+  }
+  for (let i = 0; i < COUNT; i++) {
+    await copy(`${gemsApi}/info/bench_gem_${i}`, path.join(staticRoot, 'gems', 'info', `bench_gem_${i}`));
+    await copy(
+      `${gemsApi}/gems/bench_gem_${i}-1.0.0.gem`,
+      path.join(staticRoot, 'gems', 'gems', `bench_gem_${i}-1.0.0.gem`),
+    );
+    const quick = `quick/Marshal.4.8/bench_gem_${i}-1.0.0.gemspec.rz`;
+    await copy(`${gemsApi}/${quick}`, path.join(staticRoot, 'gems', quick));
+  }
+  for (const file of ['versions', 'names', 'specs.4.8.gz', 'latest_specs.4.8.gz', 'prerelease_specs.4.8.gz'])
+    await copy(`${gemsApi}/${file}`, path.join(staticRoot, 'gems', file));
+  const gemsProject = path.join(work, 'gems-project');
+  fs.mkdirSync(gemsProject);
+
   nginx = await startNginx(staticRoot, staticPort, path.join(work, 'nginx'));
 
   const goFetch = (proxy: string) => {
@@ -225,11 +259,34 @@ try {
     }
   };
 
+  const bundleInstall = (source: string) => {
+    const { home, env } = clientHome();
+    try {
+      fs.writeFileSync(path.join(gemsProject, 'Gemfile'), `source "${source}"\n${gems.join('\n')}\n`);
+      return timed(() =>
+        execFileSync('bundle', ['install', '--quiet'], {
+          cwd: gemsProject,
+          stdio: 'pipe',
+          env: {
+            ...env,
+            BUNDLE_PATH: path.join(home, 'bundle'),
+            BUNDLE_USER_HOME: path.join(home, 'bundle-home'),
+            BUNDLE_GEMFILE: path.join(gemsProject, 'Gemfile'),
+          },
+        }),
+      );
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(path.join(gemsProject, 'Gemfile.lock'), { force: true });
+    }
+  };
+
   const rows: [string, (url: string) => number, string, string][] = [
     ['Go (go mod download)', goFetch, goApi, `${staticUrl}/go`],
   ];
   if (CARGO) rows.push(['Cargo (cargo fetch)', cargoFetch, `${cargoApi}/index/`, `${staticUrl}/cargo/`]);
   else console.log('Cargo: no rustup cargo on this machine, skipped');
+  rows.push(['RubyGems (bundle install)', bundleInstall, `${gemsApi}/`, `${staticUrl}/gems/`]);
   console.log(`${COUNT} packages per client, empty client cache, ${RUNS} runs each, median seconds:`);
   for (const [label, fetchAll, arcaUrl, floorUrl] of rows) {
     fetchAll(arcaUrl);
