@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { clientHome, run, restCall } from './clients/clients';
+import { clientHome, formatRepositories, run, restCall } from './clients/clients';
 
 /**
  * Cargo's sparse registries proven with the installed cargo: `cargo publish` of a crate that
@@ -94,32 +94,19 @@ beforeAll(async () => {
   upstream = await startServer();
   arca = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   await call(upstream, 'PUT', '/artifactory/api/repositories/cargo-public', { rclass: 'local', packageType: 'cargo' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/cargo-local', { rclass: 'local', packageType: 'cargo' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/cargo-remote', {
-    rclass: 'remote',
-    packageType: 'cargo',
-    url: `${upstream.url}/artifactory/api/cargo/cargo-public/index/`,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  await call(arca, 'PUT', '/artifactory/api/repositories/cargo', {
-    rclass: 'virtual',
-    packageType: 'cargo',
-    repositories: ['cargo-local', 'cargo-remote'],
-    defaultDeploymentRepo: 'cargo-local',
-  });
-  for (const who of [DEV, READER]) {
-    await call(arca, 'PUT', `/artifactory/api/security/users/${who.user}`, {
-      email: `${who.user}@example.com`,
-      password: who.password,
-    });
-  }
-  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/cargo', {
-    repo: {
-      repositories: ['cargo-local', 'cargo-remote', 'cargo'],
-      actions: { users: { dev: ['read', 'write', 'delete'], reader: ['read'] } },
+  await formatRepositories(
+    arca,
+    { user: 'admin', password: ADMIN_PASSWORD },
+    {
+      packageType: 'cargo',
+      upstream: `${upstream.url}/artifactory/api/cargo/cargo-public/index/`,
+      upstreamAs: { user: 'admin', password: ADMIN_PASSWORD },
+      users: [
+        { ...DEV, actions: ['read', 'write', 'delete'] },
+        { ...READER, actions: ['read'] },
+      ],
     },
-  });
+  );
   tokens.upstream = await tokenFor(upstream, { user: 'admin', password: ADMIN_PASSWORD });
   tokens.dev = await tokenFor(arca, DEV);
   tokens.reader = await tokenFor(arca, READER);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { clientHome, run, restCall } from './clients/clients';
+import { clientHome, formatRepositories, run, restCall } from './clients/clients';
 
 /**
  * Debian repositories proven with apt in a configuration of its own (sources, state, cache,
@@ -107,32 +107,19 @@ beforeAll(async () => {
     rclass: 'local',
     packageType: 'debian',
   });
-  await call(arca, 'PUT', '/artifactory/api/repositories/debian-local', { rclass: 'local', packageType: 'debian' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/debian-remote', {
-    rclass: 'remote',
-    packageType: 'debian',
-    url: `${upstream.url}/artifactory/debian-public`,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  await call(arca, 'PUT', '/artifactory/api/repositories/debian', {
-    rclass: 'virtual',
-    packageType: 'debian',
-    repositories: ['debian-local', 'debian-remote'],
-    defaultDeploymentRepo: 'debian-local',
-  });
-  for (const who of [DEV, READER]) {
-    await call(arca, 'PUT', `/artifactory/api/security/users/${who.user}`, {
-      email: `${who.user}@example.com`,
-      password: who.password,
-    });
-  }
-  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/debian', {
-    repo: {
-      repositories: ['debian-local', 'debian-remote', 'debian'],
-      actions: { users: { dev: ['read', 'write', 'delete'], reader: ['read'] } },
+  await formatRepositories(
+    arca,
+    { user: 'admin', password: ADMIN_PASSWORD },
+    {
+      packageType: 'debian',
+      upstream: `${upstream.url}/artifactory/debian-public`,
+      upstreamAs: { user: 'admin', password: ADMIN_PASSWORD },
+      users: [
+        { ...DEV, actions: ['read', 'write', 'delete'] },
+        { ...READER, actions: ['read'] },
+      ],
     },
-  });
+  );
   // "the Debian mirror": a dependency there
   expect((await deploy(upstream, 'debian-public', buildDeb('up-tool', '2.0.0'), ADMIN)).status).toBe(201);
 }, 120_000);

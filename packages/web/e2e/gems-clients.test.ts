@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { clientHome, run, restCall } from './clients/clients';
+import { clientHome, formatRepositories, run, restCall } from './clients/clients';
 
 /**
  * RubyGems proven with Debian's ruby: gems built with `gem build`, `gem push` with an API key,
@@ -69,32 +69,19 @@ beforeAll(async () => {
   upstream = await startServer();
   arca = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   await call(upstream, 'PUT', '/artifactory/api/repositories/gems-public', { rclass: 'local', packageType: 'gems' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/gems-local', { rclass: 'local', packageType: 'gems' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/gems-remote', {
-    rclass: 'remote',
-    packageType: 'gems',
-    url: `${upstream.url}/artifactory/api/gems/gems-public/`,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  await call(arca, 'PUT', '/artifactory/api/repositories/gems', {
-    rclass: 'virtual',
-    packageType: 'gems',
-    repositories: ['gems-local', 'gems-remote'],
-    defaultDeploymentRepo: 'gems-local',
-  });
-  for (const who of [DEV, READER]) {
-    await call(arca, 'PUT', `/artifactory/api/security/users/${who.user}`, {
-      email: `${who.user}@example.com`,
-      password: who.password,
-    });
-  }
-  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/gems', {
-    repo: {
-      repositories: ['gems-local', 'gems-remote', 'gems'],
-      actions: { users: { dev: ['read', 'write', 'delete'], reader: ['read'] } },
+  await formatRepositories(
+    arca,
+    { user: 'admin', password: ADMIN_PASSWORD },
+    {
+      packageType: 'gems',
+      upstream: `${upstream.url}/artifactory/api/gems/gems-public/`,
+      upstreamAs: { user: 'admin', password: ADMIN_PASSWORD },
+      users: [
+        { ...DEV, actions: ['read', 'write', 'delete'] },
+        { ...READER, actions: ['read'] },
+      ],
     },
-  });
+  );
   const token = async (server: RunningServer, who: { user: string; password: string }) =>
     (
       (await (await call(server, 'POST', '/access/api/v1/tokens', { description: 'gem' }, who)).json()) as {

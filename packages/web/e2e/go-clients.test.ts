@@ -3,7 +3,7 @@ import path from 'node:path';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, selfSignedCertificate, startNginx, startServer, type RunningServer } from './harness';
-import { clientHome, run, restCall } from './clients/clients';
+import { clientHome, formatRepositories, run, restCall } from './clients/clients';
 
 /**
  * Go modules proven with Debian's go command: modules published as `jf go-publish` does (the
@@ -113,32 +113,19 @@ beforeAll(async () => {
   tls = selfSignedCertificate(home);
   proxy = await startNginx([Number(new URL(arca.url).port)], { tls });
   await call(upstream, 'PUT', '/artifactory/api/repositories/go-public', { rclass: 'local', packageType: 'go' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/go-local', { rclass: 'local', packageType: 'go' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/go-remote', {
-    rclass: 'remote',
-    packageType: 'go',
-    url: `${upstream.url}/artifactory/api/go/go-public`,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  await call(arca, 'PUT', '/artifactory/api/repositories/go', {
-    rclass: 'virtual',
-    packageType: 'go',
-    repositories: ['go-local', 'go-remote'],
-    defaultDeploymentRepo: 'go-local',
-  });
-  for (const who of [DEV, READER]) {
-    await call(arca, 'PUT', `/artifactory/api/security/users/${who.user}`, {
-      email: `${who.user}@example.com`,
-      password: who.password,
-    });
-  }
-  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/go', {
-    repo: {
-      repositories: ['go-local', 'go-remote', 'go'],
-      actions: { users: { dev: ['read', 'write'], reader: ['read'] } },
+  await formatRepositories(
+    arca,
+    { user: 'admin', password: ADMIN_PASSWORD },
+    {
+      packageType: 'go',
+      upstream: `${upstream.url}/artifactory/api/go/go-public`,
+      upstreamAs: { user: 'admin', password: ADMIN_PASSWORD },
+      users: [
+        { ...DEV, actions: ['read', 'write'] },
+        { ...READER, actions: ['read'] },
+      ],
     },
-  });
+  );
   const admin = { user: 'admin', password: ADMIN_PASSWORD };
   expect(await publish(upstream, 'go-public', greet('v1.0.0'), admin)).toEqual([201, 201, 201]);
   expect(await publish(upstream, 'go-public', greet('v1.1.0'), admin)).toEqual([201, 201, 201]);

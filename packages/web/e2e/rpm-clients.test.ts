@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
-import { clientHome, run, restCall } from './clients/clients';
+import { clientHome, formatRepositories, run, restCall } from './clients/clients';
 
 /**
  * RPM repositories proven with Debian's dnf in a configuration of its own (`--installroot`, its own
@@ -127,32 +127,19 @@ beforeAll(async () => {
   upstream = await startServer();
   arca = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   await call(upstream, 'PUT', '/artifactory/api/repositories/rpm-public', { rclass: 'local', packageType: 'rpm' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/rpm-local', { rclass: 'local', packageType: 'rpm' });
-  await call(arca, 'PUT', '/artifactory/api/repositories/rpm-remote', {
-    rclass: 'remote',
-    packageType: 'rpm',
-    url: `${upstream.url}/artifactory/rpm-public`,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  });
-  await call(arca, 'PUT', '/artifactory/api/repositories/rpm', {
-    rclass: 'virtual',
-    packageType: 'rpm',
-    repositories: ['rpm-local', 'rpm-remote'],
-    defaultDeploymentRepo: 'rpm-local',
-  });
-  for (const who of [DEV, READER]) {
-    await call(arca, 'PUT', `/artifactory/api/security/users/${who.user}`, {
-      email: `${who.user}@example.com`,
-      password: who.password,
-    });
-  }
-  await call(arca, 'PUT', '/artifactory/api/v2/security/permissions/rpm', {
-    repo: {
-      repositories: ['rpm-local', 'rpm-remote', 'rpm'],
-      actions: { users: { dev: ['read', 'write', 'delete'], reader: ['read'] } },
+  await formatRepositories(
+    arca,
+    { user: 'admin', password: ADMIN_PASSWORD },
+    {
+      packageType: 'rpm',
+      upstream: `${upstream.url}/artifactory/rpm-public`,
+      upstreamAs: { user: 'admin', password: ADMIN_PASSWORD },
+      users: [
+        { ...DEV, actions: ['read', 'write', 'delete'] },
+        { ...READER, actions: ['read'] },
+      ],
     },
-  });
+  );
   expect((await deploy(upstream, 'rpm-public', buildRpm('up-tool', '2.0.0'), ADMIN)).status).toBe(201);
 }, 180_000);
 

@@ -66,3 +66,19 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'arca-errors' },
 );
+
+/**
+ * Errors of an encapsulated context whose clients print the body as it is (the go command,
+ * gem): the message as plain text, a newline after it; 5xx generic and logged.
+ */
+export function answerErrorsAsText(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === 401) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+    return reply
+      .status(status)
+      .type('text/plain; charset=utf-8')
+      .send(`${status >= 500 ? `${ERROR_MESSAGES.internal} (${request.id})` : error.message}\n`);
+  });
+}

@@ -104,3 +104,54 @@ export async function restCall(
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res;
 }
+
+/** Who a client test signs in as: a name and a password. */
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+/**
+ * The repositories a format's client test works with on `server`: `{type}-local`,
+ * `{type}-remote` proxying `upstream` (signed in as `upstreamAs`) and the virtual `{type}` over
+ * both, deploying to the local one; and each of `users` created with its actions on all three.
+ */
+export async function formatRepositories(
+  server: { url: string },
+  admin: Credentials,
+  options: {
+    packageType: string;
+    upstream: string;
+    upstreamAs: Credentials;
+    users: (Credentials & { actions: string[] })[];
+  },
+): Promise<void> {
+  const { packageType: type } = options;
+  const call = (method: string, url: string, body: unknown) => restCall(server.url, admin, method, url, body);
+  await call('PUT', `/artifactory/api/repositories/${type}-local`, { rclass: 'local', packageType: type });
+  await call('PUT', `/artifactory/api/repositories/${type}-remote`, {
+    rclass: 'remote',
+    packageType: type,
+    url: options.upstream,
+    username: options.upstreamAs.user,
+    password: options.upstreamAs.password,
+  });
+  await call('PUT', `/artifactory/api/repositories/${type}`, {
+    rclass: 'virtual',
+    packageType: type,
+    repositories: [`${type}-local`, `${type}-remote`],
+    defaultDeploymentRepo: `${type}-local`,
+  });
+  for (const who of options.users) {
+    await call('PUT', `/artifactory/api/security/users/${who.user}`, {
+      email: `${who.user}@example.com`,
+      password: who.password,
+    });
+  }
+  await call('PUT', `/artifactory/api/v2/security/permissions/${type}`, {
+    repo: {
+      repositories: [`${type}-local`, `${type}-remote`, type],
+      actions: { users: Object.fromEntries(options.users.map((u) => [u.user, u.actions])) },
+    },
+  });
+}

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DerivedFile } from './artifacts.formats.js';
 import { ARTIFACT_MESSAGES, type Properties } from '@arca/contracts';
 import { parseRequestPath } from '../../core/artifact-path.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
@@ -160,4 +162,19 @@ export function repoAndPath(
   if (!repoKey) throw notFound();
   const { path, properties } = parseRequestPath(slash < 0 ? '' : pathname.slice(slash + 1));
   return { repoKey, path, properties };
+}
+
+/** A file a format derives: its checksums as headers, conditional requests on its SHA-1. */
+export function sendDerived(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
+  const hash = (algorithm: string) => createHash(algorithm).update(file.body).digest('hex');
+  const etag = `"${hash('sha1')}"`;
+  reply
+    .header('Content-Type', file.contentType)
+    .header('ETag', etag)
+    .header('X-Checksum-Sha1', hash('sha1'))
+    .header('X-Checksum-Sha256', hash('sha256'))
+    .header('X-Checksum-Md5', hash('md5'))
+    .header('Content-Length', file.body.length);
+  if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag)) return reply.status(304).send();
+  return reply.send(request.method === 'HEAD' ? undefined : file.body);
 }

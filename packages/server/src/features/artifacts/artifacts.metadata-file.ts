@@ -4,6 +4,31 @@ import type { RepoContent } from './artifacts.content.js';
 import type { Resolved } from './artifacts.resolve.js';
 import type { RepositoryRow } from '../../db/schema.js';
 
+/**
+ * Deploys bytes the caller holds whole (a file a format makes, a package it read through) at
+ * `path` of the write target, through the door: only if the file there has the SHA-256
+ * `ifCurrent` (null: only if there is none; absent: whatever is there).
+ */
+export function deployBytes(
+  content: RepoContent,
+  target: RepositoryRow,
+  path: string,
+  body: Buffer,
+  options: { properties?: Record<string, string[]>; ifCurrent?: string | null } = {},
+) {
+  return content.deploy({
+    repoKey: target.key,
+    target,
+    path,
+    properties: options.properties ?? {},
+    body: Readable.from([body]),
+    contentLength: body.length,
+    checksums: {},
+    checksumDeploy: false,
+    ...(options.ifCurrent !== undefined ? { ifCurrent: options.ifCurrent } : {}),
+  });
+}
+
 /** How often a metadata change is tried again when another writer changed the file meanwhile. */
 const WRITE_ATTEMPTS = 5;
 
@@ -37,17 +62,7 @@ export async function changeMetadataFile<T>(
     if (current !== undefined && format.same?.(current, next)) return current;
     const body = Buffer.from(format.serialize ? format.serialize(next) : JSON.stringify(next));
     try {
-      await content.deploy({
-        repoKey: target.key,
-        target,
-        path,
-        properties: {},
-        body: Readable.from([body]),
-        contentLength: body.length,
-        checksums: {},
-        checksumDeploy: false,
-        ifCurrent: found?.item.sha256 ?? null,
-      });
+      await deployBytes(content, target, path, body, { ifCurrent: found?.item.sha256 ?? null });
       return next;
     } catch (error) {
       if (!(error instanceof HttpError) || error.statusCode !== 409 || attempt >= WRITE_ATTEMPTS) throw error;

@@ -2,7 +2,7 @@ export { registerClassIndexer } from './artifacts.classes.js';
 export { artifactsConsoleRoutes } from './artifacts.console.routes.js';
 export { repoContent, systemContent } from './artifacts.content.js';
 export type { DeployRequest, RepoContent } from './artifacts.content.js';
-export { baseUrlOf, headerValue, repoAndPath, sendFolderIndex, sendItem } from './artifacts.http.js';
+export { baseUrlOf, headerValue, repoAndPath, sendDerived, sendFolderIndex, sendItem } from './artifacts.http.js';
 export { TRASHCAN_ROW, mimeTypeOf } from './artifacts.items.js';
 export { registerArtifactJobs } from './artifacts.jobs.js';
 export type { Resolved } from './artifacts.resolve.js';
@@ -25,7 +25,7 @@ export type {
   UpstreamHit,
 } from './artifacts.formats.js';
 export type { ClientSignIn } from './artifacts.sign-in.js';
-export { changeMetadataFile } from './artifacts.metadata-file.js';
+export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
 export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES, CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { isAllowed } from '../../core/permissions.js';
-import { readLimited, repoContent, type DerivedFile } from '../../features/artifacts/index.js';
+import { readLimited, repoContent, sendDerived } from '../../features/artifacts/index.js';
 import { cratePath, parsePublishBody } from './cargo.crate.js';
 import { CargoCrates } from './cargo.service.js';
 
@@ -12,13 +11,6 @@ const PREFIX = '/artifactory/api/cargo';
 
 type RepoParams = { repoKey: string };
 type CrateParams = RepoParams & { name: string; version: string };
-
-function sendMade(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
-  const etag = `"${createHash('sha256').update(file.body).digest('hex')}"`;
-  reply.header('Content-Type', file.contentType).header('ETag', etag).header('Content-Length', file.body.length);
-  if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag)) return reply.status(304).send();
-  return reply.send(request.method === 'HEAD' ? undefined : file.body);
-}
 
 /**
  * A Cargo registry at `/artifactory/api/cargo/{repoKey}/`, as cargo speaks to Artifactory: the
@@ -55,7 +47,7 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
       const anonymous = await isAllowed(app.db, { kind: 'anonymous' }, 'read', repo.key, 'index/config.json');
       const registry = registryOf(request, repo.key);
       const body = JSON.stringify({ dl: `${registry}/v1/crates`, api: registry, 'auth-required': !anonymous });
-      return sendMade(request, reply, { body: Buffer.from(body), contentType: 'application/json' });
+      return sendDerived(request, reply, { body: Buffer.from(body), contentType: 'application/json' });
     },
   });
 
@@ -73,7 +65,7 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
       const file = await new CargoCrates(content).indexFile(repo, indexPath);
       if (!file) throw notFound(fill(CARGO_MESSAGES.notFound, { name: indexPath.split('/').at(-1)! }));
       if ('item' in file) return content.send(reply, file.item);
-      return sendMade(request, reply, file);
+      return sendDerived(request, reply, file);
     },
   });
 

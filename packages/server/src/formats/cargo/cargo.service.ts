@@ -1,10 +1,10 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import semver from 'semver';
 import { CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  deployBytes,
   readLimited,
   systemContent,
   withBody,
@@ -100,19 +100,12 @@ export class CargoCrates {
     await inspectCrate(crate, name, version);
     const entry = entryFromPublish(metadata, crate);
     try {
-      await this.content.deploy({
-        repoKey: target.key,
-        target,
-        path,
+      await deployBytes(this.content, target, path, crate, {
         properties: {
           'crate.name': [name],
           'crate.version': [version],
           ...(metadata.description ? { 'crate.description': [metadata.description.slice(0, 1000)] } : {}),
         },
-        body: Readable.from([crate]),
-        contentLength: crate.length,
-        checksums: {},
-        checksumDeploy: false,
         ifCurrent: null,
       });
     } catch (error) {

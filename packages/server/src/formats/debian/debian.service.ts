@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { DEBIAN_MAX_PACKAGE_BYTES, DEBIAN_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  deployBytes,
   decompress,
   readLimited,
   systemContent,
@@ -147,16 +147,7 @@ export class DebianIndexes {
   }
 
   private async put(repo: RepositoryRow, path: string, body: Buffer) {
-    await this.content.deploy({
-      repoKey: repo.key,
-      target: repo,
-      path,
-      properties: {},
-      body: Readable.from([body]),
-      contentLength: body.length,
-      checksums: {},
-      checksumDeploy: false,
-    });
+    await deployBytes(this.content, repo, path, body);
   }
 
   /** A distribution's Release from the index files it has now; none when it has none. */

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GEMS_MAX_GEM_BYTES, GEMS_MESSAGES, formatMessage as fill } from '@arca/contracts';
-import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { answerErrorsAsText, badRequest, notFound } from '../../core/errors.js';
 import { readLimited, repoAndPath, repoContent } from '../../features/artifacts/index.js';
 import { GemRegistry } from './gems.service.js';
 
@@ -25,15 +25,7 @@ export async function gemsRoutes(app: FastifyInstance): Promise<void> {
     done(null, body),
   );
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    if (status === 401) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
-    return reply
-      .status(status)
-      .type('text/plain; charset=utf-8')
-      .send(status >= 500 ? 'Internal error.' : error.message);
-  });
+  answerErrorsAsText(app);
   const config = { access: 'public' as const, bareToken: true };
 
   app.post<{ Params: { repoKey: string } }>(`${PREFIX}:repoKey/api/v1/gems`, { config }, async (request, reply) => {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { deflateSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { GEMS_MAX_GEM_BYTES, GEMS_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  deployBytes,
   readLimited,
   systemContent,
   withBody,
@@ -108,15 +108,8 @@ export class GemRegistry {
     if ((await this.gems(target)).some((g) => key(g) === key(entry)) || (await this.content.stored(target.key, path)))
       throw conflict(GEMS_MESSAGES.republish);
     try {
-      await this.content.deploy({
-        repoKey: target.key,
-        target,
-        path,
+      await deployBytes(this.content, target, path, body, {
         properties: { 'gem.name': [entry.name], 'gem.version': [entry.version] },
-        body: Readable.from([body]),
-        contentLength: body.length,
-        checksums: {},
-        checksumDeploy: false,
         ifCurrent: null,
       });
     } catch (error) {

@@ -1,24 +1,13 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ARTIFACT_MESSAGES } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
-import { deployAtPath, repoContent, repoAndPath, sendFolderIndex } from '../../features/artifacts/index.js';
-import type { DerivedFile } from '../../features/artifacts/index.js';
-
-/** A file a format derives: its checksums as headers, conditional requests on its SHA-1. */
-function sendDerived(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
-  const hash = (algorithm: string) => createHash(algorithm).update(file.body).digest('hex');
-  const etag = `"${hash('sha1')}"`;
-  reply
-    .header('Content-Type', file.contentType)
-    .header('ETag', etag)
-    .header('X-Checksum-Sha1', hash('sha1'))
-    .header('X-Checksum-Sha256', hash('sha256'))
-    .header('X-Checksum-Md5', hash('md5'))
-    .header('Content-Length', file.body.length);
-  if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag)) return reply.status(304).send();
-  return reply.send(request.method === 'HEAD' ? undefined : file.body);
-}
+import {
+  deployAtPath,
+  repoContent,
+  repoAndPath,
+  sendDerived,
+  sendFolderIndex,
+} from '../../features/artifacts/index.js';
 
 /**
  * Deploy, download and delete under `/artifactory/{repoKey}/{path}`, with the raw request body.

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { HELM_MESSAGES } from '@arca/contracts';
 import { notFound } from '../../core/errors.js';
-import { deployAtPath, repoAndPath, repoContent } from '../../features/artifacts/index.js';
+import { deployAtPath, repoAndPath, repoContent, sendDerived } from '../../features/artifacts/index.js';
 import { HelmCharts, INDEX_FILE, helmPlainPaths } from './helm.service.js';
 
 const PREFIX = '/artifactory/api/helm/';
@@ -29,11 +28,7 @@ export async function helmRoutes(app: FastifyInstance): Promise<void> {
         if (stored) return content.send(reply, stored.item);
         const file = await new HelmCharts(content).indexFile(repo);
         if (!file) throw notFound(HELM_MESSAGES.notFound);
-        const etag = `"${createHash('sha256').update(file.body).digest('hex')}"`;
-        reply.header('Content-Type', file.contentType).header('ETag', etag);
-        if (request.headers['if-none-match']?.split(',').some((t) => t.trim() === etag))
-          return reply.status(304).send();
-        return reply.send(request.method === 'HEAD' ? undefined : file.body);
+        return sendDerived(request, reply, file);
       }
       const found = await content.resolve(repo, path);
       if (!found || found.item.folder === 1) throw notFound(HELM_MESSAGES.notFound);

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { RPM_MAX_PACKAGE_BYTES, RPM_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  deployBytes,
   decompress,
   readLimited,
   systemContent,
@@ -143,17 +143,7 @@ export class RpmRepodata {
     // the data files first, repomd.xml naming them last: a client never reads a repomd.xml whose files are not there
     const order = [...files.keys()].sort((a, b) => Number(a === REPOMD) - Number(b === REPOMD));
     for (const path of order) {
-      const body = files.get(path)!;
-      await this.content.deploy({
-        repoKey: repo.key,
-        target: repo,
-        path,
-        properties: {},
-        body: Readable.from([body]),
-        contentLength: body.length,
-        checksums: {},
-        checksumDeploy: false,
-      });
+      await deployBytes(this.content, repo, path, files.get(path)!);
     }
     for (const old of await this.content.children(repo, 'repodata').catch(() => [])) {
       if (old.folder !== 1 && !files.has(old.path)) await this.content.remove(repo, old.path).catch(() => undefined);
