@@ -27,6 +27,9 @@ command -v gem >/dev/null 2>&1 || missing+=(ruby)
 command -v bundle >/dev/null 2>&1 || missing+=(ruby-bundler)
 command -v dnf >/dev/null 2>&1 || missing+=(dnf)
 command -v rpmbuild >/dev/null 2>&1 || missing+=(rpm)
+# the go command's test reaches Arca over TLS (a certificate made with openssl); rpmsign signs with gpg
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v gpg >/dev/null 2>&1 || missing+=(gpg)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi
