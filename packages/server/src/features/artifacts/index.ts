@@ -28,4 +28,5 @@ export type { ClientSignIn } from './artifacts.sign-in.js';
 export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
+export { madeCache } from './artifacts.made-cache.js';
 export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';

@@ -5,6 +5,7 @@ import { DEBIAN_MAX_PACKAGE_BYTES, DEBIAN_MESSAGES, formatMessage as fill } from
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  madeCache,
   deployBytes,
   decompress,
   readLimited,
@@ -65,19 +66,8 @@ const digestsOf = (body: Buffer) => ({
   sha256: createHash('sha256').update(body).digest('hex'),
 });
 
-/** What is answered per process, keyed by what it was made from (never stale): signed releases, virtual views. */
-const KEPT = 200;
-const kept = new Map<string, Promise<Map<string, DerivedFile>>>();
-function keep(key: string, make: () => Promise<Map<string, DerivedFile>>) {
-  let found = kept.get(key);
-  if (!found) {
-    if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
-    found = make();
-    found.catch(() => kept.delete(key));
-    kept.set(key, found);
-  }
-  return found;
-}
+/** Signed indexes and virtual views, per process, keyed by what they were made from (never stale). */
+const keep = madeCache<Map<string, DerivedFile>>(200);
 
 /**
  * A Debian repository's indexes, through the door: a local repository's `Packages` (and `.gz`)

@@ -5,6 +5,7 @@ import { RPM_MAX_PACKAGE_BYTES, RPM_MESSAGES, formatMessage as fill } from '@arc
 import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  madeCache,
   deployBytes,
   decompress,
   readLimited,
@@ -40,18 +41,8 @@ interface PackageList {
   packages: RepoPackage[];
 }
 
-/** What is made per process, keyed by what it was made from: signatures, virtual views. */
-const kept = new Map<string, Promise<Map<string, DerivedFile>>>();
-function keep(key: string, make: () => Promise<Map<string, DerivedFile>>) {
-  let found = kept.get(key);
-  if (!found) {
-    if (kept.size >= 200) kept.delete(kept.keys().next().value!);
-    found = make();
-    found.catch(() => kept.delete(key));
-    kept.set(key, found);
-  }
-  return found;
-}
+/** Signed indexes and virtual views, per process, keyed by what they were made from (never stale). */
+const keep = madeCache<Map<string, DerivedFile>>(200);
 
 /** The three data files and repomd.xml of a package list, with the data files' hashed names. */
 function renderRepodata(primary: string, filelists: string, other: string, revision: number) {
