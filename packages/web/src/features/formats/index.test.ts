@@ -68,7 +68,7 @@ describe('Set Me Up by format', () => {
       'go env -w GOPROXY=https://ann:arca_token@arca.example.com/artifactory/api/go/go,direct',
     );
     expect(snippets[0]!.code).toContain('go env -w GONOSUMDB=');
-    expect(snippets.find((s) => s.title.includes('.netrc'))!.code).toBe(
+    expect(snippets.find((s) => s.title === 'Or ~/.netrc')!.code).toBe(
       'machine arca.example.com\nlogin ann\npassword arca_token',
     );
     expect(snippets.some((s) => s.code.includes('/artifactory/api/go/go/<module>/@v/v1.0.0.$ext'))).toBe(true);
@@ -78,7 +78,7 @@ describe('Set Me Up by format', () => {
     const { served, snippets } = setMeUp('cargo', { ...target, repoKey: 'cargo', secret: 'arca_token' });
     expect(served).toBe(true);
     expect(snippets[0]!.code).toContain('index = "sparse+https://arca.example.com/artifactory/api/cargo/cargo/index/"');
-    expect(snippets[1]!.code).toBe('[registries.arca]\ntoken = "Bearer arca_token"');
+    expect(snippets[1]!.code).toBe('# ~/.cargo/credentials.toml\n[registries.arca]\ntoken = "Bearer arca_token"');
     expect(snippets.map((s) => s.code)).toContain('cargo publish --registry arca');
   });
 
@@ -95,9 +95,11 @@ describe('Set Me Up by format', () => {
     expect(served).toBe(true);
     expect(snippets[0]!.code).toContain('https://arca.example.com/artifactory/api/gpg/key/public/debian');
     expect(snippets[1]!.code).toBe(
-      'deb [signed-by=/usr/share/keyrings/arca-debian.gpg] https://arca.example.com/artifactory/debian <DISTRIBUTION> <COMPONENT>',
+      '# /etc/apt/sources.list.d/arca.list\ndeb [signed-by=/usr/share/keyrings/arca-debian.gpg] https://arca.example.com/artifactory/debian <DISTRIBUTION> <COMPONENT>',
     );
-    expect(snippets[2]!.code).toBe('machine arca.example.com/artifactory/debian\nlogin ann\npassword arca_token');
+    expect(snippets[2]!.code).toBe(
+      '# /etc/apt/auth.conf.d/arca.conf\nmachine arca.example.com/artifactory/debian\nlogin ann\npassword arca_token',
+    );
   });
 
   it('gives an RPM repository a .repo file with both signature checks and the signing key', () => {
@@ -117,8 +119,10 @@ describe('Set Me Up by format', () => {
     expect(snippets[0]!.code).toBe(
       'gem sources --clear-all --add https://ann:arca_token@arca.example.com/artifactory/api/gems/gems/',
     );
-    expect(snippets.find((s) => s.title.startsWith('Push:'))!.code).toBe('---\n:arca: Bearer arca_token');
-    expect(snippets.find((s) => s.title === 'Bundler: Gemfile')!.code).toContain(
+    expect(snippets.find((s) => s.title === 'API key')!.code).toBe(
+      '# ~/.gem/credentials (mode 0600)\n---\n:arca: Bearer arca_token',
+    );
+    expect(snippets.find((s) => s.title === 'Gemfile')!.code).toContain(
       'source "https://arca.example.com/artifactory/api/gems/gems/"',
     );
   });

@@ -6,25 +6,25 @@ export function cargoSnippets(target: SetMeUpTarget): Snippet[] {
   const secret = secretOf(target);
   return [
     {
-      title: 'Name the registry: ~/.cargo/config.toml',
+      title: 'config.toml',
       language: 'toml',
-      code: `[registries.arca]\nindex = "sparse+${baseUrl}/artifactory/api/cargo/${repoKey}/index/"\n\n[registry]\nglobal-credential-providers = ["cargo:token"]`,
+      code: `# ~/.cargo/config.toml\n[registries.arca]\nindex = "sparse+${baseUrl}/artifactory/api/cargo/${repoKey}/index/"\n\n[registry]\nglobal-credential-providers = ["cargo:token"]`,
     },
     {
-      title: 'Its token: ~/.cargo/credentials.toml',
+      title: 'credentials.toml',
       language: 'toml',
-      code: `[registries.arca]\ntoken = "Bearer ${secret}"`,
+      code: `# ~/.cargo/credentials.toml\n[registries.arca]\ntoken = "Bearer ${secret}"`,
     },
     { title: 'Publish', language: 'shell', code: 'cargo publish --registry arca' },
     {
-      title: 'Depend on a crate from it: Cargo.toml',
+      title: 'Cargo.toml',
       language: 'toml',
       code: '[dependencies]\nmy-crate = { version = "1.0", registry = "arca" }',
     },
     {
-      title: 'Or fetch crates.io through it (a remote or virtual repository)',
+      title: 'Replace crates.io',
       language: 'toml',
-      code: '[source.crates-io]\nreplace-with = "arca"',
+      code: '# for a remote or virtual repository proxying crates.io\n[source.crates-io]\nreplace-with = "arca"',
     },
   ];
 }

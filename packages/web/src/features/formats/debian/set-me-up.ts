@@ -8,23 +8,23 @@ export function debianSnippets(target: SetMeUpTarget): Snippet[] {
   const machine = url.startsWith('https://') ? url.slice('https://'.length) : url;
   return [
     {
-      title: 'Trust the key that signs the repository',
+      title: 'Signing key',
       language: 'shell',
       code: `curl -fsSL ${baseUrl}/artifactory/api/gpg/key/public/${repoKey} | sudo gpg --dearmor -o /usr/share/keyrings/arca-${repoKey}.gpg`,
     },
     {
-      title: 'Add the source: /etc/apt/sources.list.d/arca.list',
+      title: 'Source',
       language: 'text',
-      code: `deb [signed-by=/usr/share/keyrings/arca-${repoKey}.gpg] ${url} <DISTRIBUTION> <COMPONENT>`,
+      code: `# /etc/apt/sources.list.d/arca.list\ndeb [signed-by=/usr/share/keyrings/arca-${repoKey}.gpg] ${url} <DISTRIBUTION> <COMPONENT>`,
     },
     {
-      title: 'Its credentials: /etc/apt/auth.conf.d/arca.conf',
+      title: 'Credentials',
       language: 'text',
-      code: `machine ${machine}\nlogin ${user}\npassword ${secret}`,
+      code: `# /etc/apt/auth.conf.d/arca.conf\nmachine ${machine}\nlogin ${user}\npassword ${secret}`,
     },
     { title: 'Install', language: 'shell', code: 'sudo apt-get update && sudo apt-get install <package>' },
     {
-      title: 'Deploy a package',
+      title: 'Deploy',
       language: 'shell',
       code: `curl -u ${user}:${secret} -T my-tool_1.0.0_amd64.deb "${url}/pool/main/m/my-tool/my-tool_1.0.0_amd64.deb;deb.distribution=<DISTRIBUTION>;deb.component=<COMPONENT>;deb.architecture=amd64"`,
     },

@@ -7,17 +7,17 @@ export function gemsSnippets(target: SetMeUpTarget): Snippet[] {
   const api = `${baseUrl}/artifactory/api/gems/${repoKey}`;
   const withCredentials = `${api}/`.replace(/^(https?:\/\/)/, `$1${encodeURIComponent(user)}:${secret}@`);
   return [
-    { title: 'Use it as the gem source', language: 'shell', code: `gem sources --clear-all --add ${withCredentials}` },
-    { title: 'Install a gem', language: 'shell', code: `gem install <gem> --source ${withCredentials}` },
+    { title: 'Gem source', language: 'shell', code: `gem sources --clear-all --add ${withCredentials}` },
+    { title: 'Install', language: 'shell', code: `gem install <gem> --source ${withCredentials}` },
     {
-      title: 'Push: the API key in ~/.gem/credentials (mode 0600)',
+      title: 'API key',
       language: 'yaml',
-      code: `---\n:arca: Bearer ${secret}`,
+      code: `# ~/.gem/credentials (mode 0600)\n---\n:arca: Bearer ${secret}`,
     },
-    { title: 'Push a gem', language: 'shell', code: `gem push my-gem-1.0.0.gem --host ${api} --key arca` },
-    { title: 'Bundler: Gemfile', language: 'ruby', code: `source "${api}/"\n\ngem "<gem>"` },
+    { title: 'Push', language: 'shell', code: `gem push my-gem-1.0.0.gem --host ${api} --key arca` },
+    { title: 'Gemfile', language: 'ruby', code: `source "${api}/"\n\ngem "<gem>"` },
     {
-      title: "Bundler: the source's credentials",
+      title: 'Bundler credentials',
       language: 'shell',
       code: `bundle config set --global ${api}/ ${user}:${secret}`,
     },

@@ -9,25 +9,26 @@ export function goSnippets(target: SetMeUpTarget): Snippet[] {
   const host = baseUrl.replace(/^https?:\/\//, '').replace(/[:/].*$/, '');
   return [
     {
-      title: 'Resolve modules through Arca (the go command sends credentials over HTTPS only)',
+      title: 'GOPROXY',
       language: 'shell',
-      code: `go env -w GOPROXY=${withCredentials},direct\n# private modules are not in the public checksum database: list their path prefixes\ngo env -w GONOSUMDB=example.com/your-org`,
+      code: `# the go command sends credentials over HTTPS only\ngo env -w GOPROXY=${withCredentials},direct\n# private modules are not in the public checksum database: list their path prefixes\ngo env -w GONOSUMDB=example.com/your-org`,
     },
     {
-      title: 'Or keep the credentials in ~/.netrc',
+      title: 'Or ~/.netrc',
       language: 'text',
       code: `machine ${host}\nlogin ${user}\npassword ${secret}`,
     },
     { title: 'Add a module', language: 'shell', code: 'go get <module>@<version>' },
     {
-      title: 'Publish a version (JFrog CLI)',
+      title: 'Publish (JFrog CLI)',
       language: 'shell',
       code: `jf go-publish v1.0.0 --url ${baseUrl}/artifactory --user ${user} --password ${secret} --repo ${repoKey}`,
     },
     {
-      title: 'Or publish its files with curl (zip made by golang.org/x/mod/zip, module path case-encoded)',
+      title: 'Publish (curl)',
       language: 'shell',
       code: [
+        '# the zip as golang.org/x/mod/zip makes it; the module path case-encoded',
         'for ext in zip mod info; do',
         `  curl -u ${user}:${secret} -T v1.0.0.$ext "${api}/<module>/@v/v1.0.0.$ext"`,
         'done',

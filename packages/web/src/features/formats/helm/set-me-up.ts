@@ -7,13 +7,13 @@ export function helmSnippets(target: SetMeUpTarget): Snippet[] {
   const api = `${baseUrl}/artifactory/api/helm/${repoKey}`;
   return [
     {
-      title: 'Add the chart repository',
+      title: 'Add the repository',
       language: 'shell',
       code: `helm repo add ${repoKey} ${api} --username ${user} --password ${secret}\nhelm repo update`,
     },
-    { title: 'Install a chart', language: 'shell', code: `helm install my-release ${repoKey}/<chart>` },
+    { title: 'Install', language: 'shell', code: `helm install my-release ${repoKey}/<chart>` },
     {
-      title: 'Deploy a packaged chart',
+      title: 'Deploy',
       language: 'shell',
       code: `helm package ./my-chart\ncurl -u ${user}:${secret} -T my-chart-1.0.0.tgz "${api}/my-chart-1.0.0.tgz"`,
     },

@@ -7,9 +7,10 @@ export function rpmSnippets(target: SetMeUpTarget): Snippet[] {
   const url = `${baseUrl}/artifactory/${repoKey}`;
   return [
     {
-      title: `The repository: /etc/yum.repos.d/${repoKey}.repo`,
+      title: 'Repository file',
       language: 'ini',
       code: [
+        `# /etc/yum.repos.d/${repoKey}.repo`,
         `[${repoKey}]`,
         `name=${repoKey}`,
         `baseurl=${url}`,
@@ -23,7 +24,7 @@ export function rpmSnippets(target: SetMeUpTarget): Snippet[] {
     },
     { title: 'Install', language: 'shell', code: 'sudo dnf install <package>' },
     {
-      title: 'Deploy a package',
+      title: 'Deploy',
       language: 'shell',
       code: `curl -u ${user}:${secret} -T my-tool-1.0.0-1.x86_64.rpm "${url}/Packages/my-tool-1.0.0-1.x86_64.rpm"`,
     },
