@@ -62,12 +62,18 @@ export default tseslint.config(
   // artifacts feature's index.ts (the door and the Format contract), features reach formats only
   // through the registry the composition root injects (app.formatRegistry)
   restrict(['packages/server/src/features/*/**/*.ts'], [NO_STORE, OTHER_FEATURE, NO_FORMATS], {
-    ignores: ['packages/server/src/features/artifacts/**', 'packages/server/src/features/backup/**'],
+    ignores: [
+      'packages/server/src/features/artifacts/**',
+      'packages/server/src/features/backup/**',
+      'packages/server/src/features/retention/**',
+    ],
   }),
-  // a backup copies the whole store below every repository, as the door itself does: the one other
-  // feature that holds the binary store (never the artifacts feature's tables)
+  // a backup copies the whole store below every repository, as the door itself does, and the
+  // archive keeps its own (cold) store and copies contents between it and the hot one: the other
+  // features that hold a binary store (never the artifacts feature's tables; files leave and come
+  // back through the door)
   restrict(
-    ['packages/server/src/features/backup/**/*.ts'],
+    ['packages/server/src/features/backup/**/*.ts', 'packages/server/src/features/retention/**/*.ts'],
     [{ group: ['**/artifacts/artifacts.store*'], message: NO_STORE.message }, OTHER_FEATURE, NO_FORMATS],
   ),
   restrict(['packages/server/src/features/artifacts/**/*.ts'], [OTHER_FEATURE, NO_FORMATS]),

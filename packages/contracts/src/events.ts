@@ -16,7 +16,13 @@ const artifactEvents = [
     repoKey: z.string(),
     path: z.string(),
     /** `cached`: fetched from a remote repository's upstream. */
-    payload: z.object({ sha256: z.string(), size: z.number(), cached: z.boolean().optional() }),
+    payload: z.object({
+      sha256: z.string(),
+      size: z.number(),
+      cached: z.boolean().optional(),
+      /** Put back from the archive. */
+      restored: z.boolean().optional(),
+    }),
   }),
   z.object({
     type: z.literal('artifact.deleted'),
@@ -27,6 +33,8 @@ const artifactEvents = [
       trashPath: z.string().optional(),
       permanently: z.boolean().optional(),
       emptied: z.number().optional(),
+      /** Taken out by a retention policy into the archive. */
+      archived: z.boolean().optional(),
       /** A file's (not a folder's) checksum and size, for those who are told of the deletion. */
       sha256: z.string().optional(),
       size: z.number().optional(),

@@ -22,3 +22,4 @@ export * from './search.js';
 export * from './builds.js';
 export * from './home.js';
 export * from './webhooks.js';
+export * from './retention.js';

@@ -31,6 +31,18 @@ export interface Config {
    * object store several nodes share; credentials from the AWS SDK's default chain).
    */
   store: StoreConfig;
+  /**
+   * The cold store archived artifacts go to: a folder (`ARCA_COLD_DIR`, by default `coldstore`
+   * under the data directory) or an S3 bucket/prefix (`ARCA_COLD_STORE=s3`; with the hot store on
+   * S3 and nothing else said, the same bucket under the prefix `cold/`).
+   */
+  coldStore: ColdStoreConfig;
+  /**
+   * Contents written or touched this recently are not removed at once when an archive run or a
+   * restore releases them (a deploy of the same bytes may be recording them); the garbage
+   * collection takes them later.
+   */
+  archiveReleaseGraceMs: number;
   /** Where the console's backups are written (a folder each). */
   backupDir: string;
   /** When backups are made by themselves (cron); none: only when asked. */
@@ -86,6 +98,36 @@ export type StoreConfig =
       /** Downloads of large files answered with a redirect to a short-lived presigned address. */
       redirectDownloads: boolean;
     };
+
+export type ColdStoreConfig =
+  { type: 'file'; dir: string } | (Extract<StoreConfig, { type: 's3' }> & { storageClass: string | undefined });
+
+function coldStore(env: NodeJS.ProcessEnv, cwd: string, hot: StoreConfig): ColdStoreConfig {
+  const type = env.ARCA_COLD_STORE || hot.type;
+  if (type === 'file')
+    return { type, dir: path.resolve(cwd, env.ARCA_COLD_DIR || path.join(env.ARCA_DATA_DIR || 'data', 'coldstore')) };
+  if (type !== 's3') throw new Error(`ARCA_COLD_STORE must be file or s3, got '${type}'`);
+  const bucket = env.ARCA_COLD_S3_BUCKET || (hot.type === 's3' ? hot.bucket : undefined);
+  if (!bucket) throw new Error('ARCA_COLD_STORE=s3 needs ARCA_COLD_S3_BUCKET, the bucket that holds archived binaries');
+  const sameBucket = hot.type === 's3' && bucket === hot.bucket;
+  const hotPrefix = hot.type === 's3' && hot.prefix ? `${hot.prefix.replace(/\/+$/, '')}/` : '';
+  const prefix = env.ARCA_COLD_S3_PREFIX || (sameBucket ? `${hotPrefix}cold` : undefined);
+  if (sameBucket && (prefix ?? '').replace(/\/+$/, '') === hotPrefix.replace(/\/+$/, ''))
+    throw new Error('ARCA_COLD_S3_PREFIX must differ from ARCA_S3_PREFIX when both stores share a bucket');
+  const endpoint = env.ARCA_COLD_S3_ENDPOINT || env.ARCA_S3_ENDPOINT || undefined;
+  return {
+    type,
+    bucket,
+    prefix,
+    region: env.ARCA_COLD_S3_REGION || env.ARCA_S3_REGION || env.AWS_REGION || undefined,
+    endpoint,
+    pathStyle: flag(env, 'ARCA_S3_PATH_STYLE', Boolean(endpoint)),
+    cacheDir: undefined,
+    cacheBytes: 0,
+    redirectDownloads: false,
+    storageClass: env.ARCA_COLD_S3_STORAGE_CLASS || undefined,
+  };
+}
 
 function store(env: NodeJS.ProcessEnv, cwd: string): StoreConfig {
   const type = env.ARCA_STORE || 'file';
@@ -165,6 +207,7 @@ function services(raw: string | undefined): ServiceName[] {
 /** Reads the configuration from the environment; throws with a clear message on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const minutes = 60_000;
+  const hotStore = store(env, cwd);
   return {
     dataDir: path.resolve(cwd, env.ARCA_DATA_DIR || 'data'),
     host: env.ARCA_HOST || '0.0.0.0',
@@ -177,7 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logToStdout: flag(env, 'ARCA_LOG_STDOUT', true),
     logRetentionDays: integer(env, 'ARCA_LOG_RETENTION_DAYS', 30, 1),
     supportBundleRetentionDays: integer(env, 'ARCA_SUPPORT_BUNDLE_RETENTION_DAYS', 30, 1),
-    store: store(env, cwd),
+    store: hotStore,
+    coldStore: coldStore(env, cwd, hotStore),
+    archiveReleaseGraceMs: integer(env, 'ARCA_ARCHIVE_RELEASE_GRACE_SECONDS', 60) * 1000,
     backupDir: path.resolve(cwd, env.ARCA_BACKUP_DIR || path.join(env.ARCA_DATA_DIR || 'data', 'backups')),
     backupSchedule: env.ARCA_BACKUP_SCHEDULE || undefined,
     backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),

@@ -26,6 +26,7 @@ import { logRoutes, publicLogRoutes } from './logs/index.js';
 import { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support/index.js';
 import { backupRoutes, registerBackups } from './backup/index.js';
 import { registerSigning, signingRestRoutes } from './signing/index.js';
+import { policyRoutes, registerRetention, retentionConsoleRoutes } from './retention/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -79,6 +80,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(searchRestRoutes);
   await app.register(buildsRestRoutes);
   await app.register(signingRestRoutes);
+  await registerRetention(app);
+  await app.register(policyRoutes('/ui/retention'), { prefix: CONSOLE_API_PREFIX });
+  await app.register(policyRoutes('/artifactory/api/retention'));
+  await app.register(retentionConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   registerAuthJobs(app);
   registerArtifactJobs(app);
   registerCatalogueIndexer(app);

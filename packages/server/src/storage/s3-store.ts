@@ -16,6 +16,7 @@ import {
   S3Client,
   S3ServiceException,
   UploadPartCopyCommand,
+  type StorageClass,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -59,6 +60,8 @@ export interface S3StoreOptions {
   cache?: DiskReadCache | undefined;
   /** Copies larger than this go in parts (tests lower it). */
   oneCopyBytes?: number;
+  /** The storage class contents are written in (`STANDARD_IA`, `GLACIER_IR` … for a cold store); the bucket's default when absent. */
+  storageClass?: string | undefined;
 }
 
 /** An S3 error's HTTP status, or undefined for a network failure. */
@@ -219,6 +222,7 @@ export class S3BinaryStore implements BinaryStore {
             Key: this.contentKey(result.sha256),
             Body: content,
             ContentLength: content.length,
+            ...this.storageClass(),
           }),
         );
       },
@@ -239,6 +243,11 @@ export class S3BinaryStore implements BinaryStore {
     };
   }
 
+  /** The storage class contents are written in, as a request's parameter (none: the bucket's default). */
+  private storageClass(): { StorageClass?: StorageClass } {
+    return this.options.storageClass ? { StorageClass: this.options.storageClass as StorageClass } : {};
+  }
+
   /**
    * A server-side copy: one request up to 5 GiB, in parts above — or, on a server that does not
    * copy parts, read and written again through this node.
@@ -246,7 +255,9 @@ export class S3BinaryStore implements BinaryStore {
   private async copy(from: string, to: string, size: number): Promise<void> {
     const source = `${this.bucket}/${from}`;
     if (size <= this.oneCopyBytes) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
+      await this.client.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source, ...this.storageClass() }),
+      );
       return;
     }
     try {
@@ -256,7 +267,7 @@ export class S3BinaryStore implements BinaryStore {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: from }));
       await new Upload({
         client: this.client,
-        params: { Bucket: this.bucket, Key: to, Body: answer.Body as Readable },
+        params: { Bucket: this.bucket, Key: to, Body: answer.Body as Readable, ...this.storageClass() },
         partSize: PART_BYTES,
         queueSize: PARTS_IN_FLIGHT,
         leavePartsOnError: false,
@@ -265,7 +276,9 @@ export class S3BinaryStore implements BinaryStore {
   }
 
   private async copyInParts(source: string, to: string, size: number): Promise<void> {
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: to }));
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: to, ...this.storageClass() }),
+    );
     try {
       const parts: { ETag: string; PartNumber: number }[] = [];
       const partBytes = Math.max(COPY_PART_BYTES, Math.ceil(size / 10_000));

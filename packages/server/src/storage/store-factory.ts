@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { StoreConfig } from '../config.js';
+import type { ColdStoreConfig, StoreConfig } from '../config.js';
 import { FileBinaryStore, type BinaryStore } from './binary-store.js';
 import { DiskReadCache } from './read-cache.js';
 import { openS3Store } from './s3-store.js';
@@ -22,5 +22,20 @@ export async function openBinaryStore(
     pathStyle: store.pathStyle,
     nodeId,
     cache: store.cacheDir ? DiskReadCache.open(store.cacheDir, store.cacheBytes) : undefined,
+  });
+}
+
+/** The cold store archived artifacts are kept in: a folder, or an S3 bucket/prefix. */
+export async function openColdStore(config: { coldStore: ColdStoreConfig }, nodeId: string): Promise<BinaryStore> {
+  const { coldStore } = config;
+  if (coldStore.type === 'file') return new FileBinaryStore(coldStore.dir, nodeId);
+  return openS3Store({
+    bucket: coldStore.bucket,
+    prefix: coldStore.prefix,
+    region: coldStore.region,
+    endpoint: coldStore.endpoint,
+    pathStyle: coldStore.pathStyle,
+    nodeId,
+    storageClass: coldStore.storageClass,
   });
 }

@@ -20,6 +20,7 @@ import * as storageSamples from './2026-12-05-storage-samples.js';
 import * as rateLimits from './2026-12-06-rate-limits.js';
 import * as repositoryDeletions from './2026-12-07-repository-deletions.js';
 import * as signingKeys from './2026-12-08-signing-keys.js';
+import * as archive from './2026-12-09-archive.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-06-rate-limits': rateLimits,
   '2026-12-07-repository-deletions': repositoryDeletions,
   '2026-12-08-signing-keys': signingKeys,
+  '2026-12-09-archive': archive,
 };

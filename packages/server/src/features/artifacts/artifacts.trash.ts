@@ -1,5 +1,6 @@
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
+import type { ItemRow } from '../../db/schema.js';
 import { ancestorsOf } from '../../core/artifact-path.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { recordChange, type ChangeActor } from '../../core/changes.js';
@@ -41,28 +42,36 @@ export async function removeItem(
       });
       return;
     }
-    const trashPath = path ? `${repo.key}/${path}` : repo.key;
-    const trashProps = {
-      'trash.originalRepository': [repo.key],
-      'trash.originalPath': [path],
-      'trash.deletedBy': [actor],
-      'trash.time': [String(now)],
-    };
-    await relocate(
-      trx,
-      items,
-      { repoKey: repo.key, path },
-      { repoKey: TRASHCAN_REPO, path: trashPath },
-      actor,
-      now,
-      trashProps,
-    );
+    const trashPath = await moveToTrash(trx, repo.key, path, items, actor, now);
     const root = items.find((i) => i.path === path);
     const file = root && root.folder === 0 ? { sha256: root.sha256 ?? '', size: Number(root.size) } : {};
     await recordChange(trx, actor, {
       event: { type: 'artifact.deleted', repoKey: repo.key, path, payload: { trashPath, ...file } },
     });
   });
+}
+
+/**
+ * Moves `items` (the subtree at `path` of `repoKey`) to the trash can, with where they came
+ * from, who deleted them and when; inside the caller's transaction. Answers the trash path.
+ */
+export async function moveToTrash(
+  trx: Db,
+  repoKey: string,
+  path: string,
+  items: ItemRow[],
+  actor: string,
+  now: number,
+): Promise<string> {
+  const trashPath = path ? `${repoKey}/${path}` : repoKey;
+  const trashProps = {
+    'trash.originalRepository': [repoKey],
+    'trash.originalPath': [path],
+    'trash.deletedBy': [actor],
+    'trash.time': [String(now)],
+  };
+  await relocate(trx, items, { repoKey, path }, { repoKey: TRASHCAN_REPO, path: trashPath }, actor, now, trashProps);
+  return trashPath;
 }
 
 /** Removes the trash can's folders above `path` that nothing is left in. */

@@ -1,0 +1,219 @@
+import type { Readable } from 'node:stream';
+import { ARTIFACT_MESSAGES, RETENTION_MESSAGES, TRASHCAN_REPO, formatMessage, type Properties } from '@arca/contracts';
+import { isPostgres, type Db } from '../../db/database.js';
+import { HttpError, conflict } from '../../core/errors.js';
+import { recordChange } from '../../core/changes.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
+import { findRepository } from '../repositories/index.js';
+import { putFile } from './artifacts.items.js';
+import { acceptsPath } from './artifacts.service.js';
+import { deleteItems, findItem, putProperties } from './artifacts.store.js';
+import { moveToTrash } from './artifacts.trash.js';
+
+/*
+ * The door the archive goes through: a file leaves its repository (for good, or through the
+ * trash can) in the same transaction as the archive's record of it, and comes back with its
+ * properties, checksums and creation as a deploy; contents no item uses any more are released.
+ */
+
+const fill = formatMessage;
+
+/** A file as it leaves its repository: everything the archive keeps of it. */
+export interface OutgoingFile {
+  id: string;
+  repoKey: string;
+  path: string;
+  name: string;
+  parent: string;
+  sha256: string;
+  sha1: string;
+  md5: string;
+  size: number;
+  mimeType: string | null;
+  properties: Properties;
+  createdAt: number;
+  createdBy: string;
+  modifiedAt: number;
+  modifiedBy: string;
+  downloadCount: number;
+  lastDownloaded: number | null;
+}
+
+/**
+ * Takes files out of their repositories — to the trash can, or for good — each only if it is
+ * still there with the content it was chosen with, and calls `record` in the same transaction
+ * with what leaves: all of them leave with their record, or none. Answers what left; the others
+ * (gone, or changed since they were chosen) are left as they are.
+ */
+export async function takeOutFiles(
+  db: Db,
+  files: { id: string; sha256: string }[],
+  options: { actor: string; toTrash: boolean },
+  record: (trx: Db, files: OutgoingFile[]) => Promise<void>,
+): Promise<OutgoingFile[]> {
+  if (!files.length) return [];
+  const now = Date.now();
+  const wanted = new Map(files.map((f) => [f.id, f.sha256]));
+  return db.transaction().execute(async (trx) => {
+    const query = trx
+      .selectFrom('items')
+      .selectAll()
+      .where('id', 'in', [...wanted.keys()]);
+    const items = (await (isPostgres(trx) ? query.forUpdate() : query).execute()).filter(
+      (item) => item.folder === 0 && item.sha256 === wanted.get(item.id) && item.repo_key !== TRASHCAN_REPO,
+    );
+    if (!items.length) return [];
+    const shas = [...new Set(items.map((i) => i.sha256!))];
+    const binaries = new Map(
+      (await trx.selectFrom('binaries').selectAll().where('sha256', 'in', shas).execute()).map((b) => [b.sha256, b]),
+    );
+    const properties = new Map<string, Properties>();
+    for (const row of await trx
+      .selectFrom('item_properties')
+      .selectAll()
+      .where(
+        'item_id',
+        'in',
+        items.map((i) => i.id),
+      )
+      .execute()) {
+      const own = properties.get(row.item_id) ?? {};
+      (own[row.key] ??= []).push(row.value);
+      properties.set(row.item_id, own);
+    }
+    const outgoing: OutgoingFile[] = items.map((item) => {
+      const binary = binaries.get(item.sha256!);
+      if (!binary) throw new Error(`the content of ${item.repo_key}/${item.path} has no row`);
+      return {
+        id: item.id,
+        repoKey: item.repo_key,
+        path: item.path,
+        name: item.name,
+        parent: item.parent,
+        sha256: binary.sha256,
+        sha1: binary.sha1,
+        md5: binary.md5,
+        size: Number(item.size),
+        mimeType: item.mime_type,
+        properties: properties.get(item.id) ?? {},
+        createdAt: Number(item.created_at),
+        createdBy: item.created_by,
+        modifiedAt: Number(item.modified_at),
+        modifiedBy: item.modified_by,
+        downloadCount: Number(item.download_count ?? 0),
+        lastDownloaded: item.last_downloaded === null ? null : Number(item.last_downloaded),
+      };
+    });
+    await record(trx, outgoing);
+    if (!options.toTrash) await deleteItems(trx, items, now);
+    for (const item of items) {
+      const content = { sha256: item.sha256!, size: Number(item.size), archived: true };
+      const payload = options.toTrash
+        ? { trashPath: await moveToTrash(trx, item.repo_key, item.path, [item], options.actor, now), ...content }
+        : { permanently: true, ...content };
+      await recordChange(trx, options.actor, {
+        event: { type: 'artifact.deleted', repoKey: item.repo_key, path: item.path, payload },
+      });
+    }
+    return outgoing;
+  });
+}
+
+/** A file coming back: its content (read from wherever it was kept) and what it was. */
+export interface IncomingFile {
+  body: Readable;
+  sha256: string;
+  size: number;
+  properties: Properties;
+  createdAt: number;
+  createdBy: string;
+}
+
+/**
+ * Where a file may come back to: an existing local repository that accepts the path, with no
+ * file there; else the refusal's message.
+ */
+export async function refusalAt(db: Db, target: { repoKey: string; path: string }): Promise<string | undefined> {
+  const repo = target.repoKey === TRASHCAN_REPO ? undefined : await findRepository(db, target.repoKey);
+  if (!repo || repo.rclass !== 'local') return fill(RETENTION_MESSAGES.repositoryUnknown, { key: target.repoKey });
+  if (!acceptsPath(repo, target.path))
+    return fill(ARTIFACT_MESSAGES.patternRefused, { path: target.path, key: repo.key });
+  if (await findItem(db, repo.key, target.path))
+    return fill(RETENTION_MESSAGES.restoreExists, { path: `${repo.key}/${target.path}` });
+  return undefined;
+}
+
+/**
+ * Puts a file back at `target`: its content written to the store and checked against its
+ * SHA-256, then the item with its properties and original creation recorded with the usual
+ * deploy event, and `record` called, in one transaction. Refused (nothing changed) when the
+ * target is no local repository, refuses the path, or already holds a file.
+ */
+export async function putBackFile(
+  ctx: { db: Db; store: BinaryStore },
+  target: { repoKey: string; path: string },
+  file: IncomingFile,
+  actor: string,
+  record: (trx: Db) => Promise<void>,
+): Promise<void> {
+  const { db, store } = ctx;
+  const refusal = await refusalAt(db, target);
+  if (refusal) throw conflict(refusal);
+  const pending = await store.write(file.body, file.size);
+  if (pending.sha256 !== file.sha256 || pending.size !== file.size) {
+    await pending.discard();
+    throw new HttpError(
+      500,
+      `The archived content of '${target.repoKey}/${target.path}' does not match its SHA-256 (${pending.sha256}).`,
+    );
+  }
+  await pending.commit();
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('items')
+      .select('id')
+      .where('repo_key', '=', target.repoKey)
+      .where('path', '=', target.path)
+      .executeTakeFirst();
+    if (existing) throw conflict(fill(RETENTION_MESSAGES.restoreExists, { path: `${target.repoKey}/${target.path}` }));
+    const item = await putFile(trx, target.repoKey, target.path, pending, actor, now, {
+      at: file.createdAt,
+      by: file.createdBy,
+    });
+    if (Object.keys(file.properties).length) await putProperties(trx, item.id, file.properties);
+    await record(trx);
+    await recordChange(trx, actor, {
+      event: {
+        type: 'artifact.deployed',
+        repoKey: target.repoKey,
+        path: target.path,
+        payload: { sha256: pending.sha256, size: pending.size, restored: true },
+      },
+    });
+  });
+}
+
+/**
+ * Releases contents no item refers to any more at once (rather than at the next garbage
+ * collection): the row first, then the stored content — unless it was written or touched in the
+ * last `graceMs`, when a deploy of the same bytes may be recording it; the garbage collection
+ * takes those later. Answers how many were removed from the store.
+ */
+export async function releaseUnusedContents(
+  ctx: { db: Db; store: BinaryStore },
+  sha256s: Iterable<string>,
+  graceMs: number,
+): Promise<number> {
+  let removed = 0;
+  for (const sha256 of new Set(sha256s)) {
+    const deleted = await ctx.db
+      .deleteFrom('binaries')
+      .where('sha256', '=', sha256)
+      .where('ref_count', '<=', 0)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) continue;
+    if (await ctx.store.remove(sha256, Date.now() - graceMs)) removed += 1;
+  }
+  return removed;
+}

@@ -1,0 +1,873 @@
+import { v7 as uuidv7 } from 'uuid';
+import { sql } from 'kysely';
+import {
+  EXECUTION_DISPLAY,
+  OPERATION_LABELS,
+  RETENTION_MESSAGES,
+  formatMessage,
+  type Execution,
+  type ExecutionItem,
+  type ExecutionState,
+} from '@arca/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { isPostgres, type Db } from '../../db/database.js';
+import type { ArchiveExecutionsTable, ArchivePoliciesTable, ArchivedItemsTable } from '../../db/schema.js';
+import { HttpError, conflict } from '../../core/errors.js';
+import { recordAudit, type ChangeActor } from '../../core/changes.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
+import { putBackFile, refusalAt, releaseUnusedContents, takeOutFiles, type OutgoingFile } from '../artifacts/index.js';
+import { matchingFiles } from './retention.criteria.js';
+
+/*
+ * Runs of policies and restores. A run's items are fixed when it starts (the preview's query at
+ * that moment) and each is moved in one transaction with its record, so that a run that stops
+ * anywhere — stopped, timed out, its node killed — has moved every item once or not at all, and
+ * the node that takes it up continues with the items left.
+ */
+
+const fill = formatMessage;
+
+/** States of a run under way: only one per policy. */
+export const ACTIVE_STATES: ArchiveExecutionsTable['state'][] = [
+  'PENDING',
+  'TRIGGERED',
+  'IN_PROGRESS',
+  'IN_PROGRESS_WITH_ERRORS',
+  'STOPPING',
+];
+/** How long a run's claim lasts unless its node renews it (each batch renews it). */
+export const EXECUTION_LEASE_MS = 60_000;
+/** Items moved between two looks at the run's row (stop asked, lease, deadline). */
+const BATCH = 200;
+/** Contents copied to (or from) the cold store at once. */
+const COPIES_AT_ONCE = 8;
+/** Runs and their items are kept this long after they end. */
+const KEPT_MS = 90 * 86_400_000;
+
+export function executionView(row: ArchiveExecutionsTable): Execution {
+  return {
+    migrationIdentifier: row.id,
+    operation: row.kind,
+    label: OPERATION_LABELS[row.kind],
+    policyName: row.policy_key,
+    state: row.state,
+    displayState: EXECUTION_DISPLAY[row.state],
+    total: Number(row.total),
+    done: Number(row.done),
+    failed: Number(row.failed),
+    skipped: Number(row.skipped),
+    bytes: Number(row.bytes),
+    message: row.message,
+    startedAt: Number(row.started_at),
+    endedAt: row.ended_at === null ? null : Number(row.ended_at),
+    startedBy: row.actor,
+  };
+}
+
+export async function lastExecutionOf(db: Db, key: string): Promise<ArchiveExecutionsTable | undefined> {
+  return db
+    .selectFrom('archive_executions')
+    .selectAll()
+    .where('policy_key', '=', key)
+    .where('kind', '=', 'archive')
+    .orderBy('started_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Runs of one kind that started between `from` and `to` (epoch ms), newest first, and every one still under way. */
+export async function listExecutions(
+  db: Db,
+  kind: 'archive' | 'restore',
+  from: number,
+  to: number,
+): Promise<Execution[]> {
+  const rows = await db
+    .selectFrom('archive_executions')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where((eb) =>
+      eb.or([eb.and([eb('started_at', '>=', from), eb('started_at', '<=', to)]), eb('state', 'in', ACTIVE_STATES)]),
+    )
+    .orderBy('started_at', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map(executionView);
+}
+
+export async function executionItems(
+  db: Db,
+  id: string,
+  state: ExecutionItem['state'] | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ items: ExecutionItem[]; total: number }> {
+  let query = db.selectFrom('archive_execution_items').where('execution_id', '=', id);
+  if (state) query = query.where('state', '=', state);
+  const total = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['repo_key', 'path', 'size', 'state', 'error'])
+    .orderBy('seq')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return {
+    total: Number(total.n),
+    items: rows.map((r) => ({
+      repoKey: r.repo_key,
+      path: r.path,
+      size: Number(r.size),
+      state: r.state,
+      error: r.error,
+    })),
+  };
+}
+
+/** Where a restore puts items (spec part 1 §3). */
+export interface RestoreOptions {
+  restoreToOriginal: boolean;
+  fallbackDestinationPath: string;
+  centralDestinationPath: string;
+}
+
+/** `<repository>/<folder>` split; undefined when there is no repository. */
+export function destinationOf(text: string): { repoKey: string; folder: string } | undefined {
+  const clean = text.trim().replace(/^\/+|\/+$/g, '');
+  if (!clean) return undefined;
+  const slash = clean.indexOf('/');
+  return slash < 0
+    ? { repoKey: clean, folder: '' }
+    : { repoKey: clean.slice(0, slash), folder: clean.slice(slash + 1) };
+}
+const under = (folder: string, path: string) => (folder ? `${folder}/${path}` : path);
+
+export interface RunnerContext {
+  db: Db;
+  hot: BinaryStore;
+  cold: BinaryStore;
+  log: FastifyBaseLogger;
+  nodeId: string;
+  /** Contents written or touched this recently are left to the garbage collection rather than removed at once. */
+  releaseGraceMs: number;
+}
+
+/**
+ * The runs this process holds. Each goes on after the call that started it answers; its row in
+ * the database is what every node reads.
+ */
+export class ArchiveRunner {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly ctx: RunnerContext) {}
+
+  /** Runs under way on this process, for tests and for stopping. */
+  settled(): Promise<void> {
+    return Promise.all([...this.running.values()]).then(() => undefined);
+  }
+
+  /** Stops this process's runs after their current item; their rows stay for another node to take up. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.settled();
+  }
+
+  /**
+   * Starts a run of `policy`: refused while one is under way; its items are chosen now by the
+   * policy's query and the run goes on in the background.
+   */
+  async startArchive(policy: ArchivePoliciesTable, who: ChangeActor, how: 'TRIGGERED' | 'PENDING'): Promise<Execution> {
+    const { db } = this.ctx;
+    const now = Date.now();
+    const id = uuidv7();
+    const row: ArchiveExecutionsTable = {
+      id,
+      kind: 'archive',
+      policy_key: policy.key,
+      state: how,
+      total: 0,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      bytes: 0,
+      message: null,
+      options: null,
+      stop_requested: 0,
+      holder: this.ctx.nodeId,
+      lease_until: now + EXECUTION_LEASE_MS,
+      deadline: policy.duration_minutes > 0 ? now + policy.duration_minutes * 60_000 : null,
+      actor: who.actor,
+      source_ip: who.sourceIp,
+      started_at: now,
+      ended_at: null,
+      updated_at: now,
+    };
+    await db.transaction().execute(async (trx) => {
+      let lock = trx.selectFrom('archive_policies').select('key').where('key', '=', policy.key);
+      if (isPostgres(trx)) lock = lock.forUpdate();
+      if (!(await lock.executeTakeFirst()))
+        throw new HttpError(404, fill(RETENTION_MESSAGES.notFound, { key: policy.key }));
+      const active = await trx
+        .selectFrom('archive_executions')
+        .select('id')
+        .where('policy_key', '=', policy.key)
+        .where('kind', '=', 'archive')
+        .where('state', 'in', ACTIVE_STATES)
+        .executeTakeFirst();
+      if (active) throw conflict(fill(RETENTION_MESSAGES.running, { key: policy.key }));
+      await trx.insertInto('archive_executions').values(row).execute();
+      await recordAudit(trx, who, {
+        category: 'system',
+        action: 'retention.policy.triggered',
+        target: policy.key,
+        message: how === 'TRIGGERED' ? 'run asked for' : 'run on schedule',
+      });
+    });
+    this.launch(id);
+    return executionView(row);
+  }
+
+  /** Starts a restore of archived items (by `{repoKey, path}`); unknown ones are refused before anything starts. */
+  async startRestore(
+    items: { repoKey: string; path: string }[],
+    options: RestoreOptions,
+    who: ChangeActor,
+  ): Promise<Execution> {
+    const { db } = this.ctx;
+    const found: ArchivedItemsTable[] = [];
+    const seen = new Set<string>();
+    for (const wanted of items) {
+      const key = `${wanted.repoKey}\u0000${wanted.path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const row = await db
+        .selectFrom('archived_items')
+        .selectAll()
+        .where('repo_key', '=', wanted.repoKey)
+        .where('path', '=', wanted.path.replace(/^\/+/, ''))
+        .executeTakeFirst();
+      if (!row)
+        throw new HttpError(404, fill(RETENTION_MESSAGES.restoreUnknown, { path: `${wanted.repoKey}/${wanted.path}` }));
+      found.push(row);
+    }
+    const now = Date.now();
+    const id = uuidv7();
+    const row: ArchiveExecutionsTable = {
+      id,
+      kind: 'restore',
+      policy_key: null,
+      state: 'IN_PROGRESS',
+      total: found.length,
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      bytes: 0,
+      message: null,
+      options: JSON.stringify(options),
+      stop_requested: 0,
+      holder: this.ctx.nodeId,
+      lease_until: now + EXECUTION_LEASE_MS,
+      deadline: null,
+      actor: who.actor,
+      source_ip: who.sourceIp,
+      started_at: now,
+      ended_at: null,
+      updated_at: now,
+    };
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('archive_executions').values(row).execute();
+      await insertItems(
+        trx,
+        id,
+        found.map((f) => ({ id: f.id, repo_key: f.repo_key, path: f.path, sha256: f.sha256, size: Number(f.size) })),
+      );
+      await recordAudit(trx, who, {
+        category: 'system',
+        action: 'retention.restore.started',
+        target: found.length === 1 ? `${found[0]!.repo_key}/${found[0]!.path}` : `${found.length} items`,
+        after: options,
+      });
+    });
+    this.launch(id);
+    return executionView(row);
+  }
+
+  /** Asks a policy's run to stop: it does after the item it is moving (STOPPING, then STOPPED_BY_USER). */
+  async stopPolicy(key: string, who: ChangeActor): Promise<void> {
+    const { db } = this.ctx;
+    const stopped = await db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('archive_executions')
+        .set({ stop_requested: 1, state: 'STOPPING', updated_at: Date.now() })
+        .where('policy_key', '=', key)
+        .where('kind', '=', 'archive')
+        .where('state', 'in', ACTIVE_STATES)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await recordAudit(trx, who, { category: 'system', action: 'retention.policy.stopped', target: key });
+      return true;
+    });
+    if (!stopped) throw conflict(fill(RETENTION_MESSAGES.notRunning, { key }));
+  }
+
+  /**
+   * Takes up the runs no live node holds: those of this node's previous life at once, others'
+   * once their lease has run out; and forgets runs ended long ago.
+   */
+  async resume(): Promise<number> {
+    const { db, nodeId } = this.ctx;
+    const now = Date.now();
+    const old = await db
+      .selectFrom('archive_executions')
+      .select('id')
+      .where('state', 'not in', ACTIVE_STATES)
+      .where('updated_at', '<', now - KEPT_MS)
+      .execute();
+    for (const { id } of old) {
+      await db.deleteFrom('archive_execution_items').where('execution_id', '=', id).execute();
+      await db.deleteFrom('archive_executions').where('id', '=', id).execute();
+    }
+    const orphans = await db
+      .selectFrom('archive_executions')
+      .select(['id', 'holder'])
+      .where('state', 'in', ACTIVE_STATES)
+      .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', nodeId)]))
+      .execute();
+    let resumed = 0;
+    for (const orphan of orphans) {
+      if (this.running.has(orphan.id)) continue;
+      const taken = await db
+        .updateTable('archive_executions')
+        .set({ holder: nodeId, lease_until: now + EXECUTION_LEASE_MS, updated_at: now })
+        .where('id', '=', orphan.id)
+        .where('state', 'in', ACTIVE_STATES)
+        .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', nodeId)]))
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) continue;
+      this.ctx.log.info({ execution: orphan.id, from: orphan.holder }, 'taking up an archive run where it stopped');
+      this.launch(orphan.id);
+      resumed += 1;
+    }
+    return resumed;
+  }
+
+  private launch(id: string): void {
+    const run = this.run(id)
+      .catch(async (error: unknown) => {
+        this.ctx.log.error({ err: error, execution: id }, 'an archive run failed');
+        await this.ctx.db
+          .updateTable('archive_executions')
+          .set({
+            state: 'FAILED',
+            message: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
+            ended_at: Date.now(),
+            updated_at: Date.now(),
+          })
+          .where('id', '=', id)
+          .where('holder', '=', this.ctx.nodeId)
+          .execute()
+          .catch(() => undefined);
+      })
+      .finally(() => this.running.delete(id));
+    this.running.set(id, run);
+  }
+
+  /** Renews this node's claim; false when it is no longer this node's run. */
+  private async renew(id: string): Promise<ArchiveExecutionsTable | undefined> {
+    const now = Date.now();
+    const renewed = await this.ctx.db
+      .updateTable('archive_executions')
+      .set({ lease_until: now + EXECUTION_LEASE_MS, updated_at: now })
+      .where('id', '=', id)
+      .where('holder', '=', this.ctx.nodeId)
+      .where('state', 'in', ACTIVE_STATES)
+      .executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) !== 1) return undefined;
+    return this.ctx.db.selectFrom('archive_executions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  private async run(id: string): Promise<void> {
+    const { db } = this.ctx;
+    let execution = await this.renew(id);
+    if (!execution) return;
+    if (execution.kind === 'archive' && (execution.state === 'PENDING' || execution.state === 'TRIGGERED')) {
+      await this.chooseItems(execution);
+      execution = await this.renew(id);
+      if (!execution) return;
+    }
+    const policy =
+      execution.kind === 'archive'
+        ? await db
+            .selectFrom('archive_policies')
+            .selectAll()
+            .where('key', '=', execution.policy_key!)
+            .executeTakeFirst()
+        : undefined;
+    for (;;) {
+      if (this.stopping.signal.aborted) {
+        // this process stops: the run is left for the next one to take up
+        await db.updateTable('archive_executions').set({ lease_until: 0 }).where('id', '=', id).execute();
+        return;
+      }
+      if (execution.stop_requested === 1) return this.end(execution, 'STOPPED_BY_USER', null);
+      if (execution.deadline !== null && Date.now() >= Number(execution.deadline)) {
+        const left =
+          Number(execution.total) - Number(execution.done) - Number(execution.failed) - Number(execution.skipped);
+        return this.end(
+          execution,
+          Number(execution.failed) > 0 ? 'COMPLETE_WITH_ERRORS' : 'COMPLETE',
+          `Ended at the policy's duration limit (${policy?.duration_minutes ?? 0} min) with ${left} item(s) left for its next run.`,
+        );
+      }
+      const batch = await db
+        .selectFrom('archive_execution_items')
+        .selectAll()
+        .where('execution_id', '=', id)
+        .where('state', '=', 'pending')
+        .orderBy('seq')
+        .limit(BATCH)
+        .execute();
+      if (!batch.length) {
+        return this.end(execution, Number(execution.failed) > 0 ? 'COMPLETE_WITH_ERRORS' : 'COMPLETE', null);
+      }
+      if (execution.kind === 'archive') {
+        if (!policy)
+          return this.end(execution, 'FAILED', fill(RETENTION_MESSAGES.notFound, { key: execution.policy_key! }));
+        await this.archiveBatch(execution, policy, batch);
+      } else await this.restoreBatch(execution, batch);
+      execution = await this.renew(id);
+      if (!execution) return;
+    }
+  }
+
+  /** Chooses a run's items: what the policy's query takes now, in repository and path order. */
+  private async chooseItems(execution: ArchiveExecutionsTable): Promise<void> {
+    const { db } = this.ctx;
+    const policy = await db
+      .selectFrom('archive_policies')
+      .selectAll()
+      .where('key', '=', execution.policy_key!)
+      .executeTakeFirst();
+    if (!policy) throw new Error(fill(RETENTION_MESSAGES.notFound, { key: execution.policy_key! }));
+    const files = await (
+      await matchingFiles(db, policy.aql_query)
+    )
+      .select(['i.id', 'i.repo_key', 'i.path', 'i.sha256', 'i.size'])
+      .orderBy('i.repo_key')
+      .orderBy('i.path')
+      .execute();
+    await db.transaction().execute(async (trx) => {
+      // a run taken up while it was choosing chooses again
+      await trx.deleteFrom('archive_execution_items').where('execution_id', '=', execution.id).execute();
+      await insertItems(
+        trx,
+        execution.id,
+        files.map((f) => ({ id: f.id, repo_key: f.repo_key, path: f.path, sha256: f.sha256!, size: Number(f.size) })),
+      );
+      await trx
+        .updateTable('archive_executions')
+        .set({ total: files.length, updated_at: Date.now() })
+        .where('id', '=', execution.id)
+        .execute();
+      // a stop asked for meanwhile stays asked for
+      await trx
+        .updateTable('archive_executions')
+        .set({ state: 'IN_PROGRESS' })
+        .where('id', '=', execution.id)
+        .where('state', 'in', ['PENDING', 'TRIGGERED'])
+        .execute();
+    });
+  }
+
+  private async archiveBatch(
+    execution: ArchiveExecutionsTable,
+    policy: ArchivePoliciesTable,
+    batch: { seq: number; item_id: string; sha256: string; size: number; repo_key: string; path: string }[],
+  ): Promise<void> {
+    const { db, hot, cold } = this.ctx;
+    // what no longer meets the policy (a property set, a download since the run began) stays
+    const still = new Set(
+      (
+        await (
+          await matchingFiles(db, policy.aql_query)
+        )
+          .select('i.id')
+          .where(
+            'i.id',
+            'in',
+            batch.map((b) => b.item_id),
+          )
+          .execute()
+      ).map((r) => r.id),
+    );
+    // each content once, however many of the batch's files use it
+    const contents = new Map(batch.filter((e) => still.has(e.item_id)).map((e) => [e.sha256, Number(e.size)]));
+    const failures = new Map<string, string>();
+    await eachAtOnce([...contents], COPIES_AT_ONCE, async ([sha256, size]) => {
+      const failure = await copyContent(hot, cold, sha256, size).catch(messageOf);
+      if (failure) failures.set(sha256, failure);
+    });
+    const now = Date.now();
+    const run = {
+      execution,
+      policy,
+      now,
+      expires: policy.expiration_months > 0 ? now + policy.expiration_months * 30 * 86_400_000 : null,
+    };
+    const movable: typeof batch = [];
+    for (const entry of batch) {
+      const failure = failures.get(entry.sha256);
+      if (!still.has(entry.item_id))
+        await this.settleItem(execution.id, entry.seq, 'skipped', 'It no longer meets the policy.');
+      else if (failure) await this.settleItem(execution.id, entry.seq, 'failed', failure);
+      else movable.push(entry);
+    }
+    const bySeq = new Map(movable.map((entry) => [entry.item_id, entry.seq]));
+    const coldReleased: string[] = [];
+    const options = { actor: execution.actor, toTrash: policy.skip_trashcan !== 1 };
+    const move = (entries: typeof batch) =>
+      takeOutFiles(
+        db,
+        entries.map((e) => ({ id: e.item_id, sha256: e.sha256 })),
+        options,
+        async (trx, files) => {
+          coldReleased.push(...(await archiveRecords(trx, files, run)));
+          await settleDone(
+            trx,
+            execution.id,
+            files.map((f) => ({ seq: bySeq.get(f.id)!, bytes: f.size })),
+          );
+        },
+      );
+    let moved: OutgoingFile[] = [];
+    try {
+      // the whole batch in one transaction; a failure there is found item by item
+      moved = await move(movable);
+    } catch {
+      for (const entry of movable) {
+        try {
+          moved.push(...(await move([entry])));
+        } catch (error) {
+          await this.settleItem(execution.id, entry.seq, 'failed', messageOf(error));
+        }
+      }
+    }
+    const left = new Set(moved.map((f) => f.id));
+    for (const entry of movable) {
+      if (!left.has(entry.item_id)) {
+        await this.settleItem(
+          execution.id,
+          entry.seq,
+          'skipped',
+          'It was changed or removed since the run began.',
+        ).catch(() => undefined);
+      }
+    }
+    if (policy.skip_trashcan === 1)
+      await releaseUnusedContents(
+        { db, store: hot },
+        moved.map((f) => f.sha256),
+        this.ctx.releaseGraceMs,
+      );
+    await releaseCold(this.ctx, coldReleased);
+  }
+
+  private async restoreBatch(
+    execution: ArchiveExecutionsTable,
+    batch: { seq: number; item_id: string; sha256: string; size: number }[],
+  ): Promise<void> {
+    const { db, hot, cold } = this.ctx;
+    const options = JSON.parse(execution.options ?? '{}') as RestoreOptions;
+    const released: string[] = [];
+    for (const entry of batch) {
+      const archived = await db
+        .selectFrom('archived_items')
+        .selectAll()
+        .where('id', '=', entry.item_id)
+        .executeTakeFirst();
+      if (!archived) {
+        await this.settleItem(execution.id, entry.seq, 'skipped', 'It is no longer in the archive.');
+        continue;
+      }
+      try {
+        const target = await restoreTarget(db, archived, options);
+        if ('refusal' in target) {
+          await this.settleItem(execution.id, entry.seq, 'failed', target.refusal);
+          continue;
+        }
+        await putBackFile(
+          { db, store: hot },
+          target,
+          {
+            body: cold.read(archived.sha256),
+            sha256: archived.sha256,
+            size: Number(archived.size),
+            properties: JSON.parse(archived.properties) as Record<string, string[]>,
+            createdAt: Number(archived.created_at),
+            createdBy: archived.created_by,
+          },
+          execution.actor,
+          async (trx) => {
+            const removed = await trx.deleteFrom('archived_items').where('id', '=', archived.id).executeTakeFirst();
+            if (Number(removed.numDeletedRows) !== 1) throw new Error('It was restored meanwhile.');
+            await dropColdReference(trx, archived.sha256);
+            await settle(trx, execution.id, entry.seq, 'done', null, Number(archived.size));
+          },
+        );
+        released.push(archived.sha256);
+      } catch (error) {
+        await this.settleItem(execution.id, entry.seq, 'failed', messageOf(error));
+      }
+    }
+    await releaseCold(this.ctx, released);
+  }
+
+  private async settleItem(id: string, seq: number, state: 'skipped' | 'failed', message: string): Promise<void> {
+    await this.ctx.db.transaction().execute((trx) => settle(trx, id, seq, state, message, 0));
+  }
+
+  private async end(execution: ArchiveExecutionsTable, state: ExecutionState, message: string | null): Promise<void> {
+    const now = Date.now();
+    await this.ctx.db
+      .updateTable('archive_executions')
+      .set({ state, message, ended_at: now, updated_at: now, lease_until: 0 })
+      .where('id', '=', execution.id)
+      .where('holder', '=', this.ctx.nodeId)
+      .execute();
+    this.ctx.log.info(
+      { execution: execution.id, policy: execution.policy_key, kind: execution.kind, state },
+      'an archive run ended',
+    );
+  }
+}
+
+/** The run's items, in the order they are moved. */
+async function insertItems(
+  trx: Db,
+  id: string,
+  files: { id: string; repo_key: string; path: string; sha256: string; size: number }[],
+): Promise<void> {
+  for (let i = 0; i < files.length; i += 500) {
+    await trx
+      .insertInto('archive_execution_items')
+      .values(
+        files.slice(i, i + 500).map((f, j) => ({
+          execution_id: id,
+          seq: i + j,
+          item_id: f.id,
+          repo_key: f.repo_key,
+          path: f.path,
+          sha256: f.sha256,
+          size: f.size,
+          state: 'pending' as const,
+          error: null,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Settles one item of a run and counts it, in the caller's transaction. */
+async function settle(
+  trx: Db,
+  id: string,
+  seq: number,
+  state: 'done' | 'skipped' | 'failed',
+  error: string | null,
+  bytes: number,
+): Promise<void> {
+  const updated = await trx
+    .updateTable('archive_execution_items')
+    .set({ state, error: error?.slice(0, 2000) ?? null })
+    .where('execution_id', '=', id)
+    .where('seq', '=', seq)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new Error('the item was settled by another run');
+  await trx
+    .updateTable('archive_executions')
+    .set((eb) => ({
+      done: state === 'done' ? eb('done', '+', 1) : eb.ref('done'),
+      skipped: state === 'skipped' ? eb('skipped', '+', 1) : eb.ref('skipped'),
+      failed: state === 'failed' ? eb('failed', '+', 1) : eb.ref('failed'),
+      bytes: eb('bytes', '+', bytes),
+      updated_at: Date.now(),
+      state:
+        state === 'failed'
+          ? sql<
+              ArchiveExecutionsTable['state']
+            >`case when state = 'IN_PROGRESS' then 'IN_PROGRESS_WITH_ERRORS' else state end`
+          : eb.ref('state'),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * The archive's records of files that leave (in their transaction): a file archived before at
+ * the same path is replaced. Answers the replaced ones' contents, whose cold copies may be released.
+ */
+async function archiveRecords(
+  trx: Db,
+  files: OutgoingFile[],
+  run: { execution: ArchiveExecutionsTable; policy: ArchivePoliciesTable; now: number; expires: number | null },
+): Promise<string[]> {
+  if (!files.length) return [];
+  const at = new Set(files.map((f) => `${f.repoKey}\u0000${f.path}`));
+  const before = (
+    await trx
+      .selectFrom('archived_items')
+      .select(['id', 'sha256', 'repo_key', 'path'])
+      .where(
+        'path',
+        'in',
+        files.map((f) => f.path),
+      )
+      .execute()
+  ).filter((row) => at.has(`${row.repo_key}\u0000${row.path}`));
+  for (const row of before) {
+    await trx.deleteFrom('archived_items').where('id', '=', row.id).execute();
+    await dropColdReference(trx, row.sha256);
+  }
+  await trx
+    .insertInto('archived_items')
+    .values(
+      files.map((file) => ({
+        id: file.id,
+        repo_key: file.repoKey,
+        path: file.path,
+        parent: file.parent,
+        name: file.name,
+        sha256: file.sha256,
+        sha1: file.sha1,
+        md5: file.md5,
+        size: file.size,
+        mime_type: file.mimeType,
+        properties: JSON.stringify(file.properties),
+        created_at: file.createdAt,
+        created_by: file.createdBy,
+        modified_at: file.modifiedAt,
+        modified_by: file.modifiedBy,
+        download_count: file.downloadCount,
+        last_downloaded: file.lastDownloaded,
+        archived_at: run.now,
+        archived_by: run.execution.actor,
+        policy_key: run.policy.key,
+        execution_id: run.execution.id,
+        expires_at: run.expires,
+      })),
+    )
+    .execute();
+  const uses = new Map<string, { size: number; count: number }>();
+  for (const file of files) {
+    const use = uses.get(file.sha256) ?? { size: file.size, count: 0 };
+    use.count += 1;
+    uses.set(file.sha256, use);
+  }
+  for (const [sha256, { size, count }] of uses) {
+    await trx
+      .insertInto('cold_binaries')
+      .values({ sha256, size, ref_count: count, created_at: run.now, updated_at: run.now })
+      .onConflict((oc) =>
+        oc
+          .column('sha256')
+          .doUpdateSet({ ref_count: sql<number>`cold_binaries.ref_count + ${count}`, updated_at: run.now }),
+      )
+      .execute();
+  }
+  return before.map((row) => row.sha256);
+}
+
+/** Settles items of a run as done and counts them, in the caller's transaction. */
+async function settleDone(trx: Db, id: string, entries: { seq: number; bytes: number }[]): Promise<void> {
+  if (!entries.length) return;
+  const updated = await trx
+    .updateTable('archive_execution_items')
+    .set({ state: 'done' })
+    .where('execution_id', '=', id)
+    .where(
+      'seq',
+      'in',
+      entries.map((e) => e.seq),
+    )
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== entries.length) throw new Error('items were settled by another run');
+  const bytes = entries.reduce((sum, e) => sum + e.bytes, 0);
+  await trx
+    .updateTable('archive_executions')
+    .set((eb) => ({ done: eb('done', '+', entries.length), bytes: eb('bytes', '+', bytes), updated_at: Date.now() }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** One archived item fewer refers to a cold content. */
+export async function dropColdReference(trx: Db, sha256: string): Promise<void> {
+  await trx
+    .updateTable('cold_binaries')
+    .set({ ref_count: sql<number>`ref_count - 1`, updated_at: Date.now() })
+    .where('sha256', '=', sha256)
+    .execute();
+}
+
+/** Removes cold contents no archived item refers to any more (a recent one is left to the cold garbage collection). */
+export async function releaseCold(ctx: Pick<RunnerContext, 'db' | 'cold' | 'releaseGraceMs'>, sha256s: string[]) {
+  for (const sha256 of new Set(sha256s)) {
+    const deleted = await ctx.db
+      .deleteFrom('cold_binaries')
+      .where('sha256', '=', sha256)
+      .where('ref_count', '<=', 0)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) > 0) await ctx.cold.remove(sha256, Date.now() - ctx.releaseGraceMs);
+  }
+}
+
+/**
+ * Copies a content to the cold store unless it is there (then marked as just used, so that no
+ * release removes it meanwhile), checked by its SHA-256. Answers a failure's message, or undefined.
+ */
+async function copyContent(hot: BinaryStore, cold: BinaryStore, sha256: string, size: number): Promise<undefined> {
+  if (await cold.touch(sha256)) return undefined;
+  const pending = await cold.write(hot.read(sha256), size);
+  if (pending.sha256 !== sha256) {
+    await pending.discard();
+    throw new Error(`The stored content does not match its SHA-256 ${sha256} (read ${pending.sha256}).`);
+  }
+  await pending.commit();
+  return undefined;
+}
+
+/** Where an archived item goes back to, or why it cannot. */
+async function restoreTarget(
+  db: Db,
+  archived: ArchivedItemsTable,
+  options: RestoreOptions,
+): Promise<{ repoKey: string; path: string } | { refusal: string }> {
+  if (!options.restoreToOriginal) {
+    const central = destinationOf(options.centralDestinationPath)!;
+    const target = { repoKey: central.repoKey, path: under(central.folder, `${archived.repo_key}/${archived.path}`) };
+    const refusal = await refusalAt(db, target);
+    return refusal ? { refusal } : target;
+  }
+  const original = { repoKey: archived.repo_key, path: archived.path };
+  const refusal = await refusalAt(db, original);
+  if (!refusal) return original;
+  const fallback = destinationOf(options.fallbackDestinationPath);
+  if (!fallback) return { refusal };
+  const target = { repoKey: fallback.repoKey, path: under(fallback.folder, `${archived.repo_key}/${archived.path}`) };
+  const second = await refusalAt(db, target);
+  return second ? { refusal: `${refusal} ${second}` } : target;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Calls `work` on every entry, at most `limit` at a time. */
+async function eachAtOnce<T>(entries: T[], limit: number, work: (entry: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, entries.length) }, async () => {
+      for (let i = next++; i < entries.length; i = next++) await work(entries[i]!);
+    }),
+  );
+}
