@@ -22,6 +22,8 @@ export class ApiError extends Error {
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   body?: unknown;
+  /** A plain-text body instead of JSON (calls whose body is text holding JSON, as the archive search's). */
+  text?: string;
   query?: Record<string, string | number | boolean | undefined>;
   /** Do not show a notification on failure (the caller shows the error itself, or it is log-only). */
   silent?: boolean;
@@ -54,9 +56,10 @@ async function readBody(response: Response): Promise<unknown> {
  * messages, shown as a notification unless `silent`.
  */
 export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, silent = false, background = false, signal } = options;
+  const { method = 'GET', body, text, query, silent = false, background = false, signal } = options;
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (text !== undefined) headers['Content-Type'] = 'text/plain';
   if (!background) contentLoading.increment();
   try {
     let response: Response;
@@ -65,7 +68,7 @@ export async function apiFetch<T>(path: string, options: ApiOptions = {}): Promi
         method,
         headers,
         credentials: 'same-origin',
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: text ?? (body === undefined ? undefined : JSON.stringify(body)),
         signal,
       });
     } catch (error) {

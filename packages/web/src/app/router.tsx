@@ -282,6 +282,30 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/profile/pages/profile-page'), 'ProfilePage'),
           },
           {
+            path: '/admin/artifactory/services/retention',
+            element: <Navigate to="/admin/artifactory/services/retention/policies" replace />,
+          },
+          {
+            path: '/admin/artifactory/services/retention/policies',
+            handle: HANDLES['/admin/artifactory/services/retention/policies'],
+            lazy: page(() => import('../features/retention/pages/retention-policies-page'), 'RetentionPoliciesPage'),
+          },
+          {
+            path: '/admin/artifactory/services/retention/edit/:id?',
+            handle: HANDLES['/admin/artifactory/services/retention/edit/:id?'],
+            lazy: page(() => import('../features/retention/pages/policy-editor-page'), 'PolicyEditorPage'),
+          },
+          {
+            path: '/admin/artifactory/services/retention/cold_storage_monitoring',
+            handle: HANDLES['/admin/artifactory/services/retention/cold_storage_monitoring'],
+            lazy: page(() => import('../features/retention/pages/cold-storage-page'), 'ColdStoragePage'),
+          },
+          {
+            path: '/artifactoryRetention/search',
+            handle: HANDLES['/artifactoryRetention/search'],
+            lazy: page(() => import('../features/retention/pages/archive-search-page'), 'ArchiveSearchPage'),
+          },
+          {
             path: '/admin/configuration/backups',
             handle: HANDLES['/admin/configuration/backups'],
             lazy: page(() => import('../features/backup/pages/backups-page'), 'BackupsPage'),

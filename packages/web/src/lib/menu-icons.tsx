@@ -1,5 +1,7 @@
 import {
   CloudUploadOutlined,
+  ClockCircleOutlined,
+  InboxOutlined,
   CustomerServiceOutlined,
   FileTextOutlined,
   ApiOutlined,
@@ -44,6 +46,8 @@ const ICONS: Record<string, ReactNode> = {
   'system-logs': <FileTextOutlined />,
   'support-zone': <CustomerServiceOutlined />,
   backups: <CloudUploadOutlined />,
+  retention: <ClockCircleOutlined />,
+  'cold-storage': <InboxOutlined />,
   'service-status': <HeartOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };

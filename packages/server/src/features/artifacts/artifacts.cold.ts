@@ -205,15 +205,21 @@ export async function releaseUnusedContents(
   sha256s: Iterable<string>,
   graceMs: number,
 ): Promise<number> {
+  const unique = [...new Set(sha256s)];
   let removed = 0;
-  for (const sha256 of new Set(sha256s)) {
-    const deleted = await ctx.db
+  for (let i = 0; i < unique.length; i += 500) {
+    const released = await ctx.db
       .deleteFrom('binaries')
-      .where('sha256', '=', sha256)
+      .where('sha256', 'in', unique.slice(i, i + 500))
       .where('ref_count', '<=', 0)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) continue;
-    if (await ctx.store.remove(sha256, Date.now() - graceMs)) removed += 1;
+      .returning('sha256')
+      .execute();
+    const cutoff = Date.now() - graceMs;
+    // removed a few at a time: each is a file (or an object) of its own
+    for (let j = 0; j < released.length; j += 16) {
+      const done = await Promise.all(released.slice(j, j + 16).map(({ sha256 }) => ctx.store.remove(sha256, cutoff)));
+      removed += done.filter(Boolean).length;
+    }
   }
   return removed;
 }

@@ -110,9 +110,9 @@ export function parsePolicyAql(text: string) {
 /**
  * The files a policy's AQL takes: in local repositories only (never the trash can), compiled to
  * one parameterised query on `items as i` — its criteria only (`include`, `sort` and `limit`
- * say nothing of what a policy takes).
+ * say nothing of what a policy takes). `fewItems`: the caller narrows it to a few items by id.
  */
-export async function matchingFiles(db: Db, aql: string, now = Date.now()) {
+export async function matchingFiles(db: Db, aql: string, now = Date.now(), options: { fewItems?: boolean } = {}) {
   const query = parsePolicyAql(aql);
   const repositories = await localRepositoryKeys(db);
   const postgres = isPostgres(db);
@@ -130,6 +130,8 @@ export async function matchingFiles(db: Db, aql: string, now = Date.now()) {
           oneRepository: pinsOneRepository(query.criteria),
           readableBuilds: [],
           readableRepositories: [],
+          // a run's batch checks its few items one by one rather than through the name index
+          nameIndex: !options.fewItems,
         }),
       );
   } catch (error) {

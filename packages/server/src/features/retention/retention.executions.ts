@@ -40,7 +40,7 @@ export const EXECUTION_LEASE_MS = 60_000;
 /** Items moved between two looks at the run's row (stop asked, lease, deadline). */
 const BATCH = 200;
 /** Contents copied to (or from) the cold store at once. */
-const COPIES_AT_ONCE = 8;
+const COPIES_AT_ONCE = 16;
 /** Runs and their items are kept this long after they end. */
 const KEPT_MS = 90 * 86_400_000;
 
@@ -488,7 +488,7 @@ export class ArchiveRunner {
     const still = new Set(
       (
         await (
-          await matchingFiles(db, policy.aql_query)
+          await matchingFiles(db, policy.aql_query, Date.now(), { fewItems: true })
         )
           .select('i.id')
           .where(
@@ -712,18 +712,20 @@ async function archiveRecords(
   run: { execution: ArchiveExecutionsTable; policy: ArchivePoliciesTable; now: number; expires: number | null },
 ): Promise<string[]> {
   if (!files.length) return [];
-  const at = new Set(files.map((f) => `${f.repoKey}\u0000${f.path}`));
-  const before = (
-    await trx
-      .selectFrom('archived_items')
-      .select(['id', 'sha256', 'repo_key', 'path'])
-      .where(
-        'path',
-        'in',
-        files.map((f) => f.path),
-      )
-      .execute()
-  ).filter((row) => at.has(`${row.repo_key}\u0000${row.path}`));
+  // by repository and path, as the archive's index on them is ordered
+  const byRepository = new Map<string, string[]>();
+  for (const file of files) byRepository.set(file.repoKey, [...(byRepository.get(file.repoKey) ?? []), file.path]);
+  const before: { id: string; sha256: string }[] = [];
+  for (const [repoKey, paths] of byRepository) {
+    before.push(
+      ...(await trx
+        .selectFrom('archived_items')
+        .select(['id', 'sha256'])
+        .where('repo_key', '=', repoKey)
+        .where('path', 'in', paths)
+        .execute()),
+    );
+  }
   for (const row of before) {
     await trx.deleteFrom('archived_items').where('id', '=', row.id).execute();
     await dropColdReference(trx, row.sha256);
@@ -811,14 +813,18 @@ export async function dropColdReference(trx: Db, sha256: string): Promise<void> 
 
 /** Removes cold contents no archived item refers to any more (a recent one is left to the cold garbage collection). */
 export async function releaseCold(ctx: Pick<RunnerContext, 'db' | 'cold' | 'releaseGraceMs'>, sha256s: string[]) {
-  for (const sha256 of new Set(sha256s)) {
-    const deleted = await ctx.db
-      .deleteFrom('cold_binaries')
-      .where('sha256', '=', sha256)
-      .where('ref_count', '<=', 0)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) > 0) await ctx.cold.remove(sha256, Date.now() - ctx.releaseGraceMs);
-  }
+  const unique = [...new Set(sha256s)];
+  if (!unique.length) return;
+  const released = await ctx.db
+    .deleteFrom('cold_binaries')
+    .where('sha256', 'in', unique)
+    .where('ref_count', '<=', 0)
+    .returning('sha256')
+    .execute();
+  const cutoff = Date.now() - ctx.releaseGraceMs;
+  await eachAtOnce(released, COPIES_AT_ONCE, async ({ sha256 }) => {
+    await ctx.cold.remove(sha256, cutoff);
+  });
 }
 
 /**

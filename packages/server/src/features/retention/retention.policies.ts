@@ -1,6 +1,5 @@
 import { Cron } from 'croner';
-import type {
-  archivePolicyBodySchema} from '@arca/contracts';
+import type { archivePolicyBodySchema } from '@arca/contracts';
 import {
   RETENTION_KEY_PATTERN,
   RETENTION_MESSAGES,

@@ -134,6 +134,11 @@ export interface CompileOptions {
   readableBuilds?: readonly string[];
   /** Repositories the caller may read whole: relations of builds to items reach only their items. */
   readableRepositories?: readonly string[];
+  /**
+   * False when the query is already narrowed to a few items (by id): a name pattern is then
+   * checked on each of them rather than looked up in the name index across every item.
+   */
+  nameIndex?: boolean;
 }
 
 /** Compiles criteria to a parameterised condition on `items as i` (joined with `binaries as b`). */
@@ -177,7 +182,12 @@ export function compileCriteria(eb: Eb, criteria: AqlObject, options: CompileOpt
     if (op === '$match' || op === '$nmatch') {
       const value = String(fieldValue(field, scalar(node, op), node.position, spec));
       const pattern =
-        field === 'name' && op === '$match' && !options.postgres && /^[*?]/.test(value) && /[^*?]{3}/.test(value)
+        field === 'name' &&
+        op === '$match' &&
+        !options.postgres &&
+        options.nameIndex !== false &&
+        /^[*?]/.test(value) &&
+        /[^*?]{3}/.test(value)
           ? // a part of the name: the trigram index finds the candidates
             eb(
               'i.id',

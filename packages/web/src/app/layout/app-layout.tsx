@@ -131,7 +131,7 @@ export function AppLayout() {
           onCancel={() => setSearchingAt(undefined)}
           destroyOnHidden
         >
-          <HeaderSearch user={user?.name ?? 'anonymous'} width="100%" />
+          <HeaderSearch user={user?.name ?? 'anonymous'} admin={Boolean(user?.admin)} width="100%" />
         </Modal>
       )}
       <a href="#main-content" className="arca-skip-link">
@@ -183,7 +183,11 @@ export function AppLayout() {
             onClick={() => setSearchingAt(location.key)}
           />
         ) : (
-          <HeaderSearch user={user?.name ?? 'anonymous'} {...(compact ? { width: '320px' } : {})} />
+          <HeaderSearch
+            user={user?.name ?? 'anonymous'}
+            admin={Boolean(user?.admin)}
+            {...(compact ? { width: '320px' } : {})}
+          />
         )}
         {anonymous ? (
           <Button type="primary" onClick={() => navigate('/login')}>

@@ -10,6 +10,8 @@ export const CONSOLE_SEARCH_TYPES = [
   { name: 'gavc', displayName: 'Maven GAVC', isSupportingContext: true },
   { name: 'remote', displayName: 'Remote', isSupportingContext: false },
   { name: 'trash', displayName: 'Trash', isSupportingContext: false },
+  /** Archived artifacts (administrators): answered by the archive search page. */
+  { name: 'archive', displayName: 'Archive', isSupportingContext: false },
 ] as const;
 export type ConsoleSearchType = (typeof CONSOLE_SEARCH_TYPES)[number]['name'];
 
@@ -96,6 +98,7 @@ export function toSearchParams(model: SearchModel): URLSearchParams {
   switch (model.searchType) {
     case 'quick':
     case 'remote':
+    case 'archive':
       set('name', model.name);
       break;
     case 'trash':
@@ -129,10 +132,10 @@ export function toSearchParams(model: SearchModel): URLSearchParams {
   return params;
 }
 
-/** The model a results page's query string stands for; Archive (no archive search here) falls back to Quick. */
+/** The model a results page's query string stands for; Archive (answered by the archive search page) falls back to Quick. */
 export function fromSearchParams(params: URLSearchParams): SearchModel {
   const raw = params.get('searchType');
-  const model = emptyModel(isType(raw) ? raw : 'quick');
+  const model = emptyModel(isType(raw) && raw !== 'archive' ? raw : 'quick');
   const text = (key: string) => params.get(key)?.trim() ?? '';
   return {
     ...model,
@@ -159,6 +162,7 @@ export function invalidReason(model: SearchModel): string | undefined {
   switch (model.searchType) {
     case 'quick':
     case 'remote':
+    case 'archive':
       return significant(model.name) ? undefined : SEARCH_MESSAGES.emptyQuery;
     case 'trash':
       if (model.isChecksum) return checksumReason(model.name);
@@ -194,7 +198,8 @@ export function searchRequest(model: SearchModel): { path: string; body: unknown
   const search = model.searchType;
   switch (model.searchType) {
     case 'quick':
-      return { path: 'quick', body: { query: model.name, selectedRepositories, search } };
+    case 'archive':
+      return { path: 'quick', body: { query: model.name, selectedRepositories, search: 'quick' } };
     case 'checksum':
       return { path: 'checksum', body: { checksum: model.checksum || model.name, selectedRepositories, search } };
     case 'remote':

@@ -59,7 +59,10 @@ export function AdvancedSearchModal({ open, initial, onCancel, onSearch }: Advan
             id="advanced-search-type"
             value={model.searchType}
             onChange={(value: ConsoleSearchType) => setModel(changeType(model, value))}
-            options={CONSOLE_SEARCH_TYPES.map((t) => ({ value: t.name, label: t.displayName }))}
+            options={CONSOLE_SEARCH_TYPES.filter((t) => t.name !== 'archive').map((t) => ({
+              value: t.name,
+              label: t.displayName,
+            }))}
           />
         </Form.Item>
         <TypeFields model={model} update={update} />

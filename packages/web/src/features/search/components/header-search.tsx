@@ -24,13 +24,30 @@ export const SEARCH_RESULTS_PATH = '/artifactSearchResults';
 export function useStartSearch(user: string) {
   const navigate = useNavigate();
   return (model: SearchModel) => {
+    if (model.searchType === 'archive') {
+      // the archive's own page answers it, over every day anything was archived
+      const params = new URLSearchParams({ name: model.name.trim(), after: '', before: '' });
+      return navigate(`${ARCHIVE_SEARCH_PATH}?${params.toString()}`);
+    }
     rememberSearch(user, model);
     navigate(`${SEARCH_RESULTS_PATH}?${toSearchParams(model).toString()}`);
   };
 }
 
+/** Where Archive searches are answered (spec part 1 §2). */
+export const ARCHIVE_SEARCH_PATH = '/artifactoryRetention/search';
+
 /** The header's search bar: a type, a name, recent searches and the advanced search. */
-export function HeaderSearch({ user, width = 'min(520px, 42vw)' }: { user: string; width?: string }) {
+export function HeaderSearch({
+  user,
+  admin = false,
+  width = 'min(520px, 42vw)',
+}: {
+  user: string;
+  /** Archive search is for administrators: others do not see it. */
+  admin?: boolean;
+  width?: string;
+}) {
   const [model, setModel] = useState<SearchModel>(() => emptyModel());
   const [advanced, setAdvanced] = useState(false);
   const [recentOpen, setRecentOpen] = useState(false);
@@ -39,7 +56,7 @@ export function HeaderSearch({ user, width = 'min(520px, 42vw)' }: { user: strin
   const project = useSelectedProject();
   const inProject = project !== ALL_PROJECTS_CONTEXT.key;
   // only the name is typed in the bar: the other fields live in the advanced search
-  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class'].includes(model.searchType);
+  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class', 'archive'].includes(model.searchType);
   const barModel: SearchModel = model.searchType === 'checksum' ? { ...model, checksum: model.name } : model;
   const blank = !model.name.trim();
   const recent = useMemo(() => (recentOpen ? recentSearches(user) : []), [recentOpen, user]);
@@ -67,7 +84,7 @@ export function HeaderSearch({ user, width = 'min(520px, 42vw)' }: { user: strin
           style={{ width: 130 }}
           popupMatchSelectWidth={false}
           onChange={(value: ConsoleSearchType) => setModel(changeType(model, value))}
-          options={CONSOLE_SEARCH_TYPES.map((t) => ({
+          options={CONSOLE_SEARCH_TYPES.filter((t) => admin || t.name !== 'archive').map((t) => ({
             value: t.name,
             label: t.displayName,
             disabled: inProject && !t.isSupportingContext,

@@ -1,0 +1,127 @@
+/**
+ * Archive and restore throughput: `BENCH_SMALL` (default 100 000) artifacts of 1 KiB and
+ * `BENCH_LARGE` (default 100) of `BENCH_LARGE_MB` (default 10) MiB, all archived by one retention
+ * policy (skipping the trash can) and all restored to where they were, in items/s and MB/s,
+ * beside `cp -r` of the same contents from the hot store's folder to another (the floor: the
+ * bytes alone, no database, no checks).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AUTH, build, createRepository } from '../lib/bench.ts';
+import { startServer } from '../../packages/web/e2e/harness.ts';
+
+const SMALL = Number(process.env.BENCH_SMALL ?? 100_000);
+const LARGE = Number(process.env.BENCH_LARGE ?? 100);
+const LARGE_MB = Number(process.env.BENCH_LARGE_MB ?? 10);
+const CONCURRENCY = 16;
+/** Items a restore call names at once (the body stays far below the 1 MiB limit). */
+const RESTORE_CALL = 5000;
+
+interface Execution {
+  migrationIdentifier: string;
+  state: string;
+  total: number;
+  done: number;
+  failed: number;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-archive-'));
+const dataDir = path.join(work, 'data');
+const json = { authorization: AUTH, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+await build(true);
+const server = await startServer(
+  { ARCA_LOG_STDOUT: 'false', ARCA_WORKERS: '2', ARCA_ARCHIVE_RELEASE_GRACE_SECONDS: '0' },
+  { dataDir },
+);
+const api = (method: string, url: string, body?: unknown) =>
+  fetch(`${server.url}/ui/api/v1${url}`, { method, headers: json, ...(body ? { body: JSON.stringify(body) } : {}) });
+
+async function until(kind: 'archive' | 'restore', id: string): Promise<Execution> {
+  for (;;) {
+    const res = await api('GET', `/ui/retention/${kind}/executions?from=0&to=${Date.now() + 60_000}`);
+    const run = ((await res.json()) as { executions: Execution[] }).executions.find(
+      (e) => e.migrationIdentifier === id,
+    );
+    if (run?.endedAt) return run;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+try {
+  await createRepository(server.url, 'bench-local');
+  const jobs = [
+    ...Array.from({ length: SMALL }, (_, i) => ({ path: `small/${i % 100}/f${i}.bin`, bytes: 1024 })),
+    ...Array.from({ length: LARGE }, (_, i) => ({ path: `large/f${i}.bin`, bytes: LARGE_MB * 1024 * 1024 })),
+  ];
+  let next = 0;
+  const loading = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < jobs.length; i = next++) {
+        const job = jobs[i]!;
+        const res = await fetch(`${server.url}/artifactory/bench-local/${job.path}`, {
+          method: 'PUT',
+          headers: { authorization: AUTH },
+          body: randomBytes(job.bytes),
+        });
+        if (res.status !== 201) throw new Error(`deploy ${job.path}: ${res.status}`);
+      }
+    }),
+  );
+  console.log(`  loaded ${jobs.length} artifacts in ${((performance.now() - loading) / 1000).toFixed(0)} s`);
+  const bytes = jobs.reduce((sum, j) => sum + j.bytes, 0);
+  const mb = bytes / 1e6;
+
+  // the floor: the same contents copied from the hot store's folder to another
+  const copyStarted = performance.now();
+  execFileSync('cp', ['-r', path.join(dataDir, 'filestore'), path.join(work, 'copy')]);
+  const copySeconds = (performance.now() - copyStarted) / 1000;
+
+  const policy = {
+    key: 'bench',
+    cronExp: '0 0 3 1 1 ?',
+    skipTrashcan: true,
+    searchCriteriaForm: { include: { repositories: ['bench-local'], names: ['*.bin'] } },
+  };
+  if ((await api('POST', '/ui/retention/archive/policies', policy)).status !== 201) throw new Error('policy');
+  const triggered = (await (await api('POST', '/ui/retention/archive/policies/bench/trigger')).json()) as Execution;
+  const archived = await until('archive', triggered.migrationIdentifier);
+  if (archived.done !== jobs.length)
+    throw new Error(`archived ${archived.done} of ${jobs.length}: ${JSON.stringify(archived)}`);
+  const archiveSeconds = (archived.endedAt! - archived.startedAt) / 1000;
+
+  let restoreSeconds = 0;
+  let restored = 0;
+  for (let i = 0; i < jobs.length; i += RESTORE_CALL) {
+    const res = await api('POST', '/ui/retention/restore', {
+      restoreToOriginal: true,
+      itemsToRestore: jobs.slice(i, i + RESTORE_CALL).map((j) => ({ repoKey: 'bench-local', path: j.path })),
+    });
+    if (res.status !== 202) throw new Error(`restore: ${res.status} ${await res.text()}`);
+    const run = await until('restore', ((await res.json()) as Execution).migrationIdentifier);
+    restored += run.done;
+    restoreSeconds += (run.endedAt! - run.startedAt) / 1000;
+  }
+  if (restored !== jobs.length) throw new Error(`restored ${restored} of ${jobs.length}`);
+
+  console.log(`\narchive: ${SMALL} artifacts of 1 KiB and ${LARGE} of ${LARGE_MB} MiB, ${mb.toFixed(0)} MB`);
+  const line = (name: string, seconds: number) =>
+    console.log(
+      `  ${name.padEnd(30)} ${seconds.toFixed(1).padStart(7)} s  ${(jobs.length / seconds).toFixed(0).padStart(7)} items/s  ${(mb / seconds).toFixed(1).padStart(7)} MB/s`,
+    );
+  line('cp -r hot store (the floor)', copySeconds);
+  line('archive (policy run)', archiveSeconds);
+  line('restore (to the original place)', restoreSeconds);
+  console.log(
+    `  archive/cp ${(archiveSeconds / copySeconds).toFixed(2)}×, restore/cp ${(restoreSeconds / copySeconds).toFixed(2)}×`,
+  );
+} finally {
+  await server.stop().catch(() => undefined);
+  fs.rmSync(work, { recursive: true, force: true });
+}
