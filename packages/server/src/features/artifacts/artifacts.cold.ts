@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import { ARTIFACT_MESSAGES, RETENTION_MESSAGES, TRASHCAN_REPO, formatMessage, type Properties } from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
-import { HttpError, conflict } from '../../core/errors.js';
 import { recordChange } from '../../core/changes.js';
-import type { BinaryStore } from '../../storage/binary-store.js';
+import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 import { findRepository } from '../repositories/index.js';
 import { putFile } from './artifacts.items.js';
 import { acceptsPath } from './artifacts.service.js';
@@ -119,9 +118,10 @@ export async function takeOutFiles(
   });
 }
 
-/** A file coming back: its content (read from wherever it was kept) and what it was. */
+/** A file coming back: where to, its content (read from wherever it was kept) and what it was. */
 export interface IncomingFile {
-  body: Readable;
+  target: { repoKey: string; path: string };
+  open: () => Readable;
   sha256: string;
   size: number;
   properties: Properties;
@@ -144,54 +144,77 @@ export async function refusalAt(db: Db, target: { repoKey: string; path: string 
 }
 
 /**
- * Puts a file back at `target`: its content written to the store and checked against its
- * SHA-256, then the item with its properties and original creation recorded with the usual
- * deploy event, and `record` called, in one transaction. Refused (nothing changed) when the
- * target is no local repository, refuses the path, or already holds a file.
+ * Puts files back: each content written to the store (a few at a time, each once) and checked
+ * against its SHA-256, then every item with its properties and original creation recorded with
+ * the usual deploy event, and `record` called with them, in one transaction — all or none. A
+ * file whose content failed, or whose target meanwhile holds a file, is left out (answered in
+ * `refused` with why); the caller checked the targets with `refusalAt` beforehand.
  */
-export async function putBackFile(
+export async function putBackFiles<T extends IncomingFile>(
   ctx: { db: Db; store: BinaryStore },
-  target: { repoKey: string; path: string },
-  file: IncomingFile,
+  files: T[],
   actor: string,
-  record: (trx: Db) => Promise<void>,
-): Promise<void> {
+  record: (trx: Db, placed: T[]) => Promise<void>,
+): Promise<{ placed: T[]; refused: { file: T; message: string }[] }> {
   const { db, store } = ctx;
-  const refusal = await refusalAt(db, target);
-  if (refusal) throw conflict(refusal);
-  const pending = await store.write(file.body, file.size);
-  if (pending.sha256 !== file.sha256 || pending.size !== file.size) {
-    await pending.discard();
-    throw new HttpError(
-      500,
-      `The archived content of '${target.repoKey}/${target.path}' does not match its SHA-256 (${pending.sha256}).`,
+  const refused: { file: T; message: string }[] = [];
+  const written = new Map<string, Promise<PendingBinary | string>>();
+  const write = (file: T) => {
+    const known = written.get(file.sha256);
+    if (known) return known;
+    const writing = (async () => {
+      const pending = await store.write(file.open(), file.size);
+      if (pending.sha256 !== file.sha256 || pending.size !== file.size) {
+        await pending.discard();
+        return `The archived content of '${file.target.repoKey}/${file.target.path}' does not match its SHA-256 (${pending.sha256}).`;
+      }
+      await pending.commit();
+      return pending;
+    })().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+    written.set(file.sha256, writing);
+    return writing;
+  };
+  const contents = new Map<T, PendingBinary>();
+  for (let i = 0; i < files.length; i += 16) {
+    await Promise.all(
+      files.slice(i, i + 16).map(async (file) => {
+        const result = await write(file);
+        if (typeof result === 'string') refused.push({ file, message: result });
+        else contents.set(file, result);
+      }),
     );
   }
-  await pending.commit();
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('items')
-      .select('id')
-      .where('repo_key', '=', target.repoKey)
-      .where('path', '=', target.path)
-      .executeTakeFirst();
-    if (existing) throw conflict(fill(RETENTION_MESSAGES.restoreExists, { path: `${target.repoKey}/${target.path}` }));
-    const item = await putFile(trx, target.repoKey, target.path, pending, actor, now, {
-      at: file.createdAt,
-      by: file.createdBy,
-    });
-    if (Object.keys(file.properties).length) await putProperties(trx, item.id, file.properties);
-    await record(trx);
-    await recordChange(trx, actor, {
-      event: {
-        type: 'artifact.deployed',
-        repoKey: target.repoKey,
-        path: target.path,
-        payload: { sha256: pending.sha256, size: pending.size, restored: true },
-      },
-    });
+  const placed = await db.transaction().execute(async (trx) => {
+    const placed: T[] = [];
+    for (const [file, binary] of contents) {
+      const { repoKey, path } = file.target;
+      const existing = await trx
+        .selectFrom('items')
+        .select('id')
+        .where('repo_key', '=', repoKey)
+        .where('path', '=', path)
+        .executeTakeFirst();
+      if (existing) {
+        refused.push({ file, message: fill(RETENTION_MESSAGES.restoreExists, { path: `${repoKey}/${path}` }) });
+        continue;
+      }
+      const item = await putFile(trx, repoKey, path, binary, actor, now, { at: file.createdAt, by: file.createdBy });
+      if (Object.keys(file.properties).length) await putProperties(trx, item.id, file.properties);
+      await recordChange(trx, actor, {
+        event: {
+          type: 'artifact.deployed',
+          repoKey,
+          path,
+          payload: { sha256: binary.sha256, size: binary.size, restored: true },
+        },
+      });
+      placed.push(file);
+    }
+    await record(trx, placed);
+    return placed;
   });
+  return { placed, refused };
 }
 
 /**

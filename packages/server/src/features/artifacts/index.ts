@@ -30,5 +30,5 @@ export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
 export { madeCache } from './artifacts.made-cache.js';
 export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';
-export { putBackFile, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
+export { putBackFiles, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
 export type { IncomingFile, OutgoingFile } from './artifacts.cold.js';

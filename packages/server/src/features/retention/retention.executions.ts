@@ -15,7 +15,14 @@ import type { ArchiveExecutionsTable, ArchivePoliciesTable, ArchivedItemsTable }
 import { HttpError, conflict } from '../../core/errors.js';
 import { recordAudit, type ChangeActor } from '../../core/changes.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
-import { putBackFile, refusalAt, releaseUnusedContents, takeOutFiles, type OutgoingFile } from '../artifacts/index.js';
+import {
+  putBackFiles,
+  refusalAt,
+  releaseUnusedContents,
+  takeOutFiles,
+  type IncomingFile,
+  type OutgoingFile,
+} from '../artifacts/index.js';
 import { matchingFiles } from './retention.criteria.js';
 
 /*
@@ -577,45 +584,81 @@ export class ArchiveRunner {
   ): Promise<void> {
     const { db, hot, cold } = this.ctx;
     const options = JSON.parse(execution.options ?? '{}') as RestoreOptions;
-    const released: string[] = [];
+    const rows = new Map(
+      (
+        await db
+          .selectFrom('archived_items')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            batch.map((b) => b.item_id),
+          )
+          .execute()
+      ).map((row) => [row.id, row]),
+    );
+    type Coming = IncomingFile & { seq: number; archived: ArchivedItemsTable };
+    const coming: Coming[] = [];
     for (const entry of batch) {
-      const archived = await db
-        .selectFrom('archived_items')
-        .selectAll()
-        .where('id', '=', entry.item_id)
-        .executeTakeFirst();
+      const archived = rows.get(entry.item_id);
       if (!archived) {
         await this.settleItem(execution.id, entry.seq, 'skipped', 'It is no longer in the archive.');
         continue;
       }
-      try {
-        const target = await restoreTarget(db, archived, options);
-        if ('refusal' in target) {
-          await this.settleItem(execution.id, entry.seq, 'failed', target.refusal);
-          continue;
-        }
-        await putBackFile(
-          { db, store: hot },
-          target,
-          {
-            body: cold.read(archived.sha256),
-            sha256: archived.sha256,
-            size: Number(archived.size),
-            properties: JSON.parse(archived.properties) as Record<string, string[]>,
-            createdAt: Number(archived.created_at),
-            createdBy: archived.created_by,
-          },
-          execution.actor,
-          async (trx) => {
-            const removed = await trx.deleteFrom('archived_items').where('id', '=', archived.id).executeTakeFirst();
-            if (Number(removed.numDeletedRows) !== 1) throw new Error('It was restored meanwhile.');
-            await dropColdReference(trx, archived.sha256);
-            await settle(trx, execution.id, entry.seq, 'done', null, Number(archived.size));
-          },
+      const target = await restoreTarget(db, archived, options);
+      if ('refusal' in target) {
+        await this.settleItem(execution.id, entry.seq, 'failed', target.refusal);
+        continue;
+      }
+      coming.push({
+        seq: entry.seq,
+        archived,
+        target,
+        open: () => cold.read(archived.sha256),
+        sha256: archived.sha256,
+        size: Number(archived.size),
+        properties: JSON.parse(archived.properties) as Record<string, string[]>,
+        createdAt: Number(archived.created_at),
+        createdBy: archived.created_by,
+      });
+    }
+    const released: string[] = [];
+    const putBack = (files: Coming[]) =>
+      putBackFiles({ db, store: hot }, files, execution.actor, async (trx, placed) => {
+        if (!placed.length) return;
+        const removed = await trx
+          .deleteFrom('archived_items')
+          .where(
+            'id',
+            'in',
+            placed.map((f) => f.archived.id),
+          )
+          .executeTakeFirst();
+        if (Number(removed.numDeletedRows) !== placed.length) throw new Error('It was restored meanwhile.');
+        for (const file of placed) await dropColdReference(trx, file.sha256);
+        await settleDone(
+          trx,
+          execution.id,
+          placed.map((f) => ({ seq: f.seq, bytes: f.size })),
         );
-        released.push(archived.sha256);
-      } catch (error) {
-        await this.settleItem(execution.id, entry.seq, 'failed', messageOf(error));
+      });
+    const settleRefused = async (refused: { file: Coming; message: string }[]) => {
+      for (const { file, message } of refused) await this.settleItem(execution.id, file.seq, 'failed', message);
+    };
+    try {
+      // the whole batch in one transaction; a failure there is found item by item
+      const { placed, refused } = await putBack(coming);
+      released.push(...placed.map((f) => f.sha256));
+      await settleRefused(refused);
+    } catch {
+      for (const file of coming) {
+        try {
+          const { placed, refused } = await putBack([file]);
+          released.push(...placed.map((f) => f.sha256));
+          await settleRefused(refused);
+        } catch (error) {
+          await this.settleItem(execution.id, file.seq, 'failed', messageOf(error));
+        }
       }
     }
     await releaseCold(this.ctx, released);
