@@ -6,17 +6,15 @@
  * bytes alone, no database, no checks).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, build, createRepository } from '../lib/bench.ts';
+import { AUTH, build, createRepository, loadSmallAndLarge } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 
 const SMALL = Number(process.env.BENCH_SMALL ?? 100_000);
 const LARGE = Number(process.env.BENCH_LARGE ?? 100);
 const LARGE_MB = Number(process.env.BENCH_LARGE_MB ?? 10);
-const CONCURRENCY = 16;
 /** Items a restore call names at once (the body stays far below the 1 MiB limit). */
 const RESTORE_CALL = 5000;
 
@@ -55,26 +53,7 @@ async function until(kind: 'archive' | 'restore', id: string): Promise<Execution
 
 try {
   await createRepository(server.url, 'bench-local');
-  const jobs = [
-    ...Array.from({ length: SMALL }, (_, i) => ({ path: `small/${i % 100}/f${i}.bin`, bytes: 1024 })),
-    ...Array.from({ length: LARGE }, (_, i) => ({ path: `large/f${i}.bin`, bytes: LARGE_MB * 1024 * 1024 })),
-  ];
-  let next = 0;
-  const loading = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < jobs.length; i = next++) {
-        const job = jobs[i]!;
-        const res = await fetch(`${server.url}/artifactory/bench-local/${job.path}`, {
-          method: 'PUT',
-          headers: { authorization: AUTH },
-          body: randomBytes(job.bytes),
-        });
-        if (res.status !== 201) throw new Error(`deploy ${job.path}: ${res.status}`);
-      }
-    }),
-  );
-  console.log(`  loaded ${jobs.length} artifacts in ${((performance.now() - loading) / 1000).toFixed(0)} s`);
+  const jobs = await loadSmallAndLarge(server.url, 'bench-local', { small: SMALL, large: LARGE, largeMb: LARGE_MB });
   const bytes = jobs.reduce((sum, j) => sum + j.bytes, 0);
   const mb = bytes / 1e6;
 

@@ -5,17 +5,15 @@
  * each timed and in MB/s, printed beside a plain `cp -r` of the same data directory (the floor).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, ROOT, build, createRepository } from '../lib/bench.ts';
+import { ROOT, build, createRepository, loadSmallAndLarge } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 
 const SMALL = Number(process.env.BENCH_SMALL ?? 100_000);
 const LARGE = Number(process.env.BENCH_LARGE ?? 100);
 const LARGE_MB = Number(process.env.BENCH_LARGE_MB ?? 10);
-const CONCURRENCY = 16;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-backup-'));
 const dataDir = path.join(work, 'data');
@@ -36,26 +34,7 @@ await build();
 const server = await startServer({ ARCA_LOG_STDOUT: 'false', ARCA_WORKERS: '2' }, { dataDir });
 try {
   await createRepository(server.url, 'bench-local');
-  const jobs = [
-    ...Array.from({ length: SMALL }, (_, i) => ({ path: `small/${i % 100}/f${i}.bin`, bytes: 1024 })),
-    ...Array.from({ length: LARGE }, (_, i) => ({ path: `large/f${i}.bin`, bytes: LARGE_MB * 1024 * 1024 })),
-  ];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < jobs.length; i = next++) {
-        const job = jobs[i]!;
-        const res = await fetch(`${server.url}/artifactory/bench-local/${job.path}`, {
-          method: 'PUT',
-          headers: { authorization: AUTH },
-          body: randomBytes(job.bytes),
-        });
-        if (res.status !== 201) throw new Error(`deploy ${job.path}: ${res.status}`);
-      }
-    }),
-  );
-  console.log(`  loaded ${jobs.length} artifacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await loadSmallAndLarge(server.url, 'bench-local', { small: SMALL, large: LARGE, largeMb: LARGE_MB });
   const bytes = duSize(dataDir);
   const mb = bytes / 1e6;
 

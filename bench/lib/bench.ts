@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -118,4 +119,39 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Deploys `small` files of 1 KiB (under `small/<n>/`) and `large` files of `largeMb` MiB (under
+ * `large/`) of random bytes to a local repository, 16 at a time; answers their paths and sizes.
+ */
+export async function loadSmallAndLarge(
+  baseUrl: string,
+  repoKey: string,
+  counts: { small: number; large: number; largeMb: number },
+): Promise<{ path: string; bytes: number }[]> {
+  const jobs = [
+    ...Array.from({ length: counts.small }, (_, i) => ({ path: `small/${i % 100}/f${i}.bin`, bytes: 1024 })),
+    ...Array.from({ length: counts.large }, (_, i) => ({
+      path: `large/f${i}.bin`,
+      bytes: counts.largeMb * 1024 * 1024,
+    })),
+  ];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = next++; i < jobs.length; i = next++) {
+        const job = jobs[i]!;
+        const res = await fetch(`${baseUrl}/artifactory/${repoKey}/${job.path}`, {
+          method: 'PUT',
+          headers: { authorization: AUTH },
+          body: randomBytes(job.bytes),
+        });
+        if (res.status !== 201) throw new Error(`deploy ${job.path}: ${res.status}`);
+      }
+    }),
+  );
+  console.log(`  loaded ${jobs.length} artifacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return jobs;
 }

@@ -7,7 +7,7 @@ import { backup, restore } from './features/backup/backup.service.js';
 import { migrateStore } from './features/backup/store-migrate.js';
 import { LicenseService } from './features/license/license.service.js';
 import type { BinaryStore } from './storage/binary-store.js';
-import { openBinaryStore } from './storage/store-factory.js';
+import { openBinaryStore, openColdStore } from './storage/store-factory.js';
 
 const USAGE = `Usage:
   arca license issue --edition EDITION --licensee NAME [--days N]
@@ -79,10 +79,12 @@ async function runBackup(what: 'backup' | 'restore', args: string[], out: (line:
   const config = loadConfig();
   const started = Date.now();
   const store = await openBinaryStore(config, `${what}-${process.pid}`);
+  const cold = await openColdStore(config, `${what}-${process.pid}`);
   try {
-    return await backupOrRestore(what, values, config, store, started, out);
+    return await backupOrRestore(what, values, config, { store, cold }, started, out);
   } finally {
     store.close?.();
+    cold.close?.();
   }
 }
 
@@ -90,7 +92,7 @@ async function backupOrRestore(
   what: 'backup' | 'restore',
   values: { to?: string | undefined; from?: string | undefined },
   config: Config,
-  store: BinaryStore,
+  stores: { store: BinaryStore; cold: BinaryStore },
   started: number,
   out: (line: string) => void,
 ): Promise<number> {
@@ -100,7 +102,7 @@ async function backupOrRestore(
       return 2;
     }
     const manifest = await backup(
-      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to), store },
+      { dataDir: config.dataDir, databaseUrl: config.databaseUrl, target: path.resolve(values.to), ...stores },
       progressLine(out),
     );
     if (manifest.database.note) out(manifest.database.note);
@@ -120,7 +122,7 @@ async function backupOrRestore(
       from: path.resolve(values.from),
       open: () => openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).db,
       migrate: migrateToLatest,
-      store,
+      ...stores,
     },
     progressLine(out),
   );

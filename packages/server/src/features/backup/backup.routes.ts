@@ -70,9 +70,17 @@ export function registerBackups(app: FastifyInstance): void {
       if (previous && fs.existsSync(path.join(dir, previous.name, 'filestore'))) {
         state.running = { step: 'linking the previous backup', done: 0, total: 1, startedAt };
         await linkTree(path.join(dir, previous.name, 'filestore'), path.join(target, 'filestore'));
+        if (fs.existsSync(path.join(dir, previous.name, 'coldstore')))
+          await linkTree(path.join(dir, previous.name, 'coldstore'), path.join(target, 'coldstore'));
       }
       const manifest = await backup(
-        { dataDir: app.config.dataDir, databaseUrl: app.config.databaseUrl, target, store: app.binaries },
+        {
+          dataDir: app.config.dataDir,
+          databaseUrl: app.config.databaseUrl,
+          target,
+          store: app.binaries,
+          cold: app.retention?.cold,
+        },
         (step, done, total) => (state.running = { step, done, total, startedAt }),
       );
       state.lastError = null;

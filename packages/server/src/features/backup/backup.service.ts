@@ -42,6 +42,9 @@ export interface BackupManifest {
   binaries: { count: number; bytes: number; copied: number; reused: number };
   /** Each binary's SHA-256 is its name; the list is the snapshot's. */
   binaryList: string;
+  /** The archive's binaries in the cold store, when the archive holds any. */
+  cold?: { count: number; bytes: number; copied: number; reused: number };
+  coldList?: string;
   keys: string[];
   seconds: number;
 }
@@ -117,6 +120,55 @@ async function postgresTables(client: pg.ClientBase): Promise<string[]> {
   return result.rows.map((r) => r.table_name);
 }
 
+/** Where a backup keeps the cold store's binaries, and their list. */
+const COLD_DIR = 'coldstore';
+const COLD_LIST = 'cold-binaries.txt';
+
+/**
+ * Copies binaries from a store into `dir` (the store's layout), each checked against its SHA-256
+ * while copied; what `dir` holds already (same name, same size) is kept, so a second backup to the
+ * same folder is incremental.
+ */
+async function copyBinaries(
+  store: BinaryStore,
+  binaries: { sha256: string; size: number }[],
+  dir: string,
+  step: string,
+  progress: BackupProgress,
+): Promise<{ bytes: number; copied: number; reused: number }> {
+  let copied = 0;
+  let reused = 0;
+  let done = 0;
+  const bytes = binaries.reduce((sum, b) => sum + b.size, 0);
+  const bad = binaries.find((b) => !SHA256.test(b.sha256));
+  if (bad) throw new Error(`The database lists a binary with a bad name: ${bad.sha256}`);
+  await pMap(
+    binaries,
+    async (binary) => {
+      if (done++ % 100 === 0) progress(step, done, binaries.length);
+      const to = binaryPath(dir, binary.sha256);
+      const existing = await fs.promises.stat(to).catch(() => undefined);
+      if (existing?.size === binary.size) {
+        reused++;
+        return;
+      }
+      const digest = await copyHashed(store.read(binary.sha256), to).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'ENOENT')
+          throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
+        throw error;
+      });
+      if (digest !== binary.sha256) {
+        await fs.promises.rm(to, { force: true });
+        throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
+      }
+      copied++;
+    },
+    { concurrency: COPIES_IN_FLIGHT },
+  );
+  progress(step, binaries.length, binaries.length);
+  return { bytes, copied, reused };
+}
+
 /**
  * Writes a consistent backup of a running deployment to `target`: the database as of one moment
  * (SQLite's online backup; PostgreSQL's tables read in one repeatable-read transaction), then the
@@ -131,6 +183,8 @@ export async function backup(
     target: string;
     /** The binary store the database's binaries are read from. */
     store: BinaryStore;
+    /** The cold store archived artifacts' binaries are read from (none: they are not backed up). */
+    cold?: BinaryStore | undefined;
     /** PostgreSQL through pg_dump when it is on the PATH (the default), or `false` for the logical export. */
     pgDump?: boolean;
   },
@@ -141,6 +195,7 @@ export async function backup(
   await fs.promises.mkdir(path.join(target, 'database'), { recursive: true });
   const tables: Record<string, number> = {};
   let binaries: { sha256: string; size: number }[];
+  let coldBinaries: { sha256: string; size: number }[] = [];
   let databaseFile: { file: string; sha256: string } | undefined;
 
   let method: BackupManifest['database']['method'] = databaseUrl ? 'export' : 'sqlite-backup';
@@ -212,6 +267,10 @@ export async function backup(
         'select sha256, size from binaries where ref_count > 0 order by sha256',
       );
       binaries = listed.rows.map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
+      const cold = await client.query<{ sha256: string; size: string | number }>(
+        'select sha256, size from cold_binaries where ref_count > 0 order by sha256',
+      );
+      coldBinaries = cold.rows.map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
       await client.query('commit');
     } finally {
       await client.end();
@@ -247,49 +306,33 @@ export async function backup(
           size: number;
         }[]
       ).map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
+      coldBinaries = (
+        snapshot.prepare('select sha256, size from cold_binaries where ref_count > 0 order by sha256').all() as {
+          sha256: string;
+          size: number;
+        }[]
+      ).map((r) => ({ sha256: r.sha256, size: Number(r.size) }));
     } finally {
       snapshot.close();
     }
     databaseFile = { file: SQLITE_SNAPSHOT, sha256: await sha256File(file) };
   }
 
-  // the binaries of the snapshot: what the target holds already (same name, same size) is kept
-  const { store } = options;
-  const copiedTo = path.join(target, 'filestore');
-  let copied = 0;
-  let reused = 0;
-  let done = 0;
-  const bytes = binaries.reduce((sum, b) => sum + b.size, 0);
-  const bad = binaries.find((b) => !SHA256.test(b.sha256));
-  if (bad) throw new Error(`The database lists a binary with a bad name: ${bad.sha256}`);
-  await pMap(
-    binaries,
-    async (binary) => {
-      if (done++ % 100 === 0) progress('binaries', done, binaries.length);
-      const to = binaryPath(copiedTo, binary.sha256);
-      const existing = await fs.promises.stat(to).catch(() => undefined);
-      if (existing?.size === binary.size) {
-        reused++;
-        return;
-      }
-      const digest = await copyHashed(store.read(binary.sha256), to).catch((error: unknown) => {
-        if ((error as { code?: string }).code === 'ENOENT')
-          throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
-        throw error;
-      });
-      if (digest !== binary.sha256) {
-        await fs.promises.rm(to, { force: true });
-        throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
-      }
-      copied++;
-    },
-    { concurrency: COPIES_IN_FLIGHT },
-  );
-  progress('binaries', binaries.length, binaries.length);
+  // the binaries of the snapshot, and the archive's in the cold store
+  const hot = await copyBinaries(options.store, binaries, path.join(target, 'filestore'), 'binaries', progress);
   await fs.promises.writeFile(
     path.join(target, 'binaries.txt'),
     binaries.map((b) => `${b.sha256} ${b.size}\n`).join(''),
   );
+  const cold =
+    options.cold && coldBinaries.length
+      ? await copyBinaries(options.cold, coldBinaries, path.join(target, COLD_DIR), 'archived binaries', progress)
+      : undefined;
+  if (cold)
+    await fs.promises.writeFile(
+      path.join(target, COLD_LIST),
+      coldBinaries.map((b) => `${b.sha256} ${b.size}\n`).join(''),
+    );
 
   // the deployment's keys (the licence issuer key pair)
   const keys: string[] = [];
@@ -308,8 +351,9 @@ export async function backup(
     arca: { version: BUILD.version, revision: BUILD.revision },
     engine: databaseUrl ? 'postgres' : 'sqlite',
     database: { method, ...(databaseFile ?? {}), ...(note ? { note } : {}), tables },
-    binaries: { count: binaries.length, bytes, copied, reused },
+    binaries: { count: binaries.length, ...hot },
     binaryList: 'binaries.txt',
+    ...(cold ? { cold: { count: coldBinaries.length, ...cold }, coldList: COLD_LIST } : {}),
     keys,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
@@ -347,6 +391,8 @@ export async function restore(
     open: () => Db;
     /** The binary store the restored deployment uses (the configured one). */
     store: BinaryStore;
+    /** The cold store the restored deployment's archive uses. */
+    cold?: BinaryStore | undefined;
   },
   progress: BackupProgress = () => undefined,
 ): Promise<BackupManifest> {
@@ -393,6 +439,29 @@ export async function restore(
       const file = binaryPath(path.join(from, 'filestore'), binary.sha256);
       if ((await sha256File(file).catch(() => 'missing')) !== binary.sha256) {
         throw new Error(`The backup is damaged: binary ${binary.sha256} is missing or changed.`);
+      }
+    },
+    { concurrency: COPIES_IN_FLIGHT },
+  );
+  const coldList = manifest.coldList
+    ? (await fs.promises.readFile(path.join(from, manifest.coldList), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [sha256, size] = line.split(' ');
+          return { sha256: sha256!, size: Number(size) };
+        })
+    : [];
+  if (manifest.cold && coldList.length !== manifest.cold.count)
+    throw new Error('The backup is incomplete: its list of archived binaries is short.');
+  if (coldList.length && !options.cold)
+    throw new Error('The backup holds an archive: a cold store is needed to restore it.');
+  await pMap(
+    coldList,
+    async (binary) => {
+      const file = binaryPath(path.join(from, COLD_DIR), binary.sha256);
+      if ((await sha256File(file).catch(() => 'missing')) !== binary.sha256) {
+        throw new Error(`The backup is damaged: archived binary ${binary.sha256} is missing or changed.`);
       }
     },
     { concurrency: COPIES_IN_FLIGHT },
@@ -466,6 +535,27 @@ export async function restore(
     },
     { concurrency: COPIES_IN_FLIGHT },
   );
+  const cold = options.cold;
+  if (cold) {
+    let placed = 0;
+    await pMap(
+      coldList,
+      async (binary) => {
+        if (placed++ % 100 === 0) progress('archived binaries', placed, coldList.length);
+        if (await cold.exists(binary.sha256)) return;
+        const written = await cold.write(
+          fs.createReadStream(binaryPath(path.join(from, COLD_DIR), binary.sha256)),
+          binary.size,
+        );
+        if (written.sha256 !== binary.sha256) {
+          await written.discard();
+          throw new Error(`The backup's archived binary ${binary.sha256} changed while it was restored.`);
+        }
+        await written.commit();
+      },
+      { concurrency: COPIES_IN_FLIGHT },
+    );
+  }
   if (manifest.keys.length) {
     await fs.promises.mkdir(path.join(dataDir, 'keys'), { recursive: true });
     for (const name of manifest.keys)

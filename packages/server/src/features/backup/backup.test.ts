@@ -7,9 +7,11 @@ import { migrateToLatest, openDatabase } from '../../db/database.js';
 import {
   ADMIN_BASIC,
   ENGINES,
+  XHR,
   createPostgresDatabase,
   createRepo,
   createUser,
+  login,
   put,
   startTestApp,
   type TestApp,
@@ -219,6 +221,77 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
       }
     },
   );
+
+  it('backs up the archive with its cold store, and a restored deployment restores archived artifacts', async () => {
+    await createRepo(t.app, 'old-local', { rclass: 'local' });
+    for (let i = 0; i < 3; i++) await put(t.app, `/artifactory/old-local/old/f${i}.bin`, `archived ${i}`);
+    const headers = { ...XHR, cookie: (await login(t.app)).cookie };
+    const policy = {
+      key: 'old-files',
+      cronExp: '0 0 3 * * ?',
+      skipTrashcan: true,
+      searchCriteriaForm: { include: { repositories: ['old-local'] } },
+    };
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/retention/archive/policies',
+          headers,
+          payload: policy,
+        })
+      ).statusCode,
+    ).toBe(201);
+    await t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/retention/archive/policies/old-files/trigger', headers });
+    await t.app.retention.runner.settled();
+    expect((await t.app.inject({ url: '/artifactory/old-local/old/f1.bin', headers: ADMIN_BASIC })).statusCode).toBe(
+      404,
+    );
+
+    const target = path.join(scratch, 'archive-backup');
+    const manifest = await backup({
+      dataDir: t.config.dataDir,
+      databaseUrl: t.config.databaseUrl,
+      target,
+      store: t.app.binaries,
+      cold: t.app.retention.cold,
+    });
+    expect(manifest.cold).toMatchObject({ count: 3, copied: 3 });
+    const restoredDir = path.join(scratch, 'archive-restored');
+    const database = engine === 'postgres' ? await createPostgresDatabase() : undefined;
+    try {
+      await restore({
+        dataDir: restoredDir,
+        databaseUrl: database?.url,
+        from: target,
+        open: () => openDatabase({ dataDir: restoredDir, databaseUrl: database?.url }).db,
+        migrate: migrateToLatest,
+        store: fileStore(restoredDir),
+        cold: new FileBinaryStore(path.join(restoredDir, 'coldstore'), 'restore'),
+      });
+      const restored = await startTestApp(engine, {
+        ARCA_DATA_DIR: restoredDir,
+        ...(database ? { ARCA_DATABASE_URL: database.url } : {}),
+      });
+      try {
+        const restoredHeaders = { ...XHR, cookie: (await login(restored.app)).cookie };
+        const asked = await restored.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/retention/restore',
+          headers: restoredHeaders,
+          payload: { itemsToRestore: [{ repoKey: 'old-local', path: 'old/f1.bin' }] },
+        });
+        expect(asked.statusCode).toBe(202);
+        await restored.app.retention.runner.settled();
+        const back = await restored.app.inject({ url: '/artifactory/old-local/old/f1.bin', headers: ADMIN_BASIC });
+        expect(back.body).toBe('archived 1');
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await database?.drop();
+    }
+  });
 
   it('refuses a damaged backup and restores nothing', async () => {
     const target = path.join(scratch, 'damaged');

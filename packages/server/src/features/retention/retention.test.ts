@@ -16,6 +16,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../test/harness.js';
+import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../test/s3-server.js';
 
 const BASE = '/ui/api/v1/ui/retention';
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
@@ -463,5 +464,63 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
       .where('repo_key', '=', 'stop-local')
       .executeTakeFirstOrThrow();
     expect(Number(archived.n)).toBe(stopped.done + ended.done);
+  });
+});
+
+describe('an archive whose cold store is an S3 bucket', () => {
+  let s3: S3TestServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3Server('arca-cold');
+    // the SDK takes its credentials from the process's environment
+    Object.assign(process.env, S3_TEST_CREDENTIALS);
+    // the hot store on the file system, the cold one in the bucket under a prefix
+    t = await startTestApp('sqlite', {
+      ARCA_COLD_STORE: 's3',
+      ARCA_COLD_S3_BUCKET: s3.bucket,
+      ARCA_COLD_S3_PREFIX: 'archive',
+      ARCA_COLD_S3_ENDPOINT: s3.endpoint,
+      ARCA_S3_REGION: 'us-east-1',
+      ARCA_ARCHIVE_RELEASE_GRACE_SECONDS: '0',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await s3?.stop();
+  });
+
+  it('keeps archived bytes in the bucket and brings them back unchanged', async () => {
+    const headers = { ...XHR, cookie: (await login(t.app)).cookie };
+    await createRepo(t.app, 'cold-local', { rclass: 'local' });
+    await put(t.app, '/artifactory/cold-local/a/one.bin', 'one in the bucket');
+    const policy = {
+      key: 'to-bucket',
+      cronExp: '0 3 * * *',
+      skipTrashcan: true,
+      ...{ searchCriteriaForm: { include: { repositories: ['cold-local'] } } },
+    };
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${BASE}/archive/policies`, headers, payload: policy })).statusCode,
+    ).toBe(201);
+    await t.app.inject({ method: 'POST', url: `${BASE}/archive/policies/to-bucket/trigger`, headers });
+    await t.app.retention.runner.settled();
+    const sha = sha256('one in the bucket');
+    const object = path.join(s3.directory, s3.bucket, 'archive', 'sha256', sha.slice(0, 2), sha.slice(2, 4), sha);
+    expect(fs.readdirSync(path.dirname(path.dirname(object))).length).toBeGreaterThan(0);
+    const info = (await t.app.inject({ url: `${BASE}/archive/storageinfo`, headers })).json() as {
+      store: { type: string; location: string };
+    };
+    expect(info.store).toMatchObject({ type: 's3' });
+    expect(info.store.location).toContain('s3://arca-cold/archive/');
+    await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/restore`,
+      headers,
+      payload: { itemsToRestore: [{ repoKey: 'cold-local', path: 'a/one.bin' }] },
+    });
+    await t.app.retention.runner.settled();
+    expect((await t.app.inject({ url: '/artifactory/cold-local/a/one.bin', headers: ADMIN_BASIC })).body).toBe(
+      'one in the bucket',
+    );
   });
 });
