@@ -62,6 +62,10 @@ export type Footer = z.infer<typeof footerSchema>;
 
 export const globalStateSchema = z.object({
   serverName: z.string(),
+  /** How the console writes dates (dayjs tokens); empty for the browser's own format. */
+  dateFormat: z.string(),
+  /** Largest file the console deploys, in MB; 0 for no limit. */
+  fileUploadMaxSizeMb: z.number().int(),
   anonAccessEnabled: z.boolean(),
   licenseEdition: z.string(),
   licenseRank: z.number().int(),

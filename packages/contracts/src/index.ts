@@ -23,3 +23,5 @@ export * from './builds.js';
 export * from './home.js';
 export * from './webhooks.js';
 export * from './retention.js';
+export * from './onboarding.js';
+export * from './settings.js';

@@ -132,6 +132,8 @@ export const repositoryConfigSchema = z.object({
   url: z.string().max(2048).default(''),
   username: z.string().max(256).default(''),
   password: z.string().max(1024).optional(),
+  /** Remote repositories: the HTTP proxy to go through; empty for the default proxy, if one is set. */
+  proxy: z.string().max(64).default(''),
   repositories: z.array(z.string()).default([]),
   defaultDeploymentRepo: z.string().default(''),
   /**

@@ -55,7 +55,7 @@ export const WEBHOOK_MESSAGES = {
   eventTypeUnknown: "'{type}' is not an event of the {domain} domain.",
   noEventTypes: 'Choose at least one event.',
   noHandler: 'A webhook needs a URL to send to.',
-  proxyUnknown: "There is no proxy '{name}': proxies are not configured on this deployment.",
+  proxyUnknown: "There is no proxy '{name}'.",
   repositoryUnknown: "Repository '{name}' does not exist.",
   created: "Webhook '{name}' was created",
   updated: "Webhook '{name}' was updated",

@@ -27,6 +27,7 @@ import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
 import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore } from './storage/store-factory.js';
+import { registerUrlBase } from './core/base-url.js';
 import { configCheckDue, disableConfigCache, enableConfigCache } from './core/config-cache.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
@@ -157,6 +158,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     configCheckDue(db);
     done();
   });
+  registerUrlBase(app);
   // the other nodes reach this one at the address it listens on, unless one is configured
   app.addHook('onListen', async () => {
     if (config.nodeAddress) return;

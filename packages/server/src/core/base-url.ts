@@ -1,10 +1,34 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getSetting } from './settings.store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Custom URL Base of the general settings when set, read as the request began. */
+    customUrlBase: string;
+  }
+}
+
+/** Paths that make no links: the console's files and the probes. */
+const NO_LINKS = /^\/(?:ui\/(?!api\/)|livez|readyz|metrics)/;
 
 /**
- * The address clients reach this deployment at, for links and redirects in answers:
- * `ARCA_BASE_URL` when it is set (behind a proxy, the request's Host may be anyone's), otherwise
- * the scheme and host of the request. Content kept across requests never holds the second kind.
+ * Reads the general settings' Custom URL Base once per request (a cached setting: no query
+ * unless configuration changed), so that `baseUrlOf` answers without waiting.
+ */
+export function registerUrlBase(app: FastifyInstance): void {
+  app.decorateRequest('customUrlBase', '');
+  app.addHook('onRequest', async (request) => {
+    if (NO_LINKS.test(request.url)) return;
+    request.customUrlBase = (await getSetting(app.db, 'general')).customUrlBase ?? '';
+  });
+}
+
+/**
+ * The address clients reach this deployment at, for links and redirects in answers: the general
+ * settings' Custom URL Base, else `ARCA_BASE_URL` (behind a proxy, the request's Host may be
+ * anyone's), else the scheme and host of the request. Content kept across requests never holds
+ * the last kind.
  */
 export function baseUrlOf(request: FastifyRequest): string {
-  return request.server.config.baseUrl ?? `${request.protocol}://${request.host}`;
+  return request.customUrlBase || request.server.config.baseUrl || `${request.protocol}://${request.host}`;
 }

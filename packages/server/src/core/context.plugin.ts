@@ -1,3 +1,4 @@
+import type { OutboundProxy } from './outbound.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
@@ -30,7 +31,11 @@ export interface FormatFacts {
   ):
     | {
         held(): string | undefined;
-        answer(challenge: string | null, allowed: readonly string[]): Promise<string | undefined>;
+        answer(
+          challenge: string | null,
+          allowed: readonly string[],
+          proxy?: OutboundProxy,
+        ): Promise<string | undefined>;
       }
     | undefined;
   /** Where a remote repository's upstream metadata says a path is served (see the Format contract). */

@@ -1,7 +1,14 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type Response } from 'undici';
+import {
+  Agent,
+  ProxyAgent,
+  fetch as undiciFetch,
+  request as undiciRequest,
+  type Dispatcher,
+  type Response,
+} from 'undici';
 
 /** Why an outbound request was not made. */
 export class OutboundRefused extends Error {
@@ -75,6 +82,73 @@ function agentFor(guarded: boolean, timeouts: OutboundTimeouts): Agent {
   return agent;
 }
 
+/**
+ * An HTTP proxy an outbound request goes through (a CONNECT tunnel for https and http alike).
+ * Plain data, so that it crosses into the webhooks' posting thread.
+ */
+export interface OutboundProxy {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  /** Hosts a redirect may lead to with the proxy's credentials still sent. */
+  redirectToHosts: readonly string[];
+}
+
+const proxyAgents = new Map<string, ProxyAgent>();
+
+/** The proxy's agent, with or without its credentials. */
+function proxyAgentFor(proxy: OutboundProxy, withCredentials: boolean, timeouts: OutboundTimeouts): ProxyAgent {
+  const token =
+    withCredentials && proxy.username
+      ? `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}`
+      : undefined;
+  const key = JSON.stringify([proxy.host, proxy.port, token ?? '', timeouts]);
+  let agent = proxyAgents.get(key);
+  if (!agent) {
+    agent = new ProxyAgent({
+      uri: `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`,
+      ...(token ? { token } : {}),
+      proxyTls: { timeout: timeouts.connectMs },
+      requestTls: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.firstByteMs,
+      bodyTimeout: timeouts.idleMs,
+    });
+    proxyAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * Through a proxy the proxy resolves the target's name, so it is resolved here first and a
+ * blocked address refused as a direct request would be.
+ */
+async function checkResolved(url: URL, allowed: readonly string[]): Promise<void> {
+  if (allowedByName(url, allowed)) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = net.isIP(host) ? [{ address: host }] : await dns.promises.lookup(host, { all: true });
+  const blocked = addresses.find((a) => isBlockedAddress(a.address));
+  if (blocked) {
+    throw new OutboundRefused(`'${host}' resolves to ${blocked.address}, which outbound requests may not reach.`);
+  }
+}
+
+/** The dispatcher of one hop: direct, or through the proxy (credentials to the first host and the listed ones). */
+async function dispatcherFor(
+  url: URL,
+  first: URL,
+  request: OutboundRequest,
+  timeouts: OutboundTimeouts,
+): Promise<Dispatcher> {
+  const { proxy } = request;
+  if (!proxy) return agentFor(!allowedByName(url, request.allowed), timeouts);
+  await checkResolved(url, request.allowed);
+  const host = url.hostname.toLowerCase();
+  const credentials =
+    host === first.hostname.toLowerCase() || proxy.redirectToHosts.some((h) => h.toLowerCase() === host);
+  return proxyAgentFor(proxy, credentials, timeouts);
+}
+
 /** `host:port` of a URL, with the scheme's default port. */
 function hostAndPort(url: URL): { host: string; port: string } {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -127,6 +201,8 @@ export interface OutboundRequest {
   allowed: readonly string[];
   timeouts?: OutboundTimeouts;
   signal?: AbortSignal;
+  /** The HTTP proxy to go through; none for a direct connection. */
+  proxy?: OutboundProxy;
 }
 
 /**
@@ -138,9 +214,10 @@ export interface OutboundRequest {
 export async function outboundFetch(raw: string, request: OutboundRequest): Promise<Response> {
   const timeouts = request.timeouts ?? DEFAULT_TIMEOUTS;
   let url = checkOutboundUrl(raw, request.allowed);
+  const first = url;
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
-    const dispatcher: Dispatcher = agentFor(!allowedByName(url, request.allowed), timeouts);
+    const dispatcher = await dispatcherFor(url, first, request, timeouts);
     const sameOrigin = url.origin === origin;
     const headers = Object.fromEntries(
       Object.entries(request.headers ?? {}).filter(([name]) => sameOrigin || name.toLowerCase() !== 'authorization'),
@@ -183,8 +260,10 @@ export interface OutboundAnswer {
 export async function outboundRequest(raw: string, request: OutboundRequest): Promise<OutboundAnswer> {
   const timeouts = request.timeouts ?? DEFAULT_TIMEOUTS;
   let url = checkOutboundUrl(raw, request.allowed);
+  const first = url;
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
+    const dispatcher = await dispatcherFor(url, first, request, timeouts);
     const sameOrigin = url.origin === origin;
     const headers = Object.fromEntries(
       Object.entries(request.headers ?? {}).filter(([name]) => sameOrigin || name.toLowerCase() !== 'authorization'),
@@ -195,7 +274,7 @@ export async function outboundRequest(raw: string, request: OutboundRequest): Pr
         method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
         headers,
         ...(request.body !== undefined ? { body: request.body } : {}),
-        dispatcher: agentFor(!allowedByName(url, request.allowed), timeouts),
+        dispatcher,
         ...(request.signal ? { signal: request.signal } : {}),
       });
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { MailSettings, SecuritySettings } from '@arca/contracts';
+import type { GeneralSettingsInput, MailSettings, SecuritySettings } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 import { bumpConfigGeneration, cachedConfig } from './config-cache.js';
 
@@ -17,6 +17,10 @@ export const SETTING_DEFAULTS = {
   'access.signingKey': '' as '' | { kid: string; privateKey: string; publicKey: string },
   /** Which store holds the binaries (recorded at the first start, moved by `arca store migrate --switch`). */
   'store.kind': '' as '' | { type: 'file' | 's3'; since: number },
+  /** General settings (server name, URL base, upload limit, date format, logo address, reverse proxy). */
+  general: {} as GeneralSettingsInput,
+  /** The uploaded logo: its media type and bytes (base64), or none. */
+  'general.logo': '' as '' | { type: string; data: string; sha256: string },
   /** The licence issuer's Ed25519 private key (PKCS#8 PEM, sealed), made on first start and shared by every node. */
   'license.issuerKey': '' as string,
 };
@@ -55,4 +59,9 @@ export async function putSetting<K extends SettingKey>(
 export async function allowedOutboundHosts(db: Db, configured: readonly string[]): Promise<string[]> {
   const policy = await getSetting(db, 'security.policy');
   return [...configured, ...(policy.outboundAllowedHosts ?? [])];
+}
+
+/** The server name page titles show: the general settings', else `ARCA_SERVER_NAME`, else the default. */
+export async function serverNameOf(db: Db, configured: string | undefined, fallback: string): Promise<string> {
+  return (await getSetting(db, 'general')).serverName || configured || fallback;
 }

@@ -157,6 +157,8 @@ export interface RepositoriesTable {
   suppress_pom_checks: number;
   /** Maven: 0 when a release file already stored may not be deployed again. */
   redeploy_releases: number;
+  /** Remote repositories: the proxy they go through; empty for the default proxy, if any. */
+  proxy_key: string;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */
@@ -429,6 +431,30 @@ export interface SigningKeysTable {
   created_by: string;
 }
 
+/** A value the console keeps for a user (the onboarding's flags), as JSON text. */
+export interface UserCustomDataTable {
+  user_name: string;
+  data_key: string;
+  value: string;
+  updated_at: number;
+}
+
+/** An HTTP proxy for outbound requests; the password sealed with the deployment's key. */
+export interface ProxiesTable {
+  key: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  nt_host: string;
+  domain: string;
+  default_proxy: number;
+  /** JSON array of host names. */
+  redirect_to_hosts: string;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A retention policy: what it archives (its AQL, and the form it was made from), when and how. */
 export interface ArchivePoliciesTable {
   key: string;
@@ -563,6 +589,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   repository_deletions: RepositoryDeletionsTable;
   signing_keys: SigningKeysTable;
+  user_custom_data: UserCustomDataTable;
+  proxies: ProxiesTable;
   licenses: LicensesTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;

@@ -27,6 +27,9 @@ import { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, suppo
 import { backupRoutes, registerBackups } from './backup/index.js';
 import { registerSigning, signingRestRoutes } from './signing/index.js';
 import { policyRoutes, registerRetention, retentionConsoleRoutes } from './retention/index.js';
+import { proxiesRoutes } from './proxies/index.js';
+import { onboardingRoutes } from './onboarding/index.js';
+import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
@@ -38,6 +41,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(settingsRestRoutes);
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });

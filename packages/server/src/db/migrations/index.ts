@@ -22,6 +22,7 @@ import * as repositoryDeletions from './2026-12-07-repository-deletions.js';
 import * as signingKeys from './2026-12-08-signing-keys.js';
 import * as archive from './2026-12-09-archive.js';
 import * as nameSearchRows from './2026-12-10-name-search-rows.js';
+import * as settings from './2026-12-11-settings.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08-signing-keys': signingKeys,
   '2026-12-09-archive': archive,
   '2026-12-10-name-search-rows': nameSearchRows,
+  '2026-12-11-settings': settings,
 };

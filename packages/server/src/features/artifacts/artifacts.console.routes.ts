@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { Transform, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getSetting } from '../../core/settings.store.js';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -33,10 +35,13 @@ import {
   treeReposQuerySchema,
   treeRepoSchema,
   viewSourceSchema,
+  GENERAL_DEFAULTS,
+  SETTINGS_MESSAGES,
+  formatMessage,
 } from '@arca/contracts';
 import { normalizeItemPath, parseRequestPath } from '../../core/artifact-path.js';
 import { deployBundle } from './artifacts.bundle.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { isAllowed, requirePermission } from '../../core/permissions.js';
 import { isAdmin } from '../../core/principals.js';
 import { findRepository, listRepositories } from '../repositories/index.js';
@@ -78,6 +83,30 @@ const bundleQuery = bundleQuerySchema.transform((q, ctx) => ({
   name: q.name,
 }));
 
+/**
+ * The body of a console upload within the general settings' upload limit: refused at once when
+ * its declared length is over, cut with the same error when more arrives than the limit allows
+ * (the deploy then leaves nothing).
+ */
+async function limitedUpload(request: FastifyRequest): Promise<Readable> {
+  const mb =
+    (await getSetting(request.server.db, 'general')).fileUploadMaxSizeMb ?? GENERAL_DEFAULTS.fileUploadMaxSizeMb;
+  if (!mb) return request.raw;
+  const limit = mb * 1024 * 1024;
+  const tooLarge = () => new HttpError(413, formatMessage(SETTINGS_MESSAGES.uploadTooLarge, { mb: String(mb) }));
+  const length = Number(request.headers['content-length']);
+  if (Number.isFinite(length) && length > limit) throw tooLarge();
+  let seen = 0;
+  return request.raw.pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        seen += chunk.length;
+        callback(seen > limit ? tooLarge() : null, chunk);
+      },
+    }),
+  );
+}
+
 /** Uploads from the console's deploy dialog: the raw body is the file. */
 async function uploadRoute(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -93,7 +122,7 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
         repoKey,
         path,
         properties,
-        body: request.raw,
+        body: await limitedUpload(request),
         contentLength: length === undefined ? undefined : Number(length),
         checksums: {},
         checksumDeploy: false,
@@ -114,7 +143,7 @@ async function uploadRoute(instance: FastifyInstance): Promise<void> {
         repoKey,
         folder: path,
         archiveName: name,
-        body: request.raw,
+        body: await limitedUpload(request),
         properties,
       });
       return reply.status(201).send({ repo: repoKey, path, files });

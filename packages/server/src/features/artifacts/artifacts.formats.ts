@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DeployRequest, RepoContent } from './artifacts.content.js';
 import type { Resolved } from './artifacts.resolve.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
+import type { OutboundProxy } from '../../core/outbound.js';
 
 /**
  * A package version as a format's indexer reads it off a stored file: what the package catalogue
@@ -75,7 +76,7 @@ export interface UpstreamAuth {
    * What to send again after the upstream answered 401 with this `WWW-Authenticate` header;
    * undefined when nothing more can be tried. `allowed` names the outbound hosts allowed.
    */
-  answer(challenge: string | null, allowed: readonly string[]): Promise<string | undefined>;
+  answer(challenge: string | null, allowed: readonly string[], proxy?: OutboundProxy): Promise<string | undefined>;
 }
 
 /** The coordinates a format's repository layout gives a file (Maven's `group/artifact/version/file`). */

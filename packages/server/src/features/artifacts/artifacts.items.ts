@@ -28,6 +28,7 @@ export const TRASHCAN_ROW: RepositoryRow = {
   repo_layout_ref: 'simple-default',
   url: '',
   username: '',
+  proxy_key: '',
   password: null,
   members: '[]',
   default_deployment_repo: '',

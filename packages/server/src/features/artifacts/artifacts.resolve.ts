@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Response } from 'undici';
 import { outboundFetch } from '../../core/outbound.js';
+import { outboundProxy } from '../../core/proxies.js';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
@@ -66,12 +67,13 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
     let response: Response;
     try {
       const allowed = (await ctx.allowedHosts?.()) ?? [];
-      response = await outboundFetch(url, { headers, allowed });
+      const proxy = await outboundProxy(ctx.db, repo.proxy_key);
+      response = await outboundFetch(url, { headers, allowed, proxy });
       if (response.status === 401 && registry && sameHost(url, repo.url)) {
-        const authorization = await registry.answer(response.headers.get('www-authenticate'), allowed);
+        const authorization = await registry.answer(response.headers.get('www-authenticate'), allowed, proxy);
         if (authorization) {
           await response.body?.cancel().catch(() => undefined);
-          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed });
+          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed, proxy });
         }
       }
     } catch (error) {

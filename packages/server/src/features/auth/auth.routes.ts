@@ -10,10 +10,12 @@ import {
   loginQuerySchema,
   loginRelatedDataSchema,
   userDataSchema,
+  GENERAL_DEFAULTS,
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
+import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 import { audit, auditActor, recordAudit } from '../../core/audit.js';
-import { getSetting } from '../../core/settings.store.js';
+import { getSetting, serverNameOf } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
 import { cookieOptions, finishSignIn } from './sign-in.js';
 import { linkBaseUrl, mailConfigured } from '../mail/index.js';
@@ -82,6 +84,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const license = await app.license.current();
       const user = request.principal.kind === 'user' ? request.principal.user : undefined;
+      const general = await getSetting(app.db, 'general');
+      const logo = await getSetting(app.db, 'general.logo');
       return {
         buildNumber: `${BUILD.version} rev ${BUILD.revision}`,
         version: BUILD.version,
@@ -89,9 +93,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         licenseLabel: LICENSE_EDITION_LABELS[license.edition],
         licensedTo: license.licensee,
         userEmail: user?.email ?? null,
-        logoUrl: null,
-        userLogo: null,
-        serverName: app.config.serverName ?? DEFAULT_SERVER_NAME,
+        logoUrl: general.logoUrl || null,
+        userLogo: logo ? `${CONSOLE_API_PREFIX}/ui/generalConfig/logo?v=${logo.sha256.slice(0, 12)}` : null,
+        serverName: await serverNameOf(app.db, app.config.serverName, DEFAULT_SERVER_NAME),
       };
     },
   );
@@ -101,8 +105,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'public' }, schema: { response: { 200: globalStateSchema } } },
     async () => {
       const license = await app.license.current();
+      const general = await getSetting(app.db, 'general');
       return {
-        serverName: app.config.serverName ?? DEFAULT_SERVER_NAME,
+        serverName: await serverNameOf(app.db, app.config.serverName, DEFAULT_SERVER_NAME),
+        dateFormat: general.dateFormat ?? '',
+        fileUploadMaxSizeMb: general.fileUploadMaxSizeMb ?? GENERAL_DEFAULTS.fileUploadMaxSizeMb,
         anonAccessEnabled: await getSetting(app.db, 'security.anonymousAccess'),
         licenseEdition: license.edition,
         licenseRank: license.rank,

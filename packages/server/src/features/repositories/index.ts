@@ -7,6 +7,7 @@ export {
   getRepository,
   listRepositories,
   parseMembers,
+  quickSetup,
   recordRepositoryChange,
   recordRepositoryChangeAs,
   removeRepository,

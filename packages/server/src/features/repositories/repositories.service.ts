@@ -12,6 +12,7 @@ import {
   type RepositoryConfigInput,
   type RepositoryListItem,
   type RepositoryReaderAnswer,
+  PROXY_MESSAGES,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
@@ -20,6 +21,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { FastifyRequest } from 'fastify';
 import { recordChange, type ChangeActor, type OnChange } from '../../core/changes.js';
 import { auditActor } from '../../core/audit.js';
+import { findProxy } from '../../core/proxies.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
@@ -95,6 +97,7 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     repoLayoutRef: row.repo_layout_ref,
     url: row.url,
     username: row.username,
+    proxy: row.proxy_key,
     hasPassword: row.password !== null && row.password !== '',
     repositories: parseMembers(row),
     defaultDeploymentRepo: row.default_deployment_repo,
@@ -160,6 +163,9 @@ async function validate(
   if (config.rclass === 'remote') {
     if (!config.url.trim()) throw badRequest(REPOSITORY_MESSAGES.urlRequired, 'url');
     if (!validUrl(config.url.trim())) throw badRequest(REPOSITORY_MESSAGES.invalidUrl, 'url');
+    if (config.proxy && !(await findProxy(db, config.proxy))) {
+      throw badRequest(fill(PROXY_MESSAGES.notFound, { key: config.proxy }), 'proxy');
+    }
     try {
       checkOutboundUrl(config.url.trim(), allowedHosts);
     } catch (error) {
@@ -200,6 +206,7 @@ async function validate(
     repo_layout_ref: config.repoLayoutRef || defaultLayout(packageType),
     url: config.rclass === 'remote' ? config.url.trim() : '',
     username: config.rclass === 'remote' ? config.username : '',
+    proxy_key: config.rclass === 'remote' ? config.proxy : '',
     password:
       config.rclass !== 'remote'
         ? null
@@ -311,40 +318,76 @@ export async function removeRepository(
   });
 }
 
-/** A local, a remote and a virtual repository of one package type, created together or not at all. */
-export async function quickCreate(
-  db: Db,
-  input: { packageType: string; prefix: string; remoteUrl: string },
-  record: OnChange<RepositoryChange>,
-  { allowedHosts = [], defaultUpstream }: RepositoryChangeOptions = {},
-): Promise<RepositoryRow[]> {
-  const packageType = canonicalPackageType(input.packageType);
-  if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: input.packageType }));
-  const remoteUrl = input.remoteUrl.trim() || defaultUpstream?.(packageType) || '';
-  const local = `${input.prefix}-local`;
-  const remote = `${input.prefix}-remote`;
-  const configs: RepositoryConfigInput[] = [
+/** The local, remote (when there is an upstream) and virtual repositories quick creation makes of a type. */
+function quickConfigs(packageType: string, prefix: string, remoteUrl: string): RepositoryConfigInput[] {
+  const local = `${prefix}-local`;
+  const remote = `${prefix}-remote`;
+  return [
     { key: local, rclass: 'local', packageType },
     ...(remoteUrl ? [{ key: remote, rclass: 'remote' as const, packageType, url: remoteUrl }] : []),
     {
-      key: input.prefix,
+      key: prefix,
       rclass: 'virtual',
       packageType,
       repositories: remoteUrl ? [local, remote] : [local],
       defaultDeploymentRepo: local,
     },
   ];
+}
+
+async function createAll(
+  db: Db,
+  configs: RepositoryConfigInput[],
+  record: OnChange<RepositoryChange>,
+  { allowedHosts = [], projectKey = null }: RepositoryChangeOptions,
+): Promise<RepositoryRow[]> {
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
     const rows: RepositoryRow[] = [];
     for (const config of configs) {
-      const row = await validate(trx, parseConfig(config), undefined, now, allowedHosts);
+      const row = {
+        ...(await validate(trx, parseConfig(config), undefined, now, allowedHosts)),
+        project_key: projectKey,
+      };
       await insertRepository(trx, row);
       await record(trx, { action: 'create', row });
       rows.push(row);
     }
     return rows;
   });
+}
+
+/** A local, a remote and a virtual repository of one package type, created together or not at all. */
+export async function quickCreate(
+  db: Db,
+  input: { packageType: string; prefix: string; remoteUrl: string },
+  record: OnChange<RepositoryChange>,
+  options: RepositoryChangeOptions = {},
+): Promise<RepositoryRow[]> {
+  const packageType = canonicalPackageType(input.packageType);
+  if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: input.packageType }));
+  const remoteUrl = input.remoteUrl.trim() || options.defaultUpstream?.(packageType) || '';
+  return createAll(db, quickConfigs(packageType, input.prefix, remoteUrl), record, options);
+}
+
+/**
+ * Quick setup: for each package type, its local, remote and virtual repositories named after the
+ * type (`npm-local`, `npm-remote`, `npm`), all of them in one transaction — one that fails (a key
+ * taken, an unknown type) creates none.
+ */
+export async function quickSetup(
+  db: Db,
+  packageTypes: readonly string[],
+  record: OnChange<RepositoryChange>,
+  options: RepositoryChangeOptions = {},
+): Promise<RepositoryRow[]> {
+  const configs: RepositoryConfigInput[] = [];
+  for (const requested of new Set(packageTypes)) {
+    const packageType = canonicalPackageType(requested);
+    if (!packageType) throw badRequest(fill(REPOSITORY_MESSAGES.unknownType, { type: requested }));
+    configs.push(...quickConfigs(packageType, packageType, options.defaultUpstream?.(packageType) ?? ''));
+  }
+  return createAll(db, configs, record, options);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
+import { outboundProxy } from '../../core/proxies.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { patternsCover } from '../../core/permissions.js';
 import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
@@ -290,6 +291,7 @@ export class WebhookSender {
               handler,
               deliveries: run.map((d) => ({ body: d.payload, eventId: d.event_id })),
               allowed: await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts),
+              proxy: await outboundProxy(db, handler.proxy ?? ''),
               // the run ends within its lease: a post started before this ends before it runs out
               startBefore: now + LEASE_MS - ATTEMPT_TIMEOUT_MS,
             })

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { WebhookHandler } from '@arca/contracts';
 import { post, type Exchange } from './webhooks.send.js';
+import type { OutboundProxy } from '../../core/outbound.js';
 
 /** One run of a queue for the posting thread: bodies of one handler, sent in order. */
 export interface PostRun {
@@ -8,6 +9,8 @@ export interface PostRun {
   handler: WebhookHandler;
   deliveries: { body: string; eventId: string }[];
   allowed: readonly string[];
+  /** The HTTP proxy the handler's posts go through, if any. */
+  proxy?: OutboundProxy;
   /** No post starts after this time (epoch ms): the run ends within its lease. */
   startBefore: number;
 }
@@ -36,7 +39,7 @@ if (parentPort) {
       const exchanges: Exchange[] = [];
       for (const delivery of message.deliveries) {
         if (stopping || Date.now() >= message.startBefore) break;
-        const exchange = await post(message.handler, delivery.body, delivery.eventId, message.allowed);
+        const exchange = await post(message.handler, delivery.body, delivery.eventId, message.allowed, message.proxy);
         exchanges.push(exchange);
         if (exchange.status === null || exchange.status < 200 || exchange.status >= 300) break;
       }

@@ -19,6 +19,7 @@ import {
 import { auditActor } from '../../core/audit.js';
 import { HttpError, notFound } from '../../core/errors.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
+import { outboundProxy } from '../../core/proxies.js';
 import { originOf, payloadOf } from './webhooks.delivery.js';
 import { post } from './webhooks.send.js';
 import {
@@ -115,6 +116,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
         body,
         'test',
         await allowedOutboundHosts(db, app.config.outboundAllowedHosts),
+        await outboundProxy(db, handler.proxy ?? ''),
       );
       if (sent.status === null) throw new HttpError(504, WEBHOOK_MESSAGES.testUnreachable, 'RECEIVER_UNREACHABLE');
       if (sent.status < 200 || sent.status >= 300)

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER, type WebhookHandler } from '@arca/contracts';
-import { OutboundRefused, outboundRequest } from '../../core/outbound.js';
+import { OutboundRefused, outboundRequest, type OutboundProxy } from '../../core/outbound.js';
 
 /** Request and response bodies are kept up to this size in the delivery log. */
 export const LOG_BODY_BYTES = 16 * 1024;
@@ -61,6 +61,7 @@ export async function post(
   body: string,
   eventId: string,
   allowed: readonly string[],
+  proxy?: OutboundProxy,
 ): Promise<Exchange> {
   const headers = headersFor(handler, body, eventId);
   const request = { url: handler.url, headers: loggedHeaders(headers, handler), body: cut(body) };
@@ -72,6 +73,7 @@ export async function post(
       headers,
       body,
       allowed,
+      proxy,
       timeouts: { connectMs: 5_000, firstByteMs: ATTEMPT_TIMEOUT_MS, idleMs: ATTEMPT_TIMEOUT_MS },
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });

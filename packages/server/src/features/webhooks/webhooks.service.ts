@@ -18,6 +18,7 @@ import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { OutboundRefused, checkOutboundUrl, isBlockedAddress, allowedByName } from '../../core/outbound.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { seal, unseal } from '../../core/sealing.js';
+import { findProxy } from '../../core/proxies.js';
 import type { Db } from '../../db/database.js';
 import { findRepository } from '../repositories/index.js';
 import {
@@ -134,7 +135,7 @@ async function criteriaFor(db: Db, domain: WebhookDomain, criteria: Record<strin
   return {};
 }
 
-/** The handlers to store: URLs checked, proxies refused (none are configured), secrets sealed or kept. */
+/** The handlers to store: URLs checked, proxies that exist, secrets sealed or kept. */
 async function storedHandlers(
   app: FastifyInstance,
   key: string,
@@ -143,7 +144,9 @@ async function storedHandlers(
 ): Promise<StoredHandler[]> {
   const stored: StoredHandler[] = [];
   for (const [index, { secret, ...handler }] of handlers.entries()) {
-    if (handler.proxy) throw badRequest(formatMessage(WEBHOOK_MESSAGES.proxyUnknown, { name: handler.proxy }));
+    if (handler.proxy && !(await findProxy(app.db, handler.proxy))) {
+      throw badRequest(formatMessage(WEBHOOK_MESSAGES.proxyUnknown, { name: handler.proxy }));
+    }
     await checkReceiver(app, handler.url);
     const kept = secret === WEBHOOK_SECRET_MASK ? previous[index]?.sealedSecret : undefined;
     const sealedSecret =
@@ -241,4 +244,15 @@ export async function removeWebhook(app: FastifyInstance, who: ChangeActor, key:
       audit: { category: 'webhook', action: 'delete', target: key, before: auditView(before) },
     });
   });
+}
+
+/** The proxies webhook handlers name, with their webhook. */
+export async function webhooksUsingProxy(db: Db): Promise<{ proxy: string; webhook: string }[]> {
+  const found: { proxy: string; webhook: string }[] = [];
+  for (const row of await listWebhooks(db)) {
+    for (const handler of JSON.parse(row.handlers) as StoredHandler[]) {
+      if (handler.proxy) found.push({ proxy: handler.proxy, webhook: row.key });
+    }
+  }
+  return found;
 }

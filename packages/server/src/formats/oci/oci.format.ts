@@ -65,7 +65,7 @@ export const ociFormat: Format = {
       if (scope === undefined) return undefined;
       return {
         held: () => heldToken(repo, scope),
-        answer: (challenge, allowed) => answerChallenge(repo, parseChallenge(challenge), false, allowed),
+        answer: (challenge, allowed, proxy) => answerChallenge(repo, parseChallenge(challenge), false, allowed, proxy),
       };
     },
     upstreamHeaders: (path): Record<string, string> =>

@@ -1,4 +1,4 @@
-import { outboundFetch } from '../../core/outbound.js';
+import { outboundFetch, type OutboundProxy } from '../../core/outbound.js';
 import type { RepositoryRow } from '../../db/schema.js';
 
 /** A `WWW-Authenticate` challenge: its scheme and parameters (`realm`, `service`, `scope` …). */
@@ -49,6 +49,7 @@ export async function answerChallenge(
   challenge: Challenge | undefined,
   sentBasic: boolean,
   allowed: readonly string[],
+  proxy?: OutboundProxy,
 ): Promise<string | undefined> {
   if (!challenge) return undefined;
   if (challenge.scheme === 'basic') return repo.username && !sentBasic ? basic(repo) : undefined;
@@ -68,6 +69,7 @@ export async function answerChallenge(
   const response = await outboundFetch(realm.toString(), {
     headers: repo.username ? { authorization: basic(repo) } : {},
     allowed,
+    proxy,
   });
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);

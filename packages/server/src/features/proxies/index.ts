@@ -1,0 +1,2 @@
+/** What the composition root uses of the proxies feature. */
+export { proxiesRoutes } from './proxies.routes.js';
