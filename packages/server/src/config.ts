@@ -54,6 +54,11 @@ export interface Config {
   /** Rotated log files older than this many days are removed. */
   logRetentionDays: number;
   serverName: string | undefined;
+  /**
+   * The first administrator visit opens the onboarding wizard (ARCA_ONBOARDING, default on); off
+   * for deployments that automation provisions.
+   */
+  onboarding: boolean;
   /** Services this process runs. */
   services: ServiceName[];
   /** Extra licence issuer public keys (PEM or base64 SPKI DER, separated by ;), trusted besides this deployment's own key. */
@@ -231,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),
     metricsToken: env.ARCA_METRICS_TOKEN || undefined,
     serverName: env.ARCA_SERVER_NAME || undefined,
+    onboarding: flag(env, 'ARCA_ONBOARDING', true),
     services: services(env.ARCA_SERVICES),
     licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')
       .split(';')

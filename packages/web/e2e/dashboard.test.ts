@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restCall } from './clients/clients';
 import {
+  chooseOption,
   ADMIN_PASSWORD,
   launchBrowser,
   type RunningServer,
@@ -94,9 +95,8 @@ describe('the overview and access tokens', () => {
     await page.goto(`${server.url}/ui/admin/management/access_tokens`);
     await page.getByRole('button', { name: 'Generate Token' }).click();
     const dialog = page.getByRole('dialog', { name: 'Generate Access Token' });
-    await dialog.getByLabel('User', { exact: true }).click();
-    await page.keyboard.type('ci-bot');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'ci-bot' }).click();
+    // an option clicked while the list still slides in is missed: chooseOption waits for the list at rest
+    await chooseOption(page, dialog.getByLabel('User', { exact: true }), 'ci-bot');
     await dialog.getByLabel('Description').fill('release pipeline');
     await dialog.getByText('Refreshable').click();
     await screenshot(page, 'token-dialog');

@@ -36,7 +36,12 @@ export interface RunningServer {
 /** Starts the built server (`node packages/server/dist/main.js`) on a free port and a temporary data dir. */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  /**
+   * `onboarding`: the administrator's first visit opens the onboarding wizard; without it the
+   * deployment is provisioned as automation provisions one (ARCA_ONBOARDING=false), so that other
+   * tests land where they would afterwards.
+   */
+  options: { dataDir?: string; onboarding?: boolean } = {},
 ): Promise<RunningServer> {
   const main = path.join(ROOT, 'packages/server/dist/main.js');
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
@@ -57,6 +62,7 @@ export async function startServer(
       ARCA_DATABASE_URL: '',
       // one process unless a test asks for more: in-process state (mail capture, progress) stays in reach
       ARCA_WORKERS: '1',
+      ...(options.onboarding ? {} : { ARCA_ONBOARDING: 'false' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

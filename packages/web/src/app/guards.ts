@@ -15,6 +15,8 @@ export interface NavigationInput {
   user: UserData;
   menu: MenuContext;
   items?: MenuItem[];
+  /** An administrator of a deployment with nothing set up who has not seen Getting Started yet. */
+  needsOnboarding?: boolean;
 }
 
 export type NavigationDecision =
@@ -28,6 +30,7 @@ export type NavigationDecision =
       rememberPath?: string;
     };
 
+export const QUICK_SETUP_PATH = '/quick-setup';
 export const LICENSES_PATH = '/admin/license_management/licenses';
 export const LOGIN_WITH_LOGOUT = '/login?logout=true';
 const LEGACY_TREE = '/tree/General';
@@ -85,6 +88,8 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     return { kind: 'redirect', to: LOGIN_WITH_LOGOUT };
   }
 
+  // spec part 1 §2: admins needing new onboarding go to the onboarding page (admin-only, §6)
+  if (entry && user.admin && input.needsOnboarding) return { kind: 'redirect', to: QUICK_SETUP_PATH };
   if (entry) return { kind: 'redirect', to: landingPath(user) };
   return { kind: 'continue' };
 }

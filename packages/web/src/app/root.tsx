@@ -15,6 +15,8 @@ import type { MenuContext } from '../lib/menu';
 import { rememberPathAfterLogin } from '../lib/post-login-path';
 import { StartupContext, type StartupData } from '../lib/startup';
 import { menuItems } from './menu';
+import { setDateFormat } from '../components/time';
+import { useOnboardingState } from '../features/onboarding';
 
 /** The merged `handle` of the matched routes, innermost last. */
 export function useRouteMeta(): RouteMeta {
@@ -29,6 +31,9 @@ function useLoadStartupData(): StartupData {
   const services = useMicroservices();
   const features = useFeaturesConfig();
   const footer = useFooter();
+  setDateFormat(globalState.data?.dateFormat ?? '');
+  const admin = user.data?.admin === true;
+  const onboarding = useOnboardingState(admin);
   const menu: MenuContext | undefined =
     user.data && globalState.data
       ? {
@@ -40,7 +45,12 @@ function useLoadStartupData(): StartupData {
           dedicatedCloud: globalState.data.dedicatedCloud,
         }
       : undefined;
-  const loading = user.isPending || globalState.isPending || services.isPending || features.isPending;
+  const loading =
+    user.isPending ||
+    globalState.isPending ||
+    services.isPending ||
+    features.isPending ||
+    (admin && onboarding.isPending);
   const error = user.error ?? globalState.error;
   const retry = () => Promise.all([user.refetch(), globalState.refetch(), services.refetch(), features.refetch()]);
   return {
@@ -48,6 +58,7 @@ function useLoadStartupData(): StartupData {
     menu,
     menuItems: menuItems(),
     serverName: footer.data?.serverName,
+    needsOnboarding: Boolean(onboarding.data?.needsOnboarding && !onboarding.data.gettingStartedSeen),
     loading,
     error,
     retry,
@@ -120,6 +131,7 @@ export function Root() {
       meta,
       user,
       menu,
+      needsOnboarding: startup.needsOnboarding,
     });
     if (decision.kind === 'redirect') return <Redirect decision={decision} />;
   }

@@ -306,6 +306,35 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/retention/pages/archive-search-page'), 'ArchiveSearchPage'),
           },
           {
+            path: '/admin/configuration/general',
+            handle: HANDLES['/admin/configuration/general'],
+            lazy: page(() => import('../features/settings/pages/general-settings-page'), 'GeneralSettingsPage'),
+          },
+          {
+            path: '/admin/proxies/configuration',
+            element: <Navigate to="/admin/proxies/configuration/list" replace />,
+          },
+          {
+            path: '/admin/proxies/configuration/list',
+            handle: HANDLES['/admin/proxies/configuration/list'],
+            lazy: page(() => import('../features/settings/pages/proxies-page'), 'ProxiesPage'),
+          },
+          {
+            path: '/admin/proxies/configuration/new',
+            handle: HANDLES['/admin/proxies/configuration/new'],
+            lazy: page(() => import('../features/settings/pages/proxy-form-page'), 'ProxyFormPage'),
+          },
+          {
+            path: '/admin/proxies/configuration/edit/:proxyName',
+            handle: HANDLES['/admin/proxies/configuration/edit/:proxyName'],
+            lazy: page(() => import('../features/settings/pages/proxy-form-page'), 'ProxyFormPage'),
+          },
+          {
+            path: '/quick-setup',
+            handle: HANDLES['/quick-setup'],
+            lazy: page(() => import('../features/onboarding/pages/quick-setup-page'), 'QuickSetupPage'),
+          },
+          {
             path: '/admin/configuration/backups',
             handle: HANDLES['/admin/configuration/backups'],
             lazy: page(() => import('../features/backup/pages/backups-page'), 'BackupsPage'),

@@ -1,9 +1,24 @@
+import dayjs from 'dayjs';
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
+/** The general settings' date format (dayjs tokens); empty: the browser's own. */
+let chosenFormat = '';
+
+/** Set by the shell from the global state: every date the console writes follows it. */
+export function setDateFormat(format: string): void {
+  chosenFormat = format;
+}
+
+/** The date part of a date-and-time format: what comes before the hours. */
+function datePart(format: string): string {
+  const at = format.search(/[Hh]/);
+  return (at < 0 ? format : format.slice(0, at)).replace(/[\s,]+$/, '');
+}
+
 export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
+  return chosenFormat ? dayjs(iso).format(chosenFormat) : dateTime.format(new Date(iso));
 }
 
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
@@ -14,7 +29,7 @@ export function formatTime(iso: string): string {
 }
 
 export function formatDate(iso: string): string {
-  return date.format(new Date(iso));
+  return chosenFormat ? dayjs(iso).format(datePart(chosenFormat)) : date.format(new Date(iso));
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

@@ -12,6 +12,8 @@ export interface StartupData {
   menuItems: MenuItem[];
   /** The server's name for page titles; undefined when it has none. */
   serverName: string | undefined;
+  /** An administrator of a deployment with nothing set up, who has not seen Getting Started. */
+  needsOnboarding: boolean;
   loading: boolean;
   error: Error | null;
   retry: () => Promise<unknown>;

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type UpdateObject } from 'kysely';
 import { REPOSITORY_MESSAGES, formatMessage, type RepositoryDeletion } from '@arca/contracts';
 import type { ChangeActor } from '../../core/changes.js';
-import { badRequest, conflict } from '../../core/errors.js';
+import { HttpError, badRequest, conflict } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { Database, RepositoryDeletionsTable } from '../../db/schema.js';
 import { deletionRefusal, getRepository, recordRepositoryChangeAs, removeRepository } from '../repositories/index.js';
@@ -10,6 +10,8 @@ import { deleteItems, subtreeStats } from './artifacts.store.js';
 
 /** Items deleted per transaction: small enough to keep each short, large enough to be quick. */
 const BATCH = 500;
+/** Rounds of deleting content written while the repository was being deleted, before the deletion fails. */
+const MAX_ROUNDS = 5;
 /** Repositories with at most this many items are deleted before the call answers. */
 const AT_ONCE = 2_000;
 /** How long a node's hold on a deletion lasts; each batch renews it. Past it, another node takes the deletion up. */
@@ -70,41 +72,33 @@ async function purge(
     if (Number(updated.numUpdatedRows) !== 1) throw new LeaseLost();
   };
   try {
-    for (;;) {
-      // deepest paths first: a folder goes after what it holds
-      const batch = await db
-        .selectFrom('items')
-        .selectAll()
+    // content written meanwhile by another route or a background writer (a Maven metadata file
+    // recalculated after a copy) is taken in a further round: the repository goes when it is empty
+    for (let round = 1; ; round++) {
+      await deleteContent(db, key, held);
+      const done = await db
+        .selectFrom('repository_deletions')
+        .select(['deleted_files', 'deleted_bytes'])
         .where('repo_key', '=', key)
-        .orderBy('path', 'desc')
-        .limit(BATCH)
-        .execute();
-      if (!batch.length) break;
-      const files = batch.filter((item) => item.folder !== 1);
-      const bytes = files.reduce((sum, item) => sum + Number(item.size), 0);
-      await db.transaction().execute(async (trx) => {
-        await deleteItems(trx, batch, Date.now());
-        await held(trx, {
-          deleted_files: sql<number>`deleted_files + ${files.length}`,
-          deleted_bytes: sql<number>`deleted_bytes + ${bytes}`,
-        });
-      });
+        .executeTakeFirstOrThrow();
+      const record = recordRepositoryChangeAs({ actor: deletion.actor, sourceIp: deletion.source_ip });
+      try {
+        await removeRepository(
+          db,
+          key,
+          async (trx, change) => {
+            await record(trx, change);
+            await held(trx, { state: 'done', lease_until: 0 });
+          },
+          `deleted with ${Number(done.deleted_files)} file(s), ${Number(done.deleted_bytes)} bytes`,
+        );
+        return;
+      } catch (error) {
+        const notEmpty = formatMessage(REPOSITORY_MESSAGES.notEmpty, { key });
+        if (round < MAX_ROUNDS && error instanceof HttpError && error.message === notEmpty) continue;
+        throw error;
+      }
     }
-    const done = await db
-      .selectFrom('repository_deletions')
-      .select(['deleted_files', 'deleted_bytes'])
-      .where('repo_key', '=', key)
-      .executeTakeFirstOrThrow();
-    const record = recordRepositoryChangeAs({ actor: deletion.actor, sourceIp: deletion.source_ip });
-    await removeRepository(
-      db,
-      key,
-      async (trx, change) => {
-        await record(trx, change);
-        await held(trx, { state: 'done', lease_until: 0 });
-      },
-      `deleted with ${Number(done.deleted_files)} file(s), ${Number(done.deleted_bytes)} bytes`,
-    );
   } catch (error) {
     if (error instanceof LeaseLost) {
       log.warn({ repoKey: key }, 'another node took up the deletion of this repository');
@@ -120,6 +114,33 @@ async function purge(
       .catch((failed: unknown) =>
         log.error({ err: failed, repoKey: key }, 'the failed deletion could not be recorded'),
       );
+  }
+}
+
+/** Deletes the repository's items, deepest first, a batch per transaction that also renews the hold. */
+async function deleteContent(
+  db: Db,
+  key: string,
+  held: (trx: Db, set: UpdateObject<Database, 'repository_deletions'>) => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    const batch = await db
+      .selectFrom('items')
+      .selectAll()
+      .where('repo_key', '=', key)
+      .orderBy('path', 'desc')
+      .limit(BATCH)
+      .execute();
+    if (!batch.length) return;
+    const files = batch.filter((item) => item.folder !== 1);
+    const bytes = files.reduce((sum, item) => sum + Number(item.size), 0);
+    await db.transaction().execute(async (trx) => {
+      await deleteItems(trx, batch, Date.now());
+      await held(trx, {
+        deleted_files: sql<number>`deleted_files + ${files.length}`,
+        deleted_bytes: sql<number>`deleted_bytes + ${bytes}`,
+      });
+    });
   }
 }
 

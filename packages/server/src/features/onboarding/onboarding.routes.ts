@@ -58,7 +58,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         gettingStartedSeen: data[GETTING_STARTED_SEEN] === true,
         completed: data[COMPLETED] === true,
-        needsOnboarding: admin && repositories.length === 0 && data[COMPLETED] !== true,
+        needsOnboarding: app.config.onboarding && admin && repositories.length === 0 && data[COMPLETED] !== true,
         repositoryCount: repositories.length,
         packageTypes: QUICK_SETUP_TYPES.map((type) => ({
           type,

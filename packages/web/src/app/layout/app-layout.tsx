@@ -4,6 +4,7 @@ import {
   AppstoreOutlined,
   DownOutlined,
   RocketOutlined,
+  ThunderboltOutlined,
   SwapOutlined,
   LogoutOutlined,
   PlusOutlined,
@@ -231,6 +232,16 @@ export function AppLayout() {
                   label: 'Getting Started',
                   onClick: () => setDialog('getting-started'),
                 },
+                ...(user?.admin
+                  ? [
+                      {
+                        key: 'quick-setup',
+                        icon: <ThunderboltOutlined />,
+                        label: 'Quick Setup',
+                        onClick: () => navigate('/quick-setup'),
+                      },
+                    ]
+                  : []),
                 { key: 'set-me-up', icon: <ApiOutlined />, label: 'Set Me Up', onClick: () => setDialog('set-me-up') },
                 ...(choices.length > 1
                   ? [

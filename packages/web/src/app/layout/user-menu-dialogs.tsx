@@ -32,12 +32,18 @@ export function GettingStartedModal({ open, admin, onClose }: { open: boolean; a
           {
             title: 'Create repositories',
             status: step(repositories > 0),
-            description: admin
-              ? go(
+            description: admin ? (
+              <>
+                {go('/quick-setup', 'Quick Setup: repositories for every package type you use, in one step')}
+                <br />
+                {go(
                   '/admin/repositories?quick=1',
-                  'Quick Repository Creation: a local, a remote and a virtual one at once',
-                )
-              : 'Ask an administrator for a repository to work in.',
+                  'Quick Repository Creation: a local, a remote and a virtual one of one type',
+                )}
+              </>
+            ) : (
+              'Ask an administrator for a repository to work in.'
+            ),
           },
           {
             title: 'Set up your client',

@@ -69,7 +69,9 @@ export function LoginPage() {
 
   const onAnswer = useLoginAnswer();
   const goOn = (admin: boolean, name: string) => {
-    const target = takePathAfterLogin(admin) ?? landingPath({ ...current.data!, admin, name });
+    // an administrator without a stored target enters at /: the guards send one who needs the
+    // onboarding there (spec part 1 §2), the others to their landing page
+    const target = takePathAfterLogin(admin) ?? (admin ? '/' : landingPath({ ...current.data!, admin, name }));
     navigate(target, { replace: true });
   };
 

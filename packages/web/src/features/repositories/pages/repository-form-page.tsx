@@ -21,6 +21,7 @@ import { useServerErrors } from '../../../lib/server-errors';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { FormActions } from '../../../components/form-actions';
 import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type-options';
+import { ProxySelect } from '../../settings';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -35,6 +36,7 @@ interface FormValues {
   url: string;
   username: string;
   password: string;
+  proxy: string;
   repositories: string[];
   defaultDeploymentRepo: string;
   metadataRetrievalCachePeriodSecs: number;
@@ -57,6 +59,7 @@ const EMPTY: FormValues = {
   url: '',
   username: '',
   password: '',
+  proxy: '',
   repositories: [],
   defaultDeploymentRepo: '',
   metadataRetrievalCachePeriodSecs: 7200,
@@ -190,6 +193,13 @@ export function RepositoryFormPage() {
                       </Form.Item>
                     </Col>
                   </Row>
+                  <Form.Item
+                    label="Proxy"
+                    name="proxy"
+                    extra="The HTTP proxy requests to the upstream go through (Administration › Proxies)."
+                  >
+                    <ProxySelect />
+                  </Form.Item>
                   <Form.Item
                     label="Metadata retrieval cache period (seconds)"
                     name="metadataRetrievalCachePeriodSecs"

@@ -45,6 +45,7 @@ import { useBuildNames } from '../../builds';
 import { useRepositories } from '../../repositories';
 import { testWebhook, useSaveWebhook, useWebhook, useWebhooks } from '../api/webhooks';
 import { deliveriesHref } from './webhooks-page';
+import { ProxySelect } from '../../settings';
 
 /** The form's values: the subscription flattened for its fields. */
 interface Values {
@@ -64,6 +65,7 @@ interface Values {
   url: string;
   secret: string;
   useSecretForSigning: boolean;
+  proxy: string;
   headers: { name: string; value: string }[];
 }
 
@@ -84,6 +86,7 @@ const EMPTY: Values = {
   url: '',
   secret: '',
   useSecretForSigning: false,
+  proxy: '',
   headers: [],
 };
 
@@ -108,6 +111,7 @@ function valuesOf(hook: WebhookAnswer): Values {
     url: handler?.url ?? '',
     secret: handler?.secret ?? '',
     useSecretForSigning: handler?.use_secret_for_signing ?? false,
+    proxy: handler?.proxy ?? '',
     headers: handler?.custom_http_headers ?? [],
   };
 }
@@ -141,6 +145,7 @@ function bodyOf(v: Values): WebhookSubscriptionInput {
         url: v.url.trim(),
         ...(v.secret ? { secret: v.secret } : {}),
         use_secret_for_signing: v.useSecretForSigning,
+        ...(v.proxy ? { proxy: v.proxy } : {}),
         custom_http_headers: v.headers.filter((h) => h.name || h.value),
       },
     ],
@@ -382,8 +387,12 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
               </Form.Item>
             </Col>
             <Col xs={24} lg={12}>
-              <Form.Item label="Proxy" extra="No proxies are configured on this deployment: requests go out directly.">
-                <Select disabled placeholder="Direct connection" aria-label="Proxy" />
+              <Form.Item
+                label="Proxy"
+                name="proxy"
+                extra="The HTTP proxy the requests go through (Administration › Proxies)."
+              >
+                <ProxySelect />
               </Form.Item>
             </Col>
           </Row>

@@ -1,0 +1,253 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  NGINX,
+  freePort,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
+import { clientHome, restCall, run } from './clients/clients';
+
+/** The smallest PNG: one transparent pixel. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let arca: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const call = (method: string, url: string, body?: unknown) =>
+  restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
+/** A console call as a script makes it: basic credentials and the console's CSRF header. */
+const consoleCall = (method: string, url: string, body?: unknown) =>
+  fetch(`${arca.url}/ui/api/v1/${url}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  arca = await startServer({}, { onboarding: true });
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await arca?.stop();
+});
+
+describe('first run', () => {
+  it('takes a new administrator from login through the wizard to a copied snippet that npm works with', async () => {
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: arca.url });
+    await page.waitForURL('**/ui/quick-setup');
+    await page.getByText('Welcome to Arca').waitFor();
+    await screenshot(page, 'quick-setup-welcome');
+    await page.getByRole('button', { name: 'Get started' }).click();
+
+    // each step keeps the user until its rule holds, with the rule's message
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Select what you use the platform for.');
+    await page.getByText('Commercial', { exact: true }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('radio', { name: 'Other' }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Describe your role.').waitFor();
+    await page.getByText('Enter your company name.').waitFor();
+    await page.getByLabel('Your role, in your words').fill('Release manager');
+    await page.getByLabel('Company name').fill('Acme');
+    await screenshot(page, 'quick-setup-details');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Select at least one feature.');
+    await page.getByRole('checkbox', { name: /Binary management/ }).check();
+    await page.getByRole('checkbox', { name: /Container Registry/ }).check();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // the personalisation is with the server now, and no longer in the browser
+    await page.getByRole('heading', { name: 'Which package types do you use?' }).waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem('arca.onboarding'))).toBeNull();
+    const data = (await (await consoleCall('GET', 'system/onboarding')).json()) as { completed: boolean };
+    expect(data.completed).toBe(true);
+    await page.getByRole('checkbox', { name: 'npm' }).check();
+    await page.getByRole('checkbox', { name: 'Generic' }).check();
+    await screenshot(page, 'quick-setup-repositories');
+    await page.getByRole('button', { name: 'Create repositories' }).click();
+    await page.getByText('Your repositories are ready').waitFor();
+    await screenshot(page, 'quick-setup-ready');
+    const repos = (await (await call('GET', '/artifactory/api/repositories')).json()) as { key: string }[];
+    expect(repos.map((r) => r.key).sort()).toEqual(['generic', 'generic-local', 'npm', 'npm-local', 'npm-remote']);
+
+    await page.getByRole('button', { name: 'Set Me Up' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Set Me Up: npm' });
+    await dialog.getByRole('button', { name: 'Generate a token and fill it in' }).click();
+    await dialog.getByText('A new access token is filled in below').waitFor();
+    await dialog.getByRole('tab', { name: /Or write \.npmrc/ }).click();
+    await dialog.getByRole('button', { name: /Copy: Or write \.npmrc/ }).click();
+    await dialog.getByText('Copied', { exact: true }).first().waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain(`registry=${arca.url}/artifactory/api/npm/npm/`);
+    expect(problems).toEqual([]);
+
+    // the copied .npmrc as a developer would use it: publish through the virtual repository, install back
+    const { home, env } = clientHome();
+    const pkg = fs.mkdtempSync(path.join(home, 'pkg-'));
+    fs.writeFileSync(path.join(pkg, '.npmrc'), `${copied}\n`);
+    fs.writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: 'first-steps', version: '1.0.0', license: 'MIT', main: 'index.js' }),
+    );
+    fs.writeFileSync(path.join(pkg, 'index.js'), "module.exports = 'hello from Arca';\n");
+    await run('npm', ['publish'], { cwd: pkg, env });
+    const app = fs.mkdtempSync(path.join(home, 'app-'));
+    fs.writeFileSync(path.join(app, '.npmrc'), `${copied}\n`);
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    await run('npm', ['install', 'first-steps@1.0.0'], { cwd: app, env });
+    expect(fs.readFileSync(path.join(app, 'node_modules/first-steps/index.js'), 'utf8')).toContain('hello from Arca');
+    const stored = await call('GET', '/artifactory/api/storage/npm-local/first-steps/-/first-steps-1.0.0.tgz');
+    expect(stored.status).toBe(200);
+    await page.context().close();
+  });
+});
+
+describe('settings pages', () => {
+  it('names the server in titles, shows an uploaded logo, writes the nginx configuration and keeps proxies', async () => {
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/admin/configuration/general`);
+    await page.getByRole('heading', { name: 'General Settings' }).waitFor();
+    await page.getByLabel('Server name', { exact: true }).fill('Acme Artifacts');
+    await page.getByLabel('Date format').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'YYYY-MM-DD HH:mm:ss' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('General settings were saved').waitFor();
+    await expect.poll(() => page.title()).toBe('General Settings - Acme Artifacts');
+
+    await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByText('The logo was uploaded').waitFor();
+    await page.getByRole('img', { name: 'Uploaded logo' }).waitFor();
+    await expect.poll(() => page.locator('header img[alt="Logo"]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'general-settings');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'View nginx configuration' }).click();
+    const nginx = page.getByRole('dialog', { name: 'nginx configuration' });
+    await expect.poll(() => nginx.getByLabel('nginx configuration').innerText()).toContain('proxy_pass http://arca;');
+    await screenshot(page, 'general-settings-nginx');
+    await nginx.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    await page.goto(`${arca.url}/ui/admin/proxies/configuration`);
+    await page.waitForURL('**/admin/proxies/configuration/list');
+    await page.getByText('No proxies yet').waitFor();
+    await page.getByRole('button', { name: 'New Proxy' }).click();
+    await page.getByRole('heading', { name: 'New Proxy' }).waitFor();
+    await page.getByLabel('Key', { exact: true }).fill('corporate');
+    await page.getByLabel('Host', { exact: true }).fill('proxy.acme.test');
+    await page.getByLabel('Port', { exact: true }).fill('3128');
+    await page.getByRole('checkbox', { name: 'System default' }).check();
+    await page.getByLabel('User name', { exact: true }).fill('svc-arca');
+    await page.getByLabel('Password', { exact: true }).fill('Proxy-Secret-1');
+    await screenshot(page, 'proxy-form');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL('**/admin/proxies/configuration/list');
+    const row = page.getByRole('row', { name: /corporate/ });
+    await row.getByText('Default').waitFor();
+    await row.getByText('proxy.acme.test:3128').waitFor();
+    await screenshot(page, 'proxies');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('reverse proxy', () => {
+  let nginx: ChildProcess | undefined;
+  afterAll(() => {
+    nginx?.kill('SIGTERM');
+  });
+
+  it('serves Arca and a Docker repository on its own port through nginx with the configuration Arca writes', async () => {
+    await call('PUT', '/artifactory/api/repositories/docker-local', { rclass: 'local', packageType: 'docker' });
+    const layer = Buffer.from('layer bytes');
+    const config = Buffer.from('{"architecture":"amd64","os":"linux"}');
+    const digest = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+    const auth = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    for (const blob of [layer, config]) {
+      const pushed = await fetch(`${arca.url}/v2/docker-local/hello/blobs/uploads/?digest=${digest(blob)}`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/octet-stream' },
+        body: blob,
+      });
+      expect(pushed.status).toBe(201);
+    }
+    const manifest = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: digest(config), size: config.length },
+      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: digest(layer), size: layer.length }],
+    });
+    const tagged = await fetch(`${arca.url}/v2/docker-local/hello/manifests/1.0`, {
+      method: 'PUT',
+      headers: { authorization: auth, 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
+      body: manifest,
+    });
+    expect(tagged.status).toBe(201);
+
+    const [httpPort, registryPort] = [await freePort(), await freePort()];
+    const saved = await consoleCall('GET', 'ui/generalConfig');
+    expect(saved.status).toBe(200);
+    const settings = (await saved.json()) as Record<string, unknown>;
+    const put = await consoleCall('PUT', 'ui/generalConfig', {
+      ...settings,
+      reverseProxy: {
+        serverName: 'localhost',
+        dockerReverseProxyMethod: 'PORTPERREPO',
+        reverseProxyRepositories: [{ repoKey: 'docker-local', port: registryPort }],
+        useHttp: true,
+        useHttps: false,
+        httpPort,
+        httpsPort: 443,
+        sslCertificate: '',
+        sslKey: '',
+        upstream: arca.url,
+      },
+    });
+    expect(put.status).toBe(200);
+    const site = await (await call('GET', '/artifactory/api/system/configuration/reverseProxy/nginx')).text();
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-nginx-'));
+    fs.writeFileSync(
+      path.join(dir, 'nginx.conf'),
+      `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nworker_processes 1;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n${site}\n}\n`,
+    );
+    nginx = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], { stdio: 'ignore' });
+    const through = (port: number, url: string) =>
+      fetch(`http://127.0.0.1:${port}${url}`, { headers: { authorization: auth } });
+    await expect
+      .poll(async () => (await through(httpPort, '/artifactory/api/system/ping').catch(() => undefined))?.status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
+    // the registry's port names the repository: clients ask for hello, Arca answers docker-local/hello
+    const tags = await through(registryPort, '/v2/hello/tags/list');
+    expect(await tags.json()).toEqual({ name: 'docker-local/hello', tags: ['1.0'] });
+    const pulled = await fetch(`http://127.0.0.1:${registryPort}/v2/hello/manifests/1.0`, {
+      headers: { authorization: auth, accept: 'application/vnd.oci.image.manifest.v1+json' },
+    });
+    expect(await pulled.text()).toBe(manifest);
+    expect((await through(registryPort, '/v2/')).status).toBe(200);
+  });
+});
