@@ -59,6 +59,8 @@ export interface Config {
    * for deployments that automation provisions.
    */
   onboarding: boolean;
+  /** The console's template and demo playground are reachable (ARCA_TESTED_FEATURES, default off). */
+  testedFeatures: boolean;
   /** Services this process runs. */
   services: ServiceName[];
   /** Extra licence issuer public keys (PEM or base64 SPKI DER, separated by ;), trusted besides this deployment's own key. */
@@ -237,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken: env.ARCA_METRICS_TOKEN || undefined,
     serverName: env.ARCA_SERVER_NAME || undefined,
     onboarding: flag(env, 'ARCA_ONBOARDING', true),
+    testedFeatures: flag(env, 'ARCA_TESTED_FEATURES', false),
     services: services(env.ARCA_SERVICES),
     licenseIssuerKeys: (env.ARCA_LICENSE_ISSUER_KEYS || '')
       .split(';')

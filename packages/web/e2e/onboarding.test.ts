@@ -42,7 +42,7 @@ const consoleCall = (method: string, url: string, body?: unknown) =>
   });
 
 beforeAll(async () => {
-  arca = await startServer({}, { onboarding: true });
+  arca = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 afterAll(async () => {
@@ -51,9 +51,20 @@ afterAll(async () => {
 });
 
 describe('first run', () => {
+  let fresh: RunningServer;
+  beforeAll(async () => {
+    // a deployment of its own, as it is on its first start
+    fresh = await startServer({}, { onboarding: true });
+  });
+  afterAll(async () => {
+    await fresh?.stop();
+  });
+  const freshCall = (method: string, url: string) =>
+    restCall(fresh.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url);
+
   it('takes a new administrator from login through the wizard to a copied snippet that npm works with', async () => {
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: arca.url });
+    const { page, problems } = await signIn(browser, fresh.url, 'admin', ADMIN_PASSWORD);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: fresh.url });
     await page.waitForURL('**/ui/quick-setup');
     await page.getByText('Welcome to Arca').waitFor();
     await screenshot(page, 'quick-setup-welcome');
@@ -82,7 +93,7 @@ describe('first run', () => {
     // the personalisation is with the server now, and no longer in the browser
     await page.getByRole('heading', { name: 'Which package types do you use?' }).waitFor();
     expect(await page.evaluate(() => window.localStorage.getItem('arca.onboarding'))).toBeNull();
-    const data = (await (await consoleCall('GET', 'system/onboarding')).json()) as { completed: boolean };
+    const data = (await (await freshCall('GET', '/ui/api/v1/system/onboarding')).json()) as { completed: boolean };
     expect(data.completed).toBe(true);
     await page.getByRole('checkbox', { name: 'npm' }).check();
     await page.getByRole('checkbox', { name: 'Generic' }).check();
@@ -90,18 +101,25 @@ describe('first run', () => {
     await page.getByRole('button', { name: 'Create repositories' }).click();
     await page.getByText('Your repositories are ready').waitFor();
     await screenshot(page, 'quick-setup-ready');
-    const repos = (await (await call('GET', '/artifactory/api/repositories')).json()) as { key: string }[];
+    const repos = (await (await freshCall('GET', '/artifactory/api/repositories')).json()) as { key: string }[];
     expect(repos.map((r) => r.key).sort()).toEqual(['generic', 'generic-local', 'npm', 'npm-local', 'npm-remote']);
 
     await page.getByRole('button', { name: 'Set Me Up' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Set Me Up: npm' });
     await dialog.getByRole('button', { name: 'Generate a token and fill it in' }).click();
     await dialog.getByText('A new access token is filled in below').waitFor();
-    await dialog.getByRole('tab', { name: /Or write \.npmrc/ }).click();
+    // a tab clicked while the dialog still zooms in may be missed: click until it is the selected one
+    const npmrcTab = dialog.getByRole('tab', { name: /Or write \.npmrc/ });
+    await expect
+      .poll(async () => {
+        await npmrcTab.click();
+        return npmrcTab.getAttribute('aria-selected');
+      })
+      .toBe('true');
     await dialog.getByRole('button', { name: /Copy: Or write \.npmrc/ }).click();
     await dialog.getByText('Copied', { exact: true }).first().waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toContain(`registry=${arca.url}/artifactory/api/npm/npm/`);
+    expect(copied).toContain(`registry=${fresh.url}/artifactory/api/npm/npm/`);
     expect(problems).toEqual([]);
 
     // the copied .npmrc as a developer would use it: publish through the virtual repository, install back
@@ -119,7 +137,7 @@ describe('first run', () => {
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     await run('npm', ['install', 'first-steps@1.0.0'], { cwd: app, env });
     expect(fs.readFileSync(path.join(app, 'node_modules/first-steps/index.js'), 'utf8')).toContain('hello from Arca');
-    const stored = await call('GET', '/artifactory/api/storage/npm-local/first-steps/-/first-steps-1.0.0.tgz');
+    const stored = await freshCall('GET', '/artifactory/api/storage/npm-local/first-steps/-/first-steps-1.0.0.tgz');
     expect(stored.status).toBe(200);
     await page.context().close();
   });
@@ -249,5 +267,62 @@ describe('reverse proxy', () => {
     });
     expect(await pulled.text()).toBe(manifest);
     expect((await through(registryPort, '/v2/')).status).toBe(200);
+  });
+});
+
+describe('help, teasers and the playground', () => {
+  it('reads the guides in the Education Center and explains the services Arca does not run', async () => {
+    // whatever ran before: this administrator has seen Getting Started, so that / leads to the overview
+    expect((await consoleCall('PUT', 'ui/userCustomData/gettingStartedSeen', { value: true })).status).toBe(204);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/education-center`);
+    await page.getByRole('heading', { name: 'Education Center' }).waitFor();
+    await page.getByLabel('Arca guide').getByRole('heading', { name: 'Arca', exact: true }).waitFor();
+    await page.getByRole('menuitem', { name: 'Deployment guide' }).click();
+    await page.waitForURL('**/education-center?guide=deploy');
+    await expect.poll(() => page.getByLabel('Deployment guide').innerText()).toContain('nginx');
+    await page.getByRole('link', { name: '/api/openapi.json' }).waitFor();
+    await screenshot(page, 'education-center');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`${arca.url}/ui/admin/pipelines-teaser`);
+    await page.getByRole('heading', { name: 'Pipelines' }).waitFor();
+    await page.getByText('This service is not part of this deployment.').waitFor();
+    await page.goto(`${arca.url}/ui/admin/security-and-compliance-teaser`);
+    await page.getByRole('heading', { name: 'Security & Compliance' }).waitFor();
+    await screenshot(page, 'security-teaser');
+    await page.getByRole('button', { name: 'Open' }).first().click();
+    await page.waitForURL('**/admin/management/permissions');
+    await page.goto(`${arca.url}/ui/admin/pdn-teaser`);
+    await page.getByRole('heading', { name: 'Private Distribution Network' }).waitFor();
+
+    // without the tested-feature flag the template is not entered: loaded directly, the console starts over
+    await page.goto(`${arca.url}/ui/template`);
+    await page.waitForURL('**/ui/overview');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('opens the template and the demo playground when the tested-feature flag is on', async () => {
+    const playground = await startServer({ ARCA_TESTED_FEATURES: 'true' });
+    try {
+      const { page, problems } = await signIn(browser, playground.url, 'admin', ADMIN_PASSWORD);
+      await page.goto(`${playground.url}/ui/template`);
+      await page.getByRole('heading', { name: 'Page template' }).waitFor();
+      await page.getByText('No things yet. Create one to see it here.').waitFor();
+      await screenshot(page, 'template');
+      await page.goto(`${playground.url}/ui/demo`);
+      await page.waitForURL('**/ui/demo/tree');
+      await page.getByRole('link', { name: 'TypeScript' }).click();
+      await page.waitForURL('**/ui/demo/typescript/greeting');
+      await page.getByText('Hello from a strictly typed page.').waitFor();
+      await page.getByRole('link', { name: 'Sub-applications' }).click();
+      await page.getByText('Hello from the greeting sub-application').waitFor();
+      await page.getByText(/^Mounted at /).waitFor();
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await playground.stop();
+    }
   });
 });

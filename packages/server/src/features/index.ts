@@ -9,7 +9,14 @@ import { authRoutes, clientSignIn, signInFlowRoutes, webLoginRoutes, registerAut
 import { mailRoutes } from './mail/index.js';
 import { licenseRoutes } from './license/index.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
-import { artifactorySystemRoutes, healthRoutes, metricsRoutes, systemRoutes, topologyRoutes } from './system/index.js';
+import {
+  artifactorySystemRoutes,
+  docsRoutes,
+  healthRoutes,
+  metricsRoutes,
+  systemRoutes,
+  topologyRoutes,
+} from './system/index.js';
 import { usersRestRoutes, usersRoutes } from './users/index.js';
 import { groupsRestRoutes, groupsRoutes } from './groups/index.js';
 import { permissionsRestRoutes, permissionsRoutes } from './permissions/index.js';
@@ -46,6 +53,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRestRoutes);
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(docsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(groupsRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -130,6 +130,21 @@ describe('navigation guards, in the order of the spec', () => {
     expect(resolveNavigation(input({ pathname: '/' }))).toEqual({ kind: 'redirect', to: '/packages' });
     expect(resolveNavigation(input({ pathname: '/home', user: admin }))).toEqual({ kind: 'redirect', to: '/overview' });
   });
+
+  it('sends an administrator who needs onboarding from the entry to the quick setup, and no one else', () => {
+    expect(resolveNavigation(input({ pathname: '/', user: admin, needsOnboarding: true }))).toEqual({
+      kind: 'redirect',
+      to: '/quick-setup',
+    });
+    // a deep link is followed as it is; a user is never onboarded
+    expect(resolveNavigation(input({ pathname: '/builds', user: admin, needsOnboarding: true }))).toEqual({
+      kind: 'continue',
+    });
+    expect(resolveNavigation(input({ pathname: '/', needsOnboarding: true }))).toEqual({
+      kind: 'redirect',
+      to: '/packages',
+    });
+  });
 });
 
 describe('legacy link rewriting', () => {

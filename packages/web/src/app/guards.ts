@@ -21,6 +21,8 @@ export interface NavigationInput {
 
 export type NavigationDecision =
   | { kind: 'continue' }
+  /** Navigation does not happen: the user stays where they were (or goes to the start). */
+  | { kind: 'cancel' }
   | {
       kind: 'redirect';
       to: string;
@@ -54,6 +56,8 @@ export function rewriteLegacyLink(pathname: string, hash: string): string | unde
 export function resolveNavigation(input: NavigationInput): NavigationDecision {
   const { pathname, search, hash, meta, user, menu } = input;
   if (meta.public) return { kind: 'continue' };
+  // spec part 1 §2: /template and /demo are entered only when the tested-feature flag is supported
+  if (meta.testedFeature && !menu.features.testedFeatures) return { kind: 'cancel' };
 
   const legacy = rewriteLegacyLink(pathname, hash);
   if (legacy !== undefined) return { kind: 'redirect', to: legacy };

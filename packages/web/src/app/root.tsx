@@ -74,6 +74,17 @@ function Redirect({ decision }: { decision: Extract<NavigationDecision, { kind: 
   return null;
 }
 
+/** A navigation that does not happen: back where the user came from, or to the start when they came from nowhere. */
+function Cancel() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useEffect(() => {
+    if (location.key !== 'default') navigate(-1);
+    else navigate('/', { replace: true });
+  }, [location.key, navigate]);
+  return null;
+}
+
 /**
  * Logs out and starts again at / when the signed-in user changes under the console (another tab
  * signed in as someone else).
@@ -134,6 +145,7 @@ export function Root() {
       needsOnboarding: startup.needsOnboarding,
     });
     if (decision.kind === 'redirect') return <Redirect decision={decision} />;
+    if (decision.kind === 'cancel') return <Cancel />;
   }
   return (
     <StartupContext.Provider value={startup}>

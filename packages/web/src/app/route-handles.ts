@@ -8,6 +8,8 @@ export interface RouteMeta {
   public?: boolean;
   /** Administration pages. */
   admin?: boolean;
+  /** The template and demo playground: entered only when the tested-feature flag is on. */
+  testedFeature?: boolean;
   /** The menu entry this page belongs to. */
   menuKey?: string;
   /** The menu entry this route is the page of (its path is the route's). */
@@ -229,6 +231,48 @@ export const HANDLES = {
   '/admin/proxies/configuration/new': { admin: true, menuKey: 'proxies', title: 'New Proxy' },
   '/admin/proxies/configuration/edit/:proxyName': { admin: true, menuKey: 'proxies', title: 'Edit Proxy' },
   '/quick-setup': { admin: true, title: 'Quick Setup' },
+  '/admin/security-and-compliance-teaser': {
+    admin: true,
+    menuKey: 'security-teaser',
+    menu: {
+      key: 'security-teaser',
+      minRank: 1,
+      label: 'Security & Compliance',
+      sidebar: 'administration',
+      group: 'Platform Services',
+      description: 'Vulnerability and licence scanning: not part of this deployment',
+      adminOnly: true,
+    },
+  },
+  '/admin/pipelines-teaser': {
+    admin: true,
+    menuKey: 'pipelines-teaser',
+    menu: {
+      key: 'pipelines-teaser',
+      minRank: 1,
+      label: 'Pipelines',
+      sidebar: 'administration',
+      group: 'Platform Services',
+      description: 'CI/CD pipelines next to the repositories: not part of this deployment',
+      adminOnly: true,
+    },
+  },
+  '/admin/pdn-teaser': {
+    admin: true,
+    menuKey: 'pdn-teaser',
+    menu: {
+      key: 'pdn-teaser',
+      minRank: 1,
+      label: 'Distribution Network',
+      sidebar: 'administration',
+      group: 'Platform Services',
+      description: 'Peer-to-peer downloads of large releases: not part of this deployment',
+      adminOnly: true,
+    },
+  },
+  '/education-center': { title: 'Education Center' },
+  '/template': { title: 'Page template', testedFeature: true },
+  '/demo': { title: 'Demo playground', testedFeature: true },
   '/admin/configuration/mail': {
     admin: true,
     menuKey: 'mail',

@@ -335,6 +335,49 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/onboarding/pages/quick-setup-page'), 'QuickSetupPage'),
           },
           {
+            path: '/admin/security-and-compliance-teaser',
+            handle: HANDLES['/admin/security-and-compliance-teaser'],
+            lazy: page(() => import('../features/help/pages/teaser-pages'), 'SecurityTeaserPage'),
+          },
+          {
+            path: '/admin/pipelines-teaser',
+            handle: HANDLES['/admin/pipelines-teaser'],
+            lazy: page(() => import('../features/help/pages/teaser-pages'), 'PipelinesTeaserPage'),
+          },
+          {
+            path: '/admin/pdn-teaser',
+            handle: HANDLES['/admin/pdn-teaser'],
+            lazy: page(() => import('../features/help/pages/teaser-pages'), 'PdnTeaserPage'),
+          },
+          {
+            path: '/education-center',
+            handle: HANDLES['/education-center'],
+            lazy: page(() => import('../features/help/pages/education-center-page'), 'EducationCenterPage'),
+          },
+          {
+            path: '/template',
+            handle: HANDLES['/template'],
+            lazy: page(() => import('../features/playground/pages/template-page'), 'TemplatePage'),
+          },
+          {
+            path: '/demo',
+            handle: HANDLES['/demo'],
+            lazy: page(() => import('../features/playground/pages/demo-pages'), 'DemoLayout'),
+            children: [
+              { index: true, element: <Navigate to="/demo/tree" replace /> },
+              { path: 'tree', lazy: page(() => import('../features/playground/pages/demo-pages'), 'DemoTreePage') },
+              { path: 'typescript', element: <Navigate to="/demo/typescript/greeting" replace /> },
+              {
+                path: 'typescript/greeting',
+                lazy: page(() => import('../features/playground/pages/demo-pages'), 'DemoGreetingPage'),
+              },
+              {
+                path: 'multi-mfe-mounting-container',
+                lazy: page(() => import('../features/playground/pages/demo-pages'), 'DemoMountingContainerPage'),
+              },
+            ],
+          },
+          {
             path: '/admin/configuration/backups',
             handle: HANDLES['/admin/configuration/backups'],
             lazy: page(() => import('../features/backup/pages/backups-page'), 'BackupsPage'),

@@ -80,6 +80,7 @@ const GROUP_ORDER = [
   'Configuration',
   'Monitoring',
   'License Management',
+  'Platform Services',
 ];
 const groupRank = (name: string) => {
   const rank = GROUP_ORDER.indexOf(name);

@@ -23,14 +23,17 @@ import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { addAdoptionMetric, listJobRuns } from './system.store.js';
 
-/** Features this build offers; the console gates menu entries on them. */
-const FEATURES = {
-  artifactsBrowser: false,
-  projects: false,
-  quickSetup: false,
-  onboarding: false,
-  testedFeatures: false,
-} as const;
+/** Features this build offers; the console gates menu entries and routes on them. */
+function features(app: FastifyInstance): Record<string, boolean> {
+  return {
+    artifactsBrowser: false,
+    projects: false,
+    quickSetup: true,
+    onboarding: app.config.onboarding,
+    // the console's template and demo playground (/template, /demo), for those who work on it
+    testedFeatures: app.config.testedFeatures,
+  };
+}
 
 async function versionInfo(app: FastifyInstance) {
   return {
@@ -58,7 +61,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/system/featuresConfig',
     { config: { access: 'public' }, schema: { response: { 200: featuresConfigSchema } } },
-    () => ({ features: { ...FEATURES } }),
+    () => ({ features: features(app) }),
   );
 
   app.post(

@@ -3,6 +3,7 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   DownOutlined,
+  ReadOutlined,
   RocketOutlined,
   ThunderboltOutlined,
   SwapOutlined,
@@ -243,6 +244,12 @@ export function AppLayout() {
                     ]
                   : []),
                 { key: 'set-me-up', icon: <ApiOutlined />, label: 'Set Me Up', onClick: () => setDialog('set-me-up') },
+                {
+                  key: 'education-center',
+                  icon: <ReadOutlined />,
+                  label: 'Education Center',
+                  onClick: () => navigate('/education-center'),
+                },
                 ...(choices.length > 1
                   ? [
                       {

@@ -10,7 +10,10 @@ import { Empty } from 'antd';
 export function Readme({ text }: { text: string | null | undefined }) {
   const html = useMemo(() => {
     if (!text?.trim()) return '';
-    return renderReadme(text).replace(/<a /g, '<a target="_blank" rel="noopener noreferrer" ');
+    // code blocks scroll sideways: reachable from the keyboard
+    return renderReadme(text)
+      .replace(/<a /g, '<a target="_blank" rel="noopener noreferrer" ')
+      .replace(/<pre>/g, '<pre tabindex="0">');
   }, [text]);
   if (!html) return <Empty description="This package has no readme." />;
   return <div className="package-readme" data-testid="readme" dangerouslySetInnerHTML={{ __html: html }} />;

@@ -1,0 +1,2 @@
+/** What other features use of the packages feature: they import this module only. */
+export { Readme } from './components/readme';
