@@ -25,3 +25,4 @@ export * from './webhooks.js';
 export * from './retention.js';
 export * from './onboarding.js';
 export * from './settings.js';
+export * from './keys.js';

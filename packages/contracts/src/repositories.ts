@@ -134,6 +134,8 @@ export const repositoryConfigSchema = z.object({
   password: z.string().max(1024).optional(),
   /** Remote repositories: the HTTP proxy to go through; empty for the default proxy, if one is set. */
   proxy: z.string().max(64).default(''),
+  /** Remote repositories: the alias of the client certificate presented to the upstream; empty for none. */
+  clientTlsCertificate: z.string().max(64).default(''),
   repositories: z.array(z.string()).default([]),
   defaultDeploymentRepo: z.string().default(''),
   /**

@@ -326,3 +326,42 @@ describe('help, teasers and the playground', () => {
     }
   });
 });
+
+describe('keys management', () => {
+  it('generates a GPG key pair, verifies it and shows the keys that sign repository metadata', async () => {
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/admin/artifactory/security/keys_management`);
+    await page.getByRole('heading', { name: 'Keys Management' }).waitFor();
+    await page.getByText('No key pairs yet.').waitFor();
+    await page.getByRole('button', { name: 'Add Key Pair' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Key Pair' });
+    await dialog.getByLabel('Name').fill('release');
+    await dialog.getByLabel('Alias').fill('Acme Release');
+    await dialog.getByRole('button', { name: 'Generate' }).last().click();
+    await page.getByText('Key pair release was generated').waitFor();
+    const row = page.getByRole('row', { name: /release/ });
+    await row.getByText('GPG').waitFor();
+    await row.getByRole('button', { name: 'Verify release' }).click();
+    await page.getByText('The key pair signs and its public key verifies the signature.').waitFor();
+    await screenshot(page, 'keys-management');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'Signing Keys' }).click();
+    await page.waitForURL('**/keys_management/signing-keys');
+    await page.getByText('Deployment signing key').waitFor();
+    await page.getByText('Every repository signs with the deployment key.', { exact: false }).waitFor();
+    await screenshot(page, 'signing-keys');
+    await page.getByRole('tab', { name: 'Certificates' }).click();
+    await page.waitForURL('**/keys_management/certificates');
+    await page.getByText('No certificates yet.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Add Certificate' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Certificate' });
+    await add.getByLabel('Alias').fill('broken');
+    await add.getByLabel('PEM').fill('not a certificate');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await add.getByText('The PEM holds no certificate.').waitFor();
+    await screenshot(page, 'certificates');
+    await add.getByRole('button', { name: 'Cancel' }).click();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import dns from 'node:dns';
+import { rootCertificates } from 'node:tls';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import {
@@ -68,12 +70,40 @@ function guardedLookup(
 
 const agents = new Map<string, Agent>();
 
-function agentFor(guarded: boolean, timeouts: OutboundTimeouts): Agent {
-  const key = `${guarded}:${timeouts.connectMs}:${timeouts.firstByteMs}:${timeouts.idleMs}`;
+/**
+ * TLS of an outbound request: certificate authorities trusted besides the system's, and a client
+ * certificate to present (a remote repository whose upstream asks for one).
+ */
+export interface OutboundTls {
+  /** PEM certificates trusted in addition to Node's bundled roots. */
+  ca?: readonly string[];
+  /** PEM client certificate (with its chain) and its private key. */
+  cert?: string;
+  key?: string;
+}
+
+/** TLS options for undici's connector: the added authorities extend the roots, never replace them. */
+function tlsOptions(tls: OutboundTls | undefined): { ca?: string[]; cert?: string; key?: string } {
+  if (!tls) return {};
+  return {
+    ...(tls.ca?.length ? { ca: [...rootCertificates, ...tls.ca] } : {}),
+    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
+  };
+}
+
+const tlsKey = (tls: OutboundTls | undefined) =>
+  tls
+    ? createHash('sha256')
+        .update(JSON.stringify([tls.ca ?? [], tls.cert ?? '', tls.key ?? '']))
+        .digest('hex')
+    : '';
+
+function agentFor(guarded: boolean, timeouts: OutboundTimeouts, tls?: OutboundTls): Agent {
+  const key = `${guarded}:${timeouts.connectMs}:${timeouts.firstByteMs}:${timeouts.idleMs}:${tlsKey(tls)}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
-      connect: { timeout: timeouts.connectMs, ...(guarded ? { lookup: guardedLookup } : {}) },
+      connect: { timeout: timeouts.connectMs, ...(guarded ? { lookup: guardedLookup } : {}), ...tlsOptions(tls) },
       headersTimeout: timeouts.firstByteMs,
       bodyTimeout: timeouts.idleMs,
     });
@@ -98,19 +128,24 @@ export interface OutboundProxy {
 const proxyAgents = new Map<string, ProxyAgent>();
 
 /** The proxy's agent, with or without its credentials. */
-function proxyAgentFor(proxy: OutboundProxy, withCredentials: boolean, timeouts: OutboundTimeouts): ProxyAgent {
+function proxyAgentFor(
+  proxy: OutboundProxy,
+  withCredentials: boolean,
+  timeouts: OutboundTimeouts,
+  tls?: OutboundTls,
+): ProxyAgent {
   const token =
     withCredentials && proxy.username
       ? `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}`
       : undefined;
-  const key = JSON.stringify([proxy.host, proxy.port, token ?? '', timeouts]);
+  const key = JSON.stringify([proxy.host, proxy.port, token ?? '', timeouts, tlsKey(tls)]);
   let agent = proxyAgents.get(key);
   if (!agent) {
     agent = new ProxyAgent({
       uri: `http://${proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host}:${proxy.port}`,
       ...(token ? { token } : {}),
       proxyTls: { timeout: timeouts.connectMs },
-      requestTls: { timeout: timeouts.connectMs },
+      requestTls: { timeout: timeouts.connectMs, ...tlsOptions(tls) },
       headersTimeout: timeouts.firstByteMs,
       bodyTimeout: timeouts.idleMs,
     });
@@ -141,12 +176,14 @@ async function dispatcherFor(
   timeouts: OutboundTimeouts,
 ): Promise<Dispatcher> {
   const { proxy } = request;
-  if (!proxy) return agentFor(!allowedByName(url, request.allowed), timeouts);
+  // a client certificate is presented to the first origin only; the trusted authorities apply to every hop
+  const tls = url.origin === first.origin ? request.tls : request.tls?.ca ? { ca: request.tls.ca } : undefined;
+  if (!proxy) return agentFor(!allowedByName(url, request.allowed), timeouts, tls);
   await checkResolved(url, request.allowed);
   const host = url.hostname.toLowerCase();
   const credentials =
     host === first.hostname.toLowerCase() || proxy.redirectToHosts.some((h) => h.toLowerCase() === host);
-  return proxyAgentFor(proxy, credentials, timeouts);
+  return proxyAgentFor(proxy, credentials, timeouts, tls);
 }
 
 /** `host:port` of a URL, with the scheme's default port. */
@@ -203,6 +240,8 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** The HTTP proxy to go through; none for a direct connection. */
   proxy?: OutboundProxy;
+  /** Authorities trusted besides the system's, and a client certificate to present. */
+  tls?: OutboundTls;
 }
 
 /**

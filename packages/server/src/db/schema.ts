@@ -159,6 +159,8 @@ export interface RepositoriesTable {
   redeploy_releases: number;
   /** Remote repositories: the proxy they go through; empty for the default proxy, if any. */
   proxy_key: string;
+  /** Remote repositories: the alias of the client certificate presented to the upstream; empty for none. */
+  client_tls_certificate: string;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */
@@ -431,6 +433,37 @@ export interface SigningKeysTable {
   created_by: string;
 }
 
+/** A named GPG or RSA key pair; the private key (armored or PEM) sealed. */
+export interface KeyPairsTable {
+  name: string;
+  type: 'GPG' | 'RSA';
+  alias: string;
+  fingerprint: string;
+  algorithm: string;
+  public_key: string;
+  private_key: string;
+  source: 'generated' | 'imported';
+  created_at: number;
+  created_by: string;
+}
+
+/** A TLS certificate: a client one (with its sealed private key) or an authority trusted for outbound requests. */
+export interface CertificatesTable {
+  alias: string;
+  kind: 'client' | 'trusted';
+  /** PEM: the certificate and, for a client one, its chain. */
+  certificate: string;
+  /** Sealed PEM private key of a client certificate; empty for a trusted one. */
+  private_key: string;
+  subject: string;
+  issuer: string;
+  fingerprint: string;
+  valid_from: number;
+  valid_until: number;
+  created_at: number;
+  created_by: string;
+}
+
 /** A value the console keeps for a user (the onboarding's flags), as JSON text. */
 export interface UserCustomDataTable {
   user_name: string;
@@ -590,6 +623,8 @@ export interface Database {
   repository_deletions: RepositoryDeletionsTable;
   signing_keys: SigningKeysTable;
   user_custom_data: UserCustomDataTable;
+  key_pairs: KeyPairsTable;
+  certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;
   settings: SettingsTable;

@@ -35,6 +35,7 @@ import { backupRoutes, registerBackups } from './backup/index.js';
 import { registerSigning, signingRestRoutes } from './signing/index.js';
 import { policyRoutes, registerRetention, retentionConsoleRoutes } from './retention/index.js';
 import { proxiesRoutes } from './proxies/index.js';
+import { certificatesRestRoutes, keysRoutes } from './keys/index.js';
 import { onboardingRoutes } from './onboarding/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
@@ -49,6 +50,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(certificatesRestRoutes);
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRestRoutes);

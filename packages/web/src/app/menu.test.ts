@@ -102,6 +102,7 @@ describe('menu filtering', () => {
         'cold-storage',
         'general-settings',
         'groups',
+        'keys-management',
         'layouts',
         'licenses',
         'mail',

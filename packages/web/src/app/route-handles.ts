@@ -273,6 +273,20 @@ export const HANDLES = {
   '/education-center': { title: 'Education Center' },
   '/template': { title: 'Page template', testedFeature: true },
   '/demo': { title: 'Demo playground', testedFeature: true },
+  '/admin/artifactory/security/keys_management/:label?': {
+    admin: true,
+    menuKey: 'keys-management',
+    title: 'Keys Management',
+    menu: {
+      key: 'keys-management',
+      minRank: 1,
+      label: 'Keys Management',
+      sidebar: 'administration',
+      group: 'Security',
+      description: 'GPG and RSA key pairs, and the keys that sign repository metadata',
+      adminOnly: true,
+    },
+  },
   '/admin/configuration/mail': {
     admin: true,
     menuKey: 'mail',

@@ -378,6 +378,23 @@ export const ROUTES: RouteObject[] = [
             ],
           },
           {
+            path: '/admin/artifactory/security/keys_management/:label?',
+            handle: HANDLES['/admin/artifactory/security/keys_management/:label?'],
+            lazy: page(() => import('../features/keys/pages/keys-management-page'), 'KeysManagementPage'),
+          },
+          {
+            path: '/admin/artifactory/security/signing_keys',
+            element: <Navigate to="/admin/artifactory/security/keys_management/signing-keys" replace />,
+          },
+          {
+            path: '/admin/artifactory/security/certificates',
+            element: <Navigate to="/admin/artifactory/security/keys_management/certificates" replace />,
+          },
+          {
+            path: '/admin/artifactory/security/rsa_keys',
+            element: <Navigate to="/admin/artifactory/security/keys_management/gpg-rsa-keys" replace />,
+          },
+          {
             path: '/admin/configuration/backups',
             handle: HANDLES['/admin/configuration/backups'],
             lazy: page(() => import('../features/backup/pages/backups-page'), 'BackupsPage'),

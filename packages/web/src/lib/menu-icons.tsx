@@ -25,6 +25,7 @@ import {
   SafetyCertificateOutlined,
   SafetyOutlined,
   SecurityScanOutlined,
+  SignatureOutlined,
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -47,6 +48,7 @@ const ICONS: Record<string, ReactNode> = {
   mail: <MailOutlined />,
   'general-settings': <ControlOutlined />,
   proxies: <GlobalOutlined />,
+  'keys-management': <SignatureOutlined />,
   'security-teaser': <SecurityScanOutlined />,
   'pipelines-teaser': <DeploymentUnitOutlined />,
   'pdn-teaser': <ClusterOutlined />,

@@ -23,6 +23,7 @@ import * as signingKeys from './2026-12-08-signing-keys.js';
 import * as archive from './2026-12-09-archive.js';
 import * as nameSearchRows from './2026-12-10-name-search-rows.js';
 import * as settings from './2026-12-11-settings.js';
+import * as keys from './2026-12-12-keys.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-09-archive': archive,
   '2026-12-10-name-search-rows': nameSearchRows,
   '2026-12-11-settings': settings,
+  '2026-12-12-keys': keys,
 };

@@ -29,6 +29,7 @@ export const TRASHCAN_ROW: RepositoryRow = {
   url: '',
   username: '',
   proxy_key: '',
+  client_tls_certificate: '',
   password: null,
   members: '[]',
   default_deployment_repo: '',

@@ -3,6 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Response } from 'undici';
 import { outboundFetch } from '../../core/outbound.js';
 import { outboundProxy } from '../../core/proxies.js';
+import { outboundTls } from '../../core/certificates.js';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
@@ -68,12 +69,13 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
     try {
       const allowed = (await ctx.allowedHosts?.()) ?? [];
       const proxy = await outboundProxy(ctx.db, repo.proxy_key);
-      response = await outboundFetch(url, { headers, allowed, proxy });
+      const tls = await outboundTls(ctx.db, repo.client_tls_certificate);
+      response = await outboundFetch(url, { headers, allowed, proxy, tls });
       if (response.status === 401 && registry && sameHost(url, repo.url)) {
         const authorization = await registry.answer(response.headers.get('www-authenticate'), allowed, proxy);
         if (authorization) {
           await response.body?.cancel().catch(() => undefined);
-          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed, proxy });
+          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed, proxy, tls });
         }
       }
     } catch (error) {

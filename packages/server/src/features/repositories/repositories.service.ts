@@ -13,6 +13,7 @@ import {
   type RepositoryListItem,
   type RepositoryReaderAnswer,
   PROXY_MESSAGES,
+  CERTIFICATE_MESSAGES,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { bumpConfigGeneration } from '../../core/config-cache.js';
@@ -22,6 +23,7 @@ import type { FastifyRequest } from 'fastify';
 import { recordChange, type ChangeActor, type OnChange } from '../../core/changes.js';
 import { auditActor } from '../../core/audit.js';
 import { findProxy } from '../../core/proxies.js';
+import { findCertificate } from '../../core/certificates.js';
 import { OutboundRefused, checkOutboundUrl } from '../../core/outbound.js';
 import {
   deleteRepository,
@@ -98,6 +100,7 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     url: row.url,
     username: row.username,
     proxy: row.proxy_key,
+    clientTlsCertificate: row.client_tls_certificate,
     hasPassword: row.password !== null && row.password !== '',
     repositories: parseMembers(row),
     defaultDeploymentRepo: row.default_deployment_repo,
@@ -166,6 +169,21 @@ async function validate(
     if (config.proxy && !(await findProxy(db, config.proxy))) {
       throw badRequest(fill(PROXY_MESSAGES.notFound, { key: config.proxy }), 'proxy');
     }
+    if (config.clientTlsCertificate) {
+      const certificate = await findCertificate(db, config.clientTlsCertificate);
+      if (!certificate) {
+        throw badRequest(
+          fill(CERTIFICATE_MESSAGES.notFound, { alias: config.clientTlsCertificate }),
+          'clientTlsCertificate',
+        );
+      }
+      if (certificate.kind !== 'client') {
+        throw badRequest(
+          fill(CERTIFICATE_MESSAGES.notClient, { alias: config.clientTlsCertificate }),
+          'clientTlsCertificate',
+        );
+      }
+    }
     try {
       checkOutboundUrl(config.url.trim(), allowedHosts);
     } catch (error) {
@@ -207,6 +225,7 @@ async function validate(
     url: config.rclass === 'remote' ? config.url.trim() : '',
     username: config.rclass === 'remote' ? config.username : '',
     proxy_key: config.rclass === 'remote' ? config.proxy : '',
+    client_tls_certificate: config.rclass === 'remote' ? config.clientTlsCertificate : '',
     password:
       config.rclass !== 'remote'
         ? null

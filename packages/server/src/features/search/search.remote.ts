@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/principals.js';
 import { outboundFetch } from '../../core/outbound.js';
 import { outboundProxy } from '../../core/proxies.js';
+import { outboundTls } from '../../core/certificates.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import type { UpstreamHit } from '../artifacts/index.js';
 import { listRepositories } from '../repositories/index.js';
@@ -39,6 +40,7 @@ export async function searchRemotes(
   const answers = await Promise.allSettled(
     remotes.map(async (repo) => {
       const proxy = await outboundProxy(app.db, repo.proxy_key);
+      const tls = await outboundTls(app.db, repo.client_tls_certificate);
       const base = repo.url.endsWith('/') ? repo.url : `${repo.url}/`;
       const hits = await app.formatRegistry.for(repo.package_type)!.searchUpstream!(term, (path, headers = {}) => {
         const url = new URL(path, base).toString();
@@ -46,7 +48,13 @@ export async function searchRemotes(
           repo.username && new URL(url).host === new URL(base).host
             ? { authorization: `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}` }
             : {};
-        return outboundFetch(url, { headers: { ...headers, ...auth }, allowed, timeouts: UPSTREAM_TIMEOUTS, proxy });
+        return outboundFetch(url, {
+          headers: { ...headers, ...auth },
+          allowed,
+          timeouts: UPSTREAM_TIMEOUTS,
+          proxy,
+          tls,
+        });
       });
       return hits
         .filter((hit) => canSee(readable, repo.key, hit.path))

@@ -41,14 +41,7 @@ export async function signingRestRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(`${BASE}s`, { config: { access: 'admin' } }, async () => {
-    const own = await app.db.selectFrom('signing_keys').select('scope').orderBy('scope').execute();
-    const deployment = await keys().deploymentKey();
-    const repositories = await Promise.all(
-      own.filter((r) => r.scope !== DEPLOYMENT_SCOPE).map((r) => keys().get(r.scope)),
-    );
-    return { deployment, repositories: repositories.filter(Boolean) };
-  });
+  app.get(`${BASE}s`, { config: { access: 'admin' } }, () => keys().list());
 
   const scopeOf = async (request: FastifyRequest<{ Params: Partial<RepoParams> }>) =>
     request.params.repoKey === undefined

@@ -129,6 +129,18 @@ export class SigningKeys {
     return (await this.get(scope))!;
   }
 
+  /** The deployment's key and the repositories' own keys. */
+  async list(): Promise<{ deployment: SigningKeyInfo; repositories: SigningKeyInfo[] }> {
+    const deployment = await this.deploymentKey();
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .where('scope', '!=', DEPLOYMENT_SCOPE)
+      .orderBy('scope')
+      .execute();
+    return { deployment, repositories: rows.map(infoOf) };
+  }
+
   /** Removes a repository's own key: it signs with the deployment's again. False when it had none. */
   async remove(scope: string): Promise<boolean> {
     const result = await this.db.deleteFrom('signing_keys').where('scope', '=', scope).executeTakeFirst();

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { outboundProxy } from '../../core/proxies.js';
+import { outboundTls } from '../../core/certificates.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { patternsCover } from '../../core/permissions.js';
 import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
@@ -292,6 +293,7 @@ export class WebhookSender {
               deliveries: run.map((d) => ({ body: d.payload, eventId: d.event_id })),
               allowed: await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts),
               proxy: await outboundProxy(db, handler.proxy ?? ''),
+              tls: await outboundTls(db),
               // the run ends within its lease: a post started before this ends before it runs out
               startBefore: now + LEASE_MS - ATTEMPT_TIMEOUT_MS,
             })

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { WebhookHandler } from '@arca/contracts';
 import { post, type Exchange } from './webhooks.send.js';
-import type { OutboundProxy } from '../../core/outbound.js';
+import type { OutboundProxy, OutboundTls } from '../../core/outbound.js';
 
 /** One run of a queue for the posting thread: bodies of one handler, sent in order. */
 export interface PostRun {
@@ -11,6 +11,8 @@ export interface PostRun {
   allowed: readonly string[];
   /** The HTTP proxy the handler's posts go through, if any. */
   proxy?: OutboundProxy;
+  /** The authorities trusted besides the system's. */
+  tls?: OutboundTls;
   /** No post starts after this time (epoch ms): the run ends within its lease. */
   startBefore: number;
 }
@@ -39,7 +41,14 @@ if (parentPort) {
       const exchanges: Exchange[] = [];
       for (const delivery of message.deliveries) {
         if (stopping || Date.now() >= message.startBefore) break;
-        const exchange = await post(message.handler, delivery.body, delivery.eventId, message.allowed, message.proxy);
+        const exchange = await post(
+          message.handler,
+          delivery.body,
+          delivery.eventId,
+          message.allowed,
+          message.proxy,
+          message.tls,
+        );
         exchanges.push(exchange);
         if (exchange.status === null || exchange.status < 200 || exchange.status >= 300) break;
       }

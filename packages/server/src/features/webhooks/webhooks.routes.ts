@@ -20,6 +20,7 @@ import { auditActor } from '../../core/audit.js';
 import { HttpError, notFound } from '../../core/errors.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { outboundProxy } from '../../core/proxies.js';
+import { outboundTls } from '../../core/certificates.js';
 import { originOf, payloadOf } from './webhooks.delivery.js';
 import { post } from './webhooks.send.js';
 import {
@@ -117,6 +118,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
         'test',
         await allowedOutboundHosts(db, app.config.outboundAllowedHosts),
         await outboundProxy(db, handler.proxy ?? ''),
+        await outboundTls(db),
       );
       if (sent.status === null) throw new HttpError(504, WEBHOOK_MESSAGES.testUnreachable, 'RECEIVER_UNREACHABLE');
       if (sent.status < 200 || sent.status >= 300)

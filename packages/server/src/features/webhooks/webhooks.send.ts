@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_SIGNATURE_HEADER, type WebhookHandler } from '@arca/contracts';
-import { OutboundRefused, outboundRequest, type OutboundProxy } from '../../core/outbound.js';
+import { OutboundRefused, outboundRequest, type OutboundProxy, type OutboundTls } from '../../core/outbound.js';
 
 /** Request and response bodies are kept up to this size in the delivery log. */
 export const LOG_BODY_BYTES = 16 * 1024;
@@ -62,6 +62,7 @@ export async function post(
   eventId: string,
   allowed: readonly string[],
   proxy?: OutboundProxy,
+  tls?: OutboundTls,
 ): Promise<Exchange> {
   const headers = headersFor(handler, body, eventId);
   const request = { url: handler.url, headers: loggedHeaders(headers, handler), body: cut(body) };
@@ -74,6 +75,7 @@ export async function post(
       body,
       allowed,
       proxy,
+      tls,
       timeouts: { connectMs: 5_000, firstByteMs: ATTEMPT_TIMEOUT_MS, idleMs: ATTEMPT_TIMEOUT_MS },
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });

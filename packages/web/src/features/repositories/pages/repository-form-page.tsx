@@ -22,6 +22,7 @@ import { NotFoundResult } from '../../../components/not-found-result';
 import { FormActions } from '../../../components/form-actions';
 import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type-options';
 import { ProxySelect } from '../../settings';
+import { useCertificates } from '../../keys';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -37,6 +38,7 @@ interface FormValues {
   username: string;
   password: string;
   proxy: string;
+  clientTlsCertificate: string;
   repositories: string[];
   defaultDeploymentRepo: string;
   metadataRetrievalCachePeriodSecs: number;
@@ -60,6 +62,7 @@ const EMPTY: FormValues = {
   username: '',
   password: '',
   proxy: '',
+  clientTlsCertificate: '',
   repositories: [],
   defaultDeploymentRepo: '',
   metadataRetrievalCachePeriodSecs: 7200,
@@ -76,6 +79,7 @@ export function RepositoryFormPage() {
   const existing = useRepository(editKey);
   const all = useRepositories();
   const layouts = useLayouts();
+  const certificates = useCertificates();
   const rclass: Rclass = (existing.data?.rclass ?? (params.get('rclass') as Rclass | null) ?? 'local') as Rclass;
   const save = useSaveRepository(Boolean(editKey));
   const [form] = Form.useForm<FormValues>();
@@ -199,6 +203,21 @@ export function RepositoryFormPage() {
                     extra="The HTTP proxy requests to the upstream go through (Administration › Proxies)."
                   >
                     <ProxySelect />
+                  </Form.Item>
+                  <Form.Item
+                    label="Client certificate"
+                    name="clientTlsCertificate"
+                    extra="Presented to an upstream that asks for one (Administration › Keys Management › Certificates)."
+                  >
+                    <Select
+                      aria-label="Client certificate"
+                      options={[
+                        { value: '', label: 'None' },
+                        ...(certificates.data ?? [])
+                          .filter((c) => c.kind === 'client')
+                          .map((c) => ({ value: c.alias, label: `${c.alias} (${c.subject})` })),
+                      ]}
+                    />
                   </Form.Item>
                   <Form.Item
                     label="Metadata retrieval cache period (seconds)"

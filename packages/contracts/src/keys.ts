@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/**
+ * Keys Management (`/admin/artifactory/security/keys_management/:label?`): named GPG and RSA key
+ * pairs (`ui/security/keyPairs`, spec part 2 §7.16) — generated when no key is given, or imported —
+ * verified, their public halves downloadable, a GPG one put to sign repository metadata.
+ */
+export const KEY_PAIR_TYPES = ['GPG', 'RSA'] as const;
+export type KeyPairType = (typeof KEY_PAIR_TYPES)[number];
+
+/** The labels of the Keys Management page's tabs (spec part 1 §2). */
+export const KEYS_LABELS = ['gpg-rsa-keys', 'signing-keys', 'certificates'] as const;
+
+export const KEY_MESSAGES = {
+  nameInvalid: 'The name starts with a letter and holds letters, digits, dots, dashes and underscores only.',
+  /** {name} is replaced. */
+  nameTaken: "A key pair named '{name}' exists already.",
+  /** {name} is replaced. */
+  notFound: "There is no key pair '{name}'.",
+  notPrivateKey: 'The private key is not an armored OpenPGP private key.',
+  notRsaKey: 'The private key is not an RSA private key in PEM.',
+  wrongPassphrase: 'The passphrase does not open the private key.',
+  publicMismatch: 'The public key does not belong to the private key.',
+  publicWithoutPrivate: 'A public key is imported together with its private key.',
+  notGpg: 'Only a GPG key pair signs repository metadata.',
+  verified: 'The key pair signs and its public key verifies the signature.',
+} as const;
+
+export const keyPairBodySchema = z.object({
+  pairName: z
+    .string()
+    .trim()
+    .min(1, 'This field is mandatory.')
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, KEY_MESSAGES.nameInvalid),
+  pairType: z.enum(KEY_PAIR_TYPES),
+  /** A label of the key (the user id of a generated GPG key). */
+  alias: z.string().trim().max(128).default(''),
+  /** Armored OpenPGP or PEM; none: a new key pair is generated. */
+  privateKey: z.string().max(65_536).optional(),
+  publicKey: z.string().max(65_536).optional(),
+  passphrase: z.string().max(1024).optional(),
+});
+export type KeyPairBody = z.input<typeof keyPairBodySchema>;
+
+export const keyPairSchema = z.object({
+  pairName: z.string(),
+  pairType: z.enum(KEY_PAIR_TYPES),
+  alias: z.string(),
+  fingerprint: z.string(),
+  algorithm: z.string(),
+  publicKey: z.string(),
+  source: z.enum(['generated', 'imported']),
+  created: z.string(),
+  createdBy: z.string(),
+});
+export type KeyPair = z.infer<typeof keyPairSchema>;
+
+/** Put a GPG key pair to sign the deployment's metadata (empty scope) or one repository's. */
+export const keyPairUseBodySchema = z.object({ repoKey: z.string().default('') });
+
+/** TLS certificates (`ui/security/certificates`): client certificates remote repositories present, trusted authorities. */
+export const CERTIFICATE_KINDS = ['client', 'trusted'] as const;
+
+export const CERTIFICATE_MESSAGES = {
+  aliasInvalid: 'The alias starts with a letter and holds letters, digits, dots, dashes and underscores only.',
+  /** {alias} is replaced. */
+  aliasTaken: "A certificate named '{alias}' exists already.",
+  /** {alias} is replaced. */
+  notFound: "There is no certificate '{alias}'.",
+  noCertificate: 'The PEM holds no certificate.',
+  noKey: 'A client certificate needs its private key in the PEM, unencrypted.',
+  keyMismatch: 'The private key does not belong to the certificate.',
+  keyForTrusted: 'A trusted authority is added without a private key.',
+  /** {alias}, {users} are replaced. */
+  inUse: "The certificate '{alias}' is presented by {users}; choose another one there first.",
+  /** {alias} is replaced. */
+  notClient: "'{alias}' is no client certificate.",
+} as const;
+
+export const certificateBodySchema = z.object({
+  alias: z
+    .string()
+    .trim()
+    .min(1, 'This field is mandatory.')
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, CERTIFICATE_MESSAGES.aliasInvalid),
+  kind: z.enum(CERTIFICATE_KINDS).default('client'),
+  /** The certificate (with its chain) and, for a client certificate, its private key, in PEM. */
+  pem: z.string().min(1, 'This field is mandatory.').max(262_144),
+});
+export type CertificateBody = z.input<typeof certificateBodySchema>;
+
+export const certificateSchema = z.object({
+  alias: z.string(),
+  kind: z.enum(CERTIFICATE_KINDS),
+  subject: z.string(),
+  issuer: z.string(),
+  fingerprint: z.string(),
+  validFrom: z.string(),
+  validUntil: z.string(),
+  /** Remote repositories that present it. */
+  usedBy: z.array(z.string()),
+  created: z.string(),
+  createdBy: z.string(),
+});
+export type Certificate = z.infer<typeof certificateSchema>;

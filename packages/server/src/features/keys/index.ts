@@ -1,0 +1,1 @@
+export { certificatesRestRoutes, keysRoutes } from './keys.routes.js';
