@@ -9,7 +9,8 @@ declare module 'fastify' {
 }
 
 /** Paths that make no links: the console's files and the probes. */
-const NO_LINKS = /^\/(?:ui\/(?!api\/)|livez|readyz|metrics)/;
+const NO_LINKS =
+  /^\/(?:ui\/(?!api\/)|livez|readyz|metrics|router\/api\/v1\/system\/health|artifactory\/api\/system\/ping)/;
 
 /**
  * Reads the general settings' Custom URL Base once per request (a cached setting: no query
@@ -19,7 +20,12 @@ export function registerUrlBase(app: FastifyInstance): void {
   app.decorateRequest('customUrlBase', '');
   app.addHook('onRequest', async (request) => {
     if (NO_LINKS.test(request.url)) return;
-    request.customUrlBase = (await getSetting(app.db, 'general')).customUrlBase ?? '';
+    // a database that does not answer fails the calls that need it, not this one: links then
+    // follow ARCA_BASE_URL or the request
+    request.customUrlBase = await getSetting(app.db, 'general').then(
+      (general) => general.customUrlBase ?? '',
+      () => '',
+    );
   });
 }
 

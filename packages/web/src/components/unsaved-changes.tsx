@@ -32,7 +32,9 @@ export interface UnsavedChanges {
 
 /**
  * Asks before leaving a page with unsaved changes, and before a reset: the 'Discard Changes'
- * dialog with the leave or reset message and Discard/Reset and Cancel buttons.
+ * dialog with the leave or reset message and Discard/Reset and Cancel buttons. A form that leaves
+ * after saving switches the guard off (`enabled`) and navigates from an effect declared after
+ * this hook, so that the guard has seen the change first (a timer may run before it has).
  */
 export function useUnsavedChanges<T>({
   initial,

@@ -28,6 +28,11 @@ export function useMarkGettingStartedSeen() {
         body: { value: true },
         silent: true,
       }),
+    // seen at once: leaving the wizard right away does not bring the user back to it
+    onMutate: () =>
+      client.setQueryData<OnboardingState>(onboardingKeys.state, (state) =>
+        state ? { ...state, gettingStartedSeen: true } : state,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: onboardingKeys.state }),
   });
 }

@@ -21,7 +21,7 @@ import {
   Table,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import { useState, useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   AGE_UNITS,
@@ -223,6 +223,10 @@ function PolicyForm({ initial, editing }: { initial: Values; editing: string | u
   const values = (Form.useWatch([], form) as Values | undefined) ?? initial;
   const current = { ...initial, ...values };
   const unsaved = useUnsavedChanges({ initial, current, onReset: () => form.resetFields(), enabled: !saved });
+  // leaves once the unsaved-changes guard has seen the saved state
+  useEffect(() => {
+    if (saved) navigate(`${RETENTION_BASE}/policies`);
+  }, [saved, navigate]);
   const aql = current.basis === 'aql';
   const cron = useCronTime(current.cronExp ?? '');
   const [preview, setPreview] = useState<{ answer?: PreviewAnswer; error?: string; loading: boolean; page: number }>({
@@ -236,7 +240,6 @@ function PolicyForm({ initial, editing }: { initial: Values; editing: string | u
       await save.mutateAsync(bodyOf({ ...initial, ...v }));
       setSaved(true);
       notifySuccess(RETENTION_MESSAGES.saved);
-      setTimeout(() => navigate(`${RETENTION_BASE}/policies`));
     } catch (error) {
       capture(error, form);
     }

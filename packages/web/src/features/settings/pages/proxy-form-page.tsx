@@ -1,5 +1,5 @@
 import { Alert, Card, Checkbox, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PROXY_MESSAGES, SETTINGS_MESSAGES, type ProxyAnswer, type ProxyInput } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
@@ -44,6 +44,10 @@ function ProxyForm({ existing }: { existing?: ProxyAnswer }) {
   const current = { ...initial, ...values };
   const [saved, setSaved] = useState(false);
   const unsaved = useUnsavedChanges({ initial, current, onReset: () => form.resetFields(), enabled: !saved });
+  // leaves once the guard has seen the saved state
+  useEffect(() => {
+    if (saved) navigate(PROXIES_PATH);
+  }, [saved, navigate]);
   const submit = (v: FormValues) => {
     clear();
     save.mutate(
@@ -52,8 +56,6 @@ function ProxyForm({ existing }: { existing?: ProxyAnswer }) {
         onSuccess: (answer) => {
           setSaved(true);
           notifySuccess(`Proxy ${answer.key} was ${existing ? 'saved' : 'created'}`);
-          // once the guard has seen the saved state
-          setTimeout(() => navigate(PROXIES_PATH));
         },
         onError: (error) => capture(error, form),
       },

@@ -15,7 +15,7 @@ import {
   Switch,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import { useState, useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   REPOSITORY_DOMAINS,
@@ -185,6 +185,10 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
   const values = (Form.useWatch([], form) as Values | undefined) ?? initial;
   const current = { ...initial, ...values };
   const unsaved = useUnsavedChanges({ initial, current, onReset: () => form.resetFields(), enabled: !saved });
+  // leaves once the unsaved-changes guard has seen the saved state
+  useEffect(() => {
+    if (saved) navigate('/admin/configuration/webhooks');
+  }, [saved, navigate]);
   const domain = current.domain;
 
   const submit = async (v: Values) => {
@@ -195,7 +199,6 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
       notifySuccess(
         formatMessage(editing ? WEBHOOK_MESSAGES.updated : WEBHOOK_MESSAGES.created, { name: v.key || editing! }),
       );
-      setTimeout(() => navigate('/admin/configuration/webhooks'));
     } catch (error) {
       capture(error, form);
     }
