@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONBOARDING_MESSAGES } from '@arca/contracts';
 import {
+  ADMIN_BASIC,
   ENGINES,
   XHR,
   createRepo,
@@ -91,6 +92,12 @@ describe.each(ENGINES)('onboarding and quick setup on %s', (engine) => {
     expect((await call('PUT', '/ui/userCustomData/gettingStartedSeen', { value: true }, user)).statusCode).toBe(204);
     expect((await call('GET', '/system/onboarding', undefined, user)).json().gettingStartedSeen).toBe(true);
     expect((await call('PUT', '/ui/userCustomData/bad key', { value: 1 }, user)).statusCode).toBe(400);
+
+    // a user deleted and made again under the name starts afresh
+    await t.app.inject({ method: 'DELETE', url: '/artifactory/api/security/users/dev', headers: ADMIN_BASIC });
+    await createUser(t.app, 'dev');
+    user = { ...XHR, cookie: (await login(t.app, 'dev', 'dev-Passw0rd')).cookie };
+    expect((await call('GET', '/ui/userCustomData', undefined, user)).json()).toEqual({});
   });
 
   it('creates local, remote and virtual repositories per package type in one go, or none', async () => {

@@ -20,7 +20,7 @@ export async function updateUserRow(trx: Db, id: string, changes: Partial<UserRo
   await trx.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
-/** Removes a user with what grants the name rights (a later user of the same name starts with none). */
+/** Removes a user with what grants the name rights and what the console kept for it (a later user of the same name starts with none). */
 export async function deleteUserRow(trx: Db, user: Pick<UserRow, 'id' | 'name'>): Promise<void> {
   await trx
     .deleteFrom('permission_grants')
@@ -32,5 +32,7 @@ export async function deleteUserRow(trx: Db, user: Pick<UserRow, 'id' | 'name'>)
     .where('principal_type', '=', 'user')
     .where('principal_name', '=', user.name)
     .execute();
+  // the console's values for the name (Getting Started seen, the onboarding) go with it too
+  await trx.deleteFrom('user_custom_data').where('user_name', '=', user.name).execute();
   await trx.deleteFrom('users').where('id', '=', user.id).execute();
 }
