@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { CERTIFICATE_MESSAGES, formatMessage, type Certificate, type CertificateBody } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { CertificatesTable } from '../../db/schema.js';
-import { audit } from '../../core/audit.js';
+import { audit, auditActor } from '../../core/audit.js';
 import { certificateSealContext, findCertificate, listCertificateRows } from '../../core/certificates.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { seal } from '../../core/sealing.js';
@@ -90,7 +90,7 @@ export async function addCertificate(request: FastifyRequest, body: CertificateB
     valid_from: Date.parse(certificate.validFrom),
     valid_until: Date.parse(certificate.validTo),
     created_at: Date.now(),
-    created_by: request.principal.kind === 'user' ? request.principal.user.name : 'anonymous',
+    created_by: auditActor(request).actor,
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('certificates').values(row).execute();

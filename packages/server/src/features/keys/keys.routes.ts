@@ -9,7 +9,7 @@ import {
   keyPairUseBodySchema,
 } from '@arca/contracts';
 import { addCertificate, listCertificates, removeCertificate } from './keys.certificates.js';
-import { audit } from '../../core/audit.js';
+import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { findRepository } from '../repositories/index.js';
 import { createKeyPair, deleteKeyPair, getKeyPair, listKeyPairs, privateKeyOf, verifyKeyPair } from './keys.service.js';
@@ -108,8 +108,7 @@ export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.repoKey && !(await findRepository(app.db, request.body.repoKey))) {
         throw notFound(`There is no repository '${request.body.repoKey}'.`);
       }
-      const actor = request.principal.kind === 'user' ? request.principal.user.name : 'anonymous';
-      const key = await app.signing.import(request.body.repoKey, privateKey, undefined, actor);
+      const key = await app.signing.import(request.body.repoKey, privateKey, undefined, auditActor(request).actor);
       await audit(request, {
         category: 'security',
         action: 'import',

@@ -12,9 +12,10 @@ import * as openpgp from 'openpgp';
 import { KEY_MESSAGES, formatMessage, type KeyPair, type KeyPairBody } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { KeyPairsTable } from '../../db/schema.js';
-import { audit } from '../../core/audit.js';
+import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { seal, unseal } from '../../core/sealing.js';
+import { algorithmLabel } from '../signing/index.js';
 
 const sealContext = (name: string) => `key-pair:${name}`;
 
@@ -53,13 +54,6 @@ interface Made {
   privateKey: string;
 }
 
-function gpgAlgorithm(key: openpgp.PrivateKey): string {
-  const info = key.getAlgorithmInfo();
-  return 'curve' in info && info.curve
-    ? `${info.algorithm} (${info.curve})`
-    : `${info.algorithm}${'bits' in info && info.bits ? ` ${info.bits}` : ''}`;
-}
-
 /** A GPG key pair: made (Ed25519) for the alias, or the armored one given, opened with its passphrase. */
 async function gpgPair(body: KeyPairBody): Promise<Made> {
   let key: openpgp.PrivateKey;
@@ -91,7 +85,7 @@ async function gpgPair(body: KeyPairBody): Promise<Made> {
   }
   return {
     fingerprint: key.getFingerprint().toUpperCase(),
-    algorithm: gpgAlgorithm(key),
+    algorithm: algorithmLabel(key),
     publicKey: key.toPublic().armor(),
     privateKey: key.armor(),
   };
@@ -150,7 +144,6 @@ export async function createKeyPair(request: FastifyRequest, body: KeyPairBody):
     throw conflict(formatMessage(KEY_MESSAGES.nameTaken, { name: body.pairName }), 'pairName');
   }
   const made = body.pairType === 'GPG' ? await gpgPair(body) : rsaPair(body);
-  const actor = request.principal.kind === 'user' ? request.principal.user.name : 'anonymous';
   const stored: KeyPairsTable = {
     name: body.pairName,
     type: body.pairType,
@@ -161,7 +154,7 @@ export async function createKeyPair(request: FastifyRequest, body: KeyPairBody):
     private_key: await seal(db, sealContext(body.pairName), made.privateKey),
     source: body.privateKey?.trim() ? 'imported' : 'generated',
     created_at: Date.now(),
-    created_by: actor,
+    created_by: auditActor(request).actor,
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('key_pairs').values(stored).execute();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SigningKeys } from './signing.service.js';
 
 export { signingRestRoutes } from './signing.routes.js';
+export { algorithmLabel } from './signing.service.js';
 export type { Signer, SigningKeyInfo } from './signing.service.js';
 
 /** Decorates `app.signing`: what signs repositories' metadata, for the formats that sign (Debian, RPM). */

@@ -38,6 +38,14 @@ export interface Signer {
 
 const sealContext = (scope: string) => `signing-key:${scope}`;
 
+/** How a key's algorithm is shown: 'eddsaLegacy (ed25519Legacy)', 'rsaEncryptSign 4096'. */
+export function algorithmLabel(key: openpgp.PrivateKey): string {
+  const info = key.getAlgorithmInfo();
+  return 'curve' in info && info.curve
+    ? `${info.algorithm} (${info.curve})`
+    : `${info.algorithm}${'bits' in info && info.bits ? ` ${info.bits}` : ''}`;
+}
+
 function infoOf(row: SigningKeysTable): SigningKeyInfo {
   return {
     scope: row.scope,
@@ -155,14 +163,10 @@ export class SigningKeys {
     replace: boolean,
   ): Promise<void> {
     const key = await openpgp.readPrivateKey({ armoredKey: armoredPrivate });
-    const info = key.getAlgorithmInfo();
     const row: SigningKeysTable = {
       scope,
       fingerprint: key.getFingerprint().toUpperCase(),
-      algorithm:
-        'curve' in info && info.curve
-          ? `${info.algorithm} (${info.curve})`
-          : `${info.algorithm}${'bits' in info && info.bits ? ` ${info.bits}` : ''}`,
+      algorithm: algorithmLabel(key),
       user_id: key.getUserIDs()[0] ?? '',
       public_key: key.toPublic().armor(),
       private_key: await seal(this.db, sealContext(scope), armoredPrivate),
