@@ -26,3 +26,4 @@ export * from './retention.js';
 export * from './onboarding.js';
 export * from './settings.js';
 export * from './keys.js';
+export * from './ssh.js';

@@ -9,7 +9,14 @@ export const KEY_PAIR_TYPES = ['GPG', 'RSA'] as const;
 export type KeyPairType = (typeof KEY_PAIR_TYPES)[number];
 
 /** The labels of the Keys Management page's tabs (spec part 1 §2). */
-export const KEYS_LABELS = ['gpg-rsa-keys', 'signing-keys', 'certificates'] as const;
+export const KEYS_LABELS = [
+  'gpg-rsa-keys',
+  'signing-keys',
+  'public-keys',
+  'java-key-store',
+  'certificates',
+  'ssh-server',
+] as const;
 
 export const KEY_MESSAGES = {
   nameInvalid: 'The name starts with a letter and holds letters, digits, dots, dashes and underscores only.',

@@ -1,4 +1,4 @@
-import type { GeneralSettingsInput, MailSettings, SecuritySettings } from '@arca/contracts';
+import type { GeneralSettingsInput, MailSettings, SecuritySettings, SshServerSettings } from '@arca/contracts';
 import type { Db } from '../db/database.js';
 import { bumpConfigGeneration, cachedConfig } from './config-cache.js';
 
@@ -23,6 +23,10 @@ export const SETTING_DEFAULTS = {
   'general.logo': '' as '' | { type: string; data: string; sha256: string },
   /** The licence issuer's Ed25519 private key (PKCS#8 PEM, sealed), made on first start and shared by every node. */
   'license.issuerKey': '' as string,
+  /** The SSH server: on or off, and its port (see features/ssh). */
+  'ssh.server': {} as Partial<SshServerSettings>,
+  /** The SSH server's host key (OpenSSH private key, sealed), made when the server is first turned on. */
+  'ssh.hostKey': '' as string,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -447,6 +447,36 @@ export interface KeyPairsTable {
   created_by: string;
 }
 
+/** An SSH public key a user registered: it signs the user in to the SSH server. */
+export interface SshKeysTable {
+  id: string;
+  user_id: string;
+  title: string;
+  algorithm: string;
+  /** `SHA256:` and the unpadded base64 of the key's SHA-256, as OpenSSH prints it. */
+  fingerprint: string;
+  /** The OpenSSH line (`<type> <base64>`), without its comment. */
+  public_key: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** An OpenPGP public key trusted to sign artifacts (Keys Management's public keys). */
+export interface TrustedKeysTable {
+  /** The key id: the last 16 hex digits of the fingerprint, lower case. */
+  kid: string;
+  alias: string;
+  fingerprint: string;
+  algorithm: string;
+  /** JSON array of the key's user ids. */
+  user_ids: string;
+  public_key: string;
+  issued_on: number;
+  valid_until: number | null;
+  created_at: number;
+  created_by: string;
+}
+
 /** A TLS certificate: a client one (with its sealed private key) or an authority trusted for outbound requests. */
 export interface CertificatesTable {
   alias: string;
@@ -624,6 +654,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   user_custom_data: UserCustomDataTable;
   key_pairs: KeyPairsTable;
+  ssh_keys: SshKeysTable;
+  trusted_keys: TrustedKeysTable;
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;

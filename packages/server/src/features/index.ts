@@ -37,6 +37,7 @@ import { policyRoutes, registerRetention, retentionConsoleRoutes } from './reten
 import { proxiesRoutes } from './proxies/index.js';
 import { certificatesRestRoutes, keysRoutes } from './keys/index.js';
 import { onboardingRoutes } from './onboarding/index.js';
+import { registerSsh, sshRoutes } from './ssh/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -52,6 +53,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(certificatesRestRoutes);
+  registerSsh(app);
+  await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRestRoutes);

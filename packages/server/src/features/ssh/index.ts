@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { SshService } from './ssh.server.js';
+
+export { sshRoutes } from './ssh.routes.js';
+
+/** The SSH server: follows its settings once the HTTP server listens, stops with the app. */
+export function registerSsh(app: FastifyInstance): void {
+  const ssh = new SshService(app);
+  app.decorate('ssh', ssh);
+  app.addHook('onListen', async () => ssh.startFollowing());
+  app.addHook('preClose', async () => ssh.close());
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This node's SSH server. */
+    ssh: SshService;
+  }
+}
