@@ -4,7 +4,7 @@
 # (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
 # registry for the OCI tests, curl for the snippets Set Me Up shows, nginx for the cluster test,
 # PostgreSQL for the second database engine, Go, Ruby (gem and bundler), dnf and the rpm tools for
-# the formats of the same names. Cargo is the one rustup installs (Debian's predates sparse indexes).
+# the formats of the same names, OpenSSH's client for the SSH server. Cargo is the one rustup installs (Debian's predates sparse indexes).
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
@@ -30,6 +30,10 @@ command -v rpmbuild >/dev/null 2>&1 || missing+=(rpm)
 # the go command's test reaches Arca over TLS (a certificate made with openssl); rpmsign signs with gpg
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v gpg >/dev/null 2>&1 || missing+=(gpg)
+# the SSH server's test signs in with OpenSSH's client and keys made by ssh-keygen; the key store
+# test reads stores made by the JDK's keytool (Maven brings the JRE that has it)
+command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
+command -v keytool >/dev/null 2>&1 || missing+=(default-jre-headless)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

@@ -112,3 +112,116 @@ export const certificateSchema = z.object({
   createdBy: z.string(),
 });
 export type Certificate = z.infer<typeof certificateSchema>;
+
+/**
+ * Trusted keys — Keys Management's public keys (`ui/security/trustedKeys`, Artifactory's
+ * `/api/security/keys/trusted`): OpenPGP public keys of others, against which the detached
+ * signatures (`<file>.asc`) stored beside artifacts are checked.
+ */
+export const TRUSTED_KEY_MESSAGES = {
+  aliasInvalid: 'The alias starts with a letter and holds letters, digits, dots, dashes and underscores only.',
+  /** {alias} is replaced. */
+  aliasTaken: "A trusted key named '{alias}' exists already.",
+  /** {alias} is replaced. */
+  keyTaken: "This key is trusted already, as '{alias}'.",
+  notPublicKey: 'The key is not an armored OpenPGP public key.',
+  privateGiven: 'This is a private key: only public keys are trusted. Export the public key (gpg --armor --export).',
+  /** {kid} is replaced. */
+  notFound: "There is no trusted key '{kid}'.",
+} as const;
+
+export const trustedKeyBodySchema = z.object({
+  alias: z
+    .string()
+    .trim()
+    .min(1, 'This field is mandatory.')
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, TRUSTED_KEY_MESSAGES.aliasInvalid),
+  publicKey: z.string().min(1, 'This field is mandatory.').max(262_144),
+});
+export type TrustedKeyBody = z.input<typeof trustedKeyBodySchema>;
+
+export const trustedKeySchema = z.object({
+  /** The key id: the fingerprint's last 16 hex digits. */
+  kid: z.string(),
+  alias: z.string(),
+  fingerprint: z.string(),
+  algorithm: z.string(),
+  userIds: z.array(z.string()),
+  publicKey: z.string(),
+  issuedOn: z.string(),
+  /** Null: the key does not expire. */
+  validUntil: z.string().nullable(),
+  created: z.string(),
+  createdBy: z.string(),
+});
+export type TrustedKey = z.infer<typeof trustedKeySchema>;
+
+/** What the signature beside a file says of it. */
+export const SIGNATURE_STATES = ['verified', 'untrusted', 'invalid', 'unreadable'] as const;
+export type SignatureState = (typeof SIGNATURE_STATES)[number];
+
+export const SIGNATURE_STATE_LABELS: Record<SignatureState, string> = {
+  verified: 'Verified',
+  untrusted: 'Signed by a key that is not trusted',
+  invalid: 'Invalid signature',
+  unreadable: 'Unreadable signature',
+};
+
+export const artifactSignatureSchema = z.object({
+  /** The detached signature found beside the file (`<path>.asc` or `<path>.sig`); null when there is none. */
+  signaturePath: z.string().nullable(),
+  state: z.enum(SIGNATURE_STATES).nullable(),
+  /** The key id the signature names (16 hex digits, upper case). */
+  keyId: z.string(),
+  /** The trusted key that verifies it. */
+  alias: z.string(),
+  userIds: z.array(z.string()),
+  signedAt: z.string().nullable(),
+  message: z.string(),
+});
+export type ArtifactSignature = z.infer<typeof artifactSignatureSchema>;
+
+/**
+ * Java key stores (JKS or PKCS#12, as keytool makes them): read with their password, their
+ * entries listed, the chosen ones imported as certificates — a key entry as a client certificate
+ * (with its private key), a trusted certificate entry as a trusted authority.
+ */
+export const KEYSTORE_MESSAGES = {
+  notKeyStore: 'The file is not a Java key store (JKS) or a PKCS#12 file.',
+  wrongPassword: 'The password does not open the key store.',
+  /** {entry} is replaced. */
+  noEntry: "The key store holds no entry '{entry}'.",
+  nothingChosen: 'Choose at least one entry to import.',
+  /** {alias} is replaced. */
+  aliasTwice: "The alias '{alias}' is given to two entries.",
+  tooLarge: 'A key store is 1 MB at most.',
+} as const;
+
+/** The key store file, base64, and its password. */
+export const keyStoreReadBodySchema = z.object({
+  file: z.string().min(1, 'This field is mandatory.').max(1_400_000, KEYSTORE_MESSAGES.tooLarge),
+  password: z.string().max(1024).default(''),
+});
+export type KeyStoreReadBody = z.input<typeof keyStoreReadBodySchema>;
+
+export const keyStoreEntrySchema = z.object({
+  entry: z.string(),
+  /** `client`: a private key with its certificate chain; `trusted`: a certificate alone. */
+  kind: z.enum(CERTIFICATE_KINDS),
+  subject: z.string(),
+  issuer: z.string(),
+  fingerprint: z.string(),
+  validUntil: z.string(),
+  /** A certificate with this fingerprint is kept already, under this alias (empty when none is). */
+  keptAs: z.string(),
+});
+export type KeyStoreEntry = z.infer<typeof keyStoreEntrySchema>;
+
+export const keyStoreImportBodySchema = keyStoreReadBodySchema.extend({
+  entries: z
+    .array(z.object({ entry: z.string().min(1), alias: certificateBodySchema.shape.alias }))
+    .min(1, KEYSTORE_MESSAGES.nothingChosen)
+    .max(200),
+});
+export type KeyStoreImportBody = z.input<typeof keyStoreImportBodySchema>;

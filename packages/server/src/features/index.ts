@@ -35,7 +35,7 @@ import { backupRoutes, registerBackups } from './backup/index.js';
 import { registerSigning, signingRestRoutes } from './signing/index.js';
 import { policyRoutes, registerRetention, retentionConsoleRoutes } from './retention/index.js';
 import { proxiesRoutes } from './proxies/index.js';
-import { certificatesRestRoutes, keysRoutes } from './keys/index.js';
+import { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './keys/index.js';
 import { onboardingRoutes } from './onboarding/index.js';
 import { registerSsh, sshRoutes } from './ssh/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
@@ -53,6 +53,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(certificatesRestRoutes);
+  await app.register(trustedKeysRestRoutes);
   registerSsh(app);
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -1,1 +1,1 @@
-export { certificatesRestRoutes, keysRoutes } from './keys.routes.js';
+export { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './keys.routes.js';

@@ -48,6 +48,13 @@ export async function listCertificates(db: Db): Promise<Certificate[]> {
  * private key, which must belong to it; or a trusted authority, without a key.
  */
 export async function addCertificate(request: FastifyRequest, body: CertificateBody): Promise<Certificate> {
+  const row = await prepareCertificate(request, body);
+  await request.server.db.transaction().execute((trx) => insertCertificate(request, row, trx));
+  return answerOf(row, []);
+}
+
+/** A certificate row checked and ready to insert (its key sealed): what `addCertificate` adds. */
+export async function prepareCertificate(request: FastifyRequest, body: CertificateBody): Promise<CertificatesTable> {
   const db = request.server.db;
   const kind = body.kind ?? 'client';
   if (await findCertificate(db, body.alias)) {
@@ -92,20 +99,22 @@ export async function addCertificate(request: FastifyRequest, body: CertificateB
     created_at: Date.now(),
     created_by: auditActor(request).actor,
   };
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('certificates').values(row).execute();
-    await audit(
-      request,
-      {
-        category: 'security',
-        action: 'create',
-        target: `certificate ${row.alias}`,
-        after: { kind, subject: row.subject, fingerprint: row.fingerprint },
-      },
-      trx,
-    );
-  });
-  return answerOf(row, []);
+  return row;
+}
+
+/** Inserts a prepared certificate with its audit entry, in the caller's transaction. */
+export async function insertCertificate(request: FastifyRequest, row: CertificatesTable, trx: Db): Promise<void> {
+  await trx.insertInto('certificates').values(row).execute();
+  await audit(
+    request,
+    {
+      category: 'security',
+      action: 'create',
+      target: `certificate ${row.alias}`,
+      after: { kind: row.kind, subject: row.subject, fingerprint: row.fingerprint },
+    },
+    trx,
+  );
 }
 
 /** Removes a certificate no remote repository presents. */

@@ -2,6 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   KEY_MESSAGES,
+  artifactSignatureSchema,
+  itemRefSchema,
+  trustedKeyBodySchema,
+  keyStoreEntrySchema,
+  keyStoreImportBodySchema,
+  keyStoreReadBodySchema,
+  trustedKeySchema,
   certificateBodySchema,
   certificateSchema,
   keyPairBodySchema,
@@ -9,12 +16,18 @@ import {
   keyPairUseBodySchema,
 } from '@arca/contracts';
 import { addCertificate, listCertificates, removeCertificate } from './keys.certificates.js';
+import { normalizeItemPath } from '../../core/artifact-path.js';
 import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { findRepository } from '../repositories/index.js';
+import { repoContent } from '../artifacts/index.js';
+import { importKeyStore, readKeyStore } from './keys.keystore.js';
+import { addTrustedKey, checkSignature, getTrustedKey, listTrustedKeys, removeTrustedKey } from './keys.trusted.js';
 import { createKeyPair, deleteKeyPair, getKeyPair, listKeyPairs, privateKeyOf, verifyKeyPair } from './keys.service.js';
 
 const nameParams = z.object({ name: z.string() });
+/** A detached signature is a few hundred bytes; anything far larger beside a file is no signature. */
+const SIGNATURE_MAX_BYTES = 65_536;
 
 /** Named GPG and RSA key pairs (`ui/security/keyPairs`), for administrators. */
 export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -76,6 +89,83 @@ export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await removeCertificate(request, request.params.alias);
       return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/ui/security/trustedKeys',
+    { config: { access: 'admin' }, schema: { response: { 200: z.array(trustedKeySchema) } } },
+    () => listTrustedKeys(app.db),
+  );
+  app.post(
+    '/ui/security/trustedKeys',
+    { config: { access: 'admin' }, schema: { body: trustedKeyBodySchema, response: { 201: trustedKeySchema } } },
+    async (request, reply) => reply.status(201).send(await addTrustedKey(request, request.body)),
+  );
+  app.delete(
+    '/ui/security/trustedKeys/:kid',
+    { config: { access: 'admin' }, schema: { params: z.object({ kid: z.string().max(64) }) } },
+    async (request, reply) => {
+      await removeTrustedKey(request, request.params.kid);
+      return reply.status(204).send();
+    },
+  );
+
+  /** Java key stores: what one holds, and its chosen entries imported as certificates. */
+  app.post(
+    '/ui/security/keyStore/entries',
+    {
+      config: { access: 'admin' },
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { body: keyStoreReadBodySchema, response: { 200: z.array(keyStoreEntrySchema) } },
+    },
+    (request) => readKeyStore(request, request.body),
+  );
+  app.post(
+    '/ui/security/keyStore/import',
+    {
+      config: { access: 'admin' },
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { body: keyStoreImportBodySchema, response: { 201: z.array(certificateSchema) } },
+    },
+    async (request, reply) => reply.status(201).send(await importKeyStore(request, request.body)),
+  );
+
+  /** What the detached signature beside a file (`.asc`, `.sig`) says of it, against the trusted keys. */
+  app.get(
+    '/ui/artifactsignature',
+    {
+      config: { access: 'public' },
+      schema: {
+        querystring: itemRefSchema.transform((ref) => ({ repoKey: ref.repoKey, path: normalizeItemPath(ref.path) })),
+        response: { 200: artifactSignatureSchema },
+      },
+    },
+    async (request) => {
+      const content = repoContent(request);
+      const repo = await content.repository(request.query.repoKey);
+      const file = await content.resolve(repo, request.query.path);
+      if (!file || file.item.folder) throw notFound();
+      for (const suffix of ['.asc', '.sig']) {
+        const signature = await content.resolve(repo, `${request.query.path}${suffix}`);
+        if (!signature || signature.item.folder) continue;
+        if (signature.item.size > SIGNATURE_MAX_BYTES) break;
+        return checkSignature(
+          app.db,
+          `${request.query.path}${suffix}`,
+          await content.read(signature.item),
+          content.open(file.item),
+        );
+      }
+      return {
+        signaturePath: null,
+        state: null,
+        keyId: '',
+        alias: '',
+        userIds: [],
+        signedAt: null,
+        message: 'There is no signature beside the file.',
+      };
     },
   );
 
@@ -162,6 +252,46 @@ export const certificatesRestRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await removeCertificate(request, request.params.alias);
       return { status: 200, message: `The certificate ${request.params.alias} was deleted` };
+    },
+  );
+};
+
+/**
+ * Artifactory's trusted-key calls (`/api/security/keys/trusted`): list, add `{alias, public_key}`,
+ * read and delete by key id.
+ */
+export const trustedKeysRestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const base = '/artifactory/api/security/keys/trusted';
+  const shape = (key: Awaited<ReturnType<typeof getTrustedKey>>) => ({
+    kid: key.kid,
+    fingerprint: key.fingerprint,
+    key: key.publicKey,
+    alias: key.alias,
+    issued_on: key.issuedOn,
+    issued_by: key.userIds[0] ?? '',
+    valid_until: key.validUntil,
+  });
+  app.get(base, { config: { access: 'admin' } }, async () => ({ keys: (await listTrustedKeys(app.db)).map(shape) }));
+  app.post(
+    base,
+    { config: { access: 'admin' }, schema: { body: z.object({ alias: z.string(), public_key: z.string() }) } },
+    async (request, reply) => {
+      const parsed = trustedKeyBodySchema.safeParse({ alias: request.body.alias, publicKey: request.body.public_key });
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+      return reply.status(201).send(shape(await addTrustedKey(request, parsed.data)));
+    },
+  );
+  app.get(
+    `${base}/:kid`,
+    { config: { access: 'admin' }, schema: { params: z.object({ kid: z.string().max(64) }) } },
+    async (request) => shape(await getTrustedKey(app.db, request.params.kid)),
+  );
+  app.delete(
+    `${base}/:kid`,
+    { config: { access: 'admin' }, schema: { params: z.object({ kid: z.string().max(64) }) } },
+    async (request, reply) => {
+      await removeTrustedKey(request, request.params.kid);
+      return reply.status(204).send();
     },
   );
 };

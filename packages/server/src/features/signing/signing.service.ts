@@ -39,7 +39,7 @@ export interface Signer {
 const sealContext = (scope: string) => `signing-key:${scope}`;
 
 /** How a key's algorithm is shown: 'eddsaLegacy (ed25519Legacy)', 'rsaEncryptSign 4096'. */
-export function algorithmLabel(key: openpgp.PrivateKey): string {
+export function algorithmLabel(key: openpgp.Key): string {
   const info = key.getAlgorithmInfo();
   return 'curve' in info && info.curve
     ? `${info.algorithm} (${info.curve})`
