@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -364,5 +364,178 @@ describe('keys management', () => {
     await screenshot(page, 'certificates');
     await add.getByRole('button', { name: 'Cancel' }).click();
     await page.context().close();
+  });
+  it('runs the SSH server for the keys users add, trusts public keys that sign artifacts and imports key stores', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-keys-'));
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+
+    // the SSH server, turned on from its tab
+    const sshPort = await freePort();
+    await page.goto(`${arca.url}/ui/admin/artifactory/security/ssh_server`);
+    await page.waitForURL('**/keys_management/ssh-server');
+    await page.getByText('No user has added an SSH key yet.', { exact: false }).waitFor();
+    await page.getByLabel('Enable SSH authentication').click();
+    await page.getByLabel('Port', { exact: true }).fill(String(sshPort));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(`Listening on port ${sshPort}`).waitFor();
+    const knownHosts = (await page
+      .locator('.ant-typography code')
+      .filter({ hasText: 'ssh-ed25519' })
+      .first()
+      .textContent())!;
+    expect(knownHosts).toMatch(new RegExp(`^\\[[^\\]]+\\]:${sshPort} ssh-ed25519 `));
+
+    // the administrator adds a key on the profile page, made by ssh-keygen
+    const key = path.join(dir, 'id_ed25519');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'admin@laptop', '-f', key]);
+    await page.goto(`${arca.url}/ui/profile`);
+    await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByText('No SSH keys.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Add SSH Key' }).click();
+    const addKey = page.getByRole('dialog', { name: 'Add SSH Key' });
+    await addKey.getByLabel('Public key').fill(fs.readFileSync(`${key}.pub`, 'utf8'));
+    expect(await addKey.getByLabel('Title').inputValue()).toBe('admin@laptop');
+    await addKey.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('The key “admin@laptop” was added').waitFor();
+    const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${key}.pub`])
+      .toString()
+      .split(' ')[1]!;
+    await page.getByText(fingerprint).waitFor();
+    await screenshot(page, 'profile-ssh-keys');
+
+    // OpenSSH's client checks the host key against the console's line and receives a token
+    fs.writeFileSync(path.join(dir, 'known_hosts'), `${knownHosts.replace(/^\[[^\]]+\]/, '[127.0.0.1]')}\n`);
+    const answer = JSON.parse(
+      execFileSync('ssh', [
+        '-p',
+        String(sshPort),
+        '-i',
+        key,
+        '-F',
+        'none',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'IdentitiesOnly=yes',
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '-o',
+        `UserKnownHostsFile=${path.join(dir, 'known_hosts')}`,
+        'admin@127.0.0.1',
+        'jfrog-authenticate',
+      ]).toString(),
+    ) as { href: string; headers: { Authorization: string } };
+    const ping = await fetch(`${answer.href}api/repositories`, { headers: answer.headers });
+    expect(ping.status).toBe(200);
+    await page.goto(`${arca.url}/ui/admin/artifactory/security/keys_management/ssh-server`);
+    const used = page.getByRole('row', { name: /admin@laptop/ });
+    await used.getByText(/ago|now/).waitFor();
+    await screenshot(page, 'ssh-server');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // a trusted public key, and a file whose signature it verifies
+    const home = path.join(dir, 'gnupg');
+    fs.mkdirSync(home, { mode: 0o700 });
+    const gpg = (...args: string[]) =>
+      execFileSync('gpg', ['--homedir', home, '--batch', '--pinentry-mode', 'loopback', '--passphrase', '', ...args]);
+    gpg('--quick-generate-key', 'Acme Release <release@acme.test>', 'ed25519', 'sign', '1y');
+    await call('PUT', '/artifactory/api/repositories/tools-local', { rclass: 'local', packageType: 'generic' });
+    const tool = path.join(dir, 'tool-1.0.tar.gz');
+    fs.writeFileSync(tool, 'the tool');
+    gpg('--armor', '--detach-sign', '--output', `${tool}.asc`, tool);
+    for (const file of [tool, `${tool}.asc`]) {
+      const put = await fetch(`${arca.url}/artifactory/tools-local/${path.basename(file)}`, {
+        method: 'PUT',
+        headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` },
+        body: fs.readFileSync(file),
+      });
+      expect(put.status).toBe(201);
+    }
+    await page.getByRole('tab', { name: 'Public Keys' }).click();
+    await page.waitForURL('**/keys_management/public-keys');
+    await page.getByRole('button', { name: 'Add Public Key' }).click();
+    const addPublic = page.getByRole('dialog', { name: 'Add Public Key' });
+    await addPublic.getByLabel('Alias').fill('acme-release');
+    await addPublic.getByLabel('Public key').fill(gpg('--armor', '--export').toString());
+    await addPublic.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Public key acme-release is trusted').waitFor();
+    await page
+      .getByRole('row', { name: /acme-release/ })
+      .getByText('Acme Release <release@acme.test>')
+      .waitFor();
+    await screenshot(page, 'public-keys');
+    await page.goto(`${arca.url}/ui/repos/tree/General/tools-local/tool-1.0.tar.gz`);
+    await page.getByText('Verified: signed by acme-release (Acme Release <release@acme.test>).').waitFor();
+    await screenshot(page, 'artifact-signature');
+
+    // a PKCS#12 key store made by keytool: its two entries become certificates
+    const store = path.join(dir, 'edge.p12');
+    const keytool = (...args: string[]) => execFileSync('keytool', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    keytool(
+      '-genkeypair',
+      '-alias',
+      'edge',
+      '-keyalg',
+      'EC',
+      '-dname',
+      'CN=edge.acme.test',
+      '-validity',
+      '365',
+      '-keystore',
+      store,
+      '-storetype',
+      'PKCS12',
+      '-storepass',
+      's3cret',
+    );
+    keytool(
+      '-exportcert',
+      '-rfc',
+      '-alias',
+      'edge',
+      '-keystore',
+      store,
+      '-storepass',
+      's3cret',
+      '-file',
+      path.join(dir, 'edge.pem'),
+    );
+    keytool(
+      '-importcert',
+      '-noprompt',
+      '-alias',
+      'edge-ca',
+      '-file',
+      path.join(dir, 'edge.pem'),
+      '-keystore',
+      store,
+      '-storetype',
+      'PKCS12',
+      '-storepass',
+      's3cret',
+    );
+    await page.goto(`${arca.url}/ui/admin/artifactory/security/keys_management/java-key-store`);
+    await page.locator('input[type=file]').setInputFiles(store);
+    await page.getByTestId('key-store-file').getByText('edge.p12').waitFor();
+    await page.getByLabel('Key store password').fill('wrong');
+    await page.getByRole('button', { name: 'Read Key Store' }).click();
+    await page.getByText('The password does not open the key store.').waitFor();
+    await page.getByLabel('Key store password').fill('s3cret');
+    await page.getByRole('button', { name: 'Read Key Store' }).click();
+    await page.getByRole('row', { name: /edge-ca/ }).waitFor();
+    await screenshot(page, 'java-key-store');
+    await page.getByRole('button', { name: 'Import 2 Entries' }).click();
+    await page.waitForURL('**/keys_management/certificates');
+    await page.getByText('2 certificates were imported from edge.p12').waitFor();
+    await page
+      .getByRole('row', { name: /edge-ca/ })
+      .getByText('Trusted authority')
+      .waitFor();
+    await page.getByRole('row', { name: /^edge .*Client/ }).waitFor();
+    // the wrong password's refusal is the one console error expected
+    expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
+    await page.context().close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -391,6 +391,14 @@ export const ROUTES: RouteObject[] = [
             element: <Navigate to="/admin/artifactory/security/keys_management/certificates" replace />,
           },
           {
+            path: '/admin/artifactory/security/trusted_keys',
+            element: <Navigate to="/admin/artifactory/security/keys_management/public-keys" replace />,
+          },
+          {
+            path: '/admin/artifactory/security/ssh_server',
+            element: <Navigate to="/admin/artifactory/security/keys_management/ssh-server" replace />,
+          },
+          {
             path: '/admin/artifactory/security/rsa_keys',
             element: <Navigate to="/admin/artifactory/security/keys_management/gpg-rsa-keys" replace />,
           },

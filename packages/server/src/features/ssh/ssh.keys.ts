@@ -1,11 +1,14 @@
 import { createHash, createPublicKey, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { utils, type ParsedKey } from 'ssh2';
+import ssh2, { type ParsedKey } from 'ssh2';
 import { SSH_MESSAGES, formatMessage, type SshKey, type SshKeyBody } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { SshKeysTable, UserRow } from '../../db/schema.js';
 import { audit } from '../../core/audit.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
+
+// ssh2 is CommonJS whose exports Node cannot name statically
+const { utils } = ssh2;
 
 /** The key types users may register; DSA is refused, as OpenSSH does. */
 const ACCEPTED_TYPES = /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com)$/;

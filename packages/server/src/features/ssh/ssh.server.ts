@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Server, utils, type AuthContext, type Connection, type ServerChannel } from 'ssh2';
+import ssh2, { type AuthContext, type Connection, type ServerChannel } from 'ssh2';
 import {
   SSH_DEFAULT_PORT,
   SSH_MESSAGES,
@@ -21,6 +21,8 @@ import { getSetting, putSetting } from '../../core/settings.store.js';
 import { createAccessToken } from '../tokens/index.js';
 import { countSshKeys, keyByFingerprint, parsedPublicKey, sshFingerprint, touchSshKey } from './ssh.keys.js';
 
+// ssh2 is CommonJS whose exports Node cannot name statically
+const { Server, utils } = ssh2;
 const HOST_KEY_CONTEXT = 'ssh-host-key';
 const TOKEN_DESCRIPTION = 'SSH sign-in';
 /** How often a node looks whether the SSH settings changed elsewhere. */

@@ -6,6 +6,7 @@ export const artifactsKeys = {
   allowed: (repoKey: string | undefined, path: string) => ['artifacts', 'allowed', repoKey, path] as const,
   targets: (repoKey: string, path: string) => ['artifacts', 'targets', repoKey, path] as const,
   archive: (repoKey: string, path: string) => ['artifacts', 'archive', repoKey, path] as const,
+  signature: (repoKey: string, path: string) => ['artifacts', 'signature', repoKey, path] as const,
   /** Every item's properties without arguments, one item's with them. */
   properties: (repoKey?: string, path?: string) =>
     repoKey === undefined

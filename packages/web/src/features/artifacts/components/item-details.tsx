@@ -23,6 +23,9 @@ import { ArchiveTab } from './archive-tab';
 import { ArtifactBuildsTab } from '../../builds';
 import { NodeIcon } from './node-icon';
 import { PropertiesTab } from './properties-tab';
+import { SignatureState } from './signature-state';
+import { useArtifactSignature } from '../api/get-signature';
+import { useStartupData } from '../../../lib/startup';
 
 export type ItemAction =
   'deploy' | 'download' | 'downloadFolder' | 'view' | 'copy' | 'move' | 'delete' | 'restore' | 'setMeUp' | 'emptyTrash';
@@ -54,6 +57,12 @@ function Checksum({ label, value }: { label: string; value: string }) {
 
 /** The right pane: the selected item's General tab, properties and archive entries, and its actions. */
 export function ItemDetails({ info, allowed, loading, notFound, onAction, onViewArchiveEntry }: ItemDetailsProps) {
+  const { user } = useStartupData();
+  const signed = useArtifactSignature(
+    info?.repoKey,
+    info?.path ?? '',
+    (info?.type === 'file' || info?.type === 'archive') && info.repoType !== 'trashcan',
+  );
   if (notFound) return <Result status="404" title="Not found" subTitle={ERROR_MESSAGES.notFound} />;
   if (loading || !info)
     return (
@@ -206,6 +215,15 @@ export function ItemDetails({ info, allowed, loading, notFound, onAction, onView
                     <Checksum label="MD5" value={info.checksums.md5} />
                   </div>
                 ),
+              },
+            ]
+          : []),
+        ...(signed.data?.state
+          ? [
+              {
+                key: 'signature',
+                label: 'Signature',
+                children: <SignatureState signature={signed.data} admin={Boolean(user?.admin)} />,
               },
             ]
           : []),

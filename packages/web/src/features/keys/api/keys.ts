@@ -1,5 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Certificate, CertificateBody, KeyPair, KeyPairBody } from '@arca/contracts';
+import type {
+  Certificate,
+  CertificateBody,
+  KeyPair,
+  KeyPairBody,
+  KeyStoreEntry,
+  KeyStoreImportBody,
+  KeyStoreReadBody,
+  SshKey,
+  SshServer,
+  SshServerSettings,
+  TrustedKey,
+  TrustedKeyBody,
+} from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
 
 export const keysKeys = {
@@ -90,6 +103,85 @@ export function useCertificateActions() {
       mutationFn: (alias: string) =>
         apiFetch<void>(`ui/security/certificates/${encodeURIComponent(alias)}`, { method: 'DELETE' }),
       onSuccess: refresh,
+    }),
+  };
+}
+
+export const trustedKeysKey = ['keys', 'trusted'] as const;
+
+export function useTrustedKeys() {
+  return useQuery({ queryKey: trustedKeysKey, queryFn: () => apiFetch<TrustedKey[]>('ui/security/trustedKeys') });
+}
+
+export function useTrustedKeyActions() {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: trustedKeysKey });
+  return {
+    add: useMutation({
+      mutationFn: (body: TrustedKeyBody) =>
+        apiFetch<TrustedKey>('ui/security/trustedKeys', { method: 'POST', body, silent: true }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (kid: string) =>
+        apiFetch<void>(`ui/security/trustedKeys/${encodeURIComponent(kid)}`, { method: 'DELETE' }),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+/** Reading a key store and importing its chosen entries (which become certificates). */
+export function useKeyStoreActions() {
+  const client = useQueryClient();
+  return {
+    read: useMutation({
+      mutationFn: (body: KeyStoreReadBody) =>
+        apiFetch<KeyStoreEntry[]>('ui/security/keyStore/entries', { method: 'POST', body, silent: true }),
+    }),
+    import: useMutation({
+      mutationFn: (body: KeyStoreImportBody) =>
+        apiFetch<Certificate[]>('ui/security/keyStore/import', { method: 'POST', body, silent: true }),
+      onSuccess: () => client.invalidateQueries({ queryKey: certificatesKey }),
+    }),
+  };
+}
+
+export const sshServerKey = ['keys', 'ssh-server'] as const;
+export const sshKeysKey = ['keys', 'ssh-keys'] as const;
+
+export function useSshServer() {
+  return useQuery({ queryKey: sshServerKey, queryFn: () => apiFetch<SshServer>('ui/security/sshServer') });
+}
+
+export function useAllSshKeys() {
+  return useQuery({ queryKey: sshKeysKey, queryFn: () => apiFetch<SshKey[]>('ui/security/sshKeys') });
+}
+
+export function useSshServerActions() {
+  const client = useQueryClient();
+  const answered = (server: SshServer) => client.setQueryData(sshServerKey, server);
+  return {
+    save: useMutation({
+      mutationFn: (body: SshServerSettings) =>
+        apiFetch<SshServer>('ui/security/sshServer', { method: 'PUT', body, silent: true }),
+      onSuccess: answered,
+    }),
+    replaceHostKey: useMutation({
+      mutationFn: (privateKey: string | undefined) =>
+        apiFetch<SshServer>('ui/security/sshServer/hostKey', {
+          method: 'POST',
+          body: privateKey ? { privateKey } : {},
+          silent: true,
+        }),
+      onSuccess: answered,
+    }),
+    removeKey: useMutation({
+      mutationFn: (id: string) => apiFetch<void>(`ui/security/sshKeys/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      onSuccess: () =>
+        Promise.all([
+          client.invalidateQueries({ queryKey: sshKeysKey }),
+          client.invalidateQueries({ queryKey: sshServerKey }),
+        ]),
     }),
   };
 }

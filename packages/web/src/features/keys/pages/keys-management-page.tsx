@@ -28,11 +28,14 @@ import { formatDateTime } from '../../../components/time';
 import { useRepositories } from '../../repositories';
 import { useKeyPairActions, useKeyPairs, useSigningKeys } from '../api/keys';
 import { CertificatesTab } from './certificates-tab';
+import { KeyStoreTab } from './key-store-tab';
+import { PublicKeysTab } from './public-keys-tab';
+import { SshServerTab } from './ssh-server-tab';
 
 const BASE = '/admin/artifactory/security/keys_management';
 const shortFingerprint = (f: string) => `${f.slice(0, 8)}…${f.slice(-8)}`;
 
-/** Keys Management (`/admin/artifactory/security/keys_management/:label?`): key pairs and signing keys. */
+/** Keys Management (`/admin/artifactory/security/keys_management/:label?`): one tab per label of the spec, and certificates. */
 export function KeysManagementPage() {
   const { label } = useParams();
   const navigate = useNavigate();
@@ -41,7 +44,7 @@ export function KeysManagementPage() {
     <>
       <PageHeader
         title="Keys Management"
-        description="GPG and RSA key pairs kept by Arca, the keys that sign repository metadata for apt, dnf and helm, and the TLS certificates of outbound requests."
+        description="GPG and RSA key pairs kept by Arca, the keys that sign repository metadata for apt, dnf and helm, the public keys trusted to sign artifacts, TLS certificates of outbound requests and the SSH server."
       />
       <Tabs
         activeKey={active}
@@ -49,7 +52,10 @@ export function KeysManagementPage() {
         items={[
           { key: 'gpg-rsa-keys', label: 'GPG & RSA Keys', children: <KeyPairsTab /> },
           { key: 'signing-keys', label: 'Signing Keys', children: <SigningKeysTab /> },
+          { key: 'public-keys', label: 'Public Keys', children: <PublicKeysTab /> },
+          { key: 'java-key-store', label: 'Java Key Store', children: <KeyStoreTab /> },
           { key: 'certificates', label: 'Certificates', children: <CertificatesTab /> },
+          { key: 'ssh-server', label: 'SSH Server', children: <SshServerTab /> },
         ]}
       />
     </>

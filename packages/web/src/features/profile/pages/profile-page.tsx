@@ -22,6 +22,7 @@ import {
 import { SecretOnce } from '../components/secret-once';
 import { TokensTable } from '../components/tokens-table';
 import { NewTokenModal } from '../components/new-token-modal';
+import { SshKeysCard } from '../components/ssh-keys-card';
 import { useServerErrors } from '../../../lib/server-errors';
 
 /** Asks for the password before the profile shows keys and tokens. */
@@ -206,7 +207,7 @@ function MfaState({ enrolled, onRemoved }: { enrolled: boolean; onRemoved: () =>
   );
 }
 
-/** Edit Profile: the signed-in user's account, API key and access tokens. */
+/** Edit Profile: the signed-in user's account, API key, access tokens and SSH keys. */
 export function ProfilePage() {
   const { user } = useStartupData();
   const [profile, setProfile] = useState<Profile | undefined>();
@@ -244,6 +245,7 @@ export function ProfilePage() {
           </Col>
           <Col xs={24} xl={15}>
             <TokensCard />
+            <SshKeysCard />
           </Col>
         </Row>
       )}
