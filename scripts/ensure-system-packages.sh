@@ -4,7 +4,8 @@
 # (from Debian's own Maven repository, /usr/share/maven-repo), skopeo and the CNCF distribution
 # registry for the OCI tests, curl for the snippets Set Me Up shows, nginx for the cluster test,
 # PostgreSQL for the second database engine, Go, Ruby (gem and bundler), dnf and the rpm tools for
-# the formats of the same names, OpenSSH's client for the SSH server. Cargo is the one rustup installs (Debian's predates sparse indexes).
+# the formats of the same names, OpenSSH's client for the SSH server, OpenLDAP's
+# server for directory sign-in. Cargo is the one rustup installs (Debian's predates sparse indexes).
 # Needs root (or passwordless sudo).
 set -euo pipefail
 missing=()
@@ -34,6 +35,8 @@ command -v gpg >/dev/null 2>&1 || missing+=(gpg)
 # test reads stores made by the JDK's keytool (Maven brings the JRE that has it)
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v keytool >/dev/null 2>&1 || missing+=(default-jre-headless)
+# the directory sign-in tests start their own OpenLDAP server (the package's own is left stopped)
+[ -x /usr/sbin/slapd ] || missing+=(slapd)
 if [ "${1:-}" = "--with-postgres" ] && ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   missing+=(postgresql)
 fi

@@ -27,3 +27,4 @@ export * from './onboarding.js';
 export * from './settings.js';
 export * from './keys.js';
 export * from './ssh.js';
+export * from './ldap.js';

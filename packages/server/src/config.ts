@@ -20,6 +20,11 @@ export interface Config {
   logToStdout: boolean;
   /** Where the other nodes reach this one; by default `http://<host>:<port>` once it listens. */
   nodeAddress: string | undefined;
+  /**
+   * How long a password package clients send (HTTP basic) stays verified, in milliseconds: a
+   * directory user removed or disabled in the directory is refused once it has passed.
+   */
+  credentialsCacheMs: number;
   /** Whether the Prometheus metrics are kept and answered at `/metrics`. */
   metricsEnabled: boolean;
   /** `/metrics` is open to anyone (a scrape inside a trusted network); else administrators or the scrape token. */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     backupSchedule: env.ARCA_BACKUP_SCHEDULE || undefined,
     backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
+    credentialsCacheMs: integer(env, 'ARCA_CREDENTIALS_CACHE_SECONDS', 60, 0) * 1000,
     metricsEnabled: flag(env, 'ARCA_METRICS', true),
     metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),
     metricsToken: env.ARCA_METRICS_TOKEN || undefined,

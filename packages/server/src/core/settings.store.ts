@@ -1,4 +1,14 @@
-import type { GeneralSettingsInput, MailSettings, SecuritySettings, SshServerSettings } from '@arca/contracts';
+import type {
+  GeneralSettingsInput,
+  LdapGroupSetting,
+  LdapSetting,
+  MailSettings,
+  SecuritySettings,
+  SshServerSettings,
+} from '@arca/contracts';
+
+/** An LDAP setting as stored: the manager password sealed (empty when there is none). */
+export type StoredLdapSetting = Omit<LdapSetting, 'managerPasswordSet'> & { managerPassword: string };
 import type { Db } from '../db/database.js';
 import { bumpConfigGeneration, cachedConfig } from './config-cache.js';
 
@@ -27,6 +37,10 @@ export const SETTING_DEFAULTS = {
   'ssh.server': {} as Partial<SshServerSettings>,
   /** The SSH server's host key (OpenSSH private key, sealed), made when the server is first turned on. */
   'ssh.hostKey': '' as string,
+  /** LDAP / Active Directory servers, in the order sign-in asks them (see features/directory). */
+  'ldap.settings': [] as StoredLdapSetting[],
+  /** The group settings that bring directory groups in. */
+  'ldap.groups': [] as LdapGroupSetting[],
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

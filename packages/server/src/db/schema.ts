@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Table types. Timestamps are epoch milliseconds and flags are 0/1 integers, so that one
@@ -19,6 +19,8 @@ export interface UsersTable {
   mfa_enrolled_at: number | null;
   password_changed_at: number | null;
   mfa_last_step: number | null;
+  /** For a user of an external realm: the LDAP setting (or provider) it signs in through; '' otherwise. */
+  external_source: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionsTable {

@@ -38,6 +38,7 @@ import { proxiesRoutes } from './proxies/index.js';
 import { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './keys/index.js';
 import { onboardingRoutes } from './onboarding/index.js';
 import { registerSsh, sshRoutes } from './ssh/index.js';
+import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './directory/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -55,6 +56,9 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(certificatesRestRoutes);
   await app.register(trustedKeysRestRoutes);
   registerSsh(app);
+  registerDirectory(app);
+  await app.register(directoryRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(directoryAccessRoutes);
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -21,9 +21,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Package clients send credentials with every request. A verified password is remembered briefly,
  * keyed by an HMAC of the header under a key that lives only in this process, so that the scrypt
- * check runs once per minute, not per request; tokens are looked up by their SHA-256.
+ * check (or the directory's) runs once per `ARCA_CREDENTIALS_CACHE_SECONDS` (a minute), not per
+ * request; tokens are looked up by their SHA-256.
  */
-const BASIC_CACHE_MS = 60_000;
 const cacheKeySecret = randomBytes(32);
 const basicCache = new Map<string, { user: UserRow; until: number }>();
 // a changed password, lockout, removed rights or a deleted user end the cached verdicts at once
@@ -82,7 +82,7 @@ async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, hea
   // the password alone is not enough for a user with a second factor: clients use tokens
   if (user.mfa_enrolled_at !== null) throw new HttpError(401, AUTH_MESSAGES.mfaUseToken);
   if (basicCache.size > 1000) basicCache.clear();
-  basicCache.set(cacheKey, { user, until: now + BASIC_CACHE_MS });
+  if (app.config.credentialsCacheMs > 0) basicCache.set(cacheKey, { user, until: now + app.config.credentialsCacheMs });
   return { kind: 'user', user, sessionId: null, via: 'password' };
 }
 

@@ -3,6 +3,7 @@ import {
   ANONYMOUS_USER,
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
+  LDAP_REALM,
   DEFAULT_PROJECT,
   PASSWORD_FLOW_MESSAGES,
   type UserData,
@@ -14,6 +15,7 @@ import { HttpError, forbidden, unauthorized } from '../../core/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../core/passwords.js';
 import { getSetting } from '../../core/settings.store.js';
 import { getSecuritySettings } from '../security/index.js';
+import { DirectoryError, directorySignIn, type DirectoryOutcome } from '../directory/index.js';
 import { isProjectAdmin, type Principal } from '../../core/principals.js';
 import {
   clearLoginFailures,
@@ -91,9 +93,30 @@ export async function authenticate(
   now = Date.now(),
 ): Promise<UserRow> {
   const failures = await refuseWhileLocked(db, name, now);
-  const user = await findUserByName(db, name);
-  dummyHash ??= hashPassword(randomUUID());
-  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
+  let user = await findUserByName(db, name);
+  let ok = false;
+  if (!user || user.realm === LDAP_REALM) {
+    // a name Arca does not know, or a directory user: the directory decides
+    let outcome: DirectoryOutcome;
+    try {
+      outcome = await directorySignIn(db, name, password, user);
+    } catch (error) {
+      if (error instanceof DirectoryError) throw unauthorized(error.message);
+      throw error;
+    }
+    if (typeof outcome === 'object') {
+      user = outcome.user;
+      ok = true;
+    } else if (user) {
+      // a directory user the directory refuses (or no longer knows) has no other way in
+      const warning = await recordLoginFailure(db, config, name, user, now);
+      throw unauthorized(warning ?? AUTH_MESSAGES.badCredentials);
+    }
+  }
+  if (!ok) {
+    dummyHash ??= hashPassword(randomUUID());
+    ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash));
+  }
   if (user && ok) {
     // a password is the whole proof only without a second factor: wrong codes stay counted until
     // a right one (a correct password must not hand out fresh guesses at the code)

@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
-import { PASSWORD_FLOW_MESSAGES, type MfaEnrollment } from '@arca/contracts';
+import { LDAP_MESSAGES, PASSWORD_FLOW_MESSAGES, type MfaEnrollment } from '@arca/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
@@ -145,6 +145,7 @@ export async function changePassword(
     throw badRequest(PASSWORD_FLOW_MESSAGES.mismatch);
   }
   const user = await authenticate(db, config, input.userName, input.oldPassword);
+  if (user.realm !== 'internal') throw badRequest(LDAP_MESSAGES.passwordInDirectory);
   if (await verifyPassword(input.newPassword1, user.password_hash))
     throw badRequest(PASSWORD_FLOW_MESSAGES.samePassword);
   return setPassword(db, user, input.newPassword1);

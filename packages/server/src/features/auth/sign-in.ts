@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LoginAnswer } from '@arca/contracts';
+import { LDAP_REALM, type LoginAnswer } from '@arca/contracts';
 import type { Config } from '../../config.js';
 import { auditActor, recordAudit } from '../../core/audit.js';
 import { SESSION_COOKIE, buildUserData, type LoginOutcome } from './auth.service.js';
@@ -34,6 +34,9 @@ export async function finishSignIn(
     category: 'auth',
     action,
     target: outcome.user.name,
+    ...(outcome.user.realm === LDAP_REALM
+      ? { message: `Signed in through the directory '${outcome.user.external_source}'.` }
+      : {}),
   });
   const maxAge = outcome.maxAgeMs === undefined ? undefined : Math.floor(outcome.maxAgeMs / 1000);
   reply.setCookie(SESSION_COOKIE, outcome.token, { ...cookies, ...(maxAge ? { maxAge } : {}) });

@@ -84,6 +84,7 @@ export async function putUser(
     disable_ui_access: body.disableUIAccess ? 1 : 0,
     must_change_password: body.mustChangePassword ? 1 : 0,
     realm: 'internal',
+    external_source: '',
     created_at: now,
     last_login_at: null,
     mfa_secret: null,
