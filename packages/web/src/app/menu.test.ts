@@ -97,6 +97,7 @@ describe('menu filtering', () => {
         'access-tokens',
         'artifacts',
         'audit-trail',
+        'authentication-providers',
         'backups',
         'builds',
         'cold-storage',

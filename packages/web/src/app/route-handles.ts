@@ -273,6 +273,20 @@ export const HANDLES = {
   '/education-center': { title: 'Education Center' },
   '/template': { title: 'Page template', testedFeature: true },
   '/demo': { title: 'Demo playground', testedFeature: true },
+  '/admin/security/authentication-providers/:provider?': {
+    admin: true,
+    menuKey: 'authentication-providers',
+    title: 'Authentication Providers',
+    menu: {
+      key: 'authentication-providers',
+      minRank: 1,
+      label: 'Authentication Providers',
+      sidebar: 'administration',
+      group: 'Security',
+      description: 'LDAP and Active Directory servers users sign in through, with their groups',
+      adminOnly: true,
+    },
+  },
   '/admin/artifactory/security/keys_management/:label?': {
     admin: true,
     menuKey: 'keys-management',

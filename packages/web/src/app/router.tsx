@@ -378,6 +378,14 @@ export const ROUTES: RouteObject[] = [
             ],
           },
           {
+            path: '/admin/security/authentication-providers/:provider?',
+            handle: HANDLES['/admin/security/authentication-providers/:provider?'],
+            lazy: page(
+              () => import('../features/providers/pages/authentication-providers-page'),
+              'AuthenticationProvidersPage',
+            ),
+          },
+          {
             path: '/admin/artifactory/security/keys_management/:label?',
             handle: HANDLES['/admin/artifactory/security/keys_management/:label?'],
             lazy: page(() => import('../features/keys/pages/keys-management-page'), 'KeysManagementPage'),

@@ -1,4 +1,5 @@
 import {
+  IdcardOutlined,
   CloudUploadOutlined,
   ClusterOutlined,
   DeploymentUnitOutlined,
@@ -45,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
   permissions: <SafetyOutlined />,
   'access-tokens': <KeyOutlined />,
   'security-general': <LockOutlined />,
+  'authentication-providers': <IdcardOutlined />,
   mail: <MailOutlined />,
   'general-settings': <ControlOutlined />,
   proxies: <GlobalOutlined />,

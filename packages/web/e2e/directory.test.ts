@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './harness';
+import { clientHome, restCall, run } from './clients/clients';
+import {
+  LDAP_ADMIN_DN,
+  LDAP_ADMIN_PASSWORD,
+  LDAP_SUFFIX,
+  startLdapServer,
+  type LdapServer,
+} from '../../server/src/test/ldap-server';
+
+let arca: RunningServer;
+let ldap: LdapServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const call = (method: string, url: string, body?: unknown) =>
+  restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
+
+beforeAll(async () => {
+  ldap = await startLdapServer();
+  arca = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await arca?.stop();
+  await ldap?.stop();
+});
+
+/** An .npmrc that signs in to one npm repository with a user's password. */
+function npmrc(registry: string, user: string, password: string): string {
+  const auth = Buffer.from(`${user}:${password}`).toString('base64');
+  return `registry=${registry}\n${registry.replace(/^https?:/, '')}:_auth=${auth}\n`;
+}
+
+describe('directory sign-in', () => {
+  it('connects an LDAP server from the console, imports its groups, and lets its users in with their directory password', async () => {
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/admin/security/authentication-providers`);
+    await page.getByRole('heading', { name: 'Authentication Providers' }).waitFor();
+    await page.getByText('No directory yet.', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'New LDAP Setting' }).click();
+    const form = page.getByRole('dialog', { name: 'New LDAP Setting' });
+    await form.getByLabel('Name', { exact: true }).fill('corp');
+    await form.getByLabel('LDAP URL').fill(`${ldap.url}/${LDAP_SUFFIX}`);
+    await form.getByLabel('Search base').fill('ou=people');
+    await form.getByLabel('Manager DN').fill(LDAP_ADMIN_DN);
+    await form.getByLabel('Manager password').fill('not-the-password');
+    await form.getByRole('button', { name: 'Test Connection' }).click();
+    await form.getByText(`The server refused the bind of '${LDAP_ADMIN_DN}': invalid credentials.`).waitFor();
+    await form.getByLabel('Manager password').fill(LDAP_ADMIN_PASSWORD);
+    await form.getByRole('button', { name: 'Test Connection' }).click();
+    await form.getByText('Connected, and the bind succeeded.').waitFor();
+    await form.getByLabel('Test user name').fill('alice');
+    await form.getByLabel('Test user password').fill('alice-directory-pw');
+    await form.getByRole('button', { name: 'Test User' }).click();
+    await form.getByText(`Signed in as uid=alice,ou=people,${LDAP_SUFFIX}.`).waitFor();
+    await form.getByText('E-mail: alice@acme.test').waitFor();
+    await screenshot(page, 'ldap-setting');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByText('LDAP setting corp was saved').waitFor();
+
+    await page.getByRole('button', { name: 'New Group Setting' }).click();
+    const groups = page.getByRole('dialog', { name: 'New Group Setting' });
+    await groups.getByLabel('Name', { exact: true }).fill('corp-groups');
+    await groups.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByText('Group setting corp-groups was saved').waitFor();
+    await page
+      .getByRole('row', { name: /corp-groups/ })
+      .getByRole('button', { name: 'Import Groups' })
+      .click();
+    const importing = page.getByRole('dialog', { name: 'Import Groups of corp-groups' });
+    await importing.getByRole('row', { name: /readers/ }).waitFor();
+    await importing.getByLabel('Import developers').check();
+    await screenshot(page, 'ldap-import-groups');
+    await importing.getByRole('button', { name: 'Import 1 Group' }).click();
+    await page.getByText('Imported developers').waitFor();
+    await screenshot(page, 'authentication-providers');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    // a private npm repository the directory's developers may use
+    await call('PUT', '/artifactory/api/repositories/team-npm', { rclass: 'local', packageType: 'npm' });
+    await call('PUT', '/artifactory/api/v2/security/permissions/team', {
+      name: 'team',
+      repo: { repositories: ['team-npm'], actions: { groups: { developers: ['read', 'write'] } } },
+    });
+    const registry = `${arca.url}/artifactory/api/npm/team-npm/`;
+    const { home, env } = clientHome();
+    const pkg = fs.mkdtempSync(path.join(home, 'pkg-'));
+    fs.writeFileSync(path.join(pkg, '.npmrc'), npmrc(registry, 'admin', ADMIN_PASSWORD));
+    fs.writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: 'team-lib', version: '1.0.0', license: 'MIT', main: 'index.js' }),
+    );
+    fs.writeFileSync(path.join(pkg, 'index.js'), "module.exports = 'built by the team';\n");
+    await run('npm', ['publish'], { cwd: pkg, env });
+
+    // alice installs with her directory password; bob, no developer, is refused
+    const app = fs.mkdtempSync(path.join(home, 'app-'));
+    fs.writeFileSync(path.join(app, '.npmrc'), npmrc(registry, 'alice', 'alice-directory-pw'));
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    await run('npm', ['install', 'team-lib@1.0.0'], { cwd: app, env });
+    expect(fs.readFileSync(path.join(app, 'node_modules/team-lib/index.js'), 'utf8')).toContain('built by the team');
+    const bob = await fetch(`${registry}team-lib`, {
+      headers: { authorization: `Basic ${Buffer.from('bob:bob-directory-pw').toString('base64')}` },
+    });
+    expect(bob.status).toBe(403);
+
+    // alice in the console: her realm, her groups; no password of hers to change here
+    const session = await signIn(browser, arca.url, 'alice', 'alice-directory-pw');
+    await session.page.goto(`${arca.url}/ui/profile`);
+    await session.page.getByLabel('Current password').fill('alice-directory-pw');
+    await session.page.getByRole('button', { name: 'Unlock' }).click();
+    await session.page.getByText('ldap', { exact: true }).waitFor();
+    await session.page.context().close();
+    const users = (await (await call('GET', '/artifactory/api/security/users/alice')).json()) as {
+      realm: string;
+      groups: string[];
+    };
+    expect(users).toMatchObject({ realm: 'ldap', groups: ['developers'] });
+  });
+});
