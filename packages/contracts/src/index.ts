@@ -28,3 +28,4 @@ export * from './settings.js';
 export * from './keys.js';
 export * from './ssh.js';
 export * from './ldap.js';
+export * from './sso.js';

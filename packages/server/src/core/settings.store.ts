@@ -3,12 +3,20 @@ import type {
   LdapGroupSetting,
   LdapSetting,
   MailSettings,
+  OidcProvider,
+  SsoSettings,
   SecuritySettings,
   SshServerSettings,
 } from '@arca/contracts';
 
 /** An LDAP setting as stored: the manager password sealed (empty when there is none). */
 export type StoredLdapSetting = Omit<LdapSetting, 'managerPasswordSet'> & { managerPassword: string };
+
+/** An OpenID Connect provider as stored: the client secret sealed; when it last changed. */
+export type StoredOidcProvider = Omit<OidcProvider, 'clientSecretSet' | 'redirectUri'> & {
+  clientSecret: string;
+  updatedAt: number;
+};
 import type { Db } from '../db/database.js';
 import { bumpConfigGeneration, cachedConfig } from './config-cache.js';
 
@@ -41,6 +49,10 @@ export const SETTING_DEFAULTS = {
   'ldap.settings': [] as StoredLdapSetting[],
   /** The group settings that bring directory groups in. */
   'ldap.groups': [] as LdapGroupSetting[],
+  /** OpenID Connect providers (see features/sso). */
+  'oidc.providers': [] as StoredOidcProvider[],
+  /** Single sign-on: the provider the login page sends everyone to, if any. */
+  sso: { autoRedirectProvider: '' } as SsoSettings,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

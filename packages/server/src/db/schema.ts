@@ -463,6 +463,15 @@ export interface SshKeysTable {
   last_used_at: number | null;
 }
 
+/** A sign-in request sent to an identity provider, until its answer comes back (once). */
+export interface SsoRequestsTable {
+  state_hash: string;
+  provider: string;
+  /** JSON: nonce, PKCE verifier, where the console goes after. */
+  data: string;
+  expires_at: number;
+}
+
 /** An OpenPGP public key trusted to sign artifacts (Keys Management's public keys). */
 export interface TrustedKeysTable {
   /** The key id: the last 16 hex digits of the fingerprint, lower case. */
@@ -658,6 +667,7 @@ export interface Database {
   key_pairs: KeyPairsTable;
   ssh_keys: SshKeysTable;
   trusted_keys: TrustedKeysTable;
+  sso_requests: SsoRequestsTable;
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;

@@ -39,6 +39,7 @@ import { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './key
 import { onboardingRoutes } from './onboarding/index.js';
 import { registerSsh, sshRoutes } from './ssh/index.js';
 import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './directory/index.js';
+import { ssoRoutes } from './sso/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -59,6 +60,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   registerDirectory(app);
   await app.register(directoryRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(directoryAccessRoutes);
+  await app.register(ssoRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -72,10 +72,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: { body: z.unknown().optional(), response: { 200: loginRelatedDataSchema } },
     },
-    async () => ({
-      forgotPassword: (await mailConfigured(app.db)) && (await linkBaseUrl(app.db, app.config.baseUrl)) !== undefined,
-      canRememberMe: app.config.session.canRememberMe,
-    }),
+    async () => {
+      // one identity provider may be the way in: the login page sends everyone there
+      const { autoRedirectProvider } = await getSetting(app.db, 'sso');
+      const provider = autoRedirectProvider
+        ? (await getSetting(app.db, 'oidc.providers')).find((p) => p.name === autoRedirectProvider && p.enabled)
+        : undefined;
+      return {
+        forgotPassword: (await mailConfigured(app.db)) && (await linkBaseUrl(app.db, app.config.baseUrl)) !== undefined,
+        canRememberMe: app.config.session.canRememberMe,
+        ...(provider
+          ? { ssoProviderLink: `${CONSOLE_API_PREFIX}/auth/oauth2/login/${encodeURIComponent(provider.name)}` }
+          : {}),
+      };
+    },
   );
 
   app.get(

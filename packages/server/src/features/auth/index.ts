@@ -8,3 +8,5 @@ export { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from './registry-token.js'
 export { webLoginRoutes } from './web-login.routes.js';
 export { openWebLogin, pollWebLogin } from './web-login.service.js';
 export { clientSignIn } from './client-sign-in.js';
+export { SESSION_COOKIE, openSession } from './auth.service.js';
+export { cookieOptions } from './sign-in.js';

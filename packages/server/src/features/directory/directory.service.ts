@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import {
   LDAP_MESSAGES,
@@ -19,11 +18,10 @@ import type { UserRow } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { listCertificateRows } from '../../core/certificates.js';
 import { recordChange } from '../../core/changes.js';
-import { credentialsChanged } from '../../core/credentials.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { seal, unseal } from '../../core/sealing.js';
 import { getSetting, putSetting, type StoredLdapSetting } from '../../core/settings.store.js';
-import { findUserByName, insertUser } from '../identity/index.js';
+import { reflectExternalUser } from '../identity/index.js';
 import {
   DirectoryError,
   directoryGroups,
@@ -350,7 +348,7 @@ export async function directorySignIn(
   return 'unknown';
 }
 
-/** The Arca user of a directory user: made or updated, with the directory's groups. */
+/** The Arca user of a directory user: made or updated, its imported groups as the directory says. */
 async function reflect(
   db: Db,
   name: string,
@@ -360,103 +358,19 @@ async function reflect(
   existing: UserRow | undefined,
 ): Promise<UserRow> {
   const wanted = new Set(directoryGroupNames.map((g) => arcaGroupName(g).toLowerCase()));
-  const imported = await db.selectFrom('groups').select('name').where('realm', '=', LDAP_REALM).execute();
-  const member = imported.filter((g) => wanted.has(g.name.toLowerCase())).map((g) => g.name);
-  const now = Date.now();
-  let user = existing;
-  const current = user
-    ? (
-        await db
-          .selectFrom('group_members as m')
-          .innerJoin('groups as g', 'g.name', 'm.group_name')
-          .select('m.group_name')
-          .where('m.user_id', '=', user.id)
-          .where('g.realm', '=', LDAP_REALM)
-          .execute()
-      ).map((r) => r.group_name)
-    : [];
-  const email = found.email || null;
-  const sameGroups = current.length === member.length && current.every((g) => member.includes(g));
-  if (user && sameGroups && user.email === email && user.external_source === key) return user;
-  await db.transaction().execute(async (trx) => {
-    if (!user) {
-      // a name taken meanwhile by another sign-in of the same user: use that one
-      user = await findUserByName(trx, name);
-    }
-    if (!user) {
-      const autoJoin = (await trx.selectFrom('groups').select('name').where('auto_join', '=', 1).execute()).map(
-        (g) => g.name,
-      );
-      const row: UserRow = {
-        id: randomUUID(),
-        name,
-        email,
-        password_hash: null,
-        admin: 0,
-        disable_ui_access: 0,
-        must_change_password: 0,
-        realm: LDAP_REALM,
-        external_source: key,
-        created_at: now,
-        last_login_at: null,
-        mfa_secret: null,
-        mfa_enrolled_at: null,
-        mfa_last_step: null,
-        password_changed_at: null,
-      };
-      await insertUser(trx, row);
-      const joined = [...new Set([...autoJoin, ...member])];
-      if (joined.length) {
-        await trx
-          .insertInto('group_members')
-          .values(joined.map((group_name) => ({ group_name, user_id: row.id })))
-          .execute();
-      }
-      await recordChange(
-        trx,
-        { actor: name, sourceIp: '' },
-        {
-          audit: {
-            category: 'user',
-            action: 'create',
-            target: name,
-            message: `from ldap setting ${key}`,
-            after: { groups: joined },
-          },
-          event: { type: 'user.created', payload: { name } },
-        },
-      );
-      user = row;
-      return;
-    }
-    await trx.updateTable('users').set({ email, external_source: key }).where('id', '=', user.id).execute();
-    const gone = current.filter((g) => !member.includes(g));
-    const added = member.filter((g) => !current.includes(g));
-    if (gone.length) {
-      await trx.deleteFrom('group_members').where('user_id', '=', user.id).where('group_name', 'in', gone).execute();
-    }
-    if (added.length) {
-      await trx
-        .insertInto('group_members')
-        .values(added.map((group_name) => ({ group_name, user_id: user!.id })))
-        .execute();
-    }
-    await recordChange(
-      trx,
-      { actor: name, sourceIp: '' },
-      {
-        audit: {
-          category: 'user',
-          action: 'update',
-          target: name,
-          message: `from ldap setting ${key}`,
-          before: { groups: current, email: user.email },
-          after: { groups: member, email },
-        },
-      },
-    );
-    user = { ...user, email, external_source: key };
-  });
-  credentialsChanged(user!.id);
-  return user!;
+  const imported = (await db.selectFrom('groups').select('name').where('realm', '=', LDAP_REALM).execute()).map(
+    (g) => g.name,
+  );
+  return reflectExternalUser(
+    db,
+    {
+      name,
+      email: found.email || null,
+      realm: LDAP_REALM,
+      source: key,
+      governed: imported,
+      memberOf: imported.filter((g) => wanted.has(g.toLowerCase())),
+    },
+    existing,
+  );
 }

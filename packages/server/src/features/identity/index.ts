@@ -29,3 +29,4 @@ export {
   sendInvitation,
   setTokenData,
 } from './one-time-links.js';
+export { reflectExternalUser, type ExternalIdentity } from './external-users.js';

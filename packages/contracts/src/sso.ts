@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * Single sign-on through OpenID Connect providers (Keycloak, Okta, Entra ID, Google, GitLab): the
+ * authorisation code flow with PKCE, state and nonce; the ID token's signature, issuer and
+ * audience verified. Users made by a provider have the realm `oauth` (spec part 1 §3).
+ */
+export const OAUTH_REALM = 'oauth';
+
+export const OIDC_MESSAGES = {
+  nameInvalid: 'The name starts with a letter and holds letters, digits, dots, dashes and underscores only.',
+  /** {name} is replaced. */
+  nameTaken: "A provider named '{name}' exists already.",
+  /** {name} is replaced. */
+  notFound: "There is no identity provider '{name}'.",
+  issuerInvalid: 'The issuer is an https:// URL (http:// only for a provider on this machine).',
+  mappingInvalid: 'Each line maps a group the provider names to an Arca group: provider-group = arca-group.',
+  /** {group} is replaced. */
+  unknownGroup: "There is no Arca group '{group}'.",
+  /** {issuer}, {reason} are replaced. */
+  discoveryFailed: 'The provider at {issuer} could not be discovered: {reason}',
+  requestUnknown: 'The sign-in request is unknown, expired or was used already. Sign in again.',
+  /** {reason} is replaced. */
+  tokenRefused: 'The identity provider’s answer was refused: {reason}',
+  /** {claim} is replaced. */
+  claimMissing: "The identity provider sent no '{claim}' claim to name the user.",
+  /** {name} is replaced. */
+  nameOfLocalUser: "The user name '{name}' belongs to a user of another realm; an administrator must resolve it.",
+  noAutoCreate: 'The identity provider knows you, but Arca creates no users for it: ask an administrator to add you.',
+  /** {error} is replaced. */
+  providerError: 'The identity provider refused the sign-in: {error}',
+} as const;
+
+export const oidcProviderBodySchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'This field is mandatory.')
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, OIDC_MESSAGES.nameInvalid),
+  /** What the login page's button says: "Sign in with {displayName}". */
+  displayName: z.string().trim().min(1, 'This field is mandatory.').max(64),
+  enabled: z.boolean().default(true),
+  issuerUrl: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (
+          url.protocol === 'https:' ||
+          (url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname))
+        );
+      } catch {
+        return false;
+      }
+    }, OIDC_MESSAGES.issuerInvalid),
+  clientId: z.string().trim().min(1, 'This field is mandatory.').max(256),
+  /** Write only: left out keeps the stored one. */
+  clientSecret: z.string().max(1024).optional(),
+  scopes: z.string().trim().max(512).default('openid profile email'),
+  usernameClaim: z.string().trim().min(1).max(64).default('preferred_username'),
+  emailClaim: z.string().trim().max(64).default('email'),
+  groupsClaim: z.string().trim().max(64).default('groups'),
+  /** `provider-group = arca-group`, one per line: the memberships that follow the provider at each sign-in. */
+  groupMapping: z.string().max(16_384).default(''),
+  autoCreateUser: z.boolean().default(true),
+});
+export type OidcProviderBody = z.input<typeof oidcProviderBodySchema>;
+
+export const oidcProviderSchema = oidcProviderBodySchema.omit({ clientSecret: true }).extend({
+  clientSecretSet: z.boolean(),
+  /** The redirect URI to register at the provider. */
+  redirectUri: z.string(),
+});
+export type OidcProvider = z.infer<typeof oidcProviderSchema>;
+
+/** A provider as the login page offers it (`GET /ui/oauth2/loginRequestPlatform`). */
+export const loginProviderSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  type: z.enum(['oidc', 'saml']),
+  /** Where the browser goes to sign in. */
+  url: z.string(),
+});
+export type LoginProvider = z.infer<typeof loginProviderSchema>;
+
+/** Turning one provider into the way in: the login page sends everyone to it (`?local=true` reaches the form). */
+export const ssoSettingsSchema = z.object({ autoRedirectProvider: z.string().default('') });
+export type SsoSettings = z.infer<typeof ssoSettingsSchema>;
