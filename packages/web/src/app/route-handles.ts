@@ -30,6 +30,7 @@ export const HANDLES = {
   '/auth/reset-password': { public: true },
   '/login/change-password/:userName?': { public: true, title: 'Change password' },
   '/login/invitation': { public: true, title: 'Invitation' },
+  '/login/sso/:ssoLoginType': { public: true, title: 'Single sign-on' },
   '/auth': { public: true },
   '/logout': { public: true },
   '/404': { public: true },
@@ -283,7 +284,8 @@ export const HANDLES = {
       label: 'Authentication Providers',
       sidebar: 'administration',
       group: 'Security',
-      description: 'LDAP and Active Directory servers users sign in through, with their groups',
+      description:
+        'LDAP and Active Directory servers, with their groups, and OpenID Connect providers users sign in through',
       adminOnly: true,
     },
   },

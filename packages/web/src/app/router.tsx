@@ -102,6 +102,12 @@ export const ROUTES: RouteObject[] = [
         handle: HANDLES['/login/invitation'],
         lazy: page(() => import('../features/auth/pages/invitation-page'), 'InvitationPage'),
       },
+      {
+        id: 'sso-login',
+        path: '/login/sso/:ssoLoginType',
+        handle: HANDLES['/login/sso/:ssoLoginType'],
+        lazy: page(() => import('../features/auth/pages/sso-login-page'), 'SsoLoginPage'),
+      },
       { path: '/auth', handle: HANDLES['/auth'], element: <Navigate to="/login" replace /> },
       {
         path: '/logout',

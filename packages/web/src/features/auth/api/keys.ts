@@ -5,6 +5,7 @@ export const authKeys = {
   footer: ['auth', 'footer'] as const,
   globalState: ['auth', 'globalState'] as const,
   loginRelatedData: ['auth', 'loginRelatedData'] as const,
+  loginProviders: ['auth', 'loginProviders'] as const,
   mfaEnrollment: ['auth', 'mfaEnrollment'] as const,
   resetKey: (key: string | null) => ['auth', 'resetKey', key] as const,
   invitation: (token: string | null) => ['auth', 'invitation', token] as const,

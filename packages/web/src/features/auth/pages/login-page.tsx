@@ -1,6 +1,6 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Divider, Flex, Form, Input, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { AUTH_ERROR_CODES, isAnonymousName, loginBodySchema, type UserData } from '@arca/contracts';
@@ -13,6 +13,7 @@ import { takePathAfterLogin } from '../../../lib/post-login-path';
 import { currentUserKey, useCurrentUser } from '../api/get-current-user';
 import { useFooter } from '../api/get-footer';
 import { useLoginRelatedData } from '../api/get-login-related-data';
+import { providerHref, useLoginProviders } from '../api/login-providers';
 import { useLogin, useLoginAnswer } from '../api/login';
 import { errorCode } from '../components/auth-card';
 import { logout } from '../api/logout';
@@ -62,7 +63,20 @@ export function LoginPage() {
   const loggedOut = useLogoutFlag(logoutFlag);
   const current = useCurrentUser();
   const related = useLoginRelatedData();
+  const providers = useLoginProviders();
   const footer = useFooter();
+  const ssoError = params.get('ssoError');
+  // one provider is the way in: everyone goes there, unless asked for the local form (?local=true)
+  // or coming back from a failed or ended sign-in
+  const autoRedirect =
+    related.data?.ssoProviderLink && params.get('local') !== 'true' && !logoutFlag && !ssoError
+      ? related.data.ssoProviderLink
+      : undefined;
+  useEffect(() => {
+    if (autoRedirect && loggedOut && current.data && isAnonymousName(current.data.name)) {
+      window.location.assign(providerHref(autoRedirect));
+    }
+  }, [autoRedirect, loggedOut, current.data]);
   const login = useLogin();
   const { errors, clear, capture } = useServerErrors();
   const notice = (location.state as { message?: string } | null)?.message;
@@ -119,6 +133,7 @@ export function LoginPage() {
             style={{ marginBottom: 16 }}
           />
         )}
+        {ssoError && !errors.length && <Alert type="error" showIcon title={ssoError} style={{ marginBottom: 16 }} />}
         <ErrorList messages={errors} style={{ marginBottom: 16 }} />
         <Form<LoginForm>
           layout="vertical"
@@ -147,6 +162,18 @@ export function LoginPage() {
             Log in
           </Button>
         </Form>
+        {(providers.data?.length ?? 0) > 0 && (
+          <>
+            <Divider plain>or</Divider>
+            <Flex vertical gap={8}>
+              {providers.data!.map((p) => (
+                <Button key={p.name} block size="large" icon={<LoginOutlined />} href={providerHref(p.url)}>
+                  Sign in with {p.displayName}
+                </Button>
+              ))}
+            </Flex>
+          </>
+        )}
       </Card>
       <Typography.Text type="secondary" style={{ marginTop: 16, fontSize: 12 }}>
         {footer.data ? `Build ${footer.data.buildNumber}` : '\u00a0'}

@@ -11,9 +11,10 @@ import { StatusTag } from '../../../components/status-tag';
 import { useLdapActions, useLdapGroupSettings, useLdapSettings } from '../api/ldap';
 import { GroupSettingModal, ImportGroupsModal } from '../components/ldap-groups-modals';
 import { LdapSettingModal } from '../components/ldap-setting-modal';
+import { OidcTab } from '../components/oidc-tab';
 
 const BASE = '/admin/security/authentication-providers';
-export const PROVIDER_TABS = ['ldap'] as const;
+export const PROVIDER_TABS = ['ldap', 'oidc'] as const;
 
 /** Authentication Providers: the directories and identity providers users sign in through. */
 export function AuthenticationProvidersPage() {
@@ -24,12 +25,15 @@ export function AuthenticationProvidersPage() {
     <>
       <PageHeader
         title="Authentication Providers"
-        description="Let people sign in with the identities they have: an LDAP or Active Directory server, with its groups."
+        description="Let people sign in with the identities they have: an LDAP or Active Directory server with its groups, or an OpenID Connect provider."
       />
       <Tabs
         activeKey={active}
         onChange={(key) => navigate(`${BASE}/${key}`)}
-        items={[{ key: 'ldap', label: 'LDAP', children: <LdapTab /> }]}
+        items={[
+          { key: 'ldap', label: 'LDAP', children: <LdapTab /> },
+          { key: 'oidc', label: 'OpenID Connect', children: <OidcTab /> },
+        ]}
       />
     </>
   );

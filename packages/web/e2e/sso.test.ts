@@ -13,6 +13,12 @@ import {
 } from './harness';
 import { clientHome, restCall, run } from './clients/clients';
 import {
+  OIDC_CLIENT_ID,
+  OIDC_CLIENT_SECRET,
+  startOidcProvider,
+  type OidcTestProvider,
+} from '../../server/src/test/oidc-provider';
+import {
   LDAP_ADMIN_DN,
   LDAP_ADMIN_PASSWORD,
   LDAP_SUFFIX,
@@ -22,20 +28,34 @@ import {
 
 let arca: RunningServer;
 let ldap: LdapServer;
+let op: OidcTestProvider;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const call = (method: string, url: string, body?: unknown) =>
   restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
+/** A console call as a script makes it: basic credentials and the console's CSRF header. */
+const consoleCall = (method: string, url: string, body?: unknown) =>
+  fetch(`${arca.url}/ui/api/v1/${url}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   ldap = await startLdapServer();
   arca = await startServer();
+  op = await startOidcProvider([`${arca.url}/ui/api/v1/auth/oauth2/callback/acme-id`]);
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();
   await arca?.stop();
   await ldap?.stop();
+  await op?.stop();
 });
 
 /** An .npmrc that signs in to one npm repository with a user's password. */
@@ -132,5 +152,59 @@ describe('directory sign-in', () => {
       groups: string[];
     };
     expect(users).toMatchObject({ realm: 'ldap', groups: ['developers'] });
+  });
+
+  it('signs in through an OpenID provider from the login page, and sends everyone there when it is the way in', async () => {
+    await call('PUT', '/artifactory/api/security/groups/platform-team', { description: 'Platform' });
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/admin/security/authentication-providers/oidc`);
+    await page.getByText('No identity provider yet.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'New Provider' }).click();
+    const form = page.getByRole('dialog', { name: 'New OpenID Connect Provider' });
+    await form.getByLabel('Name', { exact: true }).fill('acme-id');
+    await form.getByLabel('Button text').fill('Acme ID');
+    await form.getByLabel('Issuer URL').fill(op.issuer);
+    await form.getByLabel('Client ID').fill(OIDC_CLIENT_ID);
+    await form.getByLabel('Client secret').fill(OIDC_CLIENT_SECRET);
+    await form.getByLabel('Scopes').fill('openid profile email groups');
+    await form.getByLabel('Group mapping').fill('platform = platform-team');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByText('Provider acme-id was saved').waitFor();
+    await page.getByText(`${arca.url}/ui/api/v1/auth/oauth2/callback/acme-id`).waitFor();
+    await screenshot(page, 'oidc-providers');
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    // a visitor signs in with the provider's button: its login and consent pages, then the console
+    const visitor = await browser.newContext({ ignoreHTTPSErrors: true });
+    const login = await visitor.newPage();
+    await login.goto(`${arca.url}/ui/login`);
+    const button = login.getByRole('link', { name: 'Sign in with Acme ID' });
+    await button.waitFor();
+    await screenshot(login, 'login-with-provider');
+    await button.click();
+    await login.locator('input[name=login]').fill('dana');
+    await login.locator('input[name=password]').fill('anything');
+    await login.locator('button[type=submit]').click();
+    await login.getByRole('button', { name: 'Continue' }).click();
+    await login.waitForURL(`${arca.url}/ui/**`);
+    await login.getByRole('button', { name: /dana/ }).waitFor();
+    const dana = (await (await call('GET', '/artifactory/api/security/users/dana')).json()) as {
+      realm: string;
+      groups: string[];
+    };
+    expect(dana).toMatchObject({ realm: 'oauth', groups: ['platform-team'] });
+    await visitor.close();
+
+    // the provider as the way in: the login page goes there; ?local=true keeps the form
+    expect((await consoleCall('PUT', 'ui/oauth2/settings', { autoRedirectProvider: 'acme-id' })).status).toBe(200);
+    const next = await browser.newContext();
+    const page2 = await next.newPage();
+    await page2.goto(`${arca.url}/ui/login`);
+    await page2.waitForURL(`${op.issuer}/**`);
+    await page2.goto(`${arca.url}/ui/login?local=true`);
+    await page2.getByLabel('Username').waitFor();
+    await next.close();
+    await consoleCall('PUT', 'ui/oauth2/settings', { autoRedirectProvider: '' });
   });
 });
