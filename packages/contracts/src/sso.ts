@@ -88,3 +88,53 @@ export type LoginProvider = z.infer<typeof loginProviderSchema>;
 /** Turning one provider into the way in: the login page sends everyone to it (`?local=true` reaches the form). */
 export const ssoSettingsSchema = z.object({ autoRedirectProvider: z.string().default('') });
 export type SsoSettings = z.infer<typeof ssoSettingsSchema>;
+
+/** Users made by a SAML identity provider have this realm. */
+export const SAML_REALM = 'saml';
+
+export const SAML_MESSAGES = {
+  /** {name} is replaced. */
+  notFound: "There is no SAML identity provider '{name}'.",
+  /** {name} is replaced. */
+  nameTaken: "A provider named '{name}' exists already.",
+  metadataMissing: "Give the identity provider's metadata: its URL or the XML.",
+  /** {reason} is replaced. */
+  metadataUnreadable: "The identity provider's metadata could not be read: {reason}",
+  metadataIncomplete:
+    'The metadata names no single sign-on service with the HTTP-Redirect binding, or no signing certificate.',
+  /** {reason} is replaced. */
+  responseRefused: 'The identity provider’s SAML response was refused: {reason}',
+  /** {attribute} is replaced. */
+  attributeMissing: "The SAML assertion has no '{attribute}' to name the user.",
+} as const;
+
+export const samlProviderBodySchema = z.object({
+  name: oidcProviderBodySchema.shape.name,
+  displayName: oidcProviderBodySchema.shape.displayName,
+  enabled: z.boolean().default(true),
+  /** Where the metadata is read from (again at each save); or `metadataXml` given as is. */
+  metadataUrl: z.string().trim().max(2048).default(''),
+  metadataXml: z.string().max(262_144).default(''),
+  /** The assertion's attribute naming the user; empty: the NameID. */
+  usernameAttribute: z.string().trim().max(256).default(''),
+  emailAttribute: z.string().trim().max(256).default('email'),
+  groupsAttribute: z.string().trim().max(256).default('groups'),
+  groupMapping: z.string().max(16_384).default(''),
+  /** The whole response must be signed too, not only its assertion. */
+  wantResponseSigned: z.boolean().default(false),
+  autoCreateUser: z.boolean().default(true),
+});
+export type SamlProviderBody = z.input<typeof samlProviderBodySchema>;
+
+export const samlProviderSchema = samlProviderBodySchema.extend({
+  /** What the metadata said. */
+  idpEntityId: z.string(),
+  ssoUrl: z.string(),
+  logoutUrl: z.string(),
+  certificates: z.number(),
+  /** Arca's side, to give the identity provider. */
+  spEntityId: z.string(),
+  acsUrl: z.string(),
+  spMetadataUrl: z.string(),
+});
+export type SamlProvider = z.infer<typeof samlProviderSchema>;

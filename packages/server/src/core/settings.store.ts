@@ -4,6 +4,7 @@ import type {
   LdapSetting,
   MailSettings,
   OidcProvider,
+  SamlProvider,
   SsoSettings,
   SecuritySettings,
   SshServerSettings,
@@ -11,6 +12,12 @@ import type {
 
 /** An LDAP setting as stored: the manager password sealed (empty when there is none). */
 export type StoredLdapSetting = Omit<LdapSetting, 'managerPasswordSet'> & { managerPassword: string };
+
+/** A SAML identity provider as stored: its metadata, and what was read from it. */
+export type StoredSamlProvider = Omit<SamlProvider, 'certificates' | 'spEntityId' | 'acsUrl' | 'spMetadataUrl'> & {
+  certificates: string[];
+  updatedAt: number;
+};
 
 /** An OpenID Connect provider as stored: the client secret sealed; when it last changed. */
 export type StoredOidcProvider = Omit<OidcProvider, 'clientSecretSet' | 'redirectUri'> & {
@@ -51,6 +58,8 @@ export const SETTING_DEFAULTS = {
   'ldap.groups': [] as LdapGroupSetting[],
   /** OpenID Connect providers (see features/sso). */
   'oidc.providers': [] as StoredOidcProvider[],
+  /** SAML 2.0 identity providers (see features/sso). */
+  'saml.providers': [] as StoredSamlProvider[],
   /** Single sign-on: the provider the login page sends everyone to, if any. */
   sso: { autoRedirectProvider: '' } as SsoSettings,
 };

@@ -75,14 +75,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => {
       // one identity provider may be the way in: the login page sends everyone there
       const { autoRedirectProvider } = await getSetting(app.db, 'sso');
-      const provider = autoRedirectProvider
-        ? (await getSetting(app.db, 'oidc.providers')).find((p) => p.name === autoRedirectProvider && p.enabled)
-        : undefined;
+      const chosen = (p: { name: string; enabled: boolean }) => p.name === autoRedirectProvider && p.enabled;
+      const oidc = autoRedirectProvider ? (await getSetting(app.db, 'oidc.providers')).find(chosen) : undefined;
+      const saml = autoRedirectProvider ? (await getSetting(app.db, 'saml.providers')).find(chosen) : undefined;
+      const provider = oidc ?? saml;
       return {
         forgotPassword: (await mailConfigured(app.db)) && (await linkBaseUrl(app.db, app.config.baseUrl)) !== undefined,
         canRememberMe: app.config.session.canRememberMe,
         ...(provider
-          ? { ssoProviderLink: `${CONSOLE_API_PREFIX}/auth/oauth2/login/${encodeURIComponent(provider.name)}` }
+          ? {
+              ssoProviderLink: `${CONSOLE_API_PREFIX}/auth/${oidc ? 'oauth2' : 'saml'}/login/${encodeURIComponent(provider.name)}`,
+            }
           : {}),
       };
     },

@@ -50,7 +50,7 @@ export async function findOidcProvider(db: Db, name: string): Promise<StoredOidc
 }
 
 /** `provider-group = arca-group` lines as pairs; every Arca group named must exist. */
-async function mappingOf(db: Db, text: string): Promise<[string, string][]> {
+export async function mappingOf(db: Db, text: string): Promise<[string, string][]> {
   const pairs: [string, string][] = [];
   for (const line of text
     .split(/\r?\n/)
@@ -78,9 +78,10 @@ export async function saveOidcProvider(
   const all = await stored(db);
   const before = replaces === undefined ? undefined : all.find((p) => p.name === replaces);
   if (replaces !== undefined && !before) throw notFound(formatMessage(OIDC_MESSAGES.notFound, { name: replaces }));
-  if (parsed.name !== replaces && all.some((p) => p.name === parsed.name)) {
-    throw conflict(formatMessage(OIDC_MESSAGES.nameTaken, { name: parsed.name }), 'name');
-  }
+  const taken =
+    (parsed.name !== replaces && all.some((p) => p.name === parsed.name)) ||
+    (await getSetting(db, 'saml.providers')).some((p) => p.name === parsed.name);
+  if (taken) throw conflict(formatMessage(OIDC_MESSAGES.nameTaken, { name: parsed.name }), 'name');
   const kept = before?.clientSecret ? ((await unseal(db, SEAL_CONTEXT(before.name), before.clientSecret)) ?? '') : '';
   const secret = parsed.clientSecret ?? kept;
   const { clientSecret: _given, ...fields } = parsed;

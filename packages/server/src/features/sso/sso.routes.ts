@@ -7,6 +7,8 @@ import {
   loginProviderSchema,
   oidcProviderBodySchema,
   oidcProviderSchema,
+  samlProviderBodySchema,
+  samlProviderSchema,
   ssoSettingsSchema,
 } from '@arca/contracts';
 import { audit, auditActor, recordAudit } from '../../core/audit.js';
@@ -14,6 +16,7 @@ import { baseUrlOf } from '../../core/base-url.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 import { badRequest } from '../../core/errors.js';
 import { getSetting, putSetting } from '../../core/settings.store.js';
+import type { UserRow } from '../../db/schema.js';
 import { SESSION_COOKIE, cookieOptions, openSession } from '../auth/index.js';
 import {
   deleteOidcProvider,
@@ -23,6 +26,15 @@ import {
   saveOidcProvider,
   startOidcSignIn,
 } from './sso.oidc.js';
+import {
+  deleteSamlProvider,
+  finishSamlSignIn,
+  listSamlProviders,
+  samlLogoutUrl,
+  saveSamlProvider,
+  serviceProviderMetadata,
+  startSamlSignIn,
+} from './sso.saml.js';
 
 /** The cookie that ties a provider's answer to the browser that asked (the state, for ten minutes). */
 const STATE_COOKIE = 'arca_sso_state';
@@ -43,8 +55,8 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/ui/oauth2/loginRequestPlatform',
     { config: { access: 'public' }, schema: { response: { 200: z.array(loginProviderSchema) } } },
-    async (request) =>
-      (await listOidcProviders(app.db, baseUrlOf(request)))
+    async (request) => [
+      ...(await listOidcProviders(app.db, baseUrlOf(request)))
         .filter((p) => p.enabled)
         .map((p) => ({
           name: p.name,
@@ -52,6 +64,15 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
           type: 'oidc' as const,
           url: `${CONSOLE_API_PREFIX}/auth/oauth2/login/${encodeURIComponent(p.name)}`,
         })),
+      ...(await listSamlProviders(app.db, baseUrlOf(request)))
+        .filter((p) => p.enabled)
+        .map((p) => ({
+          name: p.name,
+          displayName: p.displayName,
+          type: 'saml' as const,
+          url: `${CONSOLE_API_PREFIX}/auth/saml/login/${encodeURIComponent(p.name)}`,
+        })),
+    ],
   );
 
   app.get(
@@ -84,36 +105,125 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const callback = new URL(`${redirectUriOf(baseUrlOf(request), name)}${query}`);
       reply.clearCookie(STATE_COOKIE, stateCookie);
-      try {
-        const { user, redirect } = await finishOidcSignIn(app.db, name, callback, request.cookies[STATE_COOKIE]);
-        const session = await openSession(app.db, app.config, user, false);
-        await recordAudit(app.db, auditActor(request, user.name), {
-          category: 'auth',
-          action: 'sign-in',
-          target: user.name,
-          message: `Signed in through the identity provider '${name}'.`,
-        });
-        reply.setCookie(SESSION_COOKIE, session.token, {
-          ...cookies,
-          ...(session.maxAgeMs ? { maxAge: Math.floor(session.maxAgeMs / 1000) } : {}),
-        });
-        return reply.redirect(redirect, 302);
-      } catch (error) {
-        const message = (error as Error).message;
-        app.accessLog.warn({ provider: name, ip: request.ip, reason: message }, 'single sign-on failed');
-        await recordAudit(app.db, auditActor(request, 'anonymous'), {
-          category: 'auth',
-          action: 'sign-in',
-          target: `identity provider ${name}`,
-          outcome: 'failure',
-          message,
-        });
-        return toLogin(reply, message);
-      }
+      return signedIn(request, reply, name, () =>
+        finishOidcSignIn(app.db, name, callback, request.cookies[STATE_COOKIE]),
+      );
     },
   );
 
+  /**
+   * Ends a provider's answer: a console session and the way on, or the login page with what went
+   * wrong; either is in the audit trail with the provider's name.
+   */
+  async function signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    finish: () => Promise<{ user: UserRow; redirect: string }>,
+  ) {
+    try {
+      const { user, redirect } = await finish();
+      const session = await openSession(app.db, app.config, user, false);
+      await recordAudit(app.db, auditActor(request, user.name), {
+        category: 'auth',
+        action: 'sign-in',
+        target: user.name,
+        message: `Signed in through the identity provider '${name}'.`,
+      });
+      reply.setCookie(SESSION_COOKIE, session.token, {
+        ...cookies,
+        ...(session.maxAgeMs ? { maxAge: Math.floor(session.maxAgeMs / 1000) } : {}),
+      });
+      return reply.redirect(redirect, 302);
+    } catch (error) {
+      const message = (error as Error).message;
+      app.accessLog.warn({ provider: name, ip: request.ip, reason: message }, 'single sign-on failed');
+      await recordAudit(app.db, auditActor(request, 'anonymous'), {
+        category: 'auth',
+        action: 'sign-in',
+        target: `identity provider ${name}`,
+        outcome: 'failure',
+        message,
+      });
+      return toLogin(reply, message);
+    }
+  }
+
+  // SAML: the response is posted as a form (HTTP-POST binding)
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1_048_576 },
+    (_r, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.get(
+    '/auth/saml/login/:name',
+    {
+      config: { access: 'public' },
+      schema: { params: nameParams, querystring: z.object({ redirect: z.string().max(2048).optional() }) },
+    },
+    async (request, reply) => {
+      try {
+        return reply.redirect(
+          await startSamlSignIn(app.db, request.params.name, baseUrlOf(request), request.query.redirect),
+          302,
+        );
+      } catch (error) {
+        return toLogin(reply, (error as Error).message);
+      }
+    },
+  );
+  app.post(
+    '/auth/saml/acs/:name',
+    {
+      // posted across sites by the identity provider: the signed response is the credential
+      config: { access: 'public', ownCredential: () => true },
+      schema: { params: nameParams, body: z.record(z.string(), z.string()) },
+    },
+    (request, reply) =>
+      signedIn(request, reply, request.params.name, () =>
+        finishSamlSignIn(app.db, request.params.name, baseUrlOf(request), request.body),
+      ),
+  );
+  app.get(
+    '/auth/saml/metadata/:name',
+    { config: { access: 'public' }, schema: { params: nameParams } },
+    async (request, reply) =>
+      reply
+        .type('application/samlmetadata+xml')
+        .send(await serviceProviderMetadata(app.db, request.params.name, baseUrlOf(request))),
+  );
+  /** Where a SAML user's browser goes after signing out (spec part 2 §7.1): the provider's logout service. */
+  app.get(
+    '/ui/auth/samlLogoutUrl',
+    { config: { access: 'public' }, schema: { response: { 200: z.object({ logoutUrl: z.string() }) } } },
+    async (request) => ({
+      logoutUrl: await samlLogoutUrl(app.db, request.principal.kind === 'user' ? request.principal.user : undefined),
+    }),
+  );
+
   const admin = { access: 'admin' as const };
+  app.get(
+    '/ui/saml/providers',
+    { config: admin, schema: { response: { 200: z.array(samlProviderSchema) } } },
+    (request) => listSamlProviders(app.db, baseUrlOf(request)),
+  );
+  app.post(
+    '/ui/saml/providers',
+    { config: admin, schema: { body: samlProviderBodySchema, response: { 201: samlProviderSchema } } },
+    async (request, reply) => reply.status(201).send(await saveSamlProvider(request, request.body, baseUrlOf(request))),
+  );
+  app.put(
+    '/ui/saml/providers/:name',
+    {
+      config: admin,
+      schema: { params: nameParams, body: samlProviderBodySchema, response: { 200: samlProviderSchema } },
+    },
+    (request) => saveSamlProvider(request, request.body, baseUrlOf(request), request.params.name),
+  );
+  app.delete('/ui/saml/providers/:name', { config: admin, schema: { params: nameParams } }, async (request, reply) => {
+    await deleteSamlProvider(request, request.params.name);
+    return reply.status(204).send();
+  });
   app.get(
     '/ui/oauth2/providers',
     { config: admin, schema: { response: { 200: z.array(oidcProviderSchema) } } },
@@ -148,7 +258,10 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: admin, schema: { body: ssoSettingsSchema, response: { 200: ssoSettingsSchema } } },
     async (request: FastifyRequest<{ Body: z.infer<typeof ssoSettingsSchema> }>) => {
       const chosen = request.body.autoRedirectProvider;
-      const providers = await listOidcProviders(app.db, baseUrlOf(request));
+      const providers = [
+        ...(await listOidcProviders(app.db, baseUrlOf(request))),
+        ...(await listSamlProviders(app.db, baseUrlOf(request))),
+      ];
       if (chosen && !providers.some((p) => p.name === chosen && p.enabled)) {
         throw badRequest(formatMessage(OIDC_MESSAGES.notFound, { name: chosen }), 'autoRedirectProvider');
       }

@@ -1,0 +1,157 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAML_MESSAGES, formatMessage } from '@arca/contracts';
+import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { TestBrowser } from '../../test/oidc-provider.js';
+import { startSamlIdp, type SamlTestIdp } from '../../test/saml-idp.js';
+
+const API = '/ui/api/v1/ui/saml';
+const admin = { ...ADMIN_BASIC, ...XHR };
+
+describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
+  let t: TestApp;
+  let idp: SamlTestIdp;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    idp = await startSamlIdp();
+    await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/security/groups/auditors-group',
+      headers: ADMIN_BASIC,
+      payload: { description: 'Auditors' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.stop();
+  });
+
+  /**
+   * The browser's way: Arca's login link, the provider's form (signing in as `user`), and the
+   * response its page posts to Arca. Answers Arca's answer to the post, and what was posted.
+   */
+  async function signIn(browser: TestBrowser, user: string) {
+    const start = await browser.request(`${base}/ui/api/v1/auth/saml/login/acme-saml?redirect=/ui/builds`);
+    expect(start.status).toBe(302);
+    const login = await browser.request(start.headers.get('location')!);
+    const html = await login.text();
+    const hidden = Object.fromEntries(
+      [...html.matchAll(/name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]),
+    );
+    const posted = await browser.request(`${idp.url}/sso/login`, { method: 'POST', form: { ...hidden, user } });
+    const page = await posted.text();
+    const acs = /action="([^"]+)"/.exec(page)![1]!;
+    const form = {
+      SAMLResponse: /name="SAMLResponse" value="([^"]+)"/.exec(page)![1]!,
+      RelayState: /name="RelayState" value="([^"]*)"/.exec(page)![1]!,
+    };
+    return { answer: await browser.request(acs, { method: 'POST', form }), acs, form };
+  }
+  const refusal = (response: Response) => decodeURIComponent(response.headers.get('location') ?? '');
+
+  it('imports the identity provider’s metadata and publishes Arca’s; refuses metadata it cannot use', async () => {
+    const refused = async (payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url: `${API}/providers`, headers: admin, payload });
+      expect(res.statusCode).toBe(400);
+      return messages(res)[0];
+    };
+    expect(await refused({ name: 'acme-saml', displayName: 'Acme SSO' })).toBe(SAML_MESSAGES.metadataMissing);
+    expect(await refused({ name: 'acme-saml', displayName: 'Acme SSO', metadataXml: '<nope/>' })).toMatch(
+      /^The identity provider's metadata could not be read/,
+    );
+    expect(
+      await refused({
+        name: 'acme-saml',
+        displayName: 'Acme SSO',
+        metadataXml: idp.metadataXml.replace(/<md:KeyDescriptor[\s\S]+?<\/md:KeyDescriptor>/, ''),
+      }),
+    ).toBe(SAML_MESSAGES.metadataIncomplete);
+    expect((await t.app.inject({ method: 'GET', url: `${API}/providers`, headers: admin })).json()).toEqual([]);
+
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${API}/providers`,
+      headers: admin,
+      payload: {
+        name: 'acme-saml',
+        displayName: 'Acme SSO',
+        metadataUrl: idp.metadataUrl,
+        groupMapping: 'auditors = auditors-group',
+      },
+    });
+    expect(saved.statusCode).toBe(201);
+    expect(saved.json()).toMatchObject({
+      idpEntityId: `${idp.url}/idp`,
+      ssoUrl: `${idp.url}/sso`,
+      logoutUrl: `${idp.url}/slo`,
+      certificates: 1,
+      acsUrl: 'http://localhost:80/ui/api/v1/auth/saml/acs/acme-saml',
+    });
+    const metadata = await fetch(`${base}/ui/api/v1/auth/saml/metadata/acme-saml`);
+    const xml = await metadata.text();
+    expect(xml).toContain(`entityID="${base}/ui/api/v1/auth/saml/metadata/acme-saml"`);
+    expect(xml).toContain(`Location="${base}/ui/api/v1/auth/saml/acs/acme-saml"`);
+    const buttons = (await (await fetch(`${base}/ui/api/v1/ui/oauth2/loginRequestPlatform`)).json()) as {
+      type: string;
+    }[];
+    expect(buttons).toEqual([
+      { name: 'acme-saml', displayName: 'Acme SSO', type: 'saml', url: '/ui/api/v1/auth/saml/login/acme-saml' },
+    ]);
+  });
+
+  it('signs a user in with a signed assertion, once: a replayed response is refused', async () => {
+    const browser = new TestBrowser();
+    const { answer, acs, form } = await signIn(browser, 'frank');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('/ui/builds');
+    const session = browser.cookie(new URL(base).host, 'arca_session');
+    expect(session).toBeTruthy();
+    const user = await t.app.db.selectFrom('users').selectAll().where('name', '=', 'frank').executeTakeFirst();
+    expect(user).toMatchObject({ realm: 'saml', email: 'frank@acme.test', external_source: 'acme-saml' });
+    const groups = await t.app.db
+      .selectFrom('group_members')
+      .select('group_name')
+      .where('user_id', '=', user!.id)
+      .execute();
+    expect(groups.map((g) => g.group_name)).toEqual(['auditors-group']);
+    const logout = await fetch(`${base}/ui/api/v1/ui/auth/samlLogoutUrl`, {
+      headers: { cookie: `arca_session=${session}` },
+    });
+    expect(await logout.json()).toEqual({ logoutUrl: `${idp.url}/slo` });
+
+    const replay = await new TestBrowser().request(acs, { method: 'POST', form });
+    expect(refusal(replay)).toMatch(/^\/ui\/login\?ssoError=The identity provider’s SAML response was refused: /);
+    expect(refusal(replay)).toMatch(/InResponseTo/);
+  });
+
+  it('refuses an unsigned response, one signed by another key, and one for another audience', async () => {
+    for (const [mode, reason] of [
+      ['unsigned', /signature/i],
+      ['foreign-key', /signature/i],
+      ['audience', /audience/i],
+    ] as const) {
+      idp.tamper(mode);
+      const browser = new TestBrowser();
+      const { answer } = await signIn(browser, 'gina');
+      expect(refusal(answer)).toMatch(/^\/ui\/login\?ssoError=The identity provider’s SAML response was refused: /);
+      expect(refusal(answer)).toMatch(reason);
+      expect(browser.cookie(new URL(base).host, 'arca_session')).toBeUndefined();
+    }
+    idp.tamper('none');
+    expect(
+      await t.app.db.selectFrom('users').select('name').where('name', '=', 'gina').executeTakeFirst(),
+    ).toBeUndefined();
+    // a name other providers already use is refused
+    const clash = await t.app.inject({
+      method: 'POST',
+      url: `${API}/providers`,
+      headers: admin,
+      payload: { name: 'acme-saml', displayName: 'Again', metadataXml: idp.metadataXml },
+    });
+    expect(messages(clash)[0]).toBe(formatMessage(SAML_MESSAGES.nameTaken, { name: 'acme-saml' }));
+  });
+});
