@@ -18,6 +18,7 @@ import {
   startOidcProvider,
   type OidcTestProvider,
 } from '../../server/src/test/oidc-provider';
+import { startSamlIdp, type SamlTestIdp } from '../../server/src/test/saml-idp';
 import {
   LDAP_ADMIN_DN,
   LDAP_ADMIN_PASSWORD,
@@ -29,6 +30,7 @@ import {
 let arca: RunningServer;
 let ldap: LdapServer;
 let op: OidcTestProvider;
+let idp: SamlTestIdp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const call = (method: string, url: string, body?: unknown) =>
@@ -49,6 +51,7 @@ beforeAll(async () => {
   ldap = await startLdapServer();
   arca = await startServer();
   op = await startOidcProvider([`${arca.url}/ui/api/v1/auth/oauth2/callback/acme-id`]);
+  idp = await startSamlIdp();
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 afterAll(async () => {
@@ -56,6 +59,7 @@ afterAll(async () => {
   await arca?.stop();
   await ldap?.stop();
   await op?.stop();
+  await idp?.stop();
 });
 
 /** An .npmrc that signs in to one npm repository with a user's password. */
@@ -206,5 +210,47 @@ describe('directory sign-in', () => {
     await page2.getByLabel('Username').waitFor();
     await next.close();
     await consoleCall('PUT', 'ui/oauth2/settings', { autoRedirectProvider: '' });
+  });
+
+  it('signs in through a SAML identity provider and signs out of it too', async () => {
+    await call('PUT', '/artifactory/api/security/groups/auditors-group', { description: 'Auditors' });
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${arca.url}/ui/admin/security/authentication-providers/saml`);
+    await page.getByText('No SAML identity provider yet.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'New SAML Provider' }).click();
+    const form = page.getByRole('dialog', { name: 'New SAML Provider' });
+    await form.getByLabel('Name', { exact: true }).fill('acme-saml');
+    await form.getByLabel('Button text').fill('Acme SSO');
+    await form.getByLabel('Metadata URL').fill(idp.metadataUrl);
+    await form.getByLabel('Group mapping').fill('auditors = auditors-group');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByText('SAML provider acme-saml was saved').waitFor();
+    await page
+      .getByRole('row', { name: /acme-saml/ })
+      .getByRole('button', { name: /expand/i })
+      .click();
+    await page.getByText(`${arca.url}/ui/api/v1/auth/saml/acs/acme-saml`).waitFor();
+    await screenshot(page, 'saml-providers');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    const visitor = await browser.newContext();
+    const login = await visitor.newPage();
+    await login.goto(`${arca.url}/ui/login`);
+    await login.getByRole('link', { name: 'Sign in with Acme SSO' }).click();
+    await login.getByLabel('IdP user').fill('frank');
+    await login.getByRole('button', { name: 'Sign in to Acme IdP' }).click();
+    await login.waitForURL(`${arca.url}/ui/**`);
+    await login.getByRole('button', { name: /frank/ }).waitFor();
+    const frank = (await (await call('GET', '/artifactory/api/security/users/frank')).json()) as {
+      realm: string;
+      groups: string[];
+    };
+    expect(frank).toMatchObject({ realm: 'saml', groups: ['auditors-group'] });
+    // signing out of Arca goes on to the identity provider's logout service
+    await login.goto(`${arca.url}/ui/login?logout=true`);
+    await login.getByText('Signed out of Acme IdP').waitFor();
+    await visitor.close();
   });
 });

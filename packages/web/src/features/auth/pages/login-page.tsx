@@ -4,7 +4,7 @@ import { Alert, Button, Card, Checkbox, Divider, Flex, Form, Input, Typography }
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { AUTH_ERROR_CODES, isAnonymousName, loginBodySchema, type UserData } from '@arca/contracts';
-import type { ApiError } from '../../../api/client';
+import { apiFetch, type ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { landingPath } from '../../../lib/landing';
 import { Logo } from '../../../components/logo';
@@ -41,9 +41,18 @@ function useLogoutFlag(active: boolean) {
   useEffect(() => {
     if (!active || done || started.current) return;
     started.current = true;
-    logout()
+    // a SAML user's browser goes on to the identity provider's logout service (spec part 1 §2)
+    let samlLogout = '';
+    apiFetch<{ logoutUrl: string }>('ui/auth/samlLogoutUrl', { silent: true })
+      .then((answer) => (samlLogout = answer.logoutUrl))
+      .catch(() => undefined)
+      .then(() => logout())
       .catch(() => undefined)
       .finally(() => {
+        if (samlLogout) {
+          window.location.assign(samlLogout);
+          return;
+        }
         client.removeQueries({
           predicate: (q) => q.queryKey[1] !== authKeys.loginRelatedData[1] && q.queryKey[1] !== authKeys.footer[1],
         });

@@ -24,6 +24,7 @@ import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
 import { StatusTag } from '../../../components/status-tag';
 import { useOidcActions, useOidcProviders, useSsoSettings } from '../api/oidc';
+import { useSamlProviders } from '../api/saml';
 
 /** OpenID Connect providers, and the one the login page may send everyone to. */
 export function OidcTab() {
@@ -32,7 +33,8 @@ export function OidcTab() {
   const actions = useOidcActions();
   const { modal } = App.useApp();
   const [editing, setEditing] = useState<OidcProvider | 'new'>();
-  const enabled = (providers.data ?? []).filter((p) => p.enabled);
+  const saml = useSamlProviders();
+  const enabled = [...(providers.data ?? []), ...(saml.data ?? [])].filter((p) => p.enabled);
   return (
     <Space direction="vertical" size={20} style={{ width: '100%' }}>
       <Card

@@ -12,9 +12,10 @@ import { useLdapActions, useLdapGroupSettings, useLdapSettings } from '../api/ld
 import { GroupSettingModal, ImportGroupsModal } from '../components/ldap-groups-modals';
 import { LdapSettingModal } from '../components/ldap-setting-modal';
 import { OidcTab } from '../components/oidc-tab';
+import { SamlTab } from '../components/saml-tab';
 
 const BASE = '/admin/security/authentication-providers';
-export const PROVIDER_TABS = ['ldap', 'oidc'] as const;
+export const PROVIDER_TABS = ['ldap', 'oidc', 'saml'] as const;
 
 /** Authentication Providers: the directories and identity providers users sign in through. */
 export function AuthenticationProvidersPage() {
@@ -25,7 +26,7 @@ export function AuthenticationProvidersPage() {
     <>
       <PageHeader
         title="Authentication Providers"
-        description="Let people sign in with the identities they have: an LDAP or Active Directory server with its groups, or an OpenID Connect provider."
+        description="Let people sign in with the identities they have: an LDAP or Active Directory server with its groups, an OpenID Connect provider or a SAML identity provider."
       />
       <Tabs
         activeKey={active}
@@ -33,6 +34,7 @@ export function AuthenticationProvidersPage() {
         items={[
           { key: 'ldap', label: 'LDAP', children: <LdapTab /> },
           { key: 'oidc', label: 'OpenID Connect', children: <OidcTab /> },
+          { key: 'saml', label: 'SAML', children: <SamlTab /> },
         ]}
       />
     </>

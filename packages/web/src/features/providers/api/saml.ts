@@ -1,0 +1,38 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SamlProvider, SamlProviderBody } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+import { oidcKeys } from './oidc';
+
+const samlProviders = ['saml', 'providers'] as const;
+
+export function useSamlProviders() {
+  return useQuery({ queryKey: samlProviders, queryFn: () => apiFetch<SamlProvider[]>('ui/saml/providers') });
+}
+
+export function useSamlActions() {
+  const client = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: samlProviders }),
+      client.invalidateQueries({ queryKey: oidcKeys.settings }),
+      client.invalidateQueries({ queryKey: ['auth'] }),
+    ]);
+  return {
+    save: useMutation({
+      mutationFn: ({ body, replaces }: { body: SamlProviderBody; replaces?: string }) =>
+        replaces === undefined
+          ? apiFetch<SamlProvider>('ui/saml/providers', { method: 'POST', body, silent: true })
+          : apiFetch<SamlProvider>(`ui/saml/providers/${encodeURIComponent(replaces)}`, {
+              method: 'PUT',
+              body,
+              silent: true,
+            }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (name: string) =>
+        apiFetch<void>(`ui/saml/providers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
+      onSuccess: refresh,
+    }),
+  };
+}
