@@ -79,7 +79,7 @@ export type OidcProvider = z.infer<typeof oidcProviderSchema>;
 export const loginProviderSchema = z.object({
   name: z.string(),
   displayName: z.string(),
-  type: z.enum(['oidc', 'saml']),
+  type: z.enum(['oidc', 'saml', 'http']),
   /** Where the browser goes to sign in. */
   url: z.string(),
 });
@@ -138,3 +138,33 @@ export const samlProviderSchema = samlProviderBodySchema.extend({
   spMetadataUrl: z.string(),
 });
 export type SamlProvider = z.infer<typeof samlProviderSchema>;
+
+/**
+ * HTTP single sign-on (`/auth/http-sso-login`): a reverse proxy in front of Arca authenticates
+ * (Kerberos, a company portal) and names the user in a header; Arca trusts that header only from
+ * the proxies listed.
+ */
+export const HTTP_SSO_REALM = 'http-sso';
+
+export const HTTP_SSO_MESSAGES = {
+  off: 'HTTP single sign-on is not turned on.',
+  /** {ip} is replaced. */
+  untrusted: 'The request did not come through a trusted proxy ({ip}).',
+  /** {header} is replaced. */
+  headerMissing: "The proxy named no user in the '{header}' header.",
+  proxiesMissing: 'Name at least one trusted proxy address.',
+  headerInvalid: 'The header is a name of letters, digits, dashes and underscores.',
+} as const;
+
+export const httpSsoSettingsSchema = z.object({
+  enabled: z.boolean().default(false),
+  header: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]+$/, HTTP_SSO_MESSAGES.headerInvalid)
+    .default('REMOTE_USER'),
+  /** Addresses (or CIDR ranges) of the proxies whose header is believed. */
+  trustedProxies: z.array(z.string().trim().min(1)).max(50).default([]),
+  autoCreateUser: z.boolean().default(true),
+});
+export type HttpSsoSettings = z.infer<typeof httpSsoSettingsSchema>;

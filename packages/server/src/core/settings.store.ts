@@ -1,5 +1,6 @@
 import type {
   GeneralSettingsInput,
+  HttpSsoSettings,
   LdapGroupSetting,
   LdapSetting,
   MailSettings,
@@ -60,6 +61,8 @@ export const SETTING_DEFAULTS = {
   'oidc.providers': [] as StoredOidcProvider[],
   /** SAML 2.0 identity providers (see features/sso). */
   'saml.providers': [] as StoredSamlProvider[],
+  /** HTTP single sign-on: the header a trusted reverse proxy names the user in. */
+  httpSso: {} as Partial<HttpSsoSettings>,
   /** Single sign-on: the provider the login page sends everyone to, if any. */
   sso: { autoRedirectProvider: '' } as SsoSettings,
 };

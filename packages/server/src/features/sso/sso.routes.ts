@@ -7,6 +7,7 @@ import {
   loginProviderSchema,
   oidcProviderBodySchema,
   oidcProviderSchema,
+  httpSsoSettingsSchema,
   samlProviderBodySchema,
   samlProviderSchema,
   ssoSettingsSchema,
@@ -24,8 +25,10 @@ import {
   listOidcProviders,
   redirectUriOf,
   saveOidcProvider,
+  safeRedirect,
   startOidcSignIn,
 } from './sso.oidc.js';
+import { checkProxies, httpSsoSettings, httpSsoUser } from './sso.http.js';
 import {
   deleteSamlProvider,
   finishSamlSignIn,
@@ -64,6 +67,16 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
           type: 'oidc' as const,
           url: `${CONSOLE_API_PREFIX}/auth/oauth2/login/${encodeURIComponent(p.name)}`,
         })),
+      ...((await httpSsoSettings(app.db)).enabled
+        ? [
+            {
+              name: 'http-sso',
+              displayName: 'your company sign-in',
+              type: 'http' as const,
+              url: `${CONSOLE_API_PREFIX}/auth/http-sso-login`,
+            },
+          ]
+        : []),
       ...(await listSamlProviders(app.db, baseUrlOf(request)))
         .filter((p) => p.enabled)
         .map((p) => ({
@@ -201,7 +214,38 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
+  /** HTTP single sign-on: the user a trusted reverse proxy names gets a console session. */
+  app.get(
+    '/auth/http-sso-login',
+    { config: { access: 'public' }, schema: { querystring: z.object({ redirect: z.string().max(2048).optional() }) } },
+    (request, reply) =>
+      signedIn(request, reply, 'http-sso', async () => ({
+        user: await httpSsoUser(request),
+        redirect: safeRedirect(request.query.redirect),
+      })),
+  );
+
   const admin = { access: 'admin' as const };
+  app.get('/ui/auth/httpSso', { config: admin, schema: { response: { 200: httpSsoSettingsSchema } } }, () =>
+    httpSsoSettings(app.db),
+  );
+  app.put(
+    '/ui/auth/httpSso',
+    { config: admin, schema: { body: httpSsoSettingsSchema, response: { 200: httpSsoSettingsSchema } } },
+    async (request) => {
+      checkProxies(request.body);
+      const before = await httpSsoSettings(app.db);
+      await app.db.transaction().execute(async (trx) => {
+        await putSetting(trx, 'httpSso', request.body);
+        await audit(
+          request,
+          { category: 'security', action: 'update', target: 'http single sign-on', before, after: request.body },
+          trx,
+        );
+      });
+      return request.body;
+    },
+  );
   app.get(
     '/ui/saml/providers',
     { config: admin, schema: { response: { 200: z.array(samlProviderSchema) } } },

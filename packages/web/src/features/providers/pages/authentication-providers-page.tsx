@@ -13,9 +13,10 @@ import { GroupSettingModal, ImportGroupsModal } from '../components/ldap-groups-
 import { LdapSettingModal } from '../components/ldap-setting-modal';
 import { OidcTab } from '../components/oidc-tab';
 import { SamlTab } from '../components/saml-tab';
+import { HttpSsoTab } from '../components/http-sso-tab';
 
 const BASE = '/admin/security/authentication-providers';
-export const PROVIDER_TABS = ['ldap', 'oidc', 'saml'] as const;
+export const PROVIDER_TABS = ['ldap', 'oidc', 'saml', 'http-sso'] as const;
 
 /** Authentication Providers: the directories and identity providers users sign in through. */
 export function AuthenticationProvidersPage() {
@@ -35,6 +36,7 @@ export function AuthenticationProvidersPage() {
           { key: 'ldap', label: 'LDAP', children: <LdapTab /> },
           { key: 'oidc', label: 'OpenID Connect', children: <OidcTab /> },
           { key: 'saml', label: 'SAML', children: <SamlTab /> },
+          { key: 'http-sso', label: 'HTTP SSO', children: <HttpSsoTab /> },
         ]}
       />
     </>
