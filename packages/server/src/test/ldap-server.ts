@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -12,6 +12,10 @@ export const LDAP_ADMIN_PASSWORD = 'directory-admin-secret';
 
 export interface LdapServer {
   url: string;
+  /** The same directory over TLS (LDAPS), with a certificate of its own. */
+  ldapsUrl: string;
+  /** That certificate (PEM): what a client must trust to reach `ldapsUrl` or StartTLS. */
+  certificate: string;
   /** Adds an entry (as the directory's administrator). */
   add(dn: string, attributes: Record<string, string | string[]>): Promise<void>;
   /** Adds or removes values of an attribute. */
@@ -40,6 +44,29 @@ export async function startLdapServer(): Promise<LdapServer> {
   fs.mkdirSync(path.join(dir, 'data'));
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const ldapsUrl = `ldaps://127.0.0.1:${await freePort()}`;
+  // a self-signed certificate for 127.0.0.1, made by openssl
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'tls.key'),
+      '-out',
+      path.join(dir, 'tls.crt'),
+    ],
+    { stdio: 'ignore' },
+  );
   fs.writeFileSync(
     path.join(dir, 'slapd.conf'),
     [
@@ -48,6 +75,8 @@ export async function startLdapServer(): Promise<LdapServer> {
       'include /etc/ldap/schema/inetorgperson.schema',
       'include /etc/ldap/schema/nis.schema',
       `pidfile ${path.join(dir, 'slapd.pid')}`,
+      `TLSCertificateFile ${path.join(dir, 'tls.crt')}`,
+      `TLSCertificateKeyFile ${path.join(dir, 'tls.key')}`,
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
       'moduleload memberof',
@@ -66,7 +95,7 @@ export async function startLdapServer(): Promise<LdapServer> {
   );
   const slapd: ChildProcess = spawn(
     '/usr/sbin/slapd',
-    ['-f', path.join(dir, 'slapd.conf'), '-h', `${url}/`, '-d', '0'],
+    ['-f', path.join(dir, 'slapd.conf'), '-h', `${url}/ ${ldapsUrl}/`, '-d', '0'],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
     },
@@ -87,6 +116,8 @@ export async function startLdapServer(): Promise<LdapServer> {
   }
   const server: LdapServer = {
     url,
+    ldapsUrl,
+    certificate: fs.readFileSync(path.join(dir, 'tls.crt'), 'utf8'),
     add: (dn, attributes) => client.add(dn, attributes),
     modify: (dn, operation, attribute, values) =>
       client.modify(dn, new Change({ operation, modification: new Attribute({ type: attribute, values }) })),

@@ -86,7 +86,9 @@ async function open(setting: LdapConnection, trusted: readonly string[]): Promis
     ...(url.startsWith('ldaps:') ? { tlsOptions } : {}),
   });
   try {
-    if (setting.startTls && url.startsWith('ldap:')) await client.startTLS(tlsOptions);
+    // the certificate is checked against the URL's host (the library would check 'localhost')
+    if (setting.startTls && url.startsWith('ldap:'))
+      await client.startTLS({ ...tlsOptions, host: new URL(url).hostname });
   } catch (error) {
     await client.unbind().catch(() => undefined);
     throw connectFailed(setting.ldapUrl, error);

@@ -314,4 +314,28 @@ describe.each(ENGINES)('LDAP sign-in on %s', (engine) => {
       formatMessage(LDAP_MESSAGES.inUse, { key: 'corp', names: 'corp-groups, by-member-of, by-unit' }),
     );
   });
+
+  it('reaches the directory over LDAPS and StartTLS once its certificate is trusted', async () => {
+    const ldaps = { ...setting, key: 'corp-tls', ldapUrl: `${ldap.ldapsUrl}/${LDAP_SUFFIX}` };
+    const startTls = { ...setting, key: 'corp-starttls', startTls: true };
+    // a certificate no one vouches for is refused
+    for (const candidate of [ldaps, startTls]) {
+      const refused = await test({ setting: candidate });
+      expect(refused.ok).toBe(false);
+      expect(refused.message).toMatch(/^Could not connect to .*(self-signed|certificate)/);
+    }
+    const trust = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/security/certificates',
+      headers: admin,
+      payload: { alias: 'directory-ca', kind: 'trusted', pem: ldap.certificate },
+    });
+    expect(trust.statusCode).toBe(201);
+    for (const candidate of [ldaps, startTls]) {
+      expect(await test({ setting: candidate, username: 'alice', password: 'alice-directory-pw' })).toMatchObject({
+        ok: true,
+        user: { email: 'alice@acme.test' },
+      });
+    }
+  });
 });
