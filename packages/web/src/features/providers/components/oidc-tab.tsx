@@ -1,27 +1,11 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  App,
-  Button,
-  Card,
-  Checkbox,
-  Col,
-  Empty,
-  Form,
-  Input,
-  Row,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Checkbox, Col, Empty, Form, Input, Row, Select, Space, Switch, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { OIDC_MESSAGES, type OidcProvider, type OidcProviderBody } from '@arca/contracts';
-import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
+import { RowActions } from '../../../components/row-actions';
 import { StatusTag } from '../../../components/status-tag';
 import { useOidcActions, useOidcProviders, useSsoSettings } from '../api/oidc';
 import { useSamlProviders } from '../api/saml';
@@ -31,7 +15,6 @@ export function OidcTab() {
   const providers = useOidcProviders();
   const settings = useSsoSettings();
   const actions = useOidcActions();
-  const { modal } = App.useApp();
   const [editing, setEditing] = useState<OidcProvider | 'new'>();
   const saml = useSamlProviders();
   const enabled = [...(providers.data ?? []), ...(saml.data ?? [])].filter((p) => p.enabled);
@@ -95,38 +78,15 @@ export function OidcTab() {
               key: 'actions',
               width: 110,
               render: (_: unknown, row) => (
-                <Space size={0}>
-                  <Tooltip title="Edit">
-                    <Button
-                      type="text"
-                      icon={<EditOutlined />}
-                      aria-label={`Edit ${row.name}`}
-                      onClick={() => setEditing(row)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="Delete">
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      aria-label={`Delete ${row.name}`}
-                      onClick={() =>
-                        modal.confirm({
-                          title: `Delete provider ${row.name}?`,
-                          content:
-                            'Its users can no longer sign in through it; their tokens keep working until revoked.',
-                          okText: 'Delete',
-                          okButtonProps: { danger: true },
-                          onOk: () =>
-                            runSafely(async () => {
-                              await actions.remove.mutateAsync(row.name);
-                              notifySuccess(`Provider ${row.name} was deleted`);
-                            }),
-                        })
-                      }
-                    />
-                  </Tooltip>
-                </Space>
+                <RowActions
+                  what={`provider ${row.name}`}
+                  onEdit={() => setEditing(row)}
+                  remove={{
+                    run: () => actions.remove.mutateAsync(row.name),
+                    consequence: 'Its users can no longer sign in through it; their tokens keep working until revoked.',
+                    deleted: `Provider ${row.name} was deleted`,
+                  }}
+                />
               ),
             },
           ]}

@@ -1,6 +1,5 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import {
-  App,
   Button,
   Card,
   Checkbox,
@@ -13,16 +12,15 @@ import {
   Space,
   Switch,
   Table,
-  Tooltip,
   Typography,
   Upload,
 } from 'antd';
 import { useState } from 'react';
 import { OIDC_MESSAGES, type SamlProvider, type SamlProviderBody } from '@arca/contracts';
-import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
+import { RowActions } from '../../../components/row-actions';
 import { StatusTag } from '../../../components/status-tag';
 import { useSamlActions, useSamlProviders } from '../api/saml';
 
@@ -30,7 +28,6 @@ import { useSamlActions, useSamlProviders } from '../api/saml';
 export function SamlTab() {
   const providers = useSamlProviders();
   const { remove } = useSamlActions();
-  const { modal } = App.useApp();
   const [editing, setEditing] = useState<SamlProvider | 'new'>();
   return (
     <Card
@@ -111,37 +108,15 @@ export function SamlTab() {
             key: 'actions',
             width: 110,
             render: (_: unknown, row) => (
-              <Space size={0}>
-                <Tooltip title="Edit">
-                  <Button
-                    type="text"
-                    icon={<EditOutlined />}
-                    aria-label={`Edit ${row.name}`}
-                    onClick={() => setEditing(row)}
-                  />
-                </Tooltip>
-                <Tooltip title="Delete">
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`Delete ${row.name}`}
-                    onClick={() =>
-                      modal.confirm({
-                        title: `Delete SAML provider ${row.name}?`,
-                        content: 'Its users can no longer sign in through it; their tokens keep working until revoked.',
-                        okText: 'Delete',
-                        okButtonProps: { danger: true },
-                        onOk: () =>
-                          runSafely(async () => {
-                            await remove.mutateAsync(row.name);
-                            notifySuccess(`SAML provider ${row.name} was deleted`);
-                          }),
-                      })
-                    }
-                  />
-                </Tooltip>
-              </Space>
+              <RowActions
+                what={`SAML provider ${row.name}`}
+                onEdit={() => setEditing(row)}
+                remove={{
+                  run: () => remove.mutateAsync(row.name),
+                  consequence: 'Its users can no longer sign in through it; their tokens keep working until revoked.',
+                  deleted: `SAML provider ${row.name} was deleted`,
+                }}
+              />
             ),
           },
         ]}

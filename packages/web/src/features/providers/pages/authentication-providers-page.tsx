@@ -1,12 +1,11 @@
-import { DeleteOutlined, EditOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { LDAP_STRATEGY_LABELS, type LdapGroupSetting, type LdapSetting } from '@arca/contracts';
-import { runSafely } from '../../../api/client';
-import { notifySuccess } from '../../../api/notifications';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
+import { RowActions } from '../../../components/row-actions';
 import { StatusTag } from '../../../components/status-tag';
 import { useLdapActions, useLdapGroupSettings, useLdapSettings } from '../api/ldap';
 import { GroupSettingModal, ImportGroupsModal } from '../components/ldap-groups-modals';
@@ -47,18 +46,9 @@ function LdapTab() {
   const settings = useLdapSettings();
   const groups = useLdapGroupSettings();
   const actions = useLdapActions();
-  const { modal } = App.useApp();
   const [editing, setEditing] = useState<LdapSetting | 'new'>();
   const [editingGroups, setEditingGroups] = useState<LdapGroupSetting | 'new'>();
   const [importing, setImporting] = useState<LdapGroupSetting>();
-  const confirmDelete = (what: string, run: () => Promise<void>, content: string) =>
-    modal.confirm({
-      title: `Delete ${what}?`,
-      content,
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () => runSafely(run),
-    });
   return (
     <Space direction="vertical" size={20} style={{ width: '100%' }}>
       <Card
@@ -124,34 +114,16 @@ function LdapTab() {
               key: 'actions',
               width: 110,
               render: (_: unknown, row) => (
-                <Space size={0}>
-                  <Tooltip title="Edit">
-                    <Button
-                      type="text"
-                      icon={<EditOutlined />}
-                      aria-label={`Edit ${row.key}`}
-                      onClick={() => setEditing(row)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="Delete">
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      aria-label={`Delete ${row.key}`}
-                      onClick={() =>
-                        confirmDelete(
-                          `LDAP setting ${row.key}`,
-                          async () => {
-                            await actions.remove.mutateAsync(row.key);
-                            notifySuccess(`LDAP setting ${row.key} was deleted`);
-                          },
-                          'Its users can no longer sign in with their directory password; their tokens keep working until revoked.',
-                        )
-                      }
-                    />
-                  </Tooltip>
-                </Space>
+                <RowActions
+                  what={`LDAP setting ${row.key}`}
+                  onEdit={() => setEditing(row)}
+                  remove={{
+                    run: () => actions.remove.mutateAsync(row.key),
+                    consequence:
+                      'Its users can no longer sign in with their directory password; their tokens keep working until revoked.',
+                    deleted: `LDAP setting ${row.key} was deleted`,
+                  }}
+                />
               ),
             },
           ]}
@@ -191,37 +163,19 @@ function LdapTab() {
               key: 'actions',
               width: 220,
               render: (_: unknown, row) => (
-                <Space size={0}>
+                <RowActions
+                  what={`group setting ${row.name}`}
+                  onEdit={() => setEditingGroups(row)}
+                  remove={{
+                    run: () => actions.removeGroups.mutateAsync(row.name),
+                    consequence: 'Imported groups stay, but their members no longer follow the directory.',
+                    deleted: `Group setting ${row.name} was deleted`,
+                  }}
+                >
                   <Button type="link" icon={<ImportOutlined />} onClick={() => setImporting(row)}>
                     Import Groups
                   </Button>
-                  <Tooltip title="Edit">
-                    <Button
-                      type="text"
-                      icon={<EditOutlined />}
-                      aria-label={`Edit ${row.name}`}
-                      onClick={() => setEditingGroups(row)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="Delete">
-                    <Button
-                      type="text"
-                      danger
-                      icon={<DeleteOutlined />}
-                      aria-label={`Delete ${row.name}`}
-                      onClick={() =>
-                        confirmDelete(
-                          `group setting ${row.name}`,
-                          async () => {
-                            await actions.removeGroups.mutateAsync(row.name);
-                            notifySuccess(`Group setting ${row.name} was deleted`);
-                          },
-                          'Imported groups stay, but their members no longer follow the directory.',
-                        )
-                      }
-                    />
-                  </Tooltip>
-                </Space>
+                </RowActions>
               ),
             },
           ]}
