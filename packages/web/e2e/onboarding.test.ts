@@ -16,7 +16,7 @@ import {
   startServer,
   type RunningServer,
 } from './harness';
-import { clientHome, restCall, run } from './clients/clients';
+import { clientHome, consoleFetch, restCall, run } from './clients/clients';
 
 /** The smallest PNG: one transparent pixel. */
 const PNG = Buffer.from(
@@ -29,17 +29,8 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const call = (method: string, url: string, body?: unknown) =>
   restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
-/** A console call as a script makes it: basic credentials and the console's CSRF header. */
-const consoleCall = (method: string, url: string, body?: unknown) =>
-  fetch(`${arca.url}/ui/api/v1/${url}`, {
-    method,
-    headers: {
-      authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
-      'content-type': 'application/json',
-      'x-requested-with': 'XMLHttpRequest',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const consoleCall = (method: string, path: string, body?: unknown) =>
+  consoleFetch(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, path, body);
 
 beforeAll(async () => {
   arca = await startServer();

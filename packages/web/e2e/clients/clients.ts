@@ -155,3 +155,22 @@ export async function formatRepositories(
     },
   });
 }
+
+/** A console call as a script makes it (JSON): basic credentials and the console's CSRF header. */
+export function consoleFetch(
+  serverUrl: string,
+  credentials: { user: string; password: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
+  return fetch(`${serverUrl}/ui/api/v1/${path}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`,
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
