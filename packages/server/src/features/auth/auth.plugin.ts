@@ -25,13 +25,25 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * request; tokens are looked up by their SHA-256.
  */
 const cacheKeySecret = randomBytes(32);
-const basicCache = new Map<string, { user: UserRow; until: number }>();
+type Verdicts = Map<string, { user: UserRow; until: number }>;
+/** One cache per database: two apps in one process (the tests') never share a user row. */
+const basicCaches = new WeakMap<Db, Verdicts>();
+const liveCaches = new Set<Verdicts>();
+function basicCacheOf(db: Db): Verdicts {
+  let cache = basicCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    basicCaches.set(db, cache);
+    liveCaches.add(cache);
+  }
+  return cache;
+}
 // a changed password, lockout, removed rights or a deleted user end the cached verdicts at once
 onCredentialsChanged((userId) => {
-  for (const [key, entry] of basicCache) if (entry.user.id === userId) basicCache.delete(key);
+  for (const cache of liveCaches) for (const [key, entry] of cache) if (entry.user.id === userId) cache.delete(key);
 });
 // … and so does any change recorded by another worker or node (a password, a lock, rights)
-onConfigChanged(() => basicCache.clear());
+onConfigChanged(() => liveCaches.forEach((cache) => cache.clear()));
 
 /**
  * A package client sends the same credentials with every request of a keep-alive connection: the
@@ -55,6 +67,7 @@ async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, hea
   // a verdict another process's change ended is dropped before it is used
   await configCurrent(app.db);
   const now = Date.now();
+  const basicCache = basicCacheOf(app.db);
   const cached = basicCache.get(cacheKey);
   // the user row is kept with the verdict: every change to a user (password, lock, second factor,
   // groups, deletion) is a recorded change whose generation clears this cache on every process
@@ -241,6 +254,10 @@ declare module 'fastify' {
 export const authPlugin = fp(
   (app: FastifyInstance) => {
     app.decorateRequest('principal', null as never);
+    app.addHook('onClose', async () => {
+      const cache = basicCaches.get(app.db);
+      if (cache) liveCaches.delete(cache);
+    });
     const refusals = refusalCounter(app.db, (error) =>
       app.log.warn({ err: error }, 'refusal counts could not be read'),
     );
