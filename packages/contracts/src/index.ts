@@ -29,3 +29,4 @@ export * from './keys.js';
 export * from './ssh.js';
 export * from './ldap.js';
 export * from './sso.js';
+export * from './deployments.js';

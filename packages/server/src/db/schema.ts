@@ -472,6 +472,36 @@ export interface SsoRequestsTable {
   expires_at: number;
 }
 
+/** A single-use token that lets a management deployment pair with this one. */
+export interface PairingTokensTable {
+  token_hash: string;
+  /** The administrator who made it: the service token handed out is theirs. */
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A platform deployment this one manages. */
+export interface DeploymentsTable {
+  id: string;
+  name: string;
+  url: string;
+  /** JSON arrays / objects. */
+  tags: string;
+  location: string;
+  /** The service token, sealed. */
+  token: string;
+  status: string;
+  status_details: string;
+  service_type: string;
+  services: string;
+  version: string;
+  checked_at: number | null;
+  created_at: number;
+  created_by: string;
+}
+
 /** An OpenPGP public key trusted to sign artifacts (Keys Management's public keys). */
 export interface TrustedKeysTable {
   /** The key id: the last 16 hex digits of the fingerprint, lower case. */
@@ -668,6 +698,8 @@ export interface Database {
   ssh_keys: SshKeysTable;
   trusted_keys: TrustedKeysTable;
   sso_requests: SsoRequestsTable;
+  pairing_tokens: PairingTokensTable;
+  deployments: DeploymentsTable;
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;

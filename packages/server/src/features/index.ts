@@ -40,6 +40,7 @@ import { onboardingRoutes } from './onboarding/index.js';
 import { registerSsh, sshRoutes } from './ssh/index.js';
 import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './directory/index.js';
 import { ssoRoutes } from './sso/index.js';
+import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './deployments/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -61,6 +62,9 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(directoryRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(directoryAccessRoutes);
   await app.register(ssoRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(pairingRoutes);
+  await app.register(deploymentsRoutes, { prefix: CONSOLE_API_PREFIX });
+  registerDeploymentPolling(app);
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

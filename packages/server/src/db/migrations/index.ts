@@ -26,6 +26,7 @@ import * as settings from './2026-12-11-settings.js';
 import * as keys from './2026-12-12-keys.js';
 import * as sshTrustedKeys from './2026-12-13-ssh-trusted-keys.js';
 import * as directory from './2026-12-14-directory.js';
+import * as deployments from './2026-12-15-deployments.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-12-keys': keys,
   '2026-12-13-ssh-trusted-keys': sshTrustedKeys,
   '2026-12-14-directory': directory,
+  '2026-12-15-deployments': deployments,
 };

@@ -1,2 +1,9 @@
 export { tokensRestRoutes, tokensRoutes } from './tokens.routes.js';
-export { createAccessToken, looksLikeToken, resolveToken, tokenCreated, tokenHash } from './tokens.service.js';
+export {
+  TOKEN_SCOPE_ADMIN,
+  createAccessToken,
+  looksLikeToken,
+  resolveToken,
+  tokenCreated,
+  tokenHash,
+} from './tokens.service.js';

@@ -1,0 +1,168 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEPLOYMENT_MESSAGES } from '@arca/contracts';
+import { ADMIN_BASIC, ADMIN_PASSWORD, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+
+const API = '/ui/api/v1/mc/api/v1/deployments';
+const admin = { ...ADMIN_BASIC, ...XHR };
+
+/** An Arca on a loopback port of its own; the management one may reach loopback addresses. */
+async function listening(engine: Parameters<typeof startTestApp>[0]): Promise<TestApp & { url: string; port: number }> {
+  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (t.app.server.address() as AddressInfo).port;
+  return { ...t, url: `http://127.0.0.1:${port}`, port };
+}
+
+describe.each(ENGINES)('platform deployments on %s', (engine) => {
+  let management: Awaited<ReturnType<typeof listening>>;
+  let member: Awaited<ReturnType<typeof listening>>;
+  let other: Awaited<ReturnType<typeof listening>>;
+
+  beforeAll(async () => {
+    [management, member, other] = await Promise.all([listening(engine), listening(engine), listening(engine)]);
+  });
+  afterAll(async () => {
+    await Promise.all([management?.close(), member?.close(), other?.close()]);
+  });
+
+  /** A pairing token made by the member's administrator. */
+  const pairingToken = async (target: TestApp) => {
+    const res = await target.app.inject({ method: 'POST', url: '/access/api/v1/pairing/token', headers: ADMIN_BASIC });
+    return res.json().token as string;
+  };
+  const register = (payload: object) => management.app.inject({ method: 'POST', url: API, headers: admin, payload });
+
+  it('pairs with a single-use token, and keeps nothing when the token or the form is wrong', async () => {
+    const refused = async (payload: object) => {
+      const res = await register(payload);
+      expect(res.statusCode).toBe(400);
+      return messages(res)[0];
+    };
+    expect(await refused({ name: 'bad name!', url: member.url, pairing_token: 'x' })).toBe(
+      `name: ${DEPLOYMENT_MESSAGES.nameInvalid}`,
+    );
+    expect(await refused({ name: 'member', url: 'not a url', pairing_token: 'x' })).toBe(
+      `url: ${DEPLOYMENT_MESSAGES.urlInvalid}`,
+    );
+    expect(await refused({ name: 'member', url: member.url })).toBe(
+      `pairing_token: ${DEPLOYMENT_MESSAGES.tokenRequired}`,
+    );
+    expect(await refused({ name: 'member', url: member.url, tags: ['X'], pairing_token: 'x' })).toBe(
+      `tags.0: ${DEPLOYMENT_MESSAGES.tagInvalid}`,
+    );
+    expect(await refused({ name: 'member', url: member.url, pairing_token: 'arcapair_forged' })).toBe(
+      DEPLOYMENT_MESSAGES.pairingRefused,
+    );
+
+    const token = await pairingToken(member);
+    const paired = await register({
+      name: 'member',
+      url: member.url,
+      tags: ['eu_west', 'prod'],
+      location: { city: 'Amsterdam', latitude: 52.37, longitude: 4.9 },
+      pairing_token: token,
+    });
+    expect(paired.statusCode).toBe(201);
+    expect(paired.json()).toMatchObject({
+      name: 'member',
+      status: 'ONLINE',
+      service_type: 'PLATFORM',
+      tags: ['eu_west', 'prod'],
+      location: { city: 'Amsterdam' },
+    });
+    expect(paired.json().services.length).toBeGreaterThan(0);
+    // the token is spent: a second use is refused and registers nothing
+    expect(await refused({ name: 'again', url: member.url, pairing_token: token })).toBe(
+      DEPLOYMENT_MESSAGES.pairingRefused,
+    );
+    expect((await management.app.inject({ method: 'GET', url: API, headers: admin })).json()).toHaveLength(1);
+    // the member issued a service token of its own; the management deployment keeps it sealed
+    const tokens = (
+      await member.app.inject({ method: 'GET', url: '/access/api/v1/tokens', headers: ADMIN_BASIC })
+    ).json();
+    expect(tokens.tokens.some((t: { description: string }) => t.description.startsWith('Management deployment'))).toBe(
+      true,
+    );
+    const stored = await management.app.db.selectFrom('deployments').select('token').executeTakeFirst();
+    expect(stored!.token).not.toMatch(/^ey/);
+  });
+
+  it('registers with a user name and password used once, and follows a deployment going down and up', async () => {
+    const wrong = await register({ name: 'other', url: other.url, username: 'admin', password: 'nope' });
+    expect(messages(wrong)[0]).toBe(DEPLOYMENT_MESSAGES.credentialsRefused);
+    const added = await register({ name: 'other', url: other.url, username: 'admin', password: ADMIN_PASSWORD });
+    expect(added.statusCode).toBe(201);
+    const id = added.json().id as string;
+    const test = async () =>
+      (await management.app.inject({ method: 'POST', url: `${API}/${id}/test`, headers: admin })).json();
+    expect(await test()).toMatchObject({ ok: true, message: DEPLOYMENT_MESSAGES.testOk });
+
+    // the member stops listening: OFFLINE; it listens again on its port: ONLINE
+    await new Promise((resolve) => other.app.server.close(resolve));
+    // the polling job sees it first
+    const statusOf = async () =>
+      (
+        (await management.app.inject({ method: 'GET', url: `${API}/${id}`, headers: admin })).json() as {
+          status: string;
+        }
+      ).status;
+    expect(await management.app.jobs.runNow('deployment-status')).toBe(true);
+    expect(await statusOf()).toBe('OFFLINE');
+    const down = await test();
+    expect(down).toMatchObject({ ok: false, deployment: { status: 'OFFLINE' } });
+    expect(down.message).toBe(`${DEPLOYMENT_MESSAGES.testFailed}: ${DEPLOYMENT_MESSAGES.unresolved}`);
+    await new Promise<void>((resolve) => other.app.server.listen(other.port, '127.0.0.1', resolve));
+    expect(await management.app.jobs.runNow('deployment-status')).toBe(true);
+    expect(await statusOf()).toBe('ONLINE');
+    expect((await test()).deployment.status).toBe('ONLINE');
+
+    // its administrator revokes the service token: UNAUTHORIZED until re-authenticated
+    const tokens = (
+      await other.app.inject({ method: 'GET', url: '/access/api/v1/tokens', headers: ADMIN_BASIC })
+    ).json();
+    const service = tokens.tokens.find((t: { description: string }) =>
+      t.description.startsWith('Management deployment'),
+    );
+    await other.app.inject({
+      method: 'DELETE',
+      url: `/access/api/v1/tokens/${service.token_id}`,
+      headers: ADMIN_BASIC,
+    });
+    expect((await test()).deployment.status).toBe('UNAUTHORIZED');
+    const reauth = await management.app.inject({
+      method: 'POST',
+      url: `${API}/${id}/reauth`,
+      headers: admin,
+      payload: { pairing_token: await pairingToken(other) },
+    });
+    expect(reauth.json().status).toBe('ONLINE');
+  });
+
+  it('updates and deletes registrations, and refuses a name taken or a server that is no Arca', async () => {
+    const list = (await management.app.inject({ method: 'GET', url: API, headers: admin })).json();
+    const member = list.find((d: { name: string }) => d.name === 'member');
+    const taken = await management.app.inject({
+      method: 'PUT',
+      url: `${API}/${member.id}`,
+      headers: admin,
+      payload: { name: 'other', url: member.url },
+    });
+    expect(taken.statusCode).toBe(409);
+    const renamed = await management.app.inject({
+      method: 'PUT',
+      url: `${API}/${member.id}`,
+      headers: admin,
+      payload: { name: 'member-eu', url: member.url, tags: ['prod'] },
+    });
+    expect(renamed.json()).toMatchObject({ name: 'member-eu', tags: ['prod'], status: 'ONLINE' });
+    const gone = await management.app.inject({ method: 'DELETE', url: `${API}/${member.id}`, headers: admin });
+    expect(gone.json()).toEqual({ message: DEPLOYMENT_MESSAGES.deleted });
+    const missing = await management.app.inject({ method: 'GET', url: `${API}/${member.id}`, headers: admin });
+    expect(missing.statusCode).toBe(404);
+    expect(messages(missing)[0]).toBe(DEPLOYMENT_MESSAGES.notFound);
+    // nothing listens there at all
+    const nowhere = await register({ name: 'nowhere', url: 'http://127.0.0.1:1', pairing_token: 'arcapair_x' });
+    expect(messages(nowhere)[0]).toBe(DEPLOYMENT_MESSAGES.unresolved);
+  });
+});
