@@ -63,6 +63,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(directoryAccessRoutes);
   await app.register(ssoRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(pairingRoutes);
+  // the console makes pairing tokens under its own API base too
+  await app.register(pairingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(deploymentsRoutes, { prefix: CONSOLE_API_PREFIX });
   registerDeploymentPolling(app);
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -83,6 +83,7 @@ describe('menu filtering', () => {
       'Configuration',
       'Monitoring',
       'License Management',
+      'Platform Management',
       'Platform Services',
     ]);
   });
@@ -112,6 +113,7 @@ describe('menu filtering', () => {
         'pdn-teaser',
         'permissions',
         'pipelines-teaser',
+        'platform-units',
         'projects',
         'proxies',
         'repositories',

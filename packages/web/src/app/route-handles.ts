@@ -289,6 +289,22 @@ export const HANDLES = {
       adminOnly: true,
     },
   },
+  '/admin/mission_control/platform_units': {
+    admin: true,
+    menuKey: 'platform-units',
+    title: 'Platform Deployments',
+    menu: {
+      key: 'platform-units',
+      minRank: 1,
+      label: 'Platform Deployments',
+      sidebar: 'administration',
+      group: 'Platform Management',
+      description: 'Other Arca deployments this one manages, their health and pairing',
+      adminOnly: true,
+    },
+  },
+  '/admin/mission_control/platform_units/add': { admin: true, menuKey: 'platform-units', title: 'Add Deployment' },
+  '/admin/mission_control/platform_units/:id': { admin: true, menuKey: 'platform-units', title: 'Edit Deployment' },
   '/admin/artifactory/security/keys_management/:label?': {
     admin: true,
     menuKey: 'keys-management',

@@ -384,6 +384,21 @@ export const ROUTES: RouteObject[] = [
             ],
           },
           {
+            path: '/admin/mission_control/platform_units',
+            handle: HANDLES['/admin/mission_control/platform_units'],
+            lazy: page(() => import('../features/deployments/pages/platform-units-page'), 'PlatformUnitsPage'),
+          },
+          {
+            path: '/admin/mission_control/platform_units/add',
+            handle: HANDLES['/admin/mission_control/platform_units/add'],
+            lazy: page(() => import('../features/deployments/pages/platform-unit-form-page'), 'PlatformUnitFormPage'),
+          },
+          {
+            path: '/admin/mission_control/platform_units/:id',
+            handle: HANDLES['/admin/mission_control/platform_units/:id'],
+            lazy: page(() => import('../features/deployments/pages/platform-unit-form-page'), 'PlatformUnitFormPage'),
+          },
+          {
             path: '/admin/security/authentication-providers/:provider?',
             handle: HANDLES['/admin/security/authentication-providers/:provider?'],
             lazy: page(

@@ -1,4 +1,5 @@
 import {
+  CloudServerOutlined,
   IdcardOutlined,
   CloudUploadOutlined,
   ClusterOutlined,
@@ -47,6 +48,7 @@ const ICONS: Record<string, ReactNode> = {
   'access-tokens': <KeyOutlined />,
   'security-general': <LockOutlined />,
   'authentication-providers': <IdcardOutlined />,
+  'platform-units': <CloudServerOutlined />,
   mail: <MailOutlined />,
   'general-settings': <ControlOutlined />,
   proxies: <GlobalOutlined />,

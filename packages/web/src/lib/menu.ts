@@ -80,6 +80,7 @@ const GROUP_ORDER = [
   'Configuration',
   'Monitoring',
   'License Management',
+  'Platform Management',
   'Platform Services',
 ];
 const groupRank = (name: string) => {
