@@ -9,6 +9,7 @@ import type {
   LdapTestResult,
 } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { createOrReplace } from './save';
 import { directoryKeys } from '../../../lib/queries/directory';
 
 export const ldapKeys = {
@@ -46,13 +47,7 @@ export function useLdapActions() {
   return {
     save: useMutation({
       mutationFn: ({ body, replaces }: { body: LdapSettingBody; replaces?: string }) =>
-        replaces === undefined
-          ? apiFetch<LdapSetting>('ui/ldap/settings', { method: 'POST', body, silent: true })
-          : apiFetch<LdapSetting>(`ui/ldap/settings/${encodeURIComponent(replaces)}`, {
-              method: 'PUT',
-              body,
-              silent: true,
-            }),
+        createOrReplace<LdapSetting>('ui/ldap/settings', body, replaces),
       onSuccess: refresh,
     }),
     remove: useMutation({
@@ -65,13 +60,7 @@ export function useLdapActions() {
     }),
     saveGroups: useMutation({
       mutationFn: ({ body, replaces }: { body: LdapGroupSettingBody; replaces?: string }) =>
-        replaces === undefined
-          ? apiFetch<LdapGroupSetting>('ui/ldap/groups', { method: 'POST', body, silent: true })
-          : apiFetch<LdapGroupSetting>(`ui/ldap/groups/${encodeURIComponent(replaces)}`, {
-              method: 'PUT',
-              body,
-              silent: true,
-            }),
+        createOrReplace<LdapGroupSetting>('ui/ldap/groups', body, replaces),
       onSuccess: refresh,
     }),
     removeGroups: useMutation({

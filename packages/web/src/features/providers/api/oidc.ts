@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OidcProvider, OidcProviderBody, SsoSettings } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { createOrReplace } from './save';
 
 export const oidcKeys = {
   providers: ['oidc', 'providers'] as const,
@@ -26,13 +27,7 @@ export function useOidcActions() {
   return {
     save: useMutation({
       mutationFn: ({ body, replaces }: { body: OidcProviderBody; replaces?: string }) =>
-        replaces === undefined
-          ? apiFetch<OidcProvider>('ui/oauth2/providers', { method: 'POST', body, silent: true })
-          : apiFetch<OidcProvider>(`ui/oauth2/providers/${encodeURIComponent(replaces)}`, {
-              method: 'PUT',
-              body,
-              silent: true,
-            }),
+        createOrReplace<OidcProvider>('ui/oauth2/providers', body, replaces),
       onSuccess: refresh,
     }),
     remove: useMutation({

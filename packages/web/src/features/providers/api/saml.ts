@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SamlProvider, SamlProviderBody } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
+import { createOrReplace } from './save';
 import { oidcKeys } from './oidc';
 
 const samlProviders = ['saml', 'providers'] as const;
@@ -20,13 +21,7 @@ export function useSamlActions() {
   return {
     save: useMutation({
       mutationFn: ({ body, replaces }: { body: SamlProviderBody; replaces?: string }) =>
-        replaces === undefined
-          ? apiFetch<SamlProvider>('ui/saml/providers', { method: 'POST', body, silent: true })
-          : apiFetch<SamlProvider>(`ui/saml/providers/${encodeURIComponent(replaces)}`, {
-              method: 'PUT',
-              body,
-              silent: true,
-            }),
+        createOrReplace<SamlProvider>('ui/saml/providers', body, replaces),
       onSuccess: refresh,
     }),
     remove: useMutation({

@@ -6,7 +6,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
 import { RowActions } from '../../../components/row-actions';
-import { StatusTag } from '../../../components/status-tag';
+import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useOidcActions, useOidcProviders, useSsoSettings } from '../api/oidc';
 import { useSamlProviders } from '../api/saml';
 
@@ -45,16 +45,7 @@ export function OidcTab() {
             ),
           }}
           columns={[
-            {
-              title: 'Name',
-              dataIndex: 'name',
-              render: (n: string, row) => (
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{n}</Typography.Text>
-                  <Typography.Text type="secondary">Sign in with {row.displayName}</Typography.Text>
-                </Space>
-              ),
-            },
+            providerNameColumn,
             { title: 'Issuer', dataIndex: 'issuerUrl' },
             {
               title: 'Redirect URI',
@@ -65,14 +56,7 @@ export function OidcTab() {
                 </Typography.Text>
               ),
             },
-            {
-              title: 'State',
-              dataIndex: 'enabled',
-              width: 110,
-              render: (on: boolean) => (
-                <StatusTag tone={on ? 'success' : 'neutral'}>{on ? 'Enabled' : 'Disabled'}</StatusTag>
-              ),
-            },
+            enabledColumn,
             {
               title: 'Actions',
               key: 'actions',

@@ -9,7 +9,6 @@ import {
   Form,
   Input,
   Row,
-  Space,
   Switch,
   Table,
   Typography,
@@ -21,7 +20,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
 import { RowActions } from '../../../components/row-actions';
-import { StatusTag } from '../../../components/status-tag';
+import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useSamlActions, useSamlProviders } from '../api/saml';
 
 /** SAML 2.0 identity providers: their metadata in, Arca's service provider details out. */
@@ -83,26 +82,10 @@ export function SamlTab() {
           ),
         }}
         columns={[
-          {
-            title: 'Name',
-            dataIndex: 'name',
-            render: (n: string, row) => (
-              <Space direction="vertical" size={0}>
-                <Typography.Text strong>{n}</Typography.Text>
-                <Typography.Text type="secondary">Sign in with {row.displayName}</Typography.Text>
-              </Space>
-            ),
-          },
+          providerNameColumn,
           { title: 'Identity provider', dataIndex: 'idpEntityId' },
           { title: 'Certificates', dataIndex: 'certificates', width: 120 },
-          {
-            title: 'State',
-            dataIndex: 'enabled',
-            width: 110,
-            render: (on: boolean) => (
-              <StatusTag tone={on ? 'success' : 'neutral'}>{on ? 'Enabled' : 'Disabled'}</StatusTag>
-            ),
-          },
+          enabledColumn,
           {
             title: 'Actions',
             key: 'actions',

@@ -6,7 +6,7 @@ import { LDAP_STRATEGY_LABELS, type LdapGroupSetting, type LdapSetting } from '@
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
-import { StatusTag } from '../../../components/status-tag';
+import { enabledColumn } from '../components/provider-columns';
 import { useLdapActions, useLdapGroupSettings, useLdapSettings } from '../api/ldap';
 import { GroupSettingModal, ImportGroupsModal } from '../components/ldap-groups-modals';
 import { LdapSettingModal } from '../components/ldap-setting-modal';
@@ -101,14 +101,7 @@ function LdapTab() {
               width: 130,
               render: (on: boolean) => (on ? 'Yes' : 'No'),
             },
-            {
-              title: 'State',
-              dataIndex: 'enabled',
-              width: 110,
-              render: (on: boolean) => (
-                <StatusTag tone={on ? 'success' : 'neutral'}>{on ? 'Enabled' : 'Disabled'}</StatusTag>
-              ),
-            },
+            enabledColumn,
             {
               title: 'Actions',
               key: 'actions',
