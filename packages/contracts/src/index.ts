@@ -30,3 +30,4 @@ export * from './ssh.js';
 export * from './ldap.js';
 export * from './sso.js';
 export * from './deployments.js';
+export * from './federation.js';

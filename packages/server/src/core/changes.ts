@@ -86,6 +86,19 @@ export function onEventRecorded(listener: (event: ArcaEvent) => void): () => voi
   return () => recordedListeners.delete(listener);
 }
 
+/** Writers told of each event inside the writer's transaction (see `onEventWriting`). */
+const eventWriters = new Set<(trx: Db, event: ArcaEvent, actor: string, now: number) => Promise<void>>();
+
+/**
+ * Calls `writer` with each event this process records, inside the change's transaction, so that
+ * what it writes (a logical clock) commits with the change or not at all. Answers the call that
+ * stops it.
+ */
+export function onEventWriting(writer: (trx: Db, event: ArcaEvent, actor: string, now: number) => Promise<void>) {
+  eventWriters.add(writer);
+  return () => eventWriters.delete(writer);
+}
+
 /**
  * Writes an event to the outbox in the caller's transaction, so that the change and its event
  * commit together. `seq` orders events roughly (milliseconds × 1000 plus a per-process counter);
@@ -106,6 +119,7 @@ async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now: number
       created_at: now,
     })
     .execute();
+  for (const writer of eventWriters) await writer(trx, event, actor, now);
   for (const listener of recordedListeners) listener(event);
 }
 

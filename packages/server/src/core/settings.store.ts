@@ -4,6 +4,7 @@ import type {
   LdapGroupSetting,
   LdapSetting,
   MailSettings,
+  MemberConfig,
   OidcProvider,
   SamlProvider,
   SsoSettings,
@@ -65,6 +66,8 @@ export const SETTING_DEFAULTS = {
   httpSso: {} as Partial<HttpSsoSettings>,
   /** Single sign-on: the provider the login page sends everyone to, if any. */
   sso: { autoRedirectProvider: '' } as SsoSettings,
+  /** This deployment's part in an access federation, its peers' tokens sealed (see features/federation). */
+  'federation.member': '' as '' | MemberConfig,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -700,6 +700,9 @@ export interface Database {
   sso_requests: SsoRequestsTable;
   pairing_tokens: PairingTokensTable;
   deployments: DeploymentsTable;
+  federation_clocks: FederationClocksTable;
+  federation_conflicts: FederationConflictsTable;
+  federations: FederationsTable;
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;
@@ -738,6 +741,43 @@ export interface Database {
 }
 
 /** A package version held by a repository, as its format's indexer read it off the lead file. */
+/** The logical clock of a federated entity: the newest version this deployment holds (or its tombstone). */
+export interface FederationClocksTable {
+  entity_type: string;
+  name: string;
+  clock: number;
+  /** The member whose change it is (ties of clock go to the greater origin). */
+  origin: string;
+  deleted: number;
+  /** The version this one replaced where it was made: a peer holding another had a concurrent change (a conflict). */
+  base_clock: number;
+  base_origin: string;
+}
+
+/** A change from a peer that lost to (or won over) another member's concurrent change. */
+export interface FederationConflictsTable {
+  id: string;
+  at: number;
+  entity_type: string;
+  name: string;
+  kept: string;
+  local_clock: string;
+  remote_clock: string;
+  peer: string;
+}
+
+/** A federation configured here (management): one row per sending member; `targets` is JSON. */
+export interface FederationsTable {
+  source_id: string;
+  group_id: string;
+  topology: string;
+  targets: string;
+  entity_types: string;
+  permissions_filter: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface PackageVersionsTable {
   id: string;
   package_type: string;

@@ -41,6 +41,7 @@ import { registerSsh, sshRoutes } from './ssh/index.js';
 import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './directory/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './deployments/index.js';
+import { federationMemberRoutes, federationRoutes, registerFederationMember } from './federation/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -67,6 +68,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(pairingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(deploymentsRoutes, { prefix: CONSOLE_API_PREFIX });
   registerDeploymentPolling(app);
+  registerFederationMember(app);
+  await app.register(federationMemberRoutes);
+  await app.register(federationMemberRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(federationRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

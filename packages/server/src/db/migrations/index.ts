@@ -27,6 +27,7 @@ import * as keys from './2026-12-12-keys.js';
 import * as sshTrustedKeys from './2026-12-13-ssh-trusted-keys.js';
 import * as directory from './2026-12-14-directory.js';
 import * as deployments from './2026-12-15-deployments.js';
+import * as federation from './2026-12-16-federation.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-13-ssh-trusted-keys': sshTrustedKeys,
   '2026-12-14-directory': directory,
   '2026-12-15-deployments': deployments,
+  '2026-12-16-federation': federation,
 };

@@ -53,7 +53,8 @@ function answerOf(row: DeploymentsTable): Deployment {
 
 const rootOf = (url: string) => url.replace(/\/+$/, '').replace(/\/(artifactory|ui)$/, '');
 
-async function call(
+/** A call to a deployment's API (by its registered URL), through the outbound policy. */
+export async function call(
   app: FastifyInstance,
   url: string,
   path: string,
@@ -270,6 +271,12 @@ export async function deleteDeployment(request: FastifyRequest, id: string): Pro
       audit: { category: 'system', action: 'delete deployment', target: before.name },
     });
   });
+}
+
+/** The service token this deployment holds for a registered one. */
+export async function deploymentToken(app: FastifyInstance, id: string): Promise<string> {
+  const found = await row(app.db, id);
+  return (await unseal(app.db, SEAL_CONTEXT(id), found.token)) ?? '';
 }
 
 /** Looks at a deployment now and keeps what was found. */

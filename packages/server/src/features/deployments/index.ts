@@ -1,2 +1,3 @@
 export { deploymentsRoutes, pairingRoutes } from './deployments.routes.js';
 export { registerDeploymentPolling } from './deployments.polling.js';
+export { call as callDeployment, deploymentToken } from './deployments.service.js';
