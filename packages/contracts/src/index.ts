@@ -31,3 +31,4 @@ export * from './ldap.js';
 export * from './sso.js';
 export * from './deployments.js';
 export * from './federation.js';
+export * from './replications.js';

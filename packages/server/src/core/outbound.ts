@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import dns from 'node:dns';
 import { rootCertificates } from 'node:tls';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import {
   Agent,
@@ -233,7 +234,8 @@ export function checkOutboundUrl(raw: string, allowed: readonly string[]): URL {
 export interface OutboundRequest {
   headers?: Record<string, string>;
   method?: string;
-  body?: string | Uint8Array;
+  /** A stream is sent as it is read (an upload of a stored file); it cannot follow a redirect. */
+  body?: string | Uint8Array | Readable;
   /** `host[:port]` entries that may be reached although loopback or link-local. */
   allowed: readonly string[];
   timeouts?: OutboundTimeouts;
@@ -266,7 +268,11 @@ export async function outboundFetch(raw: string, request: OutboundRequest): Prom
       response = await undiciFetch(url, {
         method: request.method ?? 'GET',
         headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.body instanceof Readable
+          ? { body: request.body, duplex: 'half' as const }
+          : request.body !== undefined
+            ? { body: request.body }
+            : {}),
         redirect: 'manual',
         dispatcher,
         ...(request.signal ? { signal: request.signal } : {}),

@@ -703,6 +703,8 @@ export interface Database {
   federation_clocks: FederationClocksTable;
   federation_conflicts: FederationConflictsTable;
   federations: FederationsTable;
+  replications: ReplicationsTable;
+  replication_runs: ReplicationRunsTable;
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;
@@ -776,6 +778,43 @@ export interface FederationsTable {
   permissions_filter: string;
   created_at: number;
   updated_at: number;
+}
+
+/** A replication of a local repository to (push) or from (pull) a registered deployment; lists are JSON. */
+export interface ReplicationsTable {
+  key: string;
+  repo_key: string;
+  deployment_id: string;
+  remote_repo_key: string;
+  strategy: string;
+  cron: string;
+  event_based: number;
+  enabled: number;
+  include_patterns: string;
+  exclude_patterns: string;
+  sync_deletes: number;
+  sync_properties: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A run of a replication (event replications: one row per replication and hour); `output` is its log. */
+export interface ReplicationRunsTable {
+  id: string;
+  replication_key: string;
+  trigger: string;
+  status: string;
+  started_at: number;
+  finished_at: number | null;
+  files_total: number;
+  files_done: number;
+  files_transferred: number;
+  files_deduplicated: number;
+  files_properties: number;
+  files_deleted: number;
+  files_failed: number;
+  bytes_transferred: number;
+  output: string;
 }
 
 export interface PackageVersionsTable {

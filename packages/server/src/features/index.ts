@@ -42,6 +42,7 @@ import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './dir
 import { ssoRoutes } from './sso/index.js';
 import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './deployments/index.js';
 import { federationMemberRoutes, federationRoutes, registerFederationMember } from './federation/index.js';
+import { registerReplications, replicationManifestRoutes, replicationsRoutes } from './replications/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
@@ -72,6 +73,9 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(federationMemberRoutes);
   await app.register(federationMemberRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(federationRoutes, { prefix: CONSOLE_API_PREFIX });
+  registerReplications(app);
+  await app.register(replicationManifestRoutes);
+  await app.register(replicationsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

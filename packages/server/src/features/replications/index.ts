@@ -1,0 +1,2 @@
+export { replicationManifestRoutes, replicationsRoutes } from './replications.routes.js';
+export { registerReplications } from './replications.service.js';
