@@ -148,3 +148,46 @@ export const pairingExchangeSchema = z.object({
   name: z.string(),
   version: z.string(),
 });
+
+/** The topology dashboard: every deployment (this one first) and the links between them. */
+export const topologyNodeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  self: z.boolean(),
+  status: z.enum(DEPLOYMENT_STATUSES),
+  status_details: z.string(),
+  version: z.string(),
+  services: z.array(deploymentServiceSchema),
+  location: deploymentLocationSchema,
+  tags: z.array(z.string()),
+  /** What the deployment stores (null when it could not be asked). */
+  storage: z
+    .object({
+      artifacts_count: z.string(),
+      artifacts_size: z.string(),
+      binaries_size: z.string(),
+      repositories: z.number(),
+      used_space: z.string(),
+      free_space: z.string(),
+    })
+    .nullable(),
+});
+export type TopologyNode = z.infer<typeof topologyNodeSchema>;
+
+export const topologyLinkSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  kind: z.enum(['federation', 'replication']),
+  label: z.string(),
+  /** A replication's last run status; '' for federation. */
+  status: z.string(),
+});
+export type TopologyLink = z.infer<typeof topologyLinkSchema>;
+
+export const topologySchema = z.object({
+  nodes: z.array(topologyNodeSchema),
+  links: z.array(topologyLinkSchema),
+  checked_at: z.string(),
+});
+export type Topology = z.infer<typeof topologySchema>;

@@ -95,6 +95,7 @@ describe('menu filtering', () => {
   it('reads every entry off the route table, once, at its route’s path', () => {
     expect(MENU.map((i) => i.key).sort()).toEqual(
       [
+        'access-federation',
         'access-tokens',
         'artifacts',
         'audit-trail',
@@ -116,6 +117,7 @@ describe('menu filtering', () => {
         'platform-units',
         'projects',
         'proxies',
+        'replications',
         'repositories',
         'retention',
         'security-general',
@@ -124,6 +126,7 @@ describe('menu filtering', () => {
         'storage-summary',
         'support-zone',
         'system-logs',
+        'topology',
         'users',
         'webhooks',
       ].sort(),

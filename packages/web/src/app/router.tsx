@@ -389,6 +389,26 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/deployments/pages/platform-units-page'), 'PlatformUnitsPage'),
           },
           {
+            path: '/admin/mission_control/topology/:id?',
+            handle: HANDLES['/admin/mission_control/topology/:id?'],
+            lazy: page(() => import('../features/topology/pages/topology-page'), 'TopologyPage'),
+          },
+          {
+            path: '/admin/mission_control/access_federation',
+            handle: HANDLES['/admin/mission_control/access_federation'],
+            lazy: page(() => import('../features/federation/pages/access-federation-page'), 'AccessFederationPage'),
+          },
+          ...(['mesh', 'star', 'star/:federationId'] as const).map((sub) => ({
+            path: `/admin/mission_control/access_federation/${sub}`,
+            handle: HANDLES[`/admin/mission_control/access_federation/${sub}`],
+            lazy: page(() => import('../features/federation/pages/federation-wizard-page'), 'FederationWizardPage'),
+          })),
+          {
+            path: '/admin/mission_control/replications/:jpuID?',
+            handle: HANDLES['/admin/mission_control/replications/:jpuID?'],
+            lazy: page(() => import('../features/replications/pages/replications-page'), 'ReplicationsPage'),
+          },
+          {
             path: '/admin/mission_control/platform_units/add',
             handle: HANDLES['/admin/mission_control/platform_units/add'],
             lazy: page(() => import('../features/deployments/pages/platform-unit-form-page'), 'PlatformUnitFormPage'),

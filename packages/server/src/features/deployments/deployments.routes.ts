@@ -8,11 +8,13 @@ import {
   pairingExchangeSchema,
   pairingTokenSchema,
   reauthBodySchema,
+  topologySchema,
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
 import { serverNameOf } from '../../core/settings.store.js';
 import { exchangePairingToken, issuePairingToken } from './deployments.pairing.js';
 import { followRegistrations } from './deployments.polling.js';
+import { topology } from './deployments.topology.js';
 import {
   checkDeployment,
   deleteDeployment,
@@ -63,6 +65,9 @@ export const deploymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       await followRegistrations(app);
       return reply.status(201).send(registered);
     },
+  );
+  app.get('/mc/api/v1/topology', { config: admin, schema: { response: { 200: topologySchema } } }, (request) =>
+    topology(request),
   );
   app.get(
     '/mc/api/v1/deployments/:id',

@@ -2,30 +2,17 @@ import { ApiOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DEPLOYMENT_MESSAGES, DEPLOYMENT_STATUS_LABELS, type Deployment, type DeploymentStatus } from '@arca/contracts';
+import { DEPLOYMENT_MESSAGES, type Deployment, type DeploymentStatus } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
-import { StatusTag, type Tone } from '../../../components/status-tag';
+import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeploymentActions, useDeployments } from '../api/deployments';
+import { DeploymentStatusTag, UNITS } from '../components/deployment-status-tag';
 
-export const UNITS = '/admin/mission_control/platform_units';
-
-const TONES: Record<DeploymentStatus, Tone> = {
-  ONLINE: 'success',
-  PARTIAL: 'warning',
-  OFFLINE: 'error',
-  UNAUTHORIZED: 'error',
-  UNAVAILABLE: 'neutral',
-};
-
-export function DeploymentStatusTag({ status }: { status: DeploymentStatus }) {
-  return (
-    <StatusTag tone={TONES[status]}>{status === 'PARTIAL' ? 'Partial' : DEPLOYMENT_STATUS_LABELS[status]}</StatusTag>
-  );
-}
+export { DeploymentStatusTag, UNITS };
 
 /** Platform Deployments (`/admin/mission_control/platform_units`): the Arca deployments this one manages. */
 export function PlatformUnitsPage() {
