@@ -32,3 +32,4 @@ export { madeCache } from './artifacts.made-cache.js';
 export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';
 export { putBackFiles, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
 export type { IncomingFile, OutgoingFile } from './artifacts.cold.js';
+export { artifactoryStorageInfo } from './artifacts.usage.js';

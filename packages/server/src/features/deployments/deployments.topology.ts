@@ -1,9 +1,17 @@
 import type { FastifyRequest } from 'fastify';
-import { THIS_DEPLOYMENT, type Deployment, type Topology, type TopologyLink, type TopologyNode } from '@arca/contracts';
+import {
+  FEDERATION_ENTITY_LABELS,
+  THIS_DEPLOYMENT,
+  type Deployment,
+  type FederationEntityType,
+  type Topology,
+  type TopologyLink,
+  type TopologyNode,
+} from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { serverNameOf } from '../../core/settings.store.js';
-import { artifactoryStorageInfo } from '../artifacts/artifacts.usage.js';
+import { artifactoryStorageInfo } from '../artifacts/index.js';
 import { call, deploymentToken, listDeployments } from './deployments.service.js';
 
 type StorageAnswer = Awaited<ReturnType<typeof artifactoryStorageInfo>>;
@@ -79,7 +87,9 @@ export async function topology(request: FastifyRequest): Promise<Topology> {
         from: row.source_id,
         to: target.id,
         kind: 'federation',
-        label: (JSON.parse(row.entity_types) as string[]).join(', '),
+        label: (JSON.parse(row.entity_types) as FederationEntityType[])
+          .map((t) => FEDERATION_ENTITY_LABELS[t])
+          .join(', '),
         status: '',
       });
   }

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Checkbox,
-  Descriptions,
-  Form,
-  Select,
-  Space,
-  Steps,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Checkbox, Descriptions, Form, Select, Space, Steps, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import {
@@ -228,6 +215,7 @@ function Wizard({
           <Space direction="vertical" style={{ width: '100%' }}>
             <Alert type="success" showIcon title={FEDERATION_MESSAGES.saved} />
             <pre
+              tabIndex={0}
               aria-label="Configuration output"
               style={{ maxHeight: 360, overflow: 'auto', background: '#f6f8fa', padding: 12 }}
             >

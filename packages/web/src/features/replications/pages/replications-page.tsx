@@ -103,6 +103,7 @@ function RunOutputDialog({ id, onClose }: { id: string | undefined; onClose: () 
           )}
           <div
             aria-label="Output"
+            tabIndex={0}
             style={{
               fontFamily: 'monospace',
               fontSize: 12,
@@ -532,7 +533,7 @@ function Filters({ f }: { f: ReturnType<typeof useFilter> }) {
         allowClear
         placeholder="Enabled/Disabled"
         aria-label="Enabled or disabled"
-        style={{ width: 160 }}
+        style={{ width: 190 }}
         value={f.enabled}
         onChange={f.setEnabled}
         options={[

@@ -22,7 +22,7 @@ const STATUS_COLOURS: Record<TopologyNode['status'], string> = {
   UNAUTHORIZED: '#cf1322',
   UNAVAILABLE: '#8c8c8c',
 };
-const LINK_COLOURS = { federation: '#1677ff', replication: '#722ed1' };
+const LINK_COLOURS = { federation: '#0958d9', replication: '#722ed1' };
 const WIDTH = 960;
 const HEIGHT = 480;
 
@@ -73,7 +73,7 @@ function WorldMap({ data, onSelect }: { data: Topology; onSelect: (id: string) =
   return (
     <svg
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
+      role="group"
       aria-label="Deployments on a world map"
       style={{ width: '100%', height: 'auto' }}
     >
@@ -158,7 +158,7 @@ function LinkGraph({ data, onSelect }: { data: Topology; onSelect: (id: string) 
   return (
     <svg
       viewBox={`0 0 ${size} ${size}`}
-      role="img"
+      role="group"
       aria-label="Federation and replication links"
       style={{ width: '100%', maxWidth: 520, height: 'auto' }}
     >
@@ -193,7 +193,7 @@ function LinkGraph({ data, onSelect }: { data: Topology; onSelect: (id: string) 
             <text textAnchor="middle" dy={5} fontSize={12} fontWeight={700} fill={STATUS_COLOURS[node.status]}>
               {node.self ? 'MC' : node.name.slice(0, 2).toUpperCase()}
             </text>
-            <text textAnchor="middle" y={36} fontSize={12} fill="#1f1f1f">
+            <text textAnchor="middle" y={p.y < size / 2 - 1 ? -28 : 36} fontSize={12} fill="#1f1f1f">
               {node.name}
             </text>
           </g>
@@ -362,7 +362,13 @@ export function TopologyPage() {
           </Row>
         </>
       )}
-      <Drawer open={Boolean(selected)} width={480} title={selected?.name} onClose={() => navigate(TOPOLOGY)}>
+      <Drawer
+        open={Boolean(selected)}
+        width={480}
+        title={selected?.name ?? 'Deployment'}
+        destroyOnHidden
+        onClose={() => navigate(TOPOLOGY)}
+      >
         {selected && data && <Details node={selected} data={data} />}
       </Drawer>
     </>
