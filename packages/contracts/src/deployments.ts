@@ -55,6 +55,8 @@ export const DEPLOYMENT_MESSAGES = {
   pairingRefused: 'The pairing token is unknown, expired or used already. Make a new one on the deployment.',
   credentialsRefused: 'The deployment refused the user name and password.',
   self: 'This is the deployment you are on: register other deployments.',
+  inFederation: 'The deployment belongs to an access federation: remove the federation first.',
+  hasReplications: 'Replications use this deployment: delete them first.',
 } as const;
 
 const nameRule = z

@@ -265,6 +265,14 @@ export async function updateDeployment(
 export async function deleteDeployment(request: FastifyRequest, id: string): Promise<void> {
   const db = request.server.db;
   const before = await row(db, id);
+  // what joins this deployment to others goes first, deliberately
+  const federations = await db.selectFrom('federations').select(['source_id', 'targets']).execute();
+  if (
+    federations.some((f) => f.source_id === id || (JSON.parse(f.targets) as { id: string }[]).some((t) => t.id === id))
+  )
+    throw conflict(DEPLOYMENT_MESSAGES.inFederation);
+  const replications = await db.selectFrom('replications').select('key').where('deployment_id', '=', id).execute();
+  if (replications.length) throw conflict(DEPLOYMENT_MESSAGES.hasReplications);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('deployments').where('id', '=', id).execute();
     await recordChange(trx, auditActor(request), {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEDERATION_MESSAGES } from '@arca/contracts';
+import { DEPLOYMENT_MESSAGES, FEDERATION_MESSAGES } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, type TestApp, startTestApp } from '../../test/harness.js';
 
 type Instance = TestApp & { url: string; port: number };
@@ -273,6 +273,10 @@ describe.each(ENGINES)('access federation on %s', (engine) => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await userOn(management, 'spoke-user')).toBeUndefined();
     expect(await userOn(west, 'spoke-user')).toBeUndefined();
+    // nor can it be unregistered
+    const unregister = await call(management, 'DELETE', `/ui/api/v1/mc/api/v1/deployments/${ids.west}`);
+    expect(unregister.status).toBe(409);
+    expect(JSON.stringify(unregister.json)).toContain(DEPLOYMENT_MESSAGES.inFederation);
     // a target of this star cannot join another federation until it leaves
     const busy = await call(management, 'POST', FED, {
       topology: 'MESH',

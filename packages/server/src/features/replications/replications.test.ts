@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLICATION_MESSAGES } from '@arca/contracts';
+import { DEPLOYMENT_MESSAGES, REPLICATION_MESSAGES } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
 
 type Instance = TestApp & { url: string };
@@ -230,6 +230,14 @@ describe.each(ENGINES)('replications on %s', (engine) => {
       files_transferred: 1,
       files_deleted: 1,
     });
+    // the deployment cannot be unregistered while replications use it
+    const refused = await here.app.inject({
+      method: 'DELETE',
+      url: `/ui/api/v1/mc/api/v1/deployments/${deploymentId}`,
+      headers: admin,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(messages(refused)[0]).toBe(DEPLOYMENT_MESSAGES.hasReplications);
     // a deployment stopped answering: the run fails and says why
     await there.app.close();
     const down = await run('incoming-pull');
