@@ -344,6 +344,8 @@ export function registerReplications(app: FastifyInstance): void {
         .where('strategy', '=', 'push')
         .where('event_based', '=', 1)
         .where('enabled', '=', 1)
+        // a replication made later than the change does not replay it: its first run does
+        .where('created_at', '<=', event.createdAt)
         .execute();
       for (const row of rows) await pushChange(app, row, event.path, event.type === 'artifact.deleted');
     },

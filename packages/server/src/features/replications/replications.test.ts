@@ -166,7 +166,7 @@ describe.each(ENGINES)('replications on %s', (engine) => {
   }, 180_000);
 
   it('pulls from the other deployment, with properties, and pushes each change on its own as it happens', async () => {
-    for (let i = 0; i < 20; i++) await deploy(there, 'incoming', `pkg/${i}.bin`, `remote ${i}`);
+    for (let i = 0; i < 1000; i++) await deploy(there, 'incoming', `pkg/${i % 20}/${i}.bin`, `remote ${i}`);
     await there.app.inject({
       method: 'PUT',
       url: '/artifactory/incoming/pkg/tagged.bin;release=1.0;team=core',
@@ -187,8 +187,8 @@ describe.each(ENGINES)('replications on %s', (engine) => {
       },
     });
     expect(created.statusCode).toBe(201);
-    expect(await run('incoming-pull')).toMatchObject({ status: 'success', files_transferred: 21 });
-    expect((await filesOf(here, 'mirror')).size).toBe(21);
+    expect(await run('incoming-pull')).toMatchObject({ status: 'success', files_transferred: 1001 });
+    expect((await filesOf(here, 'mirror')).size).toBe(1001);
     const props = await here.app.inject({
       method: 'GET',
       url: '/artifactory/api/storage/mirror/pkg/tagged.bin?properties',
@@ -196,6 +196,16 @@ describe.each(ENGINES)('replications on %s', (engine) => {
     });
     expect(props.json().properties).toMatchObject({ release: ['1.0'], team: ['core'] });
     expect(await run('incoming-pull')).toMatchObject({ files_total: 0 });
+    // then only what changed there comes: one changed, one whose content is here already (no download)
+    await deploy(there, 'incoming', 'pkg/3/3.bin', 'remote 3, changed');
+    await deploy(there, 'incoming', 'pkg/extra.bin', 'remote 7');
+    expect(await run('incoming-pull')).toMatchObject({
+      status: 'success',
+      files_transferred: 1,
+      files_deduplicated: 1,
+      bytes_transferred: 'remote 3, changed'.length,
+    });
+    expect((await filesOf(here, 'mirror')).get('pkg/3/3.bin')).toBe(sha256('remote 3, changed'));
 
     // an event replication: each deploy and delete reaches the other side on its own
     const live = await here.app.inject({
