@@ -182,6 +182,21 @@ describe('mission control', () => {
     await screenshot(page, 'topology-drill-down');
     await drawer.getByRole('button', { name: 'Close' }).click();
     await page.waitForURL('**/mission_control/topology');
+    // this deployment is placed on the map by its own location
+    const map = page.getByRole('group', { name: 'Deployments on a world map' });
+    expect(await map.getByRole('button', { name: /^Arca:/ }).count()).toBe(0);
+    await graph.getByRole('button', { name: /^Arca: ONLINE/ }).click();
+    const own = page.getByRole('dialog', { name: 'Arca' });
+    await own.getByLabel('City').fill('Frankfurt');
+    await own.getByLabel('Latitude').fill('50.11');
+    await own.getByLabel('Longitude').fill('8.68');
+    await own.getByRole('button', { name: 'Save location' }).click();
+    await page.getByText('The location was saved.').waitFor();
+    await own.getByRole('button', { name: 'Close' }).click();
+    await page.waitForURL('**/mission_control/topology');
+    await map.getByRole('button', { name: /^Arca: ONLINE/ }).waitFor();
+    // the drawer gone, not sliding out
+    await page.locator('.ant-drawer-content-wrapper').waitFor({ state: 'detached' });
     await screenshot(page, 'topology');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

@@ -1,4 +1,5 @@
 import type {
+  DeploymentLocation,
   GeneralSettingsInput,
   HttpSsoSettings,
   LdapGroupSetting,
@@ -68,6 +69,8 @@ export const SETTING_DEFAULTS = {
   sso: { autoRedirectProvider: '' } as SsoSettings,
   /** This deployment's part in an access federation, its peers' tokens sealed (see features/federation). */
   'federation.member': '' as '' | MemberConfig,
+  /** Where this deployment is, for the topology map (the others' locations are kept with their registrations). */
+  'deployment.location': { city: '', latitude: null, longitude: null } as DeploymentLocation,
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   DEPLOYMENT_MESSAGES,
   deploymentBodySchema,
+  deploymentLocationSchema,
   deploymentSchema,
   deploymentUpdateSchema,
   pairingExchangeSchema,
@@ -14,7 +15,7 @@ import { BUILD } from '../../core/build-info.js';
 import { serverNameOf } from '../../core/settings.store.js';
 import { exchangePairingToken, issuePairingToken } from './deployments.pairing.js';
 import { followRegistrations } from './deployments.polling.js';
-import { topology } from './deployments.topology.js';
+import { setOwnLocation, topology } from './deployments.topology.js';
 import {
   checkDeployment,
   deleteDeployment,
@@ -68,6 +69,14 @@ export const deploymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get('/mc/api/v1/topology', { config: admin, schema: { response: { 200: topologySchema } } }, (request) =>
     topology(request),
+  );
+  app.put(
+    '/mc/api/v1/topology/location',
+    { config: admin, schema: { body: deploymentLocationSchema } },
+    async (request, reply) => {
+      await setOwnLocation(request, request.body);
+      return reply.status(204).send();
+    },
   );
   app.get(
     '/mc/api/v1/deployments/:id',

@@ -3,6 +3,7 @@ import {
   FEDERATION_ENTITY_LABELS,
   THIS_DEPLOYMENT,
   type Deployment,
+  type DeploymentLocation,
   type FederationEntityType,
   type Topology,
   type TopologyLink,
@@ -10,7 +11,9 @@ import {
 } from '@arca/contracts';
 import { BUILD } from '../../core/build-info.js';
 import { baseUrlOf } from '../../core/base-url.js';
-import { serverNameOf } from '../../core/settings.store.js';
+import { auditActor } from '../../core/audit.js';
+import { recordChange } from '../../core/changes.js';
+import { getSetting, putSetting, serverNameOf } from '../../core/settings.store.js';
 import { artifactoryStorageInfo } from '../artifacts/index.js';
 import { call, deploymentToken, listDeployments } from './deployments.service.js';
 
@@ -61,7 +64,7 @@ export async function topology(request: FastifyRequest): Promise<Topology> {
       { name: 'artifactory', status: 'ONLINE' },
       { name: 'access', status: 'ONLINE' },
     ],
-    location: { city: '', latitude: null, longitude: null },
+    location: await getSetting(app.db, 'deployment.location'),
     tags: [],
     storage: storageOf(own),
   };
@@ -111,4 +114,15 @@ export async function topology(request: FastifyRequest): Promise<Topology> {
     });
   }
   return { nodes: [self, ...others], links, checked_at: new Date().toISOString() };
+}
+
+/** Sets where this deployment is (the topology map draws it there). */
+export async function setOwnLocation(request: FastifyRequest, location: DeploymentLocation): Promise<void> {
+  const db = request.server.db;
+  await db.transaction().execute(async (trx) => {
+    await putSetting(trx, 'deployment.location', location);
+    await recordChange(trx, auditActor(request), {
+      audit: { category: 'system', action: 'set deployment location', target: 'this deployment', after: location },
+    });
+  });
 }

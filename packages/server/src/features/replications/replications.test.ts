@@ -240,6 +240,18 @@ describe.each(ENGINES)('replications on %s', (engine) => {
       files_transferred: 1,
       files_deleted: 1,
     });
+    // the topology links this deployment and the other by the replications, in the direction bytes travel
+    const topology = (
+      await here.app.inject({ method: 'GET', url: '/ui/api/v1/mc/api/v1/topology', headers: admin })
+    ).json();
+    expect(topology.nodes.map((n: { name: string }) => n.name)).toEqual(['Arca', 'there']);
+    expect(topology.nodes[1].storage.repositories).toBeGreaterThanOrEqual(2);
+    expect(topology.links).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'replication', from: deploymentId, to: 'local', status: 'success' }),
+        expect.objectContaining({ kind: 'replication', from: 'local', to: deploymentId }),
+      ]),
+    );
     // the deployment cannot be unregistered while replications use it
     const refused = await here.app.inject({
       method: 'DELETE',

@@ -1,5 +1,20 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Descriptions, Drawer, Empty, Row, Space, Statistic, Tag, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Drawer,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Space,
+  Statistic,
+  Tag,
+  Typography,
+} from 'antd';
 import { geoGraticule10, geoNaturalEarth1, geoPath } from 'd3-geo';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -7,12 +22,15 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology as TopoJson } from 'topojson-specification';
 import landUrl from 'world-atlas/land-110m.json?url';
 import type { Topology, TopologyLink, TopologyNode } from '@arca/contracts';
+import { notifySuccess } from '../../../api/notifications';
+import { ErrorList } from '../../../components/error-list';
 import { LoadError } from '../../../components/load-error';
+import { useServerErrors } from '../../../lib/server-errors';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatRelative } from '../../../components/time';
 import { DeploymentStatusTag, UNITS } from '../../deployments';
-import { useTopology } from '../api/topology';
+import { useSetOwnLocation, useTopology } from '../api/topology';
 
 const TOPOLOGY = '/admin/mission_control/topology';
 const STATUS_COLOURS: Record<TopologyNode['status'], string> = {
@@ -203,6 +221,45 @@ function LinkGraph({ data, onSelect }: { data: Topology; onSelect: (id: string) 
   );
 }
 
+/** This deployment's location, which the map needs to draw it. */
+function OwnLocation({ node }: { node: TopologyNode }) {
+  const [form] = Form.useForm<TopologyNode['location']>();
+  const save = useSetOwnLocation();
+  const { errors, clear, capture } = useServerErrors('The location could not be saved');
+  return (
+    <Card size="small" title="Location of this deployment">
+      <ErrorList messages={errors} style={{ marginBottom: 12 }} />
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={node.location}
+        onFinish={(values) => {
+          clear();
+          save.mutate(
+            { city: values.city ?? '', latitude: values.latitude ?? null, longitude: values.longitude ?? null },
+            { onSuccess: () => notifySuccess('The location was saved.'), onError: (error) => capture(error, form) },
+          );
+        }}
+      >
+        <Form.Item name="city" label="City">
+          <Input />
+        </Form.Item>
+        <Space>
+          <Form.Item name="latitude" label="Latitude">
+            <InputNumber min={-90} max={90} step={0.01} />
+          </Form.Item>
+          <Form.Item name="longitude" label="Longitude">
+            <InputNumber min={-180} max={180} step={0.01} />
+          </Form.Item>
+        </Space>
+        <Button type="primary" htmlType="submit" loading={save.isPending}>
+          Save location
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
 function Details({ node, data }: { node: TopologyNode; data: Topology }) {
   const names = new Map(data.nodes.map((n) => [n.id, n.name]));
   const links = data.links.filter((l) => l.from === node.id || l.to === node.id);
@@ -259,7 +316,7 @@ function Details({ node, data }: { node: TopologyNode; data: Topology }) {
           <Typography.Text type="secondary">No federation or replication involves this deployment.</Typography.Text>
         )}
       </div>
-      {!node.self && <Link to={`${UNITS}/${node.id}`}>Edit this deployment</Link>}
+      {node.self ? <OwnLocation node={node} /> : <Link to={`${UNITS}/${node.id}`}>Edit this deployment</Link>}
     </Space>
   );
 }
@@ -338,7 +395,7 @@ export function TopologyPage() {
                 <WorldMap data={data} onSelect={select} />
                 {unlocated.length > 0 && (
                   <Typography.Text type="secondary">
-                    {`Not on the map (no location): ${unlocated.map((n) => n.name).join(', ')}. Set a location on a deployment’s edit page.`}
+                    {`Not on the map (no location): ${unlocated.map((n) => n.name).join(', ')}. Set a location on a deployment’s edit page (this deployment’s: click it).`}
                   </Typography.Text>
                 )}
               </Card>
