@@ -804,6 +804,8 @@ export interface ReplicationRunsTable {
   replication_key: string;
   trigger: string;
   status: string;
+  /** The node that runs it (a run left running by a node that stopped is ended when it starts again). */
+  node_id: string;
   started_at: number;
   finished_at: number | null;
   files_total: number;

@@ -25,6 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('replication_key', 'varchar(64)', (c) => c.notNull().references('replications.key').onDelete('cascade'))
     .addColumn('trigger', 'varchar(16)', (c) => c.notNull())
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
+    .addColumn('node_id', 'varchar(256)', (c) => c.notNull())
     .addColumn('started_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
     .addColumn('files_total', 'integer', (c) => c.notNull())

@@ -231,6 +231,7 @@ export async function runReplication(
       replication_key: key,
       trigger,
       status: 'running',
+      node_id: app.nodeId,
       started_at: started,
       finished_at: null,
       ...counters,
@@ -385,6 +386,7 @@ async function recordEventRun(app: FastifyInstance, key: string, add: Counters, 
           replication_key: key,
           trigger: 'event',
           status: 'success',
+          node_id: app.nodeId,
           started_at: now,
           finished_at: now,
           ...add,
@@ -407,4 +409,15 @@ async function recordEventRun(app: FastifyInstance, key: string, add: Counters, 
       .where('id', '=', id)
       .execute();
   });
+}
+
+/** Ends the runs this node left running when it stopped (it starts again): they failed. */
+export async function endAbandonedRuns(app: FastifyInstance): Promise<void> {
+  const now = Date.now();
+  await app.db
+    .updateTable('replication_runs')
+    .set({ status: 'failed', finished_at: now })
+    .where('node_id', '=', app.nodeId)
+    .where('status', '=', 'running')
+    .execute();
 }

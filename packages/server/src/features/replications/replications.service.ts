@@ -16,7 +16,7 @@ import { onConfigChanged } from '../../core/config-cache.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { callDeployment, deploymentToken } from '../deployments/index.js';
-import { isRunning, pushChange, runReplication } from './replications.engine.js';
+import { endAbandonedRuns, isRunning, pushChange, runReplication } from './replications.engine.js';
 
 const JOB = (key: string) => `replication:${key}`;
 
@@ -326,7 +326,10 @@ export function registerReplications(app: FastifyInstance): void {
     }
   };
   followers.set(app, follow);
-  app.addHook('onReady', follow);
+  app.addHook('onReady', async () => {
+    if (app.polls) await endAbandonedRuns(app);
+    await follow();
+  });
   app.addHook('onClose', async () => {
     open = false;
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, REPLICATION_MESSAGES } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { endAbandonedRuns } from './replications.engine.js';
 
 type Instance = TestApp & { url: string };
 
@@ -159,6 +160,40 @@ describe.each(ENGINES)('replications on %s', (engine) => {
     expect(after.get('org/app/3/file-3.txt')).toBe(sha256('changed 3'));
     expect(after.has('org/app/0/file-990.txt')).toBe(false);
     expect(String(third.output)).toContain('11 to send, 5 to delete');
+
+    // a run this node left running when it stopped blocks a new one until the node starts again
+    await here.app.db
+      .insertInto('replication_runs')
+      .values({
+        id: 'abandoned',
+        replication_key: 'libs-push',
+        trigger: 'schedule',
+        status: 'running',
+        node_id: here.app.nodeId,
+        started_at: Date.now() - 60_000,
+        finished_at: null,
+        files_total: 10,
+        files_done: 3,
+        files_transferred: 3,
+        files_deduplicated: 0,
+        files_properties: 0,
+        files_deleted: 0,
+        files_failed: 0,
+        bytes_transferred: 30,
+        output: '',
+      })
+      .execute();
+    const blocked = await here.app.inject({ method: 'POST', url: `${API}/libs-push/run`, headers: admin });
+    expect(blocked.statusCode).toBe(409);
+    expect(messages(blocked)[0]).toBe(REPLICATION_MESSAGES.running);
+    await endAbandonedRuns(here.app);
+    const ended = await here.app.db
+      .selectFrom('replication_runs')
+      .select('status')
+      .where('id', '=', 'abandoned')
+      .executeTakeFirst();
+    expect(ended?.status).toBe('failed');
+    await here.app.db.deleteFrom('replication_runs').where('id', '=', 'abandoned').execute();
 
     // the history lists the three runs
     const history = await here.app.inject({ method: 'GET', url: `${API}/runs?strategy=push`, headers: admin });
