@@ -638,8 +638,14 @@ function MonitoringTab() {
                 <YAxis allowDecimals={false} />
                 <ChartTooltip />
                 <Legend />
-                <Bar dataKey="sent" name="Sent" stackId="a" fill="#1677ff" />
-                <Bar dataKey="checksum" name="By checksum (no bytes)" stackId="a" fill="#52c41a" />
+                <Bar dataKey="sent" name="Sent" stackId="a" fill="#1677ff" isAnimationActive={false} />
+                <Bar
+                  dataKey="checksum"
+                  name="By checksum (no bytes)"
+                  stackId="a"
+                  fill="#389e0d"
+                  isAnimationActive={false}
+                />
               </BarChart>
             </ResponsiveContainer>
           </div>
