@@ -193,3 +193,19 @@ export const topologySchema = z.object({
   checked_at: z.string(),
 });
 export type Topology = z.infer<typeof topologySchema>;
+
+/** Traffic between this deployment and the others (replication bytes), the top deployments first. */
+export const p2pUsageSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  top: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      bytes: z.number(),
+      files: z.number(),
+      runs: z.number(),
+    }),
+  ),
+});
+export type P2pUsage = z.infer<typeof p2pUsageSchema>;

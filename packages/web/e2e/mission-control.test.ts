@@ -197,6 +197,8 @@ describe('mission control', () => {
     await map.getByRole('button', { name: /^Arca: ONLINE/ }).waitFor();
     // the drawer gone, not sliding out
     await page.locator('.ant-drawer-content-wrapper').waitFor({ state: 'detached' });
+    // the week's traffic between deployments, the member first
+    await page.getByRole('img', { name: 'Bytes replicated per deployment' }).getByText('member-us').waitFor();
     await screenshot(page, 'topology');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

@@ -7,6 +7,7 @@ import {
   deploymentSchema,
   deploymentUpdateSchema,
   pairingExchangeSchema,
+  p2pUsageSchema,
   pairingTokenSchema,
   reauthBodySchema,
   topologySchema,
@@ -15,7 +16,7 @@ import { BUILD } from '../../core/build-info.js';
 import { serverNameOf } from '../../core/settings.store.js';
 import { exchangePairingToken, issuePairingToken } from './deployments.pairing.js';
 import { followRegistrations } from './deployments.polling.js';
-import { setOwnLocation, topology } from './deployments.topology.js';
+import { p2pUsage, setOwnLocation, topology } from './deployments.topology.js';
 import {
   checkDeployment,
   deleteDeployment,
@@ -69,6 +70,21 @@ export const deploymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get('/mc/api/v1/topology', { config: admin, schema: { response: { 200: topologySchema } } }, (request) =>
     topology(request),
+  );
+  app.get(
+    '/mc/api/ui/v1/system/usage/p2p',
+    {
+      config: admin,
+      schema: {
+        querystring: z.object({
+          top: z.coerce.number().int().min(1).max(100).default(5),
+          from: z.coerce.number().optional(),
+          to: z.coerce.number().optional(),
+        }),
+        response: { 200: p2pUsageSchema },
+      },
+    },
+    (request) => p2pUsage(request, request.query),
   );
   app.put(
     '/mc/api/v1/topology/location',

@@ -5,6 +5,7 @@ import {
   type Deployment,
   type DeploymentLocation,
   type FederationEntityType,
+  type P2pUsage,
   type Topology,
   type TopologyLink,
   type TopologyNode,
@@ -125,4 +126,37 @@ export async function setOwnLocation(request: FastifyRequest, location: Deployme
       audit: { category: 'system', action: 'set deployment location', target: 'this deployment', after: location },
     });
   });
+}
+
+/**
+ * The usage of the paths between deployments (`system/usage/p2p`): the `top` deployments by the
+ * bytes replications moved to or from them in the range (a week by default), with files and runs.
+ */
+export async function p2pUsage(
+  request: FastifyRequest,
+  query: { top: number; from?: number | undefined; to?: number | undefined },
+): Promise<P2pUsage> {
+  const db = request.server.db;
+  const to = query.to ?? Date.now();
+  const from = query.from ?? to - 7 * 86_400_000;
+  const rows = await db
+    .selectFrom('replication_runs as r')
+    .innerJoin('replications as p', 'p.key', 'r.replication_key')
+    .innerJoin('deployments as d', 'd.id', 'p.deployment_id')
+    .select((eb) => [
+      'd.id',
+      'd.name',
+      eb.fn.sum<number | string>('r.bytes_transferred').as('bytes'),
+      eb.fn.sum<number | string>('r.files_transferred').as('files'),
+      eb.fn.countAll<number | string>().as('runs'),
+    ])
+    .where('r.started_at', '>=', from)
+    .where('r.started_at', '<=', to)
+    .groupBy(['d.id', 'd.name'])
+    .execute();
+  const top = rows
+    .map((r) => ({ id: r.id, name: r.name, bytes: Number(r.bytes), files: Number(r.files), runs: Number(r.runs) }))
+    .sort((a, b) => b.bytes - a.bytes || a.name.localeCompare(b.name))
+    .slice(0, query.top);
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), top };
 }

@@ -287,6 +287,17 @@ describe.each(ENGINES)('replications on %s', (engine) => {
         expect.objectContaining({ kind: 'replication', from: 'local', to: deploymentId }),
       ]),
     );
+    // the traffic between the deployments: the other one, with what the replications moved
+    const usage = (
+      await here.app.inject({ method: 'GET', url: '/ui/api/v1/mc/api/ui/v1/system/usage/p2p?top=5', headers: admin })
+    ).json();
+    const moved = (await here.app.inject({ method: 'GET', url: `${API}/runs?limit=1000`, headers: admin })).json() as {
+      bytes_transferred: number;
+    }[];
+    expect(usage.top).toEqual([
+      expect.objectContaining({ name: 'there', bytes: moved.reduce((sum, r) => sum + r.bytes_transferred, 0) }),
+    ]);
+    expect(usage.top[0].bytes).toBeGreaterThan(0);
     // the deployment cannot be unregistered while replications use it
     const refused = await here.app.inject({
       method: 'DELETE',

@@ -18,19 +18,21 @@ import {
 import { geoGraticule10, geoNaturalEarth1, geoPath } from 'd3-geo';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { Bar, BarChart, ResponsiveContainer, Tooltip as ChartTooltip, XAxis, YAxis } from 'recharts';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology as TopoJson } from 'topojson-specification';
 import landUrl from 'world-atlas/land-110m.json?url';
 import type { Topology, TopologyLink, TopologyNode } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
+import { formatBytes } from '../../../components/format';
 import { LoadError } from '../../../components/load-error';
 import { useServerErrors } from '../../../lib/server-errors';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatRelative } from '../../../components/time';
 import { DeploymentStatusTag, UNITS } from '../../deployments';
-import { useSetOwnLocation, useTopology } from '../api/topology';
+import { useP2pUsage, useSetOwnLocation, useTopology } from '../api/topology';
 
 const TOPOLOGY = '/admin/mission_control/topology';
 const STATUS_COLOURS: Record<TopologyNode['status'], string> = {
@@ -321,6 +323,32 @@ function Details({ node, data }: { node: TopologyNode; data: Topology }) {
   );
 }
 
+/** The top 5 deployments by the bytes replications moved to or from them this week. */
+function TrafficCard() {
+  const usage = useP2pUsage();
+  const top = usage.data?.top ?? [];
+  return (
+    <Card title="Top 5 by replication traffic (last week)" size="small" style={{ marginTop: 16 }}>
+      {usage.isError ? (
+        <LoadError what="The traffic" error={usage.error} onRetry={() => void usage.refetch()} />
+      ) : top.length ? (
+        <div style={{ height: 40 + top.length * 36 }} aria-label="Bytes replicated per deployment" role="img">
+          <ResponsiveContainer>
+            <BarChart data={top} layout="vertical" margin={{ left: 24, right: 24 }}>
+              <XAxis type="number" tickFormatter={(v: number) => formatBytes(v)} />
+              <YAxis type="category" dataKey="name" width={140} />
+              <ChartTooltip formatter={(v) => formatBytes(Number(v))} />
+              <Bar dataKey="bytes" name="Bytes" fill="#722ed1" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      ) : (
+        <Empty description="No replication moved anything this week. Replications are set up under Replications." />
+      )}
+    </Card>
+  );
+}
+
 /** Topology (`/admin/mission_control/topology/:id?`): the fleet on a map and as a graph, with a drill-down per deployment. */
 export function TopologyPage() {
   const topology = useTopology();
@@ -417,6 +445,7 @@ export function TopologyPage() {
               </Card>
             </Col>
           </Row>
+          <TrafficCard />
         </>
       )}
       <Drawer
