@@ -1,6 +1,7 @@
 import yauzl from 'yauzl';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -50,6 +51,17 @@ export async function startTestApp(engine: DbEngine, env: Record<string, string>
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app listening on a loopback port of its own, as another deployment reaches it; it may reach
+ * loopback addresses itself (the other deployments of a test).
+ */
+export async function startListeningApp(engine: DbEngine): Promise<TestApp & { url: string; port: number }> {
+  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (t.app.server.address() as AddressInfo).port;
+  return { ...t, url: `http://127.0.0.1:${port}`, port };
 }
 
 export const XHR = { 'x-requested-with': 'XMLHttpRequest' };

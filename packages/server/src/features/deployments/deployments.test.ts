@@ -1,18 +1,17 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES } from '@arca/contracts';
-import { ADMIN_BASIC, ADMIN_PASSWORD, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ADMIN_PASSWORD,
+  ENGINES,
+  XHR,
+  messages,
+  startListeningApp as listening,
+  type TestApp,
+} from '../../test/harness.js';
 
 const API = '/ui/api/v1/mc/api/v1/deployments';
 const admin = { ...ADMIN_BASIC, ...XHR };
-
-/** An Arca on a loopback port of its own; the management one may reach loopback addresses. */
-async function listening(engine: Parameters<typeof startTestApp>[0]): Promise<TestApp & { url: string; port: number }> {
-  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (t.app.server.address() as AddressInfo).port;
-  return { ...t, url: `http://127.0.0.1:${port}`, port };
-}
 
 describe.each(ENGINES)('platform deployments on %s', (engine) => {
   let management: Awaited<ReturnType<typeof listening>>;

@@ -15,6 +15,8 @@ import {
   type MemberState,
   type PermissionsFilter,
 } from '@arca/contracts';
+import type { Selectable } from 'kysely';
+import type { FederationsTable } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { recordChange } from '../../core/changes.js';
@@ -41,19 +43,7 @@ export async function candidates(request: FastifyRequest): Promise<FederationCan
   return [self, ...others];
 }
 
-function answerOf(
-  row: {
-    source_id: string;
-    group_id: string;
-    topology: string;
-    targets: string;
-    entity_types: string;
-    permissions_filter: string;
-    created_at: number;
-    updated_at: number;
-  },
-  known: Map<string, FederationCandidate>,
-): Federation {
+function answerOf(row: Selectable<FederationsTable>, known: Map<string, FederationCandidate>): Federation {
   const targets = JSON.parse(row.targets) as Target[];
   return {
     source: known.get(row.source_id) ?? { id: row.source_id, name: row.source_id, url: '' },

@@ -1,16 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, FEDERATION_MESSAGES } from '@arca/contracts';
-import { ADMIN_BASIC, ENGINES, type TestApp, startTestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, startListeningApp as listening } from '../../test/harness.js';
 
-type Instance = TestApp & { url: string; port: number };
-
-async function listening(engine: Parameters<typeof startTestApp>[0]): Promise<Instance> {
-  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (t.app.server.address() as AddressInfo).port;
-  return { ...t, url: `http://127.0.0.1:${port}`, port };
-}
+type Instance = Awaited<ReturnType<typeof listening>>;
 
 /** A call over the instance's port, as an administrator (the console's CSRF header included). */
 async function call(at: Instance, method: string, path: string, body?: unknown, auth = ADMIN_BASIC.authorization) {

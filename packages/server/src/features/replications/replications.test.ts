@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, REPLICATION_MESSAGES } from '@arca/contracts';
-import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, XHR, messages, startListeningApp as listening } from '../../test/harness.js';
 import { endAbandonedRuns } from './replications.engine.js';
 
-type Instance = TestApp & { url: string };
-
-async function listening(engine: Parameters<typeof startTestApp>[0]): Promise<Instance> {
-  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  return { ...t, url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
-}
+type Instance = Awaited<ReturnType<typeof listening>>;
 
 const API = '/ui/api/v1/mc/api/v1/replications';
 const admin = { ...ADMIN_BASIC, ...XHR };
