@@ -138,6 +138,10 @@ export const deploymentSchema = z.object({
   checked_at: z.string().nullable(),
   created: z.string(),
   created_by: z.string(),
+  /** What it reported last: nodes online, projects, the ids of its licences in force. */
+  nodes: z.number().int(),
+  projects: z.number().int(),
+  licenses: z.array(z.string()),
 });
 export type Deployment = z.infer<typeof deploymentSchema>;
 

@@ -32,3 +32,4 @@ export * from './sso.js';
 export * from './deployments.js';
 export * from './federation.js';
 export * from './replications.js';
+export * from './license-buckets.js';

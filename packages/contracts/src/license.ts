@@ -83,6 +83,8 @@ export const licenseInfoSchema = z.object({
   issuer: z.string().nullable(),
   installedAt: z.string().nullable(),
   installedBy: z.string().nullable(),
+  /** Licences in force: one, or one per node when they came from a bucket. */
+  count: z.number().int(),
 });
 export type LicenseInfo = z.infer<typeof licenseInfoSchema>;
 
@@ -92,7 +94,65 @@ export const LICENSE_MESSAGES = {
   expired: 'The license key has expired.',
   installed: 'The license was installed.',
   fileExtension: 'File should have an extension of .json',
+  mixed: 'Licenses installed together must be of one edition and one licensee.',
+  /** Artifactory's answer to an installation. */
+  installedRest: 'The license has been successfully installed.',
 } as const;
+
+/** One licence in force, as Artifactory's `GET /api/system/licenses` lists them (one per node). */
+export const restLicenseSchema = z.object({
+  type: z.string(),
+  validThrough: z.string(),
+  licensedTo: z.string(),
+  licenseHash: z.string(),
+  nodeId: z.string(),
+  nodeUrl: z.string(),
+  expired: z.boolean(),
+});
+
+/** `GET /artifactory/api/system/licenses`: the licences in force; `arca` adds what a management deployment counts. */
+export const restLicensesSchema = z.object({
+  licenses: z.array(restLicenseSchema),
+  arca: z.object({ nodes: z.number().int(), projects: z.number().int(), ids: z.array(z.string()) }),
+});
+export type RestLicenses = z.infer<typeof restLicensesSchema>;
+
+/** `POST /artifactory/api/system/licenses`: one key, or several for a deployment's nodes. */
+export const restInstallLicensesSchema = z.union([
+  z.object({
+    licenseKey: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64 * 1024),
+  }),
+  z.object({
+    licenses: z
+      .array(
+        z.object({
+          licenseKey: z
+            .string()
+            .trim()
+            .min(1)
+            .max(64 * 1024),
+        }),
+      )
+      .min(1)
+      .max(1000),
+  }),
+  z
+    .array(
+      z.object({
+        licenseKey: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64 * 1024),
+      }),
+    )
+    .min(1)
+    .max(1000),
+]);
 
 /** Edition groups used by the footer's default logo choice. */
 export function licenseLogoGroup(edition: string | null | undefined): 'jcr' | 'conan' | 'edge' | 'oss' | 'default' {

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { LICENSE_EDITIONS, type LicenseEdition } from '@arca/contracts';
+import { LICENSE_BUCKET_MAX_SIZE, LICENSE_EDITIONS, type LicenseEdition } from '@arca/contracts';
 import { loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { backup, restore } from './features/backup/backup.service.js';
 import { migrateStore } from './features/backup/store-migrate.js';
+import { exportIssuerPublicKey } from './features/license/license-keys.js';
 import { LicenseService } from './features/license/license.service.js';
+import { issueBucket } from './features/license-buckets/license-buckets.document.js';
 import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore, openColdStore } from './storage/store-factory.js';
 
@@ -14,6 +16,12 @@ const USAGE = `Usage:
       Prints a licence key signed with this deployment's issuer key (<data>/keys).
       Editions: ${LICENSE_EDITIONS.filter((e) => e !== 'NONE').join(', ')}.
       Without --days the licence never expires.
+  arca license bucket issue --edition EDITION --count N --licensee NAME --days N
+      Prints a licence bucket file (JSON) of N licences, signed with this deployment's issuer key,
+      to add to a management deployment (Licence Buckets → Add New Bucket).
+  arca license issuer-key
+      Prints this deployment's issuer public key: list it in ARCA_LICENSE_ISSUER_KEYS (separated
+      by ';') on the deployments that are to trust the licences and buckets it signs.
   arca backup --to DIR
       Backs the deployment up while it runs: the database as of one moment, the binaries it
       references (only those DIR does not hold yet: a second backup to DIR is incremental), the
@@ -45,6 +53,13 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
   const [area, command, ...rest] = argv;
   if (area === 'backup' || area === 'restore') return runBackup(area, argv.slice(1), out);
   if (area === 'store' && command === 'migrate') return runStoreMigration(rest, out);
+  if (area === 'license' && command === 'bucket' && rest[0] === 'issue') return runBucketIssue(rest.slice(1), out);
+  if (area === 'license' && command === 'issuer-key') {
+    return withLicenseService((service) => {
+      out(exportIssuerPublicKey(service.ownKey));
+      return 0;
+    });
+  }
   if (area !== 'license' || command !== 'issue') {
     out(USAGE);
     return area === undefined || area === '--help' ? 0 : 2;
@@ -63,15 +78,53 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     out('--days must be a whole number of at least 1');
     return 2;
   }
+  return withLicenseService((service) => {
+    out(service.issue({ edition, licensee: values.licensee!, days }));
+    return 0;
+  });
+}
+
+/** Runs `work` with this deployment's licence service (its issuer key from the database). */
+async function withLicenseService(work: (service: LicenseService) => number): Promise<number> {
   const config = loadConfig();
   const { db } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
-    const service = await LicenseService.open(db, config.dataDir, []);
-    out(service.issue({ edition, licensee: values.licensee, days }));
-    return 0;
+    await migrateToLatest(db);
+    return work(await LicenseService.open(db, config.dataDir, []));
   } finally {
     await db.destroy();
   }
+}
+
+async function runBucketIssue(args: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      edition: { type: 'string' },
+      licensee: { type: 'string' },
+      days: { type: 'string' },
+      count: { type: 'string' },
+    },
+  });
+  const edition = values.edition as LicenseEdition | undefined;
+  const count = Number(values.count);
+  const days = Number(values.days);
+  if (!edition || edition === 'NONE' || !LICENSE_EDITIONS.includes(edition) || !values.licensee) {
+    out(USAGE);
+    return 2;
+  }
+  if (!Number.isInteger(count) || count < 1 || count > LICENSE_BUCKET_MAX_SIZE) {
+    out(`--count must be a whole number from 1 to ${LICENSE_BUCKET_MAX_SIZE}`);
+    return 2;
+  }
+  if (!Number.isInteger(days) || days < 1) {
+    out('--days must be a whole number of at least 1');
+    return 2;
+  }
+  return withLicenseService((service) => {
+    out(issueBucket(service, { edition, licensee: values.licensee!, count, days }).trimEnd());
+    return 0;
+  });
 }
 
 async function runBackup(what: 'backup' | 'restore', args: string[], out: (line: string) => void): Promise<number> {

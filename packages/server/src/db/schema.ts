@@ -500,6 +500,46 @@ export interface DeploymentsTable {
   checked_at: number | null;
   created_at: number;
   created_by: string;
+  /** What it reported last: nodes online, projects, the ids of its licences in force (JSON). */
+  nodes: number;
+  projects: number;
+  license_ids: string;
+}
+
+/** A licence bucket held by this (management) deployment. */
+export interface LicenseBucketsTable {
+  id: string;
+  name: string;
+  edition: string;
+  licensee: string;
+  issued_at: number;
+  expires_at: number;
+  issuer: string;
+  /** The bucket it was split from. */
+  parent_id: string | null;
+  /** The signed bucket text, as added or as made by a split. */
+  bucket_key: string;
+  source: string;
+  added_at: number;
+  added_by: string;
+}
+
+/** A licence of a bucket, and who holds it: a deployment (by id) or a label (unknown usage). */
+export interface LicenseBucketLicensesTable {
+  id: string;
+  bucket_id: string;
+  position: number;
+  key_text: string;
+  assignee_kind: 'deployment' | 'label' | null;
+  assignee: string | null;
+  assigned_at: number | null;
+}
+
+/** A bucket's used count after each change. */
+export interface LicenseBucketUsageTable {
+  bucket_id: string;
+  at: number;
+  used: number;
 }
 
 /** An OpenPGP public key trusted to sign artifacts (Keys Management's public keys). */
@@ -708,6 +748,9 @@ export interface Database {
   certificates: CertificatesTable;
   proxies: ProxiesTable;
   licenses: LicensesTable;
+  license_buckets: LicenseBucketsTable;
+  license_bucket_licenses: LicenseBucketLicensesTable;
+  license_bucket_usage: LicenseBucketUsageTable;
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;
   repositories: RepositoriesTable;

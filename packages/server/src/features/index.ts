@@ -7,7 +7,8 @@ import {
 } from './artifacts/index.js';
 import { authRoutes, clientSignIn, signInFlowRoutes, webLoginRoutes, registerAuthJobs } from './auth/index.js';
 import { mailRoutes } from './mail/index.js';
-import { licenseRoutes } from './license/index.js';
+import { licenseRestRoutes, licenseRoutes } from './license/index.js';
+import { licenseBucketsRoutes } from './license-buckets/index.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
 import {
   artifactorySystemRoutes,
@@ -83,6 +84,9 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(docsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(licenseRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(licenseRestRoutes);
+  await app.register(licenseBucketsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(licenseBucketsRoutes);
   await app.register(usersRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(groupsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(permissionsRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -57,8 +57,11 @@ export async function startTestApp(engine: DbEngine, env: Record<string, string>
  * The app listening on a loopback port of its own, as another deployment reaches it; it may reach
  * loopback addresses itself (the other deployments of a test).
  */
-export async function startListeningApp(engine: DbEngine): Promise<TestApp & { url: string; port: number }> {
-  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
+export async function startListeningApp(
+  engine: DbEngine,
+  env: Record<string, string> = {},
+): Promise<TestApp & { url: string; port: number }> {
+  const t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ...env });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const port = (t.app.server.address() as AddressInfo).port;
   return { ...t, url: `http://127.0.0.1:${port}`, port };

@@ -5,6 +5,8 @@ import {
   deploymentBodySchema,
   deploymentUpdateSchema,
   formatMessage,
+  restLicensesSchema,
+  type RestLicenses,
   type Deployment,
   type DeploymentBody,
   type DeploymentStatus,
@@ -31,6 +33,10 @@ export interface Probe {
   service_type: ServiceType;
   services: { name: string; status: string }[];
   version: string;
+  /** What it reports of its licences: nodes online, projects, the ids of its licences in force (JSON). */
+  nodes: number;
+  projects: number;
+  license_ids: string;
 }
 
 function answerOf(row: DeploymentsTable): Deployment {
@@ -48,6 +54,9 @@ function answerOf(row: DeploymentsTable): Deployment {
     checked_at: row.checked_at === null ? null : new Date(Number(row.checked_at)).toISOString(),
     created: new Date(Number(row.created_at)).toISOString(),
     created_by: row.created_by,
+    nodes: row.nodes,
+    projects: row.projects,
+    licenses: JSON.parse(row.license_ids) as string[],
   };
 }
 
@@ -94,6 +103,9 @@ export async function probe(app: FastifyInstance, url: string, token: string): P
     service_type: 'UNKNOWN_SERVER',
     services: [],
     version: '',
+    nodes: 1,
+    projects: 0,
+    license_ids: '[]',
   });
   let version: OutboundAnswer;
   try {
@@ -121,7 +133,15 @@ export async function probe(app: FastifyInstance, url: string, token: string): P
     []
   ).map((s) => ({ name: s.service_id.split('@')[0]!, status: s.state === 'HEALTHY' ? 'ONLINE' : 'OFFLINE' }));
   const me = await call(app, url, '/access/api/v1/tokens', { token }).catch(() => undefined);
-  const base = { service_type: 'PLATFORM' as const, services, version: arca.version ?? '' };
+  const licensed = me?.status === 200 ? await licensesOf(app, url, token) : undefined;
+  const base = {
+    service_type: 'PLATFORM' as const,
+    services,
+    version: arca.version ?? '',
+    nodes: licensed?.nodes ?? 1,
+    projects: licensed?.projects ?? 0,
+    license_ids: JSON.stringify(licensed?.ids ?? []),
+  };
   if (!me) return { ...base, status: 'OFFLINE', status_details: DEPLOYMENT_MESSAGES.unresolved };
   if (me.status === 401 || me.status === 403) {
     return {
@@ -138,6 +158,18 @@ export async function probe(app: FastifyInstance, url: string, token: string): P
     return { ...base, status: 'PARTIAL', status_details: `Offline: ${offline.map((s) => s.name).join(', ')}.` };
   }
   return { ...base, status: 'ONLINE', status_details: base.version ? '' : DEPLOYMENT_MESSAGES.noVersion };
+}
+
+/** What a deployment says of its licences, nodes and projects; undefined when it does not say. */
+async function licensesOf(
+  app: FastifyInstance,
+  url: string,
+  token: string,
+): Promise<RestLicenses['arca'] | undefined> {
+  const answer = await call(app, url, '/artifactory/api/system/licenses', { token }).catch(() => undefined);
+  if (answer?.status !== 200) return undefined;
+  const parsed = restLicensesSchema.safeParse(json(answer));
+  return parsed.success ? parsed.data.arca : undefined;
 }
 
 /** A service token of the target: from a pairing token, or once from a user name and password. */

@@ -1,2 +1,3 @@
-export { licenseRoutes } from './license.routes.js';
+export { licenseRestRoutes, licenseRoutes } from './license.routes.js';
 export { LicenseService } from './license.service.js';
+export { exportIssuerPublicKey, issuerKeyId, signDocument, signLicense, type IssuerKey } from './license-keys.js';

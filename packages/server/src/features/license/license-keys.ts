@@ -1,12 +1,4 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  verify,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LICENSE_MESSAGES, licenseDocumentSchema, type LicenseDocument } from '@arca/contracts';
@@ -15,26 +7,21 @@ import { badRequest } from '../../core/errors.js';
 import { seal, unseal } from '../../core/sealing.js';
 import { getSetting } from '../../core/settings.store.js';
 import type { Db } from '../../db/database.js';
+import { issuerKeyId, openDocument, signDocument, type IssuerKey } from '../../core/signed-documents.js';
+
+export {
+  exportIssuerPublicKey,
+  issuerKeyId,
+  openDocument,
+  signDocument,
+  type IssuerKey,
+} from '../../core/signed-documents.js';
 
 /** What the issuer key's seal is bound to. */
 const ISSUER_KEY_CONTEXT = 'license.issuerKey';
 
 /** Licence keys read `ARCA-LICENSE-1.<base64url(document JSON)>.<base64url(Ed25519 signature)>`. */
 const PREFIX = 'ARCA-LICENSE-1';
-
-export interface IssuerKey {
-  id: string;
-  publicKey: KeyObject;
-  privateKey?: KeyObject;
-}
-
-/** Key id: the first 16 hex digits of the SHA-256 of the public key's SPKI DER. */
-export function issuerKeyId(publicKey: KeyObject): string {
-  return createHash('sha256')
-    .update(publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('hex')
-    .slice(0, 16);
-}
 
 /**
  * This deployment's issuer key, kept sealed in the database so that every node signs with the same
@@ -78,10 +65,7 @@ export function parseIssuerPublicKey(text: string): IssuerKey {
 }
 
 export function signLicense(document: LicenseDocument, key: IssuerKey): string {
-  if (!key.privateKey) throw new Error('The issuer key has no private part');
-  const payload = Buffer.from(JSON.stringify(document)).toString('base64url');
-  const signature = sign(null, Buffer.from(payload), key.privateKey).toString('base64url');
-  return `${PREFIX}.${payload}.${signature}`;
+  return signDocument(PREFIX, document, key);
 }
 
 /** Accepts the bare key, or a .json file's text holding it as `licenseKey` (or `key`). */
@@ -105,20 +89,10 @@ export function extractLicenseKey(text: string): string {
  * the spec-facing message for malformed text, an untrusted or wrong signature, or an expired key.
  */
 export function verifyLicenseKey(text: string, trusted: IssuerKey[], now = Date.now()): LicenseDocument {
-  const key = extractLicenseKey(text);
-  const parts = key.split('.');
-  if (parts.length !== 3 || parts[0] !== PREFIX) throw badRequest(LICENSE_MESSAGES.malformed);
-  const [, payload, signature] = parts as [string, string, string];
-  let document: LicenseDocument;
-  try {
-    document = licenseDocumentSchema.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-  } catch {
-    throw badRequest(LICENSE_MESSAGES.malformed);
-  }
-  const issuer = trusted.find((k) => k.id === document.issuer);
-  const valid =
-    issuer !== undefined && verify(null, Buffer.from(payload), issuer.publicKey, Buffer.from(signature, 'base64url'));
-  if (!valid) throw badRequest(LICENSE_MESSAGES.badSignature);
+  const opened = openDocument(PREFIX, extractLicenseKey(text), (v) => licenseDocumentSchema.parse(v), trusted);
+  if (opened === 'malformed') throw badRequest(LICENSE_MESSAGES.malformed);
+  if (opened === 'untrusted') throw badRequest(LICENSE_MESSAGES.badSignature);
+  const document = opened;
   if (document.expiresAt !== null && Date.parse(document.expiresAt) <= now) throw badRequest(LICENSE_MESSAGES.expired);
   return document;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   LICENSE_EDITION_RANKS,
+  LICENSE_MESSAGES,
   licenseRank,
   type LicenseDocument,
   type LicenseEdition,
@@ -15,7 +16,8 @@ import {
   verifyLicenseKey,
   type IssuerKey,
 } from './license-keys.js';
-import { activateLicense, findActiveLicense } from './license.store.js';
+import { badRequest } from '../../core/errors.js';
+import { activateLicense, activeLicenses, addLicenses } from './license.store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -65,9 +67,14 @@ export class LicenseService {
     return signLicense(document, this.ownKey);
   }
 
+  /** A licence key's document, when a trusted issuer signed it and it has not expired; a 400 otherwise. */
+  verify(text: string, now = Date.now()): LicenseDocument {
+    return verifyLicenseKey(text, this.trusted, now);
+  }
+
   /** On first start: a non-expiring OSS licence signed by this deployment's key. */
   async ensureLicense(): Promise<void> {
-    if (await findActiveLicense(this.db)) return;
+    if ((await activeLicenses(this.db)).length) return;
     await this.install(this.issue({ edition: 'OSS', licensee: 'Open Source', days: null }), 'system');
   }
 
@@ -89,13 +96,52 @@ export class LicenseService {
     return this.current(now);
   }
 
+  /**
+   * Verifies several keys of one edition and licensee (a bucket's, one per node) and adds them to
+   * the licences in force; one bad key throws and changes nothing.
+   */
+  async installMany(texts: string[], installedBy: string, now = Date.now()): Promise<LicenseInfo> {
+    const documents = texts.map((text) => ({ text: text.trim(), document: verifyLicenseKey(text, this.trusted, now) }));
+    const [first] = documents;
+    if (!first) return this.current(now);
+    if (
+      documents.some(
+        ({ document }) => document.edition !== first.document.edition || document.licensee !== first.document.licensee,
+      )
+    )
+      throw badRequest(LICENSE_MESSAGES.mixed);
+    await addLicenses(
+      this.db,
+      documents.map(({ text, document }) => ({
+        id: document.id,
+        key_text: text,
+        edition: document.edition,
+        licensee: document.licensee,
+        issued_at: Date.parse(document.issuedAt),
+        expires_at: document.expiresAt === null ? null : Date.parse(document.expiresAt),
+        issuer: document.issuer,
+        installed_at: now,
+        installed_by: installedBy,
+        active: 1,
+      })),
+    );
+    return this.current(now);
+  }
+
+  /** The licences in force, the one that runs longest first. */
+  async inForce(): Promise<LicenseRow[]> {
+    const rows = await activeLicenses(this.db);
+    return rows.sort((a, b) => (b.expires_at ?? Infinity) - (a.expires_at ?? Infinity));
+  }
+
   async current(now = Date.now()): Promise<LicenseInfo> {
-    return describe(await findActiveLicense(this.db), now);
+    const rows = await this.inForce();
+    return describe(rows[0], now, rows.length);
   }
 }
 
 /** The licence as the console sees it; an expired licence counts as edition NONE (N/A). */
-export function describe(row: LicenseRow | undefined, now: number): LicenseInfo {
+export function describe(row: LicenseRow | undefined, now: number, count: number): LicenseInfo {
   if (!row) {
     return {
       edition: 'NONE',
@@ -108,6 +154,7 @@ export function describe(row: LicenseRow | undefined, now: number): LicenseInfo 
       issuer: null,
       installedAt: null,
       installedBy: null,
+      count: 0,
     };
   }
   const expired = row.expires_at !== null && row.expires_at <= now;
@@ -123,5 +170,6 @@ export function describe(row: LicenseRow | undefined, now: number): LicenseInfo 
     issuer: row.issuer,
     installedAt: iso(row.installed_at),
     installedBy: row.installed_by,
+    count,
   };
 }

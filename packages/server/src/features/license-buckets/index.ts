@@ -1,0 +1,1 @@
+export { licenseBucketsRoutes } from './license-buckets.routes.js';
