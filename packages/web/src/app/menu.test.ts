@@ -107,6 +107,7 @@ describe('menu filtering', () => {
         'groups',
         'keys-management',
         'layouts',
+        'license-buckets',
         'licenses',
         'mail',
         'overview',

@@ -511,6 +511,35 @@ export const HANDLES = {
       adminOnly: true,
     },
   },
+  '/admin/license_management/license_buckets': {
+    admin: true,
+    menuKey: 'license-buckets',
+    title: 'License Buckets',
+    menu: {
+      key: 'license-buckets',
+      minRank: 1,
+      label: 'License Buckets',
+      sidebar: 'administration',
+      group: 'License Management',
+      description: "The fleet's licenses in buckets, attached to platform deployments, split and reported",
+      adminOnly: true,
+    },
+  },
+  '/admin/license_management/license_buckets/add': {
+    admin: true,
+    menuKey: 'license-buckets',
+    title: 'Add New Bucket',
+  },
+  '/admin/license_management/license_buckets/attach/:bucketId': {
+    admin: true,
+    menuKey: 'license-buckets',
+    title: 'Attach License',
+  },
+  '/admin/license_management/license_buckets/report/:bucketId': {
+    admin: true,
+    menuKey: 'license-buckets',
+    title: 'Bucket Report',
+  },
   '/admin/license_management/licenses': {
     admin: true,
     menuKey: 'licenses',

@@ -472,6 +472,29 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/system/pages/service-status-page'), 'ServiceStatusPage'),
           },
           {
+            path: '/admin/license_management/license_buckets',
+            handle: HANDLES['/admin/license_management/license_buckets'],
+            lazy: page(() => import('../features/license-buckets/pages/license-buckets-page'), 'LicenseBucketsPage'),
+          },
+          {
+            path: '/admin/license_management/license_buckets/add',
+            handle: HANDLES['/admin/license_management/license_buckets/add'],
+            lazy: page(
+              () => import('../features/license-buckets/pages/add-license-bucket-page'),
+              'AddLicenseBucketPage',
+            ),
+          },
+          {
+            path: '/admin/license_management/license_buckets/attach/:bucketId',
+            handle: HANDLES['/admin/license_management/license_buckets/attach/:bucketId'],
+            lazy: page(() => import('../features/license-buckets/pages/attach-license-page'), 'AttachLicensePage'),
+          },
+          {
+            path: '/admin/license_management/license_buckets/report/:bucketId',
+            handle: HANDLES['/admin/license_management/license_buckets/report/:bucketId'],
+            lazy: page(() => import('../features/license-buckets/pages/bucket-report-page'), 'BucketReportPage'),
+          },
+          {
             path: '/admin/license_management/licenses',
             handle: HANDLES['/admin/license_management/licenses'],
             lazy: page(() => import('../features/license/pages/licenses-page'), 'LicensesPage'),

@@ -1,5 +1,6 @@
 import {
   CloudServerOutlined,
+  GoldOutlined,
   IdcardOutlined,
   CloudUploadOutlined,
   ClusterOutlined,
@@ -68,6 +69,7 @@ const ICONS: Record<string, ReactNode> = {
   retention: <ClockCircleOutlined />,
   'cold-storage': <InboxOutlined />,
   'service-status': <HeartOutlined />,
+  'license-buckets': <GoldOutlined />,
   licenses: <SafetyCertificateOutlined />,
 };
 

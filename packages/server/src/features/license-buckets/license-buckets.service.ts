@@ -26,6 +26,7 @@ const ELIGIBLE = new Set(['ONLINE', 'PARTIAL']);
 const DAY = 86_400_000;
 /** The report's chart reaches this far back. */
 const USAGE_DAYS = 90;
+const MIN_USAGE_DAYS = 30;
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
@@ -266,9 +267,12 @@ export async function getBucket(db: Db, id: string): Promise<LicenseBucket> {
   return found;
 }
 
-/** The greatest used count of each day of the last 90 (or since the bucket came), carried over quiet days. */
+/**
+ * The greatest used count of each day, carried over quiet days: since the bucket came, at least
+ * the last 30 days (none in use before it came) and at most the last 90.
+ */
 async function usageByDay(db: Db, bucketId: string, since: number, now: number) {
-  const from = Math.max(since, now - (USAGE_DAYS - 1) * DAY);
+  const from = Math.max(now - (USAGE_DAYS - 1) * DAY, Math.min(since, now - (MIN_USAGE_DAYS - 1) * DAY));
   const firstDay = Math.floor(from / DAY) * DAY;
   const samples = await db
     .selectFrom('license_bucket_usage')

@@ -63,6 +63,9 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
             children: info.status === 'EXPIRED' ? 'N/A' : LICENSE_EDITION_LABELS[info.edition],
           },
           { key: 'licensee', label: 'Licensed to', children: info.licensee ?? '—' },
+          ...(info.count > 1
+            ? [{ key: 'count', label: 'Licences', children: `${info.count} (one per node, from a licence bucket)` }]
+            : []),
           { key: 'issued', label: 'Issued', children: info.issuedAt ? formatDate(info.issuedAt) : '—' },
           {
             key: 'expires',
