@@ -50,6 +50,44 @@ describe.each(ENGINES)('licences on %s', (engine) => {
     expect(version.license).toBe('ENTERPRISE_PLUS');
   });
 
+  it('holds one licence per node installed together (the REST call), and a console install replaces them', async () => {
+    const basic = { authorization: `Basic ${Buffer.from('admin:Adm1n-test-password').toString('base64')}` };
+    const rest = (payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/artifactory/api/system/licenses',
+        headers: basic,
+        payload: payload as object,
+      });
+    const key = (licensee: string, edition: 'ENTERPRISE' | 'EDGE' = 'ENTERPRISE') =>
+      t.app.license.issue({ edition, licensee, days: 30 });
+    const pair = [key('Acme'), key('Acme')];
+    const installed = await rest({ licenses: pair.map((licenseKey) => ({ licenseKey })) });
+    expect(installed.json()).toMatchObject({ status: 200, count: 2 });
+    // the same keys again: nothing more
+    expect((await rest(pair.map((licenseKey) => ({ licenseKey })))).json()).toMatchObject({ count: 2 });
+    const listed = (await t.app.inject({ url: '/artifactory/api/system/licenses', headers: basic })).json();
+    expect(listed.licenses).toHaveLength(2);
+    expect(listed.licenses[0]).toMatchObject({ type: 'Enterprise', licensedTo: 'Acme', nodeId: t.app.nodeId });
+    expect(listed.licenses[1].nodeId).toBe('');
+    expect(listed.arca.nodes).toBe(1);
+    expect((await current()).count).toBe(2);
+
+    // keys of two licensees together, or one bad key among good ones: refused, nothing changes
+    const mixed = await rest({ licenses: [{ licenseKey: key('Acme') }, { licenseKey: key('Other') }] });
+    expect(messages(mixed)).toEqual([LICENSE_MESSAGES.mixed]);
+    const bad = await rest({ licenses: [{ licenseKey: key('Acme') }, { licenseKey: 'ARCA-LICENSE-1.x.y' }] });
+    expect(bad.statusCode).toBe(400);
+    expect((await current()).count).toBe(2);
+
+    // another licensee's key installed on its own takes the place of the pair
+    expect((await rest({ licenseKey: key('Beta', 'EDGE') })).statusCode).toBe(200);
+    expect(await current()).toMatchObject({ count: 1, edition: 'EDGE', licensee: 'Beta' });
+    expect((await install(key('Gamma'))).json()).toMatchObject({ count: 1, licensee: 'Gamma' });
+    const single = (await t.app.inject({ url: '/artifactory/api/system/license', headers: basic })).json();
+    expect(single).toMatchObject({ type: 'Enterprise', licensedTo: 'Gamma' });
+  });
+
   it('accepts the key inside a .json file text', async () => {
     const key = t.app.license.issue({ edition: 'ENTERPRISE', licensee: 'Json Inc', days: null });
     const res = await install(JSON.stringify({ licenseKey: key }, null, 2));
