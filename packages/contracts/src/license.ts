@@ -117,41 +117,20 @@ export const restLicensesSchema = z.object({
 });
 export type RestLicenses = z.infer<typeof restLicensesSchema>;
 
+const restKeySchema = z.object({
+  licenseKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64 * 1024),
+});
+const restKeysSchema = z.array(restKeySchema).min(1).max(1000);
+
 /** `POST /artifactory/api/system/licenses`: one key, or several for a deployment's nodes. */
 export const restInstallLicensesSchema = z.union([
-  z.object({
-    licenseKey: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64 * 1024),
-  }),
-  z.object({
-    licenses: z
-      .array(
-        z.object({
-          licenseKey: z
-            .string()
-            .trim()
-            .min(1)
-            .max(64 * 1024),
-        }),
-      )
-      .min(1)
-      .max(1000),
-  }),
-  z
-    .array(
-      z.object({
-        licenseKey: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64 * 1024),
-      }),
-    )
-    .min(1)
-    .max(1000),
+  restKeySchema,
+  z.object({ licenses: restKeysSchema }),
+  restKeysSchema,
 ]);
 
 /** Edition groups used by the footer's default logo choice. */

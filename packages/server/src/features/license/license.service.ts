@@ -8,7 +8,7 @@ import {
   type LicenseInfo,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
-import type { LicenseRow } from '../../db/schema.js';
+import type { LicenseRow, NewLicense } from '../../db/schema.js';
 import {
   loadOrCreateIssuerKey,
   parseIssuerPublicKey,
@@ -81,18 +81,7 @@ export class LicenseService {
   /** Verifies and installs a key; a bad key throws and changes nothing. */
   async install(text: string, installedBy: string, now = Date.now()): Promise<LicenseInfo> {
     const document = verifyLicenseKey(text, this.trusted, now);
-    await activateLicense(this.db, {
-      id: document.id,
-      key_text: text.trim(),
-      edition: document.edition,
-      licensee: document.licensee,
-      issued_at: Date.parse(document.issuedAt),
-      expires_at: document.expiresAt === null ? null : Date.parse(document.expiresAt),
-      issuer: document.issuer,
-      installed_at: now,
-      installed_by: installedBy,
-      active: 1,
-    });
+    await activateLicense(this.db, rowOf(text, document, installedBy, now));
     return this.current(now);
   }
 
@@ -112,18 +101,7 @@ export class LicenseService {
       throw badRequest(LICENSE_MESSAGES.mixed);
     await addLicenses(
       this.db,
-      documents.map(({ text, document }) => ({
-        id: document.id,
-        key_text: text,
-        edition: document.edition,
-        licensee: document.licensee,
-        issued_at: Date.parse(document.issuedAt),
-        expires_at: document.expiresAt === null ? null : Date.parse(document.expiresAt),
-        issuer: document.issuer,
-        installed_at: now,
-        installed_by: installedBy,
-        active: 1,
-      })),
+      documents.map(({ text, document }) => rowOf(text, document, installedBy, now)),
     );
     return this.current(now);
   }
@@ -138,6 +116,22 @@ export class LicenseService {
     const rows = await this.inForce();
     return describe(rows[0], now, rows.length);
   }
+}
+
+/** A verified key as it is stored. */
+function rowOf(text: string, document: LicenseDocument, installedBy: string, now: number): NewLicense {
+  return {
+    id: document.id,
+    key_text: text.trim(),
+    edition: document.edition,
+    licensee: document.licensee,
+    issued_at: Date.parse(document.issuedAt),
+    expires_at: document.expiresAt === null ? null : Date.parse(document.expiresAt),
+    issuer: document.issuer,
+    installed_at: now,
+    installed_by: installedBy,
+    active: 1,
+  };
 }
 
 /** The licence as the console sees it; an expired licence counts as edition NONE (N/A). */
