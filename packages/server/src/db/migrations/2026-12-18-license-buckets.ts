@@ -41,7 +41,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('used', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('license_bucket_usage_at').on('license_bucket_usage').columns(['bucket_id', 'at']).execute();
+  await db.schema
+    .createIndex('license_bucket_usage_at')
+    .on('license_bucket_usage')
+    .columns(['bucket_id', 'at'])
+    .execute();
   await db.schema
     .alterTable('deployments')
     .addColumn('nodes', 'integer', (c) => c.notNull().defaultTo(1))

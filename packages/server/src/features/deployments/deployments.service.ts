@@ -161,11 +161,7 @@ export async function probe(app: FastifyInstance, url: string, token: string): P
 }
 
 /** What a deployment says of its licences, nodes and projects; undefined when it does not say. */
-async function licensesOf(
-  app: FastifyInstance,
-  url: string,
-  token: string,
-): Promise<RestLicenses['arca'] | undefined> {
+async function licensesOf(app: FastifyInstance, url: string, token: string): Promise<RestLicenses['arca'] | undefined> {
   const answer = await call(app, url, '/artifactory/api/system/licenses', { token }).catch(() => undefined);
   if (answer?.status !== 200) return undefined;
   const parsed = restLicensesSchema.safeParse(json(answer));
