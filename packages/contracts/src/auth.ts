@@ -227,7 +227,21 @@ export const WEB_LOGIN_MESSAGES = {
   denied: 'This sign-in was denied in the browser.',
   needsSession: 'Approve a sign-in from a signed-in console session.',
   approved: 'Signed in. You can close this page and return to the command line.',
+  /** A CLI asking for its token before the user answered. */
+  pending: 'The sign-in was not approved in the browser yet.',
+  sessionTaken: 'This session was used already: start the login again from the command line.',
 } as const;
+
+/** The CLI web login's request: the session id the client made (a UUID), kept secret until the browser opens. */
+export const clientLoginRequestSchema = z.object({
+  session: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{16,128}$/, 'The session must be 16 to 128 letters, digits or dashes (a UUID).'),
+});
+
+/** The code the browser shows, to compare with the one the command line prints: the session's last 4 characters. */
+export const clientLoginCode = (session: string): string => session.slice(-4).toUpperCase();
 
 /** A command-line client's pending browser sign-in, as the console shows it before approval. */
 export const webLoginSchema = z.object({

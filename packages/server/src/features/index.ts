@@ -5,7 +5,14 @@ import {
   registerArtifactJobs,
   registerClassIndexer,
 } from './artifacts/index.js';
-import { authRoutes, clientSignIn, signInFlowRoutes, webLoginRoutes, registerAuthJobs } from './auth/index.js';
+import {
+  authRoutes,
+  clientLoginRoutes,
+  clientSignIn,
+  signInFlowRoutes,
+  webLoginRoutes,
+  registerAuthJobs,
+} from './auth/index.js';
 import { mailRoutes } from './mail/index.js';
 import { licenseRestRoutes, licenseRoutes } from './license/index.js';
 import { licenseBucketsRoutes } from './license-buckets/index.js';
@@ -55,6 +62,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(clientLoginRoutes);
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });

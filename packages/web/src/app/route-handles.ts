@@ -30,6 +30,7 @@ export const HANDLES = {
   '/auth/reset-password': { public: true },
   '/login/change-password/:userName?': { public: true, title: 'Change password' },
   '/login/invitation': { public: true, title: 'Invitation' },
+  '/login/cli-registration': { title: 'Approve a CLI login' },
   '/login/sso/:ssoLoginType': { public: true, title: 'Single sign-on' },
   '/auth': { public: true },
   '/logout': { public: true },

@@ -103,6 +103,12 @@ export const ROUTES: RouteObject[] = [
         lazy: page(() => import('../features/auth/pages/invitation-page'), 'InvitationPage'),
       },
       {
+        id: 'cli-registration',
+        path: '/login/cli-registration',
+        handle: HANDLES['/login/cli-registration'],
+        lazy: page(() => import('../features/auth/pages/web-login-page'), 'CliRegistrationPage'),
+      },
+      {
         id: 'sso-login',
         path: '/login/sso/:ssoLoginType',
         handle: HANDLES['/login/sso/:ssoLoginType'],

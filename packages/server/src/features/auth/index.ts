@@ -6,6 +6,7 @@ export { signInFlowRoutes } from './flows.routes.js';
 export { verifyCurrentOtp } from './flows.service.js';
 export { REGISTRY_TOKEN_SECONDS, issueRegistryToken } from './registry-token.js';
 export { webLoginRoutes } from './web-login.routes.js';
+export { clientLoginRoutes } from './client-login.routes.js';
 export { openWebLogin, pollWebLogin } from './web-login.service.js';
 export { clientSignIn } from './client-sign-in.js';
 export { SESSION_COOKIE, openSession } from './auth.service.js';

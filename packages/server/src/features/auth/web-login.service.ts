@@ -32,9 +32,10 @@ export async function openWebLogin(
   db: Db,
   request: { client: string; hostname: string; sourceIp: string },
   now = Date.now(),
+  /** The ids, when the client chose them (a CLI's session): a session used before is refused. */
+  ids: OpenedWebLogin = { loginId: newId(), doneId: newId() },
 ): Promise<OpenedWebLogin> {
-  const loginId = newId();
-  const doneId = newId();
+  const { loginId, doneId } = ids;
   // requests nobody finished go with the next one
   await insertWebLogin(
     db,
@@ -53,6 +54,11 @@ export async function openWebLogin(
     now,
   );
   return { loginId, doneId };
+}
+
+/** Whether a request under this login id exists (expired or not). */
+export async function webLoginExists(db: Db, loginId: string): Promise<boolean> {
+  return (await webLoginById(db, sha256(loginId))) !== undefined;
 }
 
 async function live(db: Db, loginId: string, now: number) {

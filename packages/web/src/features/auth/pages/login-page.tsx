@@ -98,6 +98,18 @@ export function LoginPage() {
     navigate(target, { replace: true });
   };
 
+  // a CLI's browser login (jf login) opens this page: its approval page asks for a sign-in first
+  const clientSession = params.get('jfClientSession');
+  const clientName = params.get('jfClientName');
+  useEffect(() => {
+    if (!clientSession) return;
+    const query = new URLSearchParams({
+      jfClientSession: clientSession,
+      ...(clientName ? { jfClientName: clientName } : {}),
+    });
+    navigate(`/login/cli-registration?${query.toString()}`, { replace: true });
+  }, [clientSession, clientName, navigate]);
+
   // an already signed-in user visiting the login page goes on
   const signedIn = loggedOut && current.data && !isAnonymousName(current.data.name) && !logoutFlag;
   useEffect(() => {

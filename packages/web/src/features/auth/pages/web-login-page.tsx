@@ -1,9 +1,11 @@
 import { Button, Card, Descriptions, Flex, Result, Skeleton, Typography } from 'antd';
-import { Link, useParams } from 'react-router';
-import { WEB_LOGIN_MESSAGES } from '@arca/contracts';
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { WEB_LOGIN_MESSAGES, clientLoginCode, isAnonymousName } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { formatDateTime } from '../../../components/time';
 import { messagesOf } from '../../../lib/server-errors';
+import { rememberPathAfterLogin } from '../../../lib/post-login-path';
 import { useCurrentUser } from '../api/get-current-user';
 import { useDecideWebLogin, useWebLogin } from '../api/web-login';
 
@@ -15,7 +17,30 @@ const frame = { maxWidth: 560, margin: '40px auto' } as const;
  * an access token for this user.
  */
 export function WebLoginPage() {
-  const id = useParams().id ?? '';
+  return <WebLoginApproval id={useParams().id ?? ''} />;
+}
+
+/**
+ * Where a CLI's browser login lands after sign-in (`jf login` opens `/ui/login?jfClientSession=…`):
+ * the same approval, with the code the command line prints to compare.
+ */
+export function CliRegistrationPage() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const user = useCurrentUser().data;
+  const anonymous = user !== undefined && isAnonymousName(user.name);
+  // with anonymous access the guards let the page open: an approval needs a signed-in user
+  useEffect(() => {
+    if (!anonymous) return;
+    rememberPathAfterLogin(`${location.pathname}${location.search}`);
+    navigate('/login', { replace: true });
+  }, [anonymous, location, navigate]);
+  const session = params.get('jfClientSession') ?? '';
+  return <WebLoginApproval id={session} code={clientLoginCode(session)} clientName={params.get('jfClientName')} />;
+}
+
+function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: string; clientName?: string | null }) {
   const request = useWebLogin(id);
   const decide = useDecideWebLogin(id);
   const user = useCurrentUser().data;
@@ -62,7 +87,7 @@ export function WebLoginPage() {
     );
   }
   const login = request.data;
-  const clientName = login.client.split('/')[0];
+  const clientName = named || login.client.split('/')[0];
   if (login.status === 'approved') {
     return (
       <Result style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
@@ -93,6 +118,14 @@ export function WebLoginPage() {
         you started <Typography.Text code>{clientName} login</Typography.Text> yourself just now: the client receives an
         access token with your rights.
       </Typography.Paragraph>
+      {code && (
+        <Typography.Paragraph>
+          Check that the command line shows this code:{' '}
+          <Typography.Text code strong style={{ fontSize: 18, letterSpacing: 2 }} aria-label="Verification code">
+            {code}
+          </Typography.Text>
+        </Typography.Paragraph>
+      )}
       <Descriptions
         column={1}
         size="small"
