@@ -33,3 +33,4 @@ export * from './deployments.js';
 export * from './federation.js';
 export * from './replications.js';
 export * from './license-buckets.js';
+export * from './app-integrations.js';

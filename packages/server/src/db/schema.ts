@@ -506,6 +506,62 @@ export interface DeploymentsTable {
   license_ids: string;
 }
 
+/** A source-control account (GitHub, GitLab, Bitbucket) Arca is connected to; its token sealed. */
+export interface VcsIntegrationsTable {
+  key: string;
+  vendor: string;
+  name: string;
+  url: string;
+  username: string;
+  token: string;
+  /** JSON array of the products using it. */
+  products: string;
+  created_at: number;
+  updated_at: number;
+  created_by: string;
+}
+
+/** An application registered as an OAuth 2.0 client; only its secret's SHA-256 is kept. */
+export interface OauthClientsTable {
+  id: string;
+  client_id: string;
+  secret_hash: string;
+  name: string;
+  type: string;
+  description: string;
+  callback_url: string;
+  platform_base_url: string;
+  created_at: number;
+  created_by: string;
+}
+
+/** A user's consent to an application acting on their behalf. */
+export interface OauthGrantsTable {
+  client_id: string;
+  user_id: string;
+  scope: string;
+  granted_at: number;
+}
+
+/** An authorisation code, by its SHA-256: single use, short-lived, bound to the PKCE challenge. */
+export interface OauthCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Which access tokens an application holds for which user (revoked with the grant). */
+export interface OauthClientTokensTable {
+  token_id: string;
+  client_id: string;
+  user_id: string;
+}
+
 /** A licence bucket held by this (management) deployment. */
 export interface LicenseBucketsTable {
   id: string;
@@ -749,6 +805,11 @@ export interface Database {
   proxies: ProxiesTable;
   licenses: LicensesTable;
   license_buckets: LicenseBucketsTable;
+  vcs_integrations: VcsIntegrationsTable;
+  oauth_clients: OauthClientsTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_client_tokens: OauthClientTokensTable;
   license_bucket_licenses: LicenseBucketLicensesTable;
   license_bucket_usage: LicenseBucketUsageTable;
   settings: SettingsTable;

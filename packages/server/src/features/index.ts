@@ -16,6 +16,7 @@ import {
 import { mailRoutes } from './mail/index.js';
 import { licenseRestRoutes, licenseRoutes } from './license/index.js';
 import { licenseBucketsRoutes } from './license-buckets/index.js';
+import { appIntegrationsRoutes, oauthServerRoutes } from './app-integrations/index.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
 import {
   artifactorySystemRoutes,
@@ -63,6 +64,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(clientLoginRoutes);
+  await app.register(appIntegrationsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(oauthServerRoutes);
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });

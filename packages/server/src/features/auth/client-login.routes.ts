@@ -53,7 +53,7 @@ export const clientLoginRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         answer,
         { description, expiresIn, scope: TOKEN_SCOPE_USER, refreshable: true },
-        tokenCreated(request, answer.name, description),
+        tokenCreated(request, answer.name),
       );
       return {
         token_id: row.id,

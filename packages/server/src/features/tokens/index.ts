@@ -4,6 +4,7 @@ export {
   createAccessToken,
   looksLikeToken,
   resolveToken,
+  revokeTokensById,
   tokenCreated,
   tokenHash,
 } from './tokens.service.js';

@@ -184,6 +184,11 @@ export async function listAccessTokens(db: Db, userId?: string): Promise<AccessT
   return rows.map((row) => toAccessToken(row, row.user_name));
 }
 
+/** Revokes tokens by id, inside the caller's transaction (what a revoked grant or a deleted application held). */
+export async function revokeTokensById(trx: Db, ids: string[]): Promise<void> {
+  for (const id of ids) await deleteToken(trx, id);
+}
+
 /** Revokes a token; `ownerId` limits it to that user's tokens (404 otherwise, revealing nothing). */
 export async function revokeAccessToken(
   db: Db,

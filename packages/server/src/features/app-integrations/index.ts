@@ -1,0 +1,1 @@
+export { appIntegrationsRoutes, oauthServerRoutes } from './app-integrations.routes.js';
