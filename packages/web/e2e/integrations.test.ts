@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
@@ -6,6 +8,7 @@ import {
   launchBrowser,
   screenshot,
   seriousA11yViolations,
+  signIn,
   startServer,
   watchConsole,
   type RunningServer,
@@ -67,5 +70,101 @@ describe('integrations', () => {
     expect((await fetch(`${base}/token/${session}`, { headers: agent })).status).toBe(404);
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it('registers an application, shows its secret once, and a user authorises it with PKCE', async () => {
+    // the application's callback: records what the browser brings back
+    const arrived: URL[] = [];
+    const callback = http.createServer((req, res) => {
+      arrived.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Back in the application</title><p>Done</p>');
+    });
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    const callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/cb`;
+    try {
+      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+      await page.goto(`${server.url}/ui/admin/configuration/integrations`);
+      await page.getByText('No application integrations yet').waitFor();
+      await page.getByRole('button', { name: 'New Integration' }).first().click();
+      await page.getByLabel('Application Name').fill('ci bot');
+      await page.getByText('Name cannot contain spaces or special characters').waitFor();
+      await page.getByLabel('Application Name').fill('ci-bot');
+      await page.getByLabel('Description').fill('Builds and publishes on every merge');
+      await page.getByLabel('Callback URL').fill(callbackUrl);
+      await screenshot(page, 'app-integrations-new');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByText('Successfully created integration').waitFor();
+      await page.getByText('The secret is shown once and not retrievable later: copy it now.').first().waitFor();
+      const clientId = (await page.getByLabel('Client ID').textContent())!.trim();
+      const secret = (await page.getByLabel('Secret').textContent())!.trim();
+      expect(clientId).toMatch(/^arca-/);
+      await screenshot(page, 'app-integrations-created');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('row', { name: /ci-bot/ }).waitFor();
+      await screenshot(page, 'app-integrations');
+      expect(await page.getByText(secret).count()).toBe(0);
+
+      // the application sends the user to the authorisation endpoint it discovered
+      const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as {
+        authorization_endpoint: string;
+        token_endpoint: string;
+      };
+      const verifier = randomBytes(32).toString('base64url');
+      const authorize = new URL(metadata.authorization_endpoint);
+      authorize.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: callbackUrl,
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        state: 'xyz',
+      }).toString();
+      await page.goto(authorize.toString());
+      await page.getByText('Authorise ci-bot?').waitFor();
+      await screenshot(page, 'oauth-authorize');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Authorise' }).click();
+      await page.waitForURL(`${callbackUrl}?**`);
+      const back = arrived.find((url) => url.pathname === '/cb')!;
+      expect(back.searchParams.get('state')).toBe('xyz');
+
+      const token = await fetch(metadata.token_endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: back.searchParams.get('code')!,
+          redirect_uri: callbackUrl,
+          code_verifier: verifier,
+        }),
+      });
+      expect(token.status).toBe(200);
+      const { access_token: accessToken } = (await token.json()) as { access_token: string };
+      expect(
+        (await fetch(`${server.url}/access/api/v1/tokens`, { headers: { authorization: `Bearer ${accessToken}` } }))
+          .status,
+      ).toBe(200);
+
+      // the user takes the authorisation back from the profile: the application's token stops working
+      await page.goto(`${server.url}/ui/profile`);
+      await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
+      await page.getByRole('button', { name: 'Unlock' }).click();
+      await page.getByRole('button', { name: 'Revoke ci-bot' }).click();
+      await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await page.getByText('The authorisation was revoked.').waitFor();
+      await page.getByText('No application acts on your behalf.').waitFor();
+      expect(
+        (await fetch(`${server.url}/access/api/v1/tokens`, { headers: { authorization: `Bearer ${accessToken}` } }))
+          .status,
+      ).toBe(401);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await new Promise<void>((resolve) => callback.close(() => resolve()));
+    }
   });
 });

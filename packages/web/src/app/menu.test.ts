@@ -97,6 +97,7 @@ describe('menu filtering', () => {
       [
         'access-federation',
         'access-tokens',
+        'app-integrations',
         'artifacts',
         'audit-trail',
         'authentication-providers',

@@ -83,6 +83,7 @@ export const HANDLES = {
     },
   },
   '/web-login/:id': { title: 'Approve a sign-in' },
+  '/oauth/authorize': { title: 'Authorise an application' },
   '/artifactSearchResults': { title: 'Search results', menuKey: 'artifacts' },
   '/admin': { admin: true },
   '/admin/repositories': {
@@ -382,6 +383,25 @@ export const HANDLES = {
       description: 'The mail server for password resets and invitations',
       adminOnly: true,
     },
+  },
+  '/admin/configuration/integrations': {
+    admin: true,
+    menuKey: 'app-integrations',
+    title: 'Application Integrations',
+    menu: {
+      key: 'app-integrations',
+      minRank: 1,
+      label: 'Application Integrations',
+      sidebar: 'administration',
+      group: 'Configuration',
+      description: 'Applications that sign users in with OAuth 2.0 and act on their behalf',
+      adminOnly: true,
+    },
+  },
+  '/admin/configuration/integrations/new': {
+    admin: true,
+    menuKey: 'app-integrations',
+    title: 'New Application Integration',
   },
   '/admin/configuration/webhooks': {
     admin: true,

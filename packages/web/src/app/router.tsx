@@ -164,6 +164,24 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/builds/pages/builds-page'), 'BuildsRoute'),
           },
           {
+            path: '/oauth/authorize',
+            handle: HANDLES['/oauth/authorize'],
+            lazy: page(() => import('../features/app-integrations/pages/oauth-authorize-page'), 'OAuthAuthorizePage'),
+          },
+          {
+            path: '/admin/configuration/integrations',
+            handle: HANDLES['/admin/configuration/integrations'],
+            lazy: page(() => import('../features/app-integrations/pages/app-integrations-page'), 'AppIntegrationsPage'),
+          },
+          {
+            path: '/admin/configuration/integrations/new',
+            handle: HANDLES['/admin/configuration/integrations/new'],
+            lazy: page(
+              () => import('../features/app-integrations/pages/new-app-integration-page'),
+              'NewAppIntegrationPage',
+            ),
+          },
+          {
             path: '/web-login/:id',
             handle: HANDLES['/web-login/:id'],
             lazy: page(() => import('../features/auth/pages/web-login-page'), 'WebLoginPage'),

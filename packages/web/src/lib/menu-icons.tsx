@@ -1,5 +1,6 @@
 import {
   CloudServerOutlined,
+  AppstoreAddOutlined,
   GoldOutlined,
   IdcardOutlined,
   CloudUploadOutlined,
@@ -61,6 +62,7 @@ const ICONS: Record<string, ReactNode> = {
   'pipelines-teaser': <DeploymentUnitOutlined />,
   'pdn-teaser': <ClusterOutlined />,
   webhooks: <ApiOutlined />,
+  'app-integrations': <AppstoreAddOutlined />,
   'audit-trail': <AuditOutlined />,
   projects: <ProjectOutlined />,
   'system-logs': <FileTextOutlined />,

@@ -24,6 +24,7 @@ import { TokensTable } from '../components/tokens-table';
 import { NewTokenModal } from '../components/new-token-modal';
 import { SshKeysCard } from '../components/ssh-keys-card';
 import { useServerErrors } from '../../../lib/server-errors';
+import { AuthorizedAppsCard } from '../../app-integrations';
 
 /** Asks for the password before the profile shows keys and tokens. */
 function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
@@ -242,6 +243,7 @@ export function ProfilePage() {
               />
             </Card>
             <ApiKeyCard />
+            <AuthorizedAppsCard username={profile.user.name} />
           </Col>
           <Col xs={24} xl={15}>
             <TokensCard />
