@@ -34,3 +34,4 @@ export * from './federation.js';
 export * from './replications.js';
 export * from './license-buckets.js';
 export * from './app-integrations.js';
+export * from './vcs-integrations.js';

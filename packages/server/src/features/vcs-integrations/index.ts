@@ -1,0 +1,1 @@
+export { vcsIntegrationsRoutes } from './vcs-integrations.routes.js';
