@@ -13,13 +13,15 @@ import {
   watchConsole,
   type RunningServer,
 } from './harness';
+import { startVcsDouble } from '../../server/src/test/vcs-double';
 
 let server: RunningServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
+  // the vendor double and the application's callback listen on this machine
+  server = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 afterAll(async () => {
@@ -166,5 +168,101 @@ describe('integrations', () => {
     } finally {
       await new Promise<void>((resolve) => callback.close(() => resolve()));
     }
+  });
+
+  it('connects a GitHub account after a passing test, lists it, edits and deletes it', async () => {
+    const account = { user: 'octo-dev', token: 'ghp_e2e0123456789TOKEN' };
+    const double = await startVcsDouble(account);
+    try {
+      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+      await page.goto(`${server.url}/ui/integrations`);
+      await page.getByRole('region', { name: 'Source control' }).waitFor();
+      await page.getByRole('region', { name: 'Developer Tools' }).waitFor();
+      await screenshot(page, 'integrations-empty');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Connect GitHub' }).click();
+      const modal = page.getByRole('dialog', { name: 'Connect GitHub' });
+      await modal.getByRole('button', { name: 'Test connection' }).click();
+      for (const message of ['Integration name is required', 'User name is required', 'Token is required'])
+        await modal.getByText(message).waitFor();
+      await modal.getByLabel('Integration Name').fill('github main');
+      await modal.getByText('Name cannot contain spaces or special characters').waitFor();
+      await modal.getByLabel('Integration Name').fill('github-main');
+      await modal.getByLabel('URL').fill(`${double.url}/github`);
+      await modal.getByLabel('User name').fill(account.user);
+      await modal.getByLabel('Token').fill('wrong-token');
+      await modal.getByRole('button', { name: 'Test connection' }).click();
+      await page.getByRole('status').getByText('Connection test failed, please check your credentials').waitFor();
+      expect(await modal.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+      await modal.getByLabel('Token').fill(account.token);
+      await modal.getByRole('button', { name: 'Test connection' }).click();
+      await page.getByRole('status').getByText('Connection test succeeded').waitFor();
+      await screenshot(page, 'integrations-git-modal');
+      await modal.getByRole('button', { name: 'Create' }).click();
+      await page.getByText(/^Successfully created github-/).waitFor();
+      await modal.getByText('Select service').first().waitFor();
+      await modal.getByRole('button', { name: 'Finish' }).click();
+      expect(double.requests.filter((r) => r.path === '/user').at(-1)?.headers.authorization).toBe(
+        `Bearer ${account.token}`,
+      );
+
+      // the card is connected, no service uses it yet; its header leads to its instances
+      const card = page.getByRole('region', { name: 'Source control' });
+      await card.getByText('CONNECTED', { exact: true }).waitFor();
+      await card.getByText('Connect a service').waitFor();
+      await screenshot(page, 'integrations');
+      await card.getByRole('link', { name: 'GitHub' }).click();
+      await page.waitForURL('**/integrations/github');
+      await page.getByRole('heading', { name: '1 Instances' }).waitFor();
+      await page
+        .getByRole('row', { name: /github-main/ })
+        .getByRole('button', { name: 'Select a Product' })
+        .waitFor();
+      await screenshot(page, 'integrations-github');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      // edit without retyping the token: tested with the one kept
+      await page
+        .getByRole('row', { name: /github-main/ })
+        .getByRole('button', { name: 'Edit Integration' })
+        .click();
+      const edit = page.getByRole('dialog', { name: 'Edit github-main' });
+      await edit.getByLabel('Integration Name').fill('github-org');
+      await edit.getByRole('button', { name: 'Test connection' }).click();
+      await page.getByRole('status').getByText('Connection test succeeded').waitFor();
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Successfully updated github-org').waitFor();
+      await page
+        .getByRole('row', { name: /github-org/ })
+        .getByRole('button', { name: 'Delete github-org' })
+        .click();
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText('Successfully deleted github-org').waitFor();
+      await page.getByRole('heading', { name: '0 Instances' }).waitFor();
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await double.close();
+    }
+  });
+
+  it("sets up the CLI with the user's API key after the password is confirmed", async () => {
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/ui/integrations`);
+    await page.getByRole('button', { name: 'Set up JFrog CLI' }).click();
+    const modal = page.getByRole('dialog', { name: 'Set up JFrog CLI' });
+    await modal.getByLabel('Current password').fill(ADMIN_PASSWORD);
+    await modal.getByRole('button', { name: 'Continue' }).click();
+    const key = (await modal.getByLabel('API key').textContent())!.trim();
+    await modal.getByText(`jf config add arca --url=${server.url} --user=admin --password=${key}`).waitFor();
+    await screenshot(page, 'integrations-cli');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const authorized = await fetch(`${server.url}/artifactory/api/repositories`, {
+      headers: { authorization: `Basic ${Buffer.from(`admin:${key}`).toString('base64')}` },
+    });
+    expect(authorized.status).toBe(200);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });

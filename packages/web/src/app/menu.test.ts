@@ -72,6 +72,7 @@ describe('menu filtering', () => {
       'artifacts',
       'packages',
       'builds',
+      'integrations',
     ]);
   });
   it('groups admin entries in menu order', () => {
@@ -106,6 +107,7 @@ describe('menu filtering', () => {
         'cold-storage',
         'general-settings',
         'groups',
+        'integrations',
         'keys-management',
         'layouts',
         'license-buckets',

@@ -82,6 +82,17 @@ export const HANDLES = {
       description: 'Build runs CI tools published, with their artifacts, dependencies and promotions',
     },
   },
+  '/integrations': {
+    title: 'Integrations',
+    menuKey: 'integrations',
+    menu: {
+      key: 'integrations',
+      label: 'Integrations',
+      sidebar: 'application',
+      minRank: 1,
+      description: 'Source-control accounts, and the IDEs and CLI you connect with your own credentials',
+    },
+  },
   '/web-login/:id': { title: 'Approve a sign-in' },
   '/oauth/authorize': { title: 'Authorise an application' },
   '/artifactSearchResults': { title: 'Search results', menuKey: 'artifacts' },
@@ -384,6 +395,7 @@ export const HANDLES = {
       adminOnly: true,
     },
   },
+  '/integrations/:vendorName/:serviceName?': { admin: true, menuKey: 'integrations', title: 'Integrations' },
   '/admin/configuration/integrations': {
     admin: true,
     menuKey: 'app-integrations',

@@ -169,6 +169,19 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/app-integrations/pages/oauth-authorize-page'), 'OAuthAuthorizePage'),
           },
           {
+            path: '/integrations',
+            handle: HANDLES['/integrations'],
+            lazy: page(() => import('../features/integrations/pages/integrations-page'), 'IntegrationsPage'),
+          },
+          {
+            path: '/integrations/:vendorName/:serviceName?',
+            handle: HANDLES['/integrations/:vendorName/:serviceName?'],
+            lazy: page(
+              () => import('../features/integrations/pages/vendor-integrations-page'),
+              'VendorIntegrationsPage',
+            ),
+          },
+          {
             path: '/admin/configuration/integrations',
             handle: HANDLES['/admin/configuration/integrations'],
             lazy: page(() => import('../features/app-integrations/pages/app-integrations-page'), 'AppIntegrationsPage'),

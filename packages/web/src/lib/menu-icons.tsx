@@ -1,5 +1,6 @@
 import {
   CloudServerOutlined,
+  LinkOutlined,
   AppstoreAddOutlined,
   GoldOutlined,
   IdcardOutlined,
@@ -63,6 +64,7 @@ const ICONS: Record<string, ReactNode> = {
   'pdn-teaser': <ClusterOutlined />,
   webhooks: <ApiOutlined />,
   'app-integrations': <AppstoreAddOutlined />,
+  integrations: <LinkOutlined />,
   'audit-trail': <AuditOutlined />,
   projects: <ProjectOutlined />,
   'system-logs': <FileTextOutlined />,

@@ -25,10 +25,11 @@ const keyParams = z.object({ integrationKey: z.string().max(64) });
 
 /** The console's source-control integrations (spec part 2 §7.11), under its API base. */
 export const vcsIntegrationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // every signed-in user sets up the developer tools; source control is the administrators'
   app.get(
     '/integration/getIntegrations',
-    { config: admin, schema: { response: { 200: z.array(integrationGroupSchema) } } },
-    () => integrationGroups(app.db),
+    { config: { access: 'user' }, schema: { response: { 200: z.array(integrationGroupSchema) } } },
+    (request) => integrationGroups(app.db, request.principal.kind === 'user' && request.principal.user.admin === 1),
   );
   app.get(
     '/integration/:vendorName',

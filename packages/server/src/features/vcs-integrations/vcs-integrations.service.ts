@@ -24,6 +24,12 @@ import { outboundRequest, type OutboundAnswer } from '../../core/outbound.js';
 import { seal, unseal } from '../../core/sealing.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 
+const DEVELOPER_TOOLS = [
+  { key: 'vscode', name: 'VS Code' },
+  { key: 'jetbrains', name: 'JetBrains IDEs' },
+  { key: 'cli', name: 'JFrog CLI' },
+];
+
 const SEAL_CONTEXT = (key: string) => `vcs-integration:${key}`;
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 const base = (url: string) => url.replace(/\/+$/, '');
@@ -134,8 +140,8 @@ export async function listIntegrations(db: Db, vendor?: VcsVendor, service?: str
 }
 
 /** The integrations grid: the groups with their cards; only what this deployment offers is available. */
-export async function integrationGroups(db: Db): Promise<IntegrationGroup[]> {
-  const all = await listIntegrations(db);
+export async function integrationGroups(db: Db, admin: boolean): Promise<IntegrationGroup[]> {
+  const all = admin ? await listIntegrations(db) : [];
   const cards = VCS_VENDORS.map((vendor) => {
     const mine = all.filter((i) => i.vendorName === vendor);
     const services = VCS_SERVICES.map((s) => {
@@ -154,8 +160,20 @@ export async function integrationGroups(db: Db): Promise<IntegrationGroup[]> {
     };
   });
   return [
-    { type: 'Source control', available: true, items: cards },
-    { type: 'Developer Tools', available: true, items: [] },
+    { type: 'Source control', available: admin, items: admin ? cards : [] },
+    {
+      type: 'Developer Tools',
+      available: true,
+      // set up from the card with the user's own credentials: nothing kept here
+      items: DEVELOPER_TOOLS.map((tool) => ({
+        ...tool,
+        vendor: VCS_VENDOR_CODES.unknown,
+        integrations: 0,
+        connected: false,
+        configured: false,
+        configuredServices: [],
+      })),
+    },
     { type: 'Continuous integration', available: false, items: [] },
   ];
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VCS_MESSAGES, type VcsVendor } from '@arca/contracts';
-import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { ADMIN_BASIC, ENGINES, XHR, createUser, messages, startTestApp, type TestApp } from '../../test/harness.js';
 import { startVcsDouble } from '../../test/vcs-double.js';
 
 const API = '/ui/api/v1/integration';
@@ -102,6 +102,20 @@ describe.each(ENGINES)('source-control integrations on %s', (engine) => {
       ['Developer Tools', true],
       ['Continuous integration', false],
     ]);
+    expect(groups[1].items.map((c: { key: string }) => c.key)).toEqual(['vscode', 'jetbrains', 'cli']);
+    // a user who is no administrator sees the developer tools only
+    const userGroups = (
+      await t.app.inject({
+        url: `${API}/getIntegrations`,
+        headers: { ...XHR, ...(await createUser(t.app, 'dev')) },
+      })
+    ).json();
+    expect(userGroups.filter((g: { available: boolean }) => g.available).map((g: { type: string }) => g.type)).toEqual([
+      'Developer Tools',
+    ]);
+    expect((await t.app.inject({ url: `${API}/github`, headers: await createUser(t.app, 'dev2') })).statusCode).toBe(
+      403,
+    );
     expect(groups[0].items.find((c: { key: string }) => c.key === 'github')).toMatchObject({
       vendor: 1,
       integrations: 1,
