@@ -157,8 +157,11 @@ describe('the overview and access tokens', () => {
     await menu();
     await page.getByRole('menuitem', { name: 'Set Me Up' }).click();
     await page.getByLabel('Repository').click();
+    // an option clicked while the list still slides in is missed: the click waits for the list at rest
     await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .locator(
+        '.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"]) .ant-select-item-option',
+      )
       .filter({ hasText: 'libs-release' })
       .click();
     await page.getByText(`${server.url}/artifactory/libs-release`).first().waitFor();

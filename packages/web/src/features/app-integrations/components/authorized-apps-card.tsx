@@ -28,7 +28,7 @@ export function AuthorizedAppsCard({ username }: { username: string }) {
     <Card title="Authorised applications" loading={list.isPending} style={{ marginBottom: 20 }}>
       <List
         dataSource={list.data ?? []}
-        locale={{ emptyText: 'No application acts on your behalf.' }}
+        locale={{ emptyText: <Typography.Text type="secondary">No application acts on your behalf.</Typography.Text> }}
         renderItem={(a) => (
           <List.Item
             actions={[
