@@ -189,6 +189,18 @@ describe('directory sign-in', () => {
       groups: string[];
     };
     expect(dana).toMatchObject({ realm: 'oauth', groups: ['platform-team'] });
+
+    // a provider's user has no password: the CLI card hands over the API key without asking for one
+    await login.goto(`${arca.url}/ui/integrations`);
+    await login.getByRole('button', { name: 'Set up JFrog CLI' }).click();
+    const setup = login.getByRole('dialog', { name: 'Set up JFrog CLI' });
+    const key = (await setup.getByLabel('API key').textContent())!.trim();
+    expect(await setup.getByLabel('Current password').count()).toBe(0);
+    await screenshot(login, 'integrations-cli-oauth-user');
+    const withKey = await fetch(`${arca.url}/artifactory/api/security/apiKey`, {
+      headers: { 'X-JFrog-Art-Api': key },
+    });
+    expect(((await withKey.json()) as { apiKey: string }).apiKey).toBe(key);
     await visitor.close();
 
     // the provider as the way in: the login page goes there; ?local=true keeps the form
