@@ -102,3 +102,29 @@ export type UserAuthorization = z.infer<typeof userAuthorizationSchema>;
 export const OAUTH_DEFAULT_SCOPE = 'applied-permissions/user';
 /** Seconds an authorisation code lives. */
 export const OAUTH_CODE_SECONDS = 300;
+
+/**
+ * Terraform CLI login (spec part 1 §2 terraform.oauth2.authorize, part 2 §7.16, §8.2): Terraform's
+ * own OAuth client (public, PKCE), its local redirect listener on one of these ports.
+ */
+export const TERRAFORM_CLIENT_ID = 'terraform-cli';
+export const TERRAFORM_LOGIN_PORTS = [10000, 10010] as const;
+export const TERRAFORM_MESSAGES = {
+  /** {name} is replaced by the user's name. */
+  before:
+    'This page indicates that you ran the Terraform Login command from the Terraform CLI. Proceed to grant Terraform CLI access to the artifact repository on behalf of {name}.',
+  after: 'Close this page and return to the Terraform CLI to see the result of the login process.',
+  error:
+    'Failed to grant authorization to the Terraform CLI. Retry running the terraform login command from the terminal.',
+  redirect:
+    "Terraform's redirect address must be its local listener: http://localhost:<port>/login, port 10000 to 10010.",
+} as const;
+
+export const terraformAuthorizeQuerySchema = z.object({
+  client_id: z.string().max(64),
+  code_challenge: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/),
+  code_challenge_method: z.literal('S256'),
+  redirect_uri: z.string().max(256),
+  response_type: z.literal('code'),
+  state: z.string().max(512).optional(),
+});

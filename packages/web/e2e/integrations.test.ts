@@ -265,4 +265,70 @@ describe('integrations', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('grants terraform login from its authorisation screen, and shows the error without a redirect', async () => {
+    // terraform's listener on a free port of its range
+    const arrived: URL[] = [];
+    const listener = http.createServer((req, res) => {
+      arrived.push(new URL(req.url ?? '/', 'http://localhost'));
+      res.writeHead(200, { 'access-control-allow-origin': '*' }).end('The login server has closed.');
+    });
+    let port = 10000;
+    for (; port <= 10010; port++) {
+      const bound = await new Promise<boolean>((resolve) => {
+        listener.once('error', () => resolve(false));
+        listener.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) break;
+    }
+    try {
+      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+      const verifier = randomBytes(32).toString('base64url');
+      const query = new URLSearchParams({
+        client_id: 'terraform-cli',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        redirect_uri: `http://127.0.0.1:${port}/login`,
+        response_type: 'code',
+        state: 'tf-state',
+      });
+      await page.goto(`${server.url}/ui/terraform/oauth2/authorize?${query}`);
+      await page
+        .getByText(
+          'This page indicates that you ran the Terraform Login command from the Terraform CLI. Proceed to grant Terraform CLI access to the artifact repository on behalf of admin.',
+        )
+        .waitFor();
+      await screenshot(page, 'terraform-authorize');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Proceed' }).click();
+      await page
+        .getByText('Close this page and return to the Terraform CLI to see the result of the login process.')
+        .waitFor();
+      const back = arrived.find((url) => url.pathname === '/login')!;
+      expect(back.searchParams.get('state')).toBe('tf-state');
+      const token = await fetch(`${server.url}/access/api/v1/terraform/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: 'terraform-cli',
+          code: back.searchParams.get('code')!,
+          redirect_uri: `http://127.0.0.1:${port}/login`,
+          code_verifier: verifier,
+        }),
+      });
+      expect(token.status).toBe(200);
+
+      await page.goto(`${server.url}/ui/terraform/oauth2/authorize?client_id=terraform-cli`);
+      await page
+        .getByText(
+          'Failed to grant authorization to the Terraform CLI. Retry running the terraform login command from the terminal.',
+        )
+        .waitFor();
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
 });

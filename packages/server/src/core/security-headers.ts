@@ -47,7 +47,8 @@ export const securityHeadersPlugin = fp(
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
+          // and `terraform login`'s listener on the user's own machine, which the console calls with the code
+          connectSrc: ["'self'", 'http://localhost:*', 'http://127.0.0.1:*'],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
           formAction: ["'self'"],

@@ -16,7 +16,12 @@ import {
 import { mailRoutes } from './mail/index.js';
 import { licenseRestRoutes, licenseRoutes } from './license/index.js';
 import { licenseBucketsRoutes } from './license-buckets/index.js';
-import { appIntegrationsRoutes, oauthServerRoutes } from './app-integrations/index.js';
+import {
+  appIntegrationsRoutes,
+  oauthServerRoutes,
+  terraformConsoleRoutes,
+  terraformLoginRoutes,
+} from './app-integrations/index.js';
 import { vcsIntegrationsRoutes } from './vcs-integrations/index.js';
 import { repositoriesConsoleRoutes, repositoriesRestRoutes } from './repositories/index.js';
 import {
@@ -67,6 +72,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(clientLoginRoutes);
   await app.register(appIntegrationsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(oauthServerRoutes);
+  await app.register(terraformLoginRoutes);
+  await app.register(terraformConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(vcsIntegrationsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });

@@ -95,6 +95,7 @@ export const HANDLES = {
   },
   '/web-login/:id': { title: 'Approve a sign-in' },
   '/oauth/authorize': { title: 'Authorise an application' },
+  '/terraform/oauth2/authorize': { title: 'Terraform login' },
   '/artifactSearchResults': { title: 'Search results', menuKey: 'artifacts' },
   '/admin': { admin: true },
   '/admin/repositories': {

@@ -164,6 +164,15 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/builds/pages/builds-page'), 'BuildsRoute'),
           },
           {
+            id: 'terraform.oauth2.authorize',
+            path: '/terraform/oauth2/authorize',
+            handle: HANDLES['/terraform/oauth2/authorize'],
+            lazy: page(
+              () => import('../features/app-integrations/pages/terraform-authorize-page'),
+              'TerraformAuthorizePage',
+            ),
+          },
+          {
             path: '/oauth/authorize',
             handle: HANDLES['/oauth/authorize'],
             lazy: page(() => import('../features/app-integrations/pages/oauth-authorize-page'), 'OAuthAuthorizePage'),

@@ -4,6 +4,7 @@ import {
   APP_INTEGRATION_MESSAGES,
   OAUTH_CODE_SECONDS,
   OAUTH_DEFAULT_SCOPE,
+  TERRAFORM_CLIENT_ID,
   appIntegrationBodySchema,
   type AppIntegration,
   type AppIntegrationBody,
@@ -50,7 +51,8 @@ function answerOf(row: OauthClientsTable, users: number): AppIntegration {
 
 export async function listAppIntegrations(db: Db): Promise<AppIntegration[]> {
   const [rows, grants] = await Promise.all([
-    db.selectFrom('oauth_clients').selectAll().orderBy('name').execute(),
+    // Terraform's built-in client is no registered application
+    db.selectFrom('oauth_clients').selectAll().where('client_id', '!=', TERRAFORM_CLIENT_ID).orderBy('name').execute(),
     db
       .selectFrom('oauth_grants')
       .select('client_id')
@@ -198,25 +200,51 @@ export async function authorizeApplication(
   if (asked.clientId !== clientId) throw badRequest(APP_INTEGRATION_MESSAGES.badRequest);
   const client = await clientRow(db, { clientId });
   if (asked.redirectUri !== client.callback_url) throw badRequest(APP_INTEGRATION_MESSAGES.callbackMismatch);
+  const code = await issueCode(request, {
+    clientId,
+    userId: principal.user.id,
+    redirectUri: asked.redirectUri,
+    challenge: asked.challenge,
+    scope: asked.scope,
+    audit: { target: username, client: client.name },
+  });
+  const back = new URL(asked.redirectUri);
+  back.searchParams.set('code', code);
+  if (asked.state !== null) back.searchParams.set('state', asked.state);
+  return { redirectUri: back.toString() };
+}
+
+/** Keeps the user's grant and issues an authorisation code bound to the PKCE challenge and the redirect address. */
+export async function issueCode(
+  request: FastifyRequest,
+  asked: {
+    clientId: string;
+    userId: string;
+    redirectUri: string;
+    challenge: string;
+    scope: string;
+    audit: { target: string; client: string };
+  },
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  await request.server.db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('oauth_grants')
-      .where('client_id', '=', clientId)
-      .where('user_id', '=', principal.user.id)
+      .where('client_id', '=', asked.clientId)
+      .where('user_id', '=', asked.userId)
       .execute();
     await trx
       .insertInto('oauth_grants')
-      .values({ client_id: clientId, user_id: principal.user.id, scope: asked.scope, granted_at: now })
+      .values({ client_id: asked.clientId, user_id: asked.userId, scope: asked.scope, granted_at: now })
       .execute();
     await trx.deleteFrom('oauth_codes').where('expires_at', '<', now).execute();
     await trx
       .insertInto('oauth_codes')
       .values({
         code_hash: sha256(code),
-        client_id: clientId,
-        user_id: principal.user.id,
+        client_id: asked.clientId,
+        user_id: asked.userId,
         redirect_uri: asked.redirectUri,
         code_challenge: asked.challenge,
         scope: asked.scope,
@@ -228,15 +256,12 @@ export async function authorizeApplication(
       audit: {
         category: 'security',
         action: 'authorize application',
-        target: username,
-        after: { client: client.name },
+        target: asked.audit.target,
+        after: { client: asked.audit.client },
       },
     });
   });
-  const back = new URL(asked.redirectUri);
-  back.searchParams.set('code', code);
-  if (asked.state !== null) back.searchParams.set('state', asked.state);
-  return { redirectUri: back.toString() };
+  return code;
 }
 
 /** The applications a user authorised. */
