@@ -128,3 +128,9 @@ export const terraformAuthorizeQuerySchema = z.object({
   response_type: z.literal('code'),
   state: z.string().max(512).optional(),
 });
+
+/** Terraform's registry protocols, as service discovery names them (served from terraform repositories). */
+export const TERRAFORM_REGISTRY_PATHS = {
+  modules: '/artifactory/api/terraform/v1/modules/',
+  providers: '/artifactory/api/terraform/v1/providers/',
+} as const;

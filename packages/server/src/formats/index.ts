@@ -14,6 +14,7 @@ import { npmFormat } from './npm/npm.format.js';
 import { ociFormat } from './oci/oci.format.js';
 import { pypiFormat } from './pypi/pypi.format.js';
 import { rpmFormat } from './rpm/rpm.format.js';
+import { terraformFormat } from './terraform/terraform.format.js';
 
 /** Every package format the server speaks, in one list. */
 export const FORMATS: readonly Format[] = [
@@ -28,6 +29,7 @@ export const FORMATS: readonly Format[] = [
   ociFormat,
   pypiFormat,
   rpmFormat,
+  terraformFormat,
 ];
 
 /**

@@ -20,6 +20,7 @@ import {
   deleteAppIntegration,
   exchangeCode,
   listAppIntegrations,
+  oauthErrorHandler,
   revokeAuthorization,
   userAuthorizations,
   validateRedirect,
@@ -128,15 +129,7 @@ export const oauthServerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // the client authenticates itself (its id and secret, often as HTTP Basic): no user credential is read
       config: { access: 'public', ownCredential: () => true },
-      // RFC 6749 §5.2: errors as { error, error_description }, never the console's shape
-      errorHandler: (error, _request, reply) => {
-        const oauth = error instanceof OAuthError ? error : new OAuthError('invalid_request', error.message);
-        if (oauth.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
-        return reply
-          .status(oauth.statusCode)
-          .header('cache-control', 'no-store')
-          .send({ error: oauth.error, error_description: oauth.message });
-      },
+      errorHandler: oauthErrorHandler,
     },
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APP_INTEGRATION_MESSAGES,
   OAUTH_CODE_SECONDS,
@@ -32,6 +32,19 @@ export class OAuthError extends HttpError {
   ) {
     super(status, description);
   }
+}
+
+/**
+ * A token endpoint's error answer (RFC 6749 §5.2): `{ error, error_description }`, never the
+ * console's shape, and not to be cached; a client that failed to authenticate is challenged.
+ */
+export function oauthErrorHandler(error: Error, _request: FastifyRequest, reply: FastifyReply) {
+  const oauth = error instanceof OAuthError ? error : new OAuthError('invalid_request', error.message);
+  if (oauth.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+  return reply
+    .status(oauth.statusCode)
+    .header('cache-control', 'no-store')
+    .send({ error: oauth.error, error_description: oauth.message });
 }
 
 function answerOf(row: OauthClientsTable, users: number): AppIntegration {

@@ -3,7 +3,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERRAFORM_MESSAGES } from '@arca/contracts';
-import { ENGINES, XHR, createUser, login, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ENGINES,
+  XHR,
+  createRepo,
+  createUser,
+  login,
+  messages,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
+import { zipOf } from '../../test/zip.js';
 
 /** Terraform's local listener: the first free port of its range, as `terraform login` picks one. */
 async function listener(ports: [number, number]) {
@@ -39,6 +50,8 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
   it('follows the steps terraform login takes: discovery, PKCE, the local listener, the token', async () => {
     // 1. service discovery
     const discovery = (await t.app.inject({ url: '/.well-known/terraform.json' })).json();
+    expect(discovery['modules.v1']).toBe('/artifactory/api/terraform/v1/modules/');
+    expect(discovery['providers.v1']).toBe('/artifactory/api/terraform/v1/providers/');
     const login1 = discovery['login.v1'];
     expect(login1).toEqual({
       client: 'terraform-cli',

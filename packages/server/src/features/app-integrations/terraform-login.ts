@@ -7,12 +7,13 @@ import {
   TERRAFORM_CLIENT_ID,
   TERRAFORM_LOGIN_PORTS,
   TERRAFORM_MESSAGES,
+  TERRAFORM_REGISTRY_PATHS,
   terraformAuthorizeQuerySchema,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { OauthClientsTable } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../core/errors.js';
-import { OAuthError, exchangeCode, issueCode } from './app-integrations.service.js';
+import { OAuthError, exchangeCode, issueCode, oauthErrorHandler } from './app-integrations.service.js';
 
 const TOKEN_PATH = '/access/api/v1/terraform/oauth2/token';
 
@@ -108,19 +109,15 @@ export const terraformLoginRoutes: FastifyPluginAsyncZod = async (app) => {
       token: TOKEN_PATH,
       ports: [...TERRAFORM_LOGIN_PORTS],
     },
+    'modules.v1': TERRAFORM_REGISTRY_PATHS.modules,
+    'providers.v1': TERRAFORM_REGISTRY_PATHS.providers,
   }));
 
   app.post(
     TOKEN_PATH,
     {
       config: { access: 'public', ownCredential: () => true },
-      errorHandler: (error, _request, reply) => {
-        const oauth = error instanceof OAuthError ? error : new OAuthError('invalid_request', error.message);
-        return reply
-          .status(oauth.statusCode)
-          .header('cache-control', 'no-store')
-          .send({ error: oauth.error, error_description: oauth.message });
-      },
+      errorHandler: oauthErrorHandler,
     },
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, string | undefined>;

@@ -37,13 +37,8 @@ const ICONS: Record<string, ReactNode> = {
 
 const isVendor = (key: string): key is VcsVendor => (VCS_VENDORS as readonly string[]).includes(key);
 
-/**
- * A card of the grid (spec part 1 §2): 204×218, CONNECTED or DISCONNECTED, Connect when it has no
- * integration yet and + when it has; its header leads to its instances once it has some; a
- * connected card no service uses says so.
- */
-function VendorCard({ card, onAdd }: { card: IntegrationCard; onAdd: () => void }) {
-  const active = card.connected || card.configured;
+/** The grid's card: 204×218 (spec part 2 §9), the item's icon and name as its header. */
+function CardFrame({ card, link, children }: { card: IntegrationCard; link?: string; children: ReactNode }) {
   const title = (
     <Space>
       <span aria-hidden="true" style={{ fontSize: 22 }}>
@@ -57,8 +52,22 @@ function VendorCard({ card, onAdd }: { card: IntegrationCard; onAdd: () => void 
       size="small"
       style={{ width: INTEGRATION_CARD_SIZE.width, height: INTEGRATION_CARD_SIZE.height }}
       styles={{ body: { display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100% - 40px)' } }}
-      title={active ? <Link to={`${INTEGRATIONS_PATH}/${card.key}`}>{title}</Link> : title}
+      title={link ? <Link to={link}>{title}</Link> : title}
     >
+      {children}
+    </Card>
+  );
+}
+
+/**
+ * A card of the grid (spec part 1 §2): 204×218, CONNECTED or DISCONNECTED, Connect when it has no
+ * integration yet and + when it has; its header leads to its instances once it has some; a
+ * connected card no service uses says so.
+ */
+function VendorCard({ card, onAdd }: { card: IntegrationCard; onAdd: () => void }) {
+  const active = card.connected || card.configured;
+  return (
+    <CardFrame card={card} {...(active ? { link: `${INTEGRATIONS_PATH}/${card.key}` } : {})}>
       <div>
         <StatusTag tone={active ? 'success' : 'neutral'}>{active ? 'CONNECTED' : 'DISCONNECTED'}</StatusTag>
       </div>
@@ -77,32 +86,20 @@ function VendorCard({ card, onAdd }: { card: IntegrationCard; onAdd: () => void 
           </Button>
         )}
       </div>
-    </Card>
+    </CardFrame>
   );
 }
 
 function ToolCard({ card, onOpen }: { card: IntegrationCard; onOpen: () => void }) {
   return (
-    <Card
-      size="small"
-      style={{ width: INTEGRATION_CARD_SIZE.width, height: INTEGRATION_CARD_SIZE.height }}
-      styles={{ body: { display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100% - 40px)' } }}
-      title={
-        <Space>
-          <span aria-hidden="true" style={{ fontSize: 22 }}>
-            {ICONS[card.key]}
-          </span>
-          {card.name}
-        </Space>
-      }
-    >
+    <CardFrame card={card}>
       <Typography.Text type="secondary">Connect it with your own credentials.</Typography.Text>
       <div style={{ marginTop: 'auto' }}>
         <Button type="primary" onClick={onOpen} aria-label={`Set up ${card.name}`}>
           Set up
         </Button>
       </div>
-    </Card>
+    </CardFrame>
   );
 }
 
