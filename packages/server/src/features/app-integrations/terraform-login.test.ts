@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERRAFORM_MESSAGES } from '@arca/contracts';
 import {
+  ADMIN_BASIC,
   ENGINES,
   XHR,
   createRepo,
@@ -114,6 +115,21 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
         headers: { authorization: `Bearer ${accessToken}` },
       });
       expect(me.statusCode).toBe(200);
+      // 6. the token reads the module registry, as terraform init then does
+      await createRepo(t.app, 'tf-modules', { rclass: 'local', packageType: 'terraform' });
+      await put(t.app, '/artifactory/tf-modules/modules/acme/net/aws/0.1.0.zip', zipOf({ 'main.tf': '' }));
+      const granted2 = await t.app.inject({
+        method: 'PUT',
+        url: '/artifactory/api/security/permissions/tf-readers',
+        headers: ADMIN_BASIC,
+        payload: { name: 'tf-readers', repositories: ['tf-modules'], principals: { users: { 'tf-user': ['r'] } } },
+      });
+      expect(granted2.statusCode).toBe(201);
+      const versions = await t.app.inject({
+        url: `${discovery['modules.v1']}tf-modules__acme/net/aws/versions`,
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(versions.json()).toEqual({ modules: [{ versions: [{ version: '0.1.0' }] }] });
     } finally {
       await local.close();
     }
