@@ -151,4 +151,16 @@ describe('Set Me Up by format', () => {
     const doc = setMeUp('generic', target).snippets.find((s) => s.title === 'build-info.json')!;
     expect(JSON.parse(doc.code)).toMatchObject({ name: 'my-build', number: '1' });
   });
+
+  it('gives a terraform repository terraform login, registry addresses and the deploy paths', () => {
+    const { served, snippets } = setMeUp('terraform', { ...target, repoKey: 'tf-local' });
+    expect(served).toBe(true);
+    expect(snippets[0]!.code).toBe('terraform login arca.example.com');
+    expect(snippets.find((s) => s.title === 'Use a module')!.code).toContain(
+      'source  = "arca.example.com/tf-local__<namespace>/<name>/<system>"',
+    );
+    expect(snippets.find((s) => s.title === 'Deploy a module')!.code).toContain(
+      '"https://arca.example.com/artifactory/tf-local/modules/<namespace>/vpc/<system>/1.0.0.zip"',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { gemsSnippets } from './gems/set-me-up';
 import { genericSnippets } from './generic/set-me-up';
 import { goSnippets } from './go/set-me-up';
 import { helmSnippets } from './helm/set-me-up';
+import { terraformSnippets } from './terraform/set-me-up';
 import { mavenSnippets } from './maven/set-me-up';
 import { npmSnippets } from './npm/set-me-up';
 import { pypiSnippets } from './pypi/set-me-up';
@@ -36,6 +37,7 @@ const FORMATS: readonly ConsoleFormat[] = [
   { types: ['maven', 'gradle'], snippets: mavenSnippets, buildInfo: true },
   { types: ['npm'], snippets: npmSnippets },
   { types: ['pypi'], snippets: pypiSnippets },
+  { types: ['terraform'], snippets: terraformSnippets },
 ];
 
 /**
