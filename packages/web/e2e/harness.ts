@@ -2,28 +2,19 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { freePort } from '../../server/src/test/free-port';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'test-results');
 export const ADMIN_PASSWORD = 'E2e-admin-password';
 export const CHROMIUM = process.env.ARCA_CHROMIUM ?? '/usr/bin/chromium';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningServer {
   url: string;

@@ -276,7 +276,7 @@ describe('integrations', () => {
     const modal = page.getByRole('dialog', { name: 'Set up JFrog CLI' });
     await modal.getByLabel('Current password').fill(ADMIN_PASSWORD);
     await modal.getByRole('button', { name: 'Continue' }).click();
-    const key = (await modal.getByLabel('API key').textContent())!.trim();
+    const key = (await modal.getByLabel('API key', { exact: true }).textContent())!.trim();
     await modal.getByText(`jf config add arca --url=${server.url} --user=admin --password=${key}`).waitFor();
     await screenshot(page, 'integrations-cli');
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
 } from './harness';
 import { clientHome, restCall, run } from './clients/clients';
 import { writeOciLayout } from './clients/oci-layout';
+import { freePort } from '../../server/src/test/free-port';
 
 /**
  * The container registry proven with skopeo (Debian's): a multi-architecture image index and a
@@ -46,15 +46,6 @@ const copyAll = (...args: string[]) =>
     ...args,
   );
 const sha256 = (data: Buffer | string) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRegistry(): Promise<ChildProcess> {
   registryPort = await freePort();

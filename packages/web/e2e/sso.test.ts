@@ -194,7 +194,8 @@ describe('directory sign-in', () => {
     await login.goto(`${arca.url}/ui/integrations`);
     await login.getByRole('button', { name: 'Set up JFrog CLI' }).click();
     const setup = login.getByRole('dialog', { name: 'Set up JFrog CLI' });
-    const key = (await setup.getByLabel('API key').textContent())!.trim();
+    // exact: the spinner shown while the key is fetched is labelled "Fetching your API key"
+    const key = (await setup.getByLabel('API key', { exact: true }).textContent())!.trim();
     expect(await setup.getByLabel('Current password').count()).toBe(0);
     await screenshot(login, 'integrations-cli-oauth-user');
     const withKey = await fetch(`${arca.url}/artifactory/api/security/apiKey`, {

@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Attribute, Change, Client } from 'ldapts';
+import { freePort } from './free-port.js';
 
 /** The directory the tests sign in against. */
 export const LDAP_SUFFIX = 'dc=acme,dc=test';
@@ -22,14 +22,6 @@ export interface LdapServer {
   modify(dn: string, operation: 'add' | 'delete' | 'replace', attribute: string, values: string[]): Promise<void>;
   remove(dn: string): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /**

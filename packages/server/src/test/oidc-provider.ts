@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import Provider from 'oidc-provider';
+import { freePort } from './free-port.js';
 
 export const OIDC_CLIENT_ID = 'arca';
 export const OIDC_CLIENT_SECRET = 'arca-client-secret';
@@ -20,14 +20,6 @@ export interface OidcTestProvider {
   issuer: string;
   tamper(mode: Tamper): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /**

@@ -2,24 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startS3Server, type S3TestServer } from '../../test/s3-server.js';
+import { freePort } from '../../test/free-port.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../../../dist/main.js');
 const PASSWORD = 'Crash-test-password';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(dataDir: string, port: number, store: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {

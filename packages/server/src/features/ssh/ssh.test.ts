@@ -6,18 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSH_MESSAGES, SSH_TOKEN_SECONDS, formatMessage } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createUser, messages, startTestApp, type TestApp } from '../../test/harness.js';
+import { freePort } from '../../test/free-port.js';
 
 const SERVER = '/ui/api/v1/ui/security/sshServer';
 const MINE = '/ui/api/v1/ui/userProfile/sshKeys';
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A key made by OpenSSH's ssh-keygen: its files and the fingerprint ssh-keygen prints. */
 function makeKey(dir: string, name: string, type: 'ed25519' | 'rsa' | 'ecdsa', bits?: number) {
