@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { freePort } from '../../server/src/test/free-port';
+import { freePort } from '../../server/src/test/free-port.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'test-results');

@@ -15,7 +15,7 @@ import {
 } from './harness';
 import { clientHome, restCall, run } from './clients/clients';
 import { writeOciLayout } from './clients/oci-layout';
-import { freePort } from '../../server/src/test/free-port';
+import { freePort } from '../../server/src/test/free-port.js';
 
 /**
  * The container registry proven with skopeo (Debian's): a multi-architecture image index and a
