@@ -97,6 +97,9 @@ const rsaFingerprint = (key: KeyObject) =>
     .digest('hex')
     .toUpperCase();
 
+/** A PEM private key encrypted with a passphrase: PKCS#8's own label, or OpenSSL's legacy header. */
+const ENCRYPTED_PEM = /-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: 4,ENCRYPTED$/m;
+
 /** An RSA key pair: made (3072 bits), or the PEM one given, opened with its passphrase. */
 function rsaPair(body: KeyPairBody): Made {
   let key: KeyObject;
@@ -107,7 +110,14 @@ function rsaPair(body: KeyPairBody): Made {
       key = createPrivateKey({ key: body.privateKey, format: 'pem', passphrase: body.passphrase ?? '' });
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
-      if (/PASSPHRASE|BAD_DECRYPT/.test(code) || /passphrase/i.test((error as Error).message)) {
+      // a wrong passphrase does not always fail the decryption itself: CBC padding that happens to
+      // look right (about once in 256) leaves bytes that fail as a key instead; an encrypted key
+      // that does not open is a passphrase that does not fit either way
+      if (
+        ENCRYPTED_PEM.test(body.privateKey) ||
+        /PASSPHRASE|BAD_DECRYPT/.test(code) ||
+        /passphrase/i.test((error as Error).message)
+      ) {
         throw badRequest(KEY_MESSAGES.wrongPassphrase, 'passphrase');
       }
       throw badRequest(KEY_MESSAGES.notRsaKey, 'privateKey');
