@@ -13,6 +13,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      // zod's builders have no side effects: schemas a chunk defines but never uses (the contracts
+      // modules define many) drop out, and with them zod itself from the first load
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
   server: {
     proxy: { '/ui/api': 'http://localhost:8082', '/artifactory': 'http://localhost:8082' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adoptionMetricBodySchema } from './system.js';
-import { isAnonymousName, loginBodySchema } from './auth.js';
+import { loginBodySchema } from './auth.js';
+import { isAnonymousName } from './ui.js';
 
 describe('login contract', () => {
   it('defaults the type to login and trims the user', () => {

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-export const ANONYMOUS_USER = 'anonymous';
-
 /** User data answered by `GET ui/auth/current` and by a successful login (spec part 1 §3). */
 export const userDataSchema = z.object({
   name: z.string(),
@@ -23,11 +21,6 @@ export const userDataSchema = z.object({
   }),
 });
 export type UserData = z.infer<typeof userDataSchema>;
-
-/** Anonymous means a name that is empty or 'anonymous'. */
-export function isAnonymousName(name: string | null | undefined): boolean {
-  return !name || name === ANONYMOUS_USER;
-}
 
 export const loginBodySchema = z.object({
   user: z.string().trim().min(1, 'This field is mandatory.').max(256),

@@ -138,4 +138,3 @@ export type QuickSetupAnswer = z.infer<typeof quickSetupAnswerSchema>;
 export const USER_CUSTOM_DATA_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 export const userCustomDataSchema = z.record(z.string(), z.unknown());
 export const userCustomDataBodySchema = z.object({ value: z.unknown() });
-export const GETTING_STARTED_SEEN = 'gettingStartedSeen';

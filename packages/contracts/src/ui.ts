@@ -19,3 +19,19 @@ export const POST_LOGIN_PATH_TTL_MS = 60 * 60 * 1000;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 export const DEFAULT_SERVER_NAME = 'Artifact Platform';
+
+/*
+ * What the console's first load needs of the users and onboarding contracts. These live here,
+ * in a module without schemas, so that the first load does not bring zod with them (zod comes
+ * with the pages that validate).
+ */
+
+export const ANONYMOUS_USER = 'anonymous';
+
+/** Anonymous means a name that is empty or 'anonymous'. */
+export function isAnonymousName(name: string | null | undefined): boolean {
+  return !name || name === ANONYMOUS_USER;
+}
+
+/** The user custom-data key that records the getting-started page was seen. */
+export const GETTING_STARTED_SEEN = 'gettingStartedSeen';
