@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 const contracts = path.resolve(import.meta.dirname, 'packages/contracts/src/index.ts');
 const alias = { '@arca/contracts': contracts };
+// expect.poll waits for what a server or a page does in its own time: on two loaded cores that can
+// take well over Vitest's default second, so the wait ends on the condition, not on a short clock
+const expectations = { poll: { timeout: 15_000 } };
 
 export default defineConfig({
   test: {
@@ -19,6 +22,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: expectations,
         },
       },
       './packages/web/vite.config.ts',
@@ -30,6 +34,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          expect: expectations,
           fileParallelism: false,
         },
       },
