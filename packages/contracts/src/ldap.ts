@@ -51,6 +51,11 @@ export const LDAP_MESSAGES = {
   noAutoCreate: 'The directory knows you, but Arca creates no users for it: ask an administrator to add you.',
   /** {name} is replaced. */
   directoryGroupUnknown: "The directory has no group '{name}' under this group setting.",
+  /** {dn}, {names} are replaced. */
+  duplicateAccounts:
+    'The directory entry {dn} has several Arca accounts ({names}): an administrator must delete all but one before it can sign in.',
+  /** {name} is replaced. */
+  nameOfOtherRealm: "The user name '{name}' belongs to a user of another realm; an administrator must resolve it.",
 } as const;
 
 const placeholderRule = (text: string) => !text || text.includes('{0}');

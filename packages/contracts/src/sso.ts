@@ -29,6 +29,12 @@ export const OIDC_MESSAGES = {
   noAutoCreate: 'The identity provider knows you, but Arca creates no users for it: ask an administrator to add you.',
   /** {error} is replaced. */
   providerError: 'The identity provider refused the sign-in: {error}',
+  /** {name} is replaced. */
+  nameOfOtherSubject:
+    "The user name '{name}' belongs to another account of this identity provider; an administrator must rename or delete it.",
+  /** {name} is replaced. */
+  accountNotLinked:
+    "The account '{name}' was made before accounts were tied to the provider's subject; an administrator must delete it once, and the next sign-in makes it anew.",
 } as const;
 
 export const oidcProviderBodySchema = z.object({
@@ -154,6 +160,12 @@ export const HTTP_SSO_MESSAGES = {
   headerMissing: "The proxy named no user in the '{header}' header.",
   proxiesMissing: 'Name at least one trusted proxy address.',
   headerInvalid: 'The header is a name of letters, digits, dashes and underscores.',
+  /** {name} is replaced. */
+  otherRealm: "The user '{name}' does not sign in through HTTP single sign-on.",
+  /** {name} is replaced. */
+  secondFactor: "The user '{name}' has a second factor enrolled: sign in with the password and the code.",
+  /** {name} is replaced. */
+  administrator: "The user '{name}' is an administrator; HTTP single sign-on does not sign in administrators.",
 } as const;
 
 export const httpSsoSettingsSchema = z.object({
@@ -166,5 +178,7 @@ export const httpSsoSettingsSchema = z.object({
   /** Addresses (or CIDR ranges) of the proxies whose header is believed. */
   trustedProxies: z.array(z.string().trim().min(1)).max(50).default([]),
   autoCreateUser: z.boolean().default(true),
+  /** Whether the proxy's header may sign in an administrator (off: administrators sign in with their password). */
+  allowAdministrators: z.boolean().default(false),
 });
 export type HttpSsoSettings = z.infer<typeof httpSsoSettingsSchema>;

@@ -21,6 +21,8 @@ export interface UsersTable {
   mfa_last_step: number | null;
   /** For a user of an external realm: the LDAP setting (or provider) it signs in through; '' otherwise. */
   external_source: ColumnType<string, string | undefined, string>;
+  /** For a user of an OpenID provider: `<issuer> <sub>`, the identity it is tied to (never a changeable claim). */
+  external_subject: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -472,6 +474,12 @@ export interface SsoRequestsTable {
   expires_at: number;
 }
 
+/** A SAML assertion taken once: kept until its validity ends, so a replay of it is refused. */
+export interface SamlAssertionsTable {
+  id: string;
+  expires_at: number;
+}
+
 /** A single-use token that lets a management deployment pair with this one. */
 export interface PairingTokensTable {
   token_hash: string;
@@ -794,6 +802,7 @@ export interface Database {
   ssh_keys: SshKeysTable;
   trusted_keys: TrustedKeysTable;
   sso_requests: SsoRequestsTable;
+  saml_assertions: SamlAssertionsTable;
   pairing_tokens: PairingTokensTable;
   deployments: DeploymentsTable;
   federation_clocks: FederationClocksTable;

@@ -11,6 +11,8 @@ export const OIDC_CLIENT_SECRET = 'arca-client-secret';
 export const OIDC_ACCOUNTS: Record<string, { email: string; groups: string[] }> = {
   dana: { email: 'dana@acme.test', groups: ['platform', 'everyone'] },
   erin: { email: 'erin@acme.test', groups: ['everyone'] },
+  frank: { email: 'frank@acme.test', groups: ['everyone'] },
+  mallory: { email: 'mallory@acme.test', groups: [] },
 };
 
 /** How the provider's token answer is spoiled, to prove the client refuses it. */
@@ -19,6 +21,8 @@ export type Tamper = 'none' | 'signature' | 'audience';
 export interface OidcTestProvider {
   issuer: string;
   tamper(mode: Tamper): void;
+  /** What an account's `preferred_username` says from now on: a claim its user may change at many providers. */
+  rename(sub: string, username: string): void;
   stop(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startOidcProvider(redirectUris: string[]): Promise<OidcTes
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...(privateKey.export({ format: 'jwk' }) as JWK), kid: 'test-key', alg: 'RS256', use: 'sig' };
   let mode: Tamper = 'none';
+  const usernames = new Map<string, string>();
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -51,7 +56,12 @@ export async function startOidcProvider(redirectUris: string[]): Promise<OidcTes
       return account
         ? {
             accountId: sub,
-            claims: () => ({ sub, preferred_username: sub, email: account.email, groups: account.groups }),
+            claims: () => ({
+              sub,
+              preferred_username: usernames.get(sub) ?? sub,
+              email: account.email,
+              groups: account.groups,
+            }),
           }
         : undefined;
     },
@@ -83,6 +93,7 @@ export async function startOidcProvider(redirectUris: string[]): Promise<OidcTes
   return {
     issuer,
     tamper: (next) => (mode = next),
+    rename: (sub, username) => usernames.set(sub, username),
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

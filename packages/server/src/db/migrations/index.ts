@@ -31,6 +31,7 @@ import * as federation from './2026-12-16-federation.js';
 import * as replications from './2026-12-17-replications.js';
 import * as licenseBuckets from './2026-12-18-license-buckets.js';
 import * as integrations from './2026-12-19-integrations.js';
+import * as findings from './2026-12-20-findings.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-17-replications': replications,
   '2026-12-18-license-buckets': licenseBuckets,
   '2026-12-19-integrations': integrations,
+  '2026-12-20-findings': findings,
 };

@@ -21,6 +21,7 @@ import {
   clearLoginFailures,
   findUserById,
   findUserByName,
+  findUsersByFoldedName,
   insertUser,
   recordLoginFailure,
   refuseWhileLocked,
@@ -92,8 +93,11 @@ export async function authenticate(
   password: string,
   now = Date.now(),
 ): Promise<UserRow> {
-  const failures = await refuseWhileLocked(db, name, now);
-  let user = await findUserByName(db, name);
+  // a directory user is found however the name is spelt: the directory compares names that way
+  let user =
+    (await findUserByName(db, name)) ??
+    (await findUsersByFoldedName(db, name)).filter((u) => u.realm === LDAP_REALM).at(0);
+  let failures = await refuseWhileLocked(db, user?.name ?? name, now);
   let ok = false;
   if (!user || user.realm === LDAP_REALM) {
     // a name Arca does not know, or a directory user: the directory decides
@@ -104,12 +108,19 @@ export async function authenticate(
       if (error instanceof DirectoryError) throw unauthorized(error.message);
       throw error;
     }
-    if (typeof outcome === 'object') {
+    if (typeof outcome === 'object' && 'user' in outcome) {
+      // the entry's own account: its lockout holds whatever spelling was typed
+      if (outcome.user.name !== (user?.name ?? name)) failures = await refuseWhileLocked(db, outcome.user.name, now);
       user = outcome.user;
       ok = true;
+    } else if (typeof outcome === 'object') {
+      // the entry was found and the password refused: the failure counts on the entry's account
+      const account = user ?? (await findUsersByFoldedName(db, outcome.refused)).at(0);
+      const warning = await recordLoginFailure(db, config, account?.name ?? outcome.refused, account, now);
+      throw unauthorized(warning ?? AUTH_MESSAGES.badCredentials);
     } else if (user) {
-      // a directory user the directory refuses (or no longer knows) has no other way in
-      const warning = await recordLoginFailure(db, config, name, user, now);
+      // a directory user the directory no longer knows has no other way in
+      const warning = await recordLoginFailure(db, config, user.name, user, now);
       throw unauthorized(warning ?? AUTH_MESSAGES.badCredentials);
     }
   }
@@ -120,10 +131,10 @@ export async function authenticate(
   if (user && ok) {
     // a password is the whole proof only without a second factor: wrong codes stay counted until
     // a right one (a correct password must not hand out fresh guesses at the code)
-    if (failures && user.mfa_enrolled_at === null) await clearLoginFailures(db, name);
+    if (failures && user.mfa_enrolled_at === null) await clearLoginFailures(db, user.name);
     return user;
   }
-  const warning = await recordLoginFailure(db, config, name, user, now);
+  const warning = await recordLoginFailure(db, config, user?.name ?? name, user, now);
   throw unauthorized(warning ?? AUTH_MESSAGES.badCredentials);
 }
 

@@ -21,6 +21,8 @@ export class DirectoryError extends Error {
     message: string,
     /** 'password': the user was found and the password refused; 'unknown': no such user; else the server or setting. */
     readonly kind: 'password' | 'unknown' | 'setting',
+    /** For a refused password: the directory's own name of the entry found (see `canonicalName`). */
+    readonly account?: string,
   ) {
     super(message);
   }
@@ -173,6 +175,43 @@ export interface DirectoryUser {
   dn: string;
   email: string;
   entry: Entry;
+  /** The user's name as the directory spells it (see `canonicalName`). */
+  name: string;
+}
+
+/** The attributes a setting looks users up by: `uid` of `(uid={0})` and of `uid={0},ou=people`. */
+function namingAttributes(setting: Pick<LdapConnection, 'searchFilter' | 'userDnPattern'>): string[] {
+  const names: string[] = [];
+  for (const match of setting.searchFilter.matchAll(/\(\s*([A-Za-z][A-Za-z0-9;.-]*)\s*=\s*\{0\}\s*\)/g)) {
+    names.push(match[1]!);
+  }
+  const rdn = /^\s*([A-Za-z][A-Za-z0-9.-]*)\s*=\s*\{0\}/.exec(setting.userDnPattern);
+  if (rdn) names.push(rdn[1]!);
+  return [...new Set(names)];
+}
+
+const folded = (name: string) => name.trim().toLowerCase();
+
+/**
+ * The name of a directory user as the directory spells it: the value of the attribute the user was
+ * looked up by (`uid` for `(uid={0})`) that matches what was typed, compared as LDAP compares it
+ * (case and surrounding spaces aside). `Lalice`, `LALICE` and ` lalice` are all `lalice`: one entry,
+ * one name, one Arca account.
+ */
+export function canonicalName(
+  setting: Pick<LdapConnection, 'searchFilter' | 'userDnPattern'>,
+  entry: Entry,
+  typed: string,
+): string {
+  for (const attribute of namingAttributes(setting)) {
+    const values = all(entry, attribute)
+      .map((v) => v.trim())
+      .filter(Boolean);
+    const same = values.find((v) => folded(v) === folded(typed));
+    if (same) return same;
+    if (values.length === 1) return values[0]!;
+  }
+  return typed.trim();
 }
 
 /**
@@ -186,6 +225,8 @@ export async function signInUser(
   password: string,
 ): Promise<DirectoryUser> {
   const { baseDn } = splitUrl(setting.ldapUrl);
+  // the directory compares names without their surrounding spaces; so does the account they lead to
+  name = name.trim();
   // an empty password would be an anonymous bind, which every directory accepts
   if (!password)
     throw new DirectoryError(formatMessage(LDAP_MESSAGES.passwordRefused, { user: name, dn: '' }), 'password');
@@ -220,13 +261,19 @@ export async function signInUser(
           throw new DirectoryError(
             formatMessage(LDAP_MESSAGES.passwordRefused, { user: name, dn: entry.dn }),
             'password',
+            canonicalName(setting, entry, name),
           );
         }
         throw connectFailed(setting.ldapUrl, error);
       } finally {
         await own.unbind().catch(() => undefined);
       }
-      return { dn: entry.dn, email: first(entry, setting.emailAttribute), entry };
+      return {
+        dn: entry.dn,
+        email: first(entry, setting.emailAttribute),
+        entry,
+        name: canonicalName(setting, entry, name),
+      };
     }
     throw new DirectoryError(formatMessage(LDAP_MESSAGES.userNotFound, { user: name }), 'unknown');
   });

@@ -19,9 +19,9 @@ import { auditActor } from '../../core/audit.js';
 import { listCertificateRows } from '../../core/certificates.js';
 import { recordChange } from '../../core/changes.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { getSetting, putSetting, type StoredLdapSetting } from '../../core/settings.store.js';
-import { reflectExternalUser } from '../identity/index.js';
+import { findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 import {
   DirectoryError,
   directoryGroups,
@@ -76,6 +76,10 @@ async function connectionOf(db: Db, setting: StoredLdapSetting): Promise<LdapCon
     : '';
   return { ...setting, managerPassword };
 }
+
+registerSecretSource('directory', async (db) =>
+  Promise.all((await stored(db)).map(async (s) => (await connectionOf(db, s)).managerPassword)),
+);
 
 /** The authorities the deployment trusts besides the system's (Keys Management's certificates). */
 async function trustedAuthorities(db: Db): Promise<string[]> {
@@ -304,7 +308,33 @@ export async function importDirectoryGroups(request: FastifyRequest, name: strin
   return made;
 }
 
-export type DirectoryOutcome = { user: UserRow } | 'unknown' | 'refused';
+export type DirectoryOutcome =
+  | { user: UserRow }
+  | 'unknown'
+  /** The entry was found and the password refused: `account` is the entry's own name. */
+  | { refused: string };
+
+/**
+ * The one Arca account of a directory entry: its name as the directory spells it, found case and
+ * surrounding spaces aside, so that every spelling of a name leads to the same account (and its
+ * second factor, lockout and restrictions). Several such accounts (made before names were
+ * compared this way) are refused until an administrator keeps one; an account of another realm
+ * is never taken over.
+ */
+async function accountOf(db: Db, found: DirectoryUser): Promise<UserRow | undefined> {
+  const accounts = await findUsersByFoldedName(db, found.name);
+  if (accounts.length > 1) {
+    throw new DirectoryError(
+      formatMessage(LDAP_MESSAGES.duplicateAccounts, { dn: found.dn, names: accounts.map((a) => a.name).join(', ') }),
+      'setting',
+    );
+  }
+  const [account] = accounts;
+  if (account && account.realm !== LDAP_REALM) {
+    throw new DirectoryError(formatMessage(LDAP_MESSAGES.nameOfOtherRealm, { name: account.name }), 'setting');
+  }
+  return account;
+}
 
 /**
  * Signs a user in against the enabled LDAP settings, in order: the first directory that knows
@@ -329,13 +359,14 @@ export async function directorySignIn(
     try {
       found = await signInUser(connection, trusted, name, password);
     } catch (error) {
-      if (error instanceof DirectoryError && error.kind === 'password') return 'refused';
+      if (error instanceof DirectoryError && error.kind === 'password') return { refused: error.account ?? name };
       if (!(error instanceof DirectoryError) || error.kind === 'setting') {
         log.warn({ ldap: setting.key, err: error }, 'an LDAP server could not be asked');
       }
       continue;
     }
-    if (!existing && !setting.autoCreateUser) throw new DirectoryError(LDAP_MESSAGES.noAutoCreate, 'unknown');
+    const account = await accountOf(db, found);
+    if (!account && !setting.autoCreateUser) throw new DirectoryError(LDAP_MESSAGES.noAutoCreate, 'unknown');
     let groups: string[];
     try {
       groups = await groupsOfUser(db, connection, setting.key, found, trusted);
@@ -343,7 +374,7 @@ export async function directorySignIn(
       log.warn({ ldap: setting.key, err: error }, 'the groups of an LDAP user could not be read');
       groups = [];
     }
-    return { user: await reflect(db, name, found, setting.key, groups, existing) };
+    return { user: await reflect(db, account?.name ?? found.name, found, setting.key, groups, account) };
   }
   return 'unknown';
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LDAP_MESSAGES, formatMessage } from '@arca/contracts';
 import {
@@ -6,6 +7,7 @@ import {
   XHR,
   basic,
   createRepo,
+  enrolTotp,
   messages,
   put,
   startTestApp,
@@ -313,6 +315,99 @@ describe.each(ENGINES)('LDAP sign-in on %s', (engine) => {
     expect(messages(used)[0]).toBe(
       formatMessage(LDAP_MESSAGES.inUse, { key: 'corp', names: 'corp-groups, by-member-of, by-unit' }),
     );
+  });
+
+  it('leads every spelling of a name to the entry’s one account, with its second factor and lockout', async () => {
+    await ldap.add(`uid=lalice,ou=people,${LDAP_SUFFIX}`, {
+      objectClass: ['inetOrgPerson'],
+      uid: 'lalice',
+      cn: 'Lalice Liddell',
+      sn: 'Liddell',
+      mail: 'lalice@acme.test',
+      userPassword: 'lalice-directory-pw',
+    });
+    const accounts = () =>
+      t.app.db
+        .selectFrom('users')
+        .select(['name', 'realm'])
+        .where(sql<string>`lower(name)`, 'like', '%lalice%')
+        .execute();
+    // the REST door: every spelling reads as lalice, and no second account is made
+    for (const typed of ['lalice', 'Lalice', 'LALICE', ' lalice', 'lalice ']) {
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/artifactory/api/repositories',
+        headers: basic(typed, 'lalice-directory-pw'),
+      });
+      expect(me.statusCode, typed).toBe(200);
+    }
+    expect(await accounts()).toEqual([{ name: 'lalice', realm: 'ldap' }]);
+
+    // her second factor holds whatever she types
+    const { secret } = await enrolTotp(t.app, 'lalice', 'lalice-directory-pw');
+    expect(secret).toBeTruthy();
+    for (const typed of ['LALICE', ' Lalice']) {
+      const signIn = await t.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/auth/login',
+        headers: XHR,
+        payload: { user: typed, password: 'lalice-directory-pw' },
+      });
+      expect(signIn.statusCode).toBe(200);
+      expect(signIn.json()).toMatchObject({ mfaStatus: 'verify', userName: 'lalice' });
+      expect(signIn.cookies.find((c) => c.name === 'arca_session')).toBeUndefined();
+    }
+
+    // wrong passwords count on the one account, however the name is spelt
+    for (const typed of ['Lalice', 'LALICE', ' lalice']) {
+      const wrong = await t.app.inject({
+        method: 'GET',
+        url: '/artifactory/api/repositories',
+        headers: basic(typed, 'not-hers'),
+      });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const failures = await t.app.db.selectFrom('login_failures').selectAll().execute();
+    expect(failures.filter((f) => f.user_name.toLowerCase().includes('lalice'))).toEqual([
+      expect.objectContaining({ user_name: 'lalice', failures: 3 }),
+    ]);
+    expect(await accounts()).toEqual([{ name: 'lalice', realm: 'ldap' }]);
+
+    // two accounts of one entry (made before names were compared this way) are refused, not guessed
+    await t.app.db
+      .insertInto('users')
+      .values({
+        id: 'dup-lalice',
+        name: 'Lalice',
+        email: null,
+        password_hash: null,
+        admin: 0,
+        disable_ui_access: 0,
+        must_change_password: 0,
+        realm: 'ldap',
+        external_source: 'corp',
+        created_at: Date.now(),
+        last_login_at: null,
+        mfa_secret: null,
+        mfa_enrolled_at: null,
+        password_changed_at: null,
+        mfa_last_step: null,
+      })
+      .execute();
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/auth/login',
+      headers: XHR,
+      payload: { user: 'LALICE', password: 'lalice-directory-pw' },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(messages(refused)[0]).toBe(
+      formatMessage(LDAP_MESSAGES.duplicateAccounts, {
+        dn: `uid=lalice,ou=people,${LDAP_SUFFIX}`,
+        names: 'lalice, Lalice',
+      }),
+    );
+    await t.app.db.deleteFrom('users').where('id', '=', 'dup-lalice').execute();
   });
 
   it('reaches the directory over LDAPS and StartTLS once its certificate is trusted', async () => {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { recordChange } from '../../core/changes.js';
 import { credentialsChanged } from '../../core/credentials.js';
-import { findUserByName, insertUser } from './identity.store.js';
+import { findUserByName, findUserBySubject, insertUser } from './identity.store.js';
 
 /** What a directory or identity provider says of a user who signed in through it. */
 export interface ExternalIdentity {
@@ -15,6 +15,8 @@ export interface ExternalIdentity {
   /** The groups whose membership the source governs (imported or mapped), and those it gives the user. */
   governed: readonly string[];
   memberOf: readonly string[];
+  /** For an OpenID provider's user: `<issuer> <sub>`, what the account is tied to. */
+  subject?: string;
 }
 
 /**
@@ -46,7 +48,9 @@ export async function reflectExternalUser(
   let user = existing;
   await db.transaction().execute(async (trx) => {
     // the first sign-ins of a new user on two nodes at once: the second takes the first's row
-    user ??= await findUserByName(trx, identity.name);
+    user ??= identity.subject
+      ? await findUserBySubject(trx, identity.subject)
+      : await findUserByName(trx, identity.name);
     if (!user) {
       const autoJoin = (await trx.selectFrom('groups').select('name').where('auto_join', '=', 1).execute()).map(
         (g) => g.name,
@@ -61,6 +65,7 @@ export async function reflectExternalUser(
         must_change_password: 0,
         realm: identity.realm,
         external_source: identity.source,
+        external_subject: identity.subject ?? null,
         created_at: now,
         last_login_at: null,
         mfa_secret: null,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { NewUser, UserRow } from '../../db/schema.js';
 
@@ -5,6 +6,24 @@ import type { NewUser, UserRow } from '../../db/schema.js';
 
 export function findUserByName(db: Db, name: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/**
+ * The users whose names are `name` when case and surrounding spaces are set aside: how a directory
+ * compares names, so how the accounts of its entries are found.
+ */
+export function findUsersByFoldedName(db: Db, name: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+    .orderBy('created_at')
+    .execute();
+}
+
+/** The user an external identity (issuer and subject of an OpenID provider) is tied to. */
+export function findUserBySubject(db: Db, subject: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('external_subject', '=', subject).executeTakeFirst();
 }
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {

@@ -7,6 +7,8 @@ export {
   findUserByEmail,
   findUserById,
   findUserByName,
+  findUserBySubject,
+  findUsersByFoldedName,
   insertUser,
   listLocks,
   putLoginFailures,

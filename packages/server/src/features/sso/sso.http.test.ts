@@ -81,4 +81,32 @@ describe.each(ENGINES)('HTTP single sign-on on %s', (engine) => {
       `/ui/login?ssoError=${formatMessage(HTTP_SSO_MESSAGES.headerMissing, { header: 'X-Remote-User' })}`,
     );
   });
+  it('signs in only its own realm’s users, none with a second factor, administrators only when allowed', async () => {
+    await settings({ enabled: true, header: 'X-Remote-User', trustedProxies: ['127.0.0.1'] });
+    const via = (name: string) => t.app.inject({ method: 'GET', url: LOGIN, headers: { 'x-remote-user': name } });
+    // the built-in administrator (a local password) and a local user in another spelling
+    for (const name of ['admin', 'ADMIN']) {
+      const res = await via(name);
+      expect(refusal(res)).toBe(`/ui/login?ssoError=${formatMessage(HTTP_SSO_MESSAGES.otherRealm, { name })}`);
+      expect(res.cookies.find((c) => c.name === 'arca_session')).toBeUndefined();
+    }
+    // an http-sso user made administrator signs in through the header only when the settings say so
+    expect((await via('olga')).headers.location).toBe('/ui/');
+    await t.app.db.updateTable('users').set({ admin: 1 }).where('name', '=', 'olga').execute();
+    expect(refusal(await via('olga'))).toBe(
+      `/ui/login?ssoError=${formatMessage(HTTP_SSO_MESSAGES.administrator, { name: 'olga' })}`,
+    );
+    await settings({
+      enabled: true,
+      header: 'X-Remote-User',
+      trustedProxies: ['127.0.0.1'],
+      allowAdministrators: true,
+    });
+    expect((await via('olga')).headers.location).toBe('/ui/');
+    // a second factor the proxy cannot ask is never skipped
+    await t.app.db.updateTable('users').set({ mfa_enrolled_at: Date.now() }).where('name', '=', 'olga').execute();
+    expect(refusal(await via('olga'))).toBe(
+      `/ui/login?ssoError=${formatMessage(HTTP_SSO_MESSAGES.secondFactor, { name: 'olga' })}`,
+    );
+  });
 });

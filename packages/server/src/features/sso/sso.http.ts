@@ -12,7 +12,7 @@ import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, badRequest } from '../../core/errors.js';
 import { getSetting } from '../../core/settings.store.js';
-import { findUserByName, reflectExternalUser } from '../identity/index.js';
+import { findUserByName, findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 
 export async function httpSsoSettings(db: Db): Promise<HttpSsoSettings> {
   return httpSsoSettingsSchema.parse(await getSetting(db, 'httpSso'));
@@ -58,7 +58,20 @@ export async function httpSsoUser(request: FastifyRequest): Promise<UserRow> {
   const name = (Array.isArray(sent) ? sent[0] : sent)?.trim() ?? '';
   if (!name) throw new HttpError(401, formatMessage(HTTP_SSO_MESSAGES.headerMissing, { header: settings.header }));
   const existing = await findUserByName(db, name);
-  if (existing) return existing;
+  if (existing) {
+    // the header proves only what the proxy checked: never a user of another realm (a local or
+    // directory password), never one whose second factor the proxy cannot ask, never an
+    // administrator unless the settings say so
+    if (existing.realm !== HTTP_SSO_REALM)
+      throw new HttpError(401, formatMessage(HTTP_SSO_MESSAGES.otherRealm, { name }));
+    if (existing.mfa_enrolled_at !== null)
+      throw new HttpError(401, formatMessage(HTTP_SSO_MESSAGES.secondFactor, { name }));
+    if (existing.admin === 1 && !settings.allowAdministrators)
+      throw new HttpError(401, formatMessage(HTTP_SSO_MESSAGES.administrator, { name }));
+    return existing;
+  }
+  if ((await findUsersByFoldedName(db, name)).length)
+    throw new HttpError(401, formatMessage(HTTP_SSO_MESSAGES.otherRealm, { name }));
   if (!settings.autoCreateUser) throw new HttpError(401, OIDC_MESSAGES.noAutoCreate);
   return reflectExternalUser(
     db,

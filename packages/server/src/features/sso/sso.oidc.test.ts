@@ -202,4 +202,33 @@ describe.each(ENGINES)('OpenID Connect sign-in on %s', (engine) => {
       formatMessage(OIDC_MESSAGES.nameOfLocalUser, { name: 'erin' }),
     );
   });
+  it('ties an account to the provider’s subject: a changed user name claim neither moves nor takes an account', async () => {
+    const signedInAs = async (login: string) => {
+      const browser = new TestBrowser();
+      const { response } = await signIn(browser, login);
+      const session = browser.cookie(new URL(base).host, 'arca_session');
+      if (!session) return { name: undefined, refusal: decodeURIComponent(response.headers.get('location')!) };
+      const me = await fetch(`${base}/ui/api/v1/ui/auth/current`, { headers: { cookie: `arca_session=${session}` } });
+      return { name: ((await me.json()) as { name: string }).name, refusal: undefined };
+    };
+    expect((await signedInAs('frank')).name).toBe('frank');
+    const frank = await t.app.db.selectFrom('users').selectAll().where('name', '=', 'frank').executeTakeFirstOrThrow();
+    expect(frank.external_subject).toBe(`${op.issuer} frank`);
+
+    // mallory renames herself to frank (in any spelling) at the provider: she gets no account of his
+    for (const claimed of ['frank', 'FRANK', ' Frank']) {
+      op.rename('mallory', claimed);
+      expect((await signedInAs('mallory')).refusal).toContain(
+        formatMessage(OIDC_MESSAGES.nameOfOtherSubject, { name: 'frank' }),
+      );
+    }
+    // frank renames himself: still his account, under its name
+    op.rename('frank', 'franklin');
+    expect((await signedInAs('frank')).name).toBe('frank');
+    const users = await t.app.db.selectFrom('users').select(['id', 'name']).where('realm', '=', 'oauth').execute();
+    expect(users.filter((u) => /frank|mallory/i.test(u.name))).toEqual([{ id: frank.id, name: 'frank' }]);
+    // mallory under her own name is her own account
+    op.rename('mallory', 'mallory');
+    expect((await signedInAs('mallory')).name).toBe('mallory');
+  });
 });

@@ -14,9 +14,9 @@ import type { UserRow } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { getSetting, putSetting, type StoredOidcProvider } from '../../core/settings.store.js';
-import { findUserByName, reflectExternalUser } from '../identity/index.js';
+import { findUserBySubject, findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 
 const SEAL_CONTEXT = (name: string) => `oidc-provider:${name}`;
@@ -48,6 +48,14 @@ export async function findOidcProvider(db: Db, name: string): Promise<StoredOidc
   if (!found) throw notFound(formatMessage(OIDC_MESSAGES.notFound, { name }));
   return found;
 }
+
+registerSecretSource('oidc', async (db) =>
+  Promise.all(
+    (await stored(db)).map(async (p) =>
+      p.clientSecret ? ((await unseal(db, SEAL_CONTEXT(p.name), p.clientSecret)) ?? '') : '',
+    ),
+  ),
+);
 
 /** `provider-group = arca-group` lines as pairs; every Arca group named must exist. */
 export async function mappingOf(db: Db, text: string): Promise<[string, string][]> {
@@ -266,13 +274,30 @@ export async function finishOidcSignIn(
     const reason = [(failure as Error).message, detail].filter(Boolean).join(': ');
     throw new HttpError(401, formatMessage(OIDC_MESSAGES.tokenRefused, { reason }));
   }
-  const userName = claimText(claims[provider.usernameClaim]);
-  if (!userName) throw new HttpError(401, formatMessage(OIDC_MESSAGES.claimMissing, { claim: provider.usernameClaim }));
-  const existing = await findUserByName(db, userName);
-  if (existing && (existing.realm !== OAUTH_REALM || existing.external_source !== name)) {
-    throw new HttpError(401, formatMessage(OIDC_MESSAGES.nameOfLocalUser, { name: userName }));
+  // an account is tied to the provider's subject: a claim the user may change never picks it
+  const subject = `${claims.iss} ${claims.sub}`;
+  const existing = await findUserBySubject(db, subject);
+  let userName = existing?.name ?? '';
+  if (!existing) {
+    userName = claimText(claims[provider.usernameClaim]).trim();
+    if (!userName)
+      throw new HttpError(401, formatMessage(OIDC_MESSAGES.claimMissing, { claim: provider.usernameClaim }));
+    const taken = (await findUsersByFoldedName(db, userName)).at(0);
+    if (taken) {
+      if (taken.realm !== OAUTH_REALM || taken.external_source !== name) {
+        throw new HttpError(401, formatMessage(OIDC_MESSAGES.nameOfLocalUser, { name: taken.name }));
+      }
+      throw new HttpError(
+        401,
+        formatMessage(taken.external_subject ? OIDC_MESSAGES.nameOfOtherSubject : OIDC_MESSAGES.accountNotLinked, {
+          name: taken.name,
+        }),
+      );
+    }
+    if (!provider.autoCreateUser) throw new HttpError(401, OIDC_MESSAGES.noAutoCreate);
+  } else if (existing.realm !== OAUTH_REALM || existing.external_source !== name) {
+    throw new HttpError(401, formatMessage(OIDC_MESSAGES.nameOfLocalUser, { name: existing.name }));
   }
-  if (!existing && !provider.autoCreateUser) throw new HttpError(401, OIDC_MESSAGES.noAutoCreate);
   const mapping = await mappingOf(db, provider.groupMapping).catch(() => []);
   const said = claims[provider.groupsClaim];
   const groups = new Set(Array.isArray(said) ? said.map(claimText) : claimText(said) ? [claimText(said)] : []);
@@ -285,6 +310,7 @@ export async function finishOidcSignIn(
       source: name,
       governed: mapping.map(([, to]) => to),
       memberOf: mapping.filter(([from]) => groups.has(from)).map(([, to]) => to),
+      subject,
     },
     existing,
   );

@@ -85,6 +85,7 @@ export async function putUser(
     must_change_password: body.mustChangePassword ? 1 : 0,
     realm: 'internal',
     external_source: '',
+    external_subject: null,
     created_at: now,
     last_login_at: null,
     mfa_secret: null,

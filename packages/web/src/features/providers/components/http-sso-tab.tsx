@@ -74,6 +74,13 @@ export function HttpSsoTab() {
         <Form.Item name="autoCreateUser" valuePropName="checked">
           <Checkbox>Create Arca users at their first sign-in</Checkbox>
         </Form.Item>
+        <Form.Item
+          name="allowAdministrators"
+          valuePropName="checked"
+          extra="Off: administrators sign in with their password (and second factor). Users of other realms and users with a second factor never sign in through the header."
+        >
+          <Checkbox>Let the header sign in administrators</Checkbox>
+        </Form.Item>
         <Button type="primary" htmlType="submit" loading={save.isPending}>
           Save
         </Button>
