@@ -191,14 +191,16 @@ export const supportBundleParametersSchema = z
       .object({
         count: z.number().int('Whole numbers only.').min(0).max(10).default(1),
         interval: z.number().int('Whole numbers only.').min(0).max(60).default(0),
+        /** Whether the reports carry the process environment (secret values masked); off unless asked. */
+        environment: z.boolean().default(false),
       })
-      .default({ count: 1, interval: 0 }),
+      .default({ count: 1, interval: 0, environment: false }),
   })
   .default({
     configuration: true,
     system: true,
     logs: { include: true },
-    thread_dump: { count: 1, interval: 0 },
+    thread_dump: { count: 1, interval: 0, environment: false },
   });
 export type SupportBundleParameters = z.infer<typeof supportBundleParametersSchema>;
 

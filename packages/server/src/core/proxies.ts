@@ -3,12 +3,20 @@ import type { Db } from '../db/database.js';
 import type { ProxiesTable } from '../db/schema.js';
 import { cachedConfig } from './config-cache.js';
 import type { OutboundProxy } from './outbound.js';
-import { unseal } from './sealing.js';
+import { registerSecretSource, unseal } from './sealing.js';
 
 export type ProxyRow = Selectable<ProxiesTable>;
 
 /** The seal context of a proxy's password. */
 export const proxySealContext = (key: string) => `proxy:${key}`;
+
+registerSecretSource('proxies', async (db) =>
+  Promise.all(
+    (await listProxyRows(db)).map(async (row) =>
+      row.password ? ((await unseal(db, proxySealContext(row.key), row.password)) ?? '') : '',
+    ),
+  ),
+);
 
 /** Every proxy, by key (cached per configuration generation). */
 export function listProxyRows(db: Db): Promise<ProxyRow[]> {

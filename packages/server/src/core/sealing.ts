@@ -50,3 +50,22 @@ export async function unseal(db: Db, context: string, sealed: string): Promise<s
     return undefined;
   }
 }
+
+/** Answers the clear texts of the secrets a feature holds (sealed or not). */
+export type SecretSource = (db: Db) => Promise<string[]>;
+
+const secretSources = new Map<string, SecretSource>();
+
+/**
+ * Declares where a feature keeps secrets, so that whatever writes data out of the deployment (a
+ * support bundle) can make sure none of them leaves in clear. One source per feature, by name.
+ */
+export function registerSecretSource(name: string, source: SecretSource): void {
+  secretSources.set(name, source);
+}
+
+/** Every secret the features declare, at least six characters long (shorter ones would mask ordinary words). */
+export async function knownSecrets(db: Db): Promise<string[]> {
+  const all = await Promise.all([...secretSources.values()].map((source) => source(db).catch(() => [])));
+  return [...new Set(all.flat().filter((s) => typeof s === 'string' && s.length >= 6))];
+}

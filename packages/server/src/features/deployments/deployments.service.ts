@@ -20,7 +20,7 @@ import { baseUrlOf } from '../../core/base-url.js';
 import { recordChange } from '../../core/changes.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { OutboundRefused, outboundRequest, type OutboundAnswer } from '../../core/outbound.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { allowedOutboundHosts, serverNameOf } from '../../core/settings.store.js';
 
 const SEAL_CONTEXT = (id: string) => `deployment:${id}`;
@@ -205,6 +205,14 @@ async function obtainToken(
   }
   return token;
 }
+
+registerSecretSource('deployments', async (db) =>
+  Promise.all(
+    (await db.selectFrom('deployments').select(['id', 'token']).execute()).map(
+      async (r) => (await unseal(db, SEAL_CONTEXT(r.id), r.token)) ?? '',
+    ),
+  ),
+);
 
 async function row(db: Db, id: string): Promise<DeploymentsTable> {
   const found = await db.selectFrom('deployments').selectAll().where('id', '=', id).executeTakeFirst();

@@ -14,7 +14,7 @@ import { onConfigChanged } from '../../core/config-cache.js';
 import { HttpError, conflict } from '../../core/errors.js';
 import { OutboundRefused, outboundRequest } from '../../core/outbound.js';
 import { OutboxConsumer, ensureConsumer, type RetryPolicy } from '../../core/outbox.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { allowedOutboundHosts, getSetting, putSetting } from '../../core/settings.store.js';
 import { afterApply, applyState, entityNames, entityOf, stateOf, type EntityVersion } from './federation.entities.js';
 
@@ -52,6 +52,8 @@ export async function memberConfig(db: Db): Promise<MemberConfig | undefined> {
   );
   return { ...stored, peers };
 }
+
+registerSecretSource('federation', async (db) => ((await memberConfig(db))?.peers ?? []).map((p) => p.token));
 
 /** The clock of an entity here: its newest version's (zero for what federation never saw change). */
 interface Clock {

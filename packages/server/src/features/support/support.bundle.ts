@@ -10,21 +10,69 @@ import { BUILD } from '../../core/build-info.js';
 import { logsDirOf } from '../../core/logger.js';
 import { callNode, fetchNodeFile } from '../../core/node-calls.js';
 import { isOnline } from '../../core/nodes.js';
+import { knownSecrets } from '../../core/sealing.js';
 import type { Db } from '../../db/database.js';
 
 /** What stands in for a secret in a bundle. */
 export const MASK = '**********';
 
-/** Field and setting names whose values are secrets: never written into a bundle as they are. */
-const SECRET_NAME = /pass(word|phrase)?|secret|token|credential|private|api_?key|sealed|(^|[._-])key$|[a-z]Key$/;
-/** Names that look like secret names but hold none (a repository's or webhook's own key, counts). */
-const NOT_SECRET = new Set(['key', 'repo_key', 'webhook_key', 'project_key', 'projectKey', 'repoKey', 'key_pair']);
+/** Words of a name that make its value a secret, whatever the case or separator (`AWS_SECRET_ACCESS_KEY`, `apiKey`). */
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'pass',
+  'passphrase',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'tokens',
+  'credential',
+  'credentials',
+  'private',
+  'apikey',
+  'sealed',
+  'authorization',
+  'cookie',
+]);
+/** Names that look like secret names but hold none (a repository's or webhook's own key, the shell's folders). */
+const NOT_SECRET = new Set([
+  'key',
+  'repo_key',
+  'webhook_key',
+  'project_key',
+  'projectkey',
+  'repokey',
+  'key_pair',
+  'pwd',
+  'oldpwd',
+]);
+
+/** The words of a name: `AWS_SECRET_ACCESS_KEY` → aws secret access key; `managerPassword` → manager password. */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** Whether a field, setting or environment variable of this name holds a secret, compared case-insensitively. */
+export function isSecretName(name: string): boolean {
+  if (!name || NOT_SECRET.has(name.toLowerCase())) return false;
+  const words = wordsOf(name);
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  if (/api_?key/i.test(name)) return true;
+  // a name ending in "key" (`signingKey`, `ACCESS_KEY`, `private.key`), a URL that may carry a password
+  return words.at(-1) === 'key' || (words.at(-1) === 'url' && words.includes('database'));
+}
+
+/** Fields holding HTTP headers: every value masked, whatever its name (a receiver's API key, say). */
+const HEADERS_NAME = /headers$/i;
 
 /** A value with every secret field masked, looking inside JSON held in strings too. */
 export function redact(value: unknown, name = ''): unknown {
-  if (name && !NOT_SECRET.has(name) && SECRET_NAME.test(name) && value !== null && value !== '' && value !== false) {
-    return MASK;
-  }
+  if (isSecretName(name) && value !== null && value !== '' && value !== false) return MASK;
+  if (HEADERS_NAME.test(name)) return maskHeaders(value);
   if (Array.isArray(value)) return value.map((v) => redact(v));
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
@@ -39,29 +87,75 @@ export function redact(value: unknown, name = ''): unknown {
   return value;
 }
 
+/** Headers as `[{name, value}]` or `{name: value}`: names kept, values masked. */
+function maskHeaders(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map((h) => (h && typeof h === 'object' && 'value' in h ? { ...(h as object), value: MASK } : MASK));
+  }
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
+  return value === '' || value === null || value === undefined ? value : MASK;
+}
+
+/** The values `redact` masks in `value`: what must not appear anywhere else in the bundle either. */
+function maskedValues(value: unknown, name = '', into: string[] = []): string[] {
+  if (typeof value === 'string' && (isSecretName(name) || HEADERS_NAME.test(name))) {
+    into.push(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) maskedValues(v, HEADERS_NAME.test(name) ? 'headers' : '', into);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      maskedValues(v, HEADERS_NAME.test(name) && k !== 'name' ? 'headers' : k, into);
+    }
+  } else if (typeof value === 'string' && /^[[{]/.test(value.trim())) {
+    try {
+      maskedValues(JSON.parse(value) as unknown, name, into);
+    } catch {
+      // not JSON
+    }
+  }
+  return into;
+}
+
 /** Secret values of this process's environment (passwords, tokens, database URLs with credentials). */
 function environmentSecrets(): string[] {
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(process.env)) {
-    if (!value || value.length < 6) continue;
-    if (SECRET_NAME.test(name) || /DATABASE_URL/i.test(name)) {
-      secrets.push(value);
-      // a URL's password on its own, as it may appear elsewhere
-      try {
-        const url = new URL(value);
-        if (url.password) secrets.push(decodeURIComponent(url.password));
-      } catch {
-        // not a URL
-      }
+    if (!value || !isSecretName(name)) continue;
+    secrets.push(value);
+    // a URL's password on its own, as it may appear elsewhere
+    try {
+      const url = new URL(value);
+      if (url.password) secrets.push(decodeURIComponent(url.password));
+    } catch {
+      // not a URL
     }
   }
-  return secrets.filter((s) => s.length >= 6);
+  return secrets;
+}
+
+/**
+ * Every value known to be a secret: the environment's, those the features declare (sealed
+ * passwords, tokens, webhook header values), and the values of secret fields in the settings and
+ * repository configurations. At least six characters: shorter ones would mask ordinary words.
+ */
+async function secretValues(db: Db): Promise<string[]> {
+  const settings = await db.selectFrom('settings').select(['key', 'value']).execute();
+  const fromSettings = settings.flatMap((s) => maskedValues(s.value, isSecretName(s.key) ? s.key : ''));
+  const fromRepositories = maskedValues(await db.selectFrom('repositories').selectAll().execute());
+  const all = [...environmentSecrets(), ...(await knownSecrets(db)), ...fromSettings, ...fromRepositories];
+  // the longest first: a secret that contains another is masked whole
+  return [...new Set(all.filter((s) => s.length >= 6))].sort((a, b) => b.length - a.length);
 }
 
 /** Text with every known secret value replaced by the mask: the last safeguard before the zip. */
 function scrub(text: string, secrets: string[]): string {
   let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+    // as it appears inside JSON text
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(MASK);
+  }
   return out;
 }
 
@@ -70,9 +164,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** The deployment's configuration, every secret masked. */
 async function configuration(db: Db, service: SupportBundleService): Promise<Record<string, unknown>> {
   const settings = await db.selectFrom('settings').select(['key', 'value', 'updated_at']).orderBy('key').execute();
-  const shownSettings = Object.fromEntries(
-    settings.map((s) => [s.key, SECRET_NAME.test(s.key) ? MASK : redact(s.value)]),
-  );
+  const shownSettings = Object.fromEntries(settings.map((s) => [s.key, isSecretName(s.key) ? MASK : redact(s.value)]));
   const security = {
     settings: Object.fromEntries(Object.entries(shownSettings).filter(([k]) => /^(security|auth|access)/.test(k))),
     groups: await db.selectFrom('groups').selectAll().orderBy('name').execute(),
@@ -190,7 +282,7 @@ export interface BundleRequest {
  */
 export async function writeBundle(app: FastifyInstance, request: BundleRequest, file: string): Promise<number> {
   const { parameters, service } = request;
-  const secrets = environmentSecrets();
+  const secrets = await secretValues(app.db);
   const zip = new yazl.ZipFile();
   const add = (name: string, text: string) => zip.addBuffer(Buffer.from(scrub(text, secrets)), name);
   const sections: string[] = [];
@@ -253,8 +345,9 @@ export async function writeBundle(app: FastifyInstance, request: BundleRequest, 
     for (let i = 1; i <= count; i++) {
       if (i > 1 && interval > 0) await sleep(interval * 1000);
       const report = process.report.getReport() as unknown as Record<string, unknown>;
-      // the environment of the process is shown by name, with every secret masked
-      report.environmentVariables = redact(report.environmentVariables ?? {});
+      // the process environment only when asked for, and then with every secret masked
+      if (parameters.thread_dump.environment) report.environmentVariables = redact(report.environmentVariables ?? {});
+      else delete report.environmentVariables;
       add(`thread-dumps/${app.nodeId}-${i}.json`, json(report));
     }
   }

@@ -160,6 +160,133 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
     }
   });
 
+  it('keeps a dozen planted secrets out of every file, the environment out of dumps unless asked', async () => {
+    const console = { cookie, ...XHR };
+    const planted = {
+      adminEnv: 'Planted-admin-Password-0001',
+      awsKey: 'Planted-aws-Secret-Access-0002',
+      dbUrlPassword: 'Planted-db-url-Pw-0003',
+      metricsEnv: 'Planted-metrics-Token-0004',
+      ldap: 'Planted-ldap-Manager-0005',
+      oidc: 'Planted-oidc-Client-Secret-0006',
+      proxy: 'Planted-proxy-Password-0007',
+      header: 'Planted-receiver-Api-Key-0008',
+      hookSecret: 'Planted-webhook-Secret-0009',
+      lowerEnv: 'Planted-lower-case-Token-0010',
+      remote: 'Planted-remote-Password-0011',
+      apiKeyEnv: 'Planted-mixed-Api-Key-0012',
+    };
+    const env = {
+      ARCA_ADMIN_PASSWORD: planted.adminEnv,
+      AWS_SECRET_ACCESS_KEY: planted.awsKey,
+      ANALYTICS_DATABASE_URL: `postgres://arca:${planted.dbUrlPassword}@db.example:5432/arca`,
+      ARCA_METRICS_TOKEN: planted.metricsEnv,
+      deploy_token: planted.lowerEnv,
+      Partner_ApiKey: planted.apiKeyEnv,
+    };
+    Object.assign(process.env, env);
+    try {
+      const saved = await Promise.all([
+        t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/ldap/settings',
+          headers: console,
+          payload: {
+            key: 'planted',
+            ldapUrl: 'ldap://127.0.0.1:9/dc=acme,dc=test',
+            searchFilter: '(uid={0})',
+            managerDn: 'cn=admin,dc=acme,dc=test',
+            managerPassword: planted.ldap,
+          },
+        }),
+        t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/oauth2/providers',
+          headers: console,
+          payload: {
+            name: 'planted-id',
+            displayName: 'Planted',
+            issuerUrl: 'https://idp.example.com',
+            clientId: 'arca',
+            clientSecret: planted.oidc,
+          },
+        }),
+        t.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/proxies',
+          headers: console,
+          payload: {
+            key: 'planted-proxy',
+            host: 'proxy.example.com',
+            port: 3128,
+            username: 'p',
+            password: planted.proxy,
+          },
+        }),
+        t.app.inject({
+          method: 'POST',
+          url: '/event/api/v1/subscriptions',
+          headers: ADMIN_BASIC,
+          payload: {
+            key: 'planted-hook',
+            event_filter: { domain: 'artifact', event_types: ['deployed'], criteria: { anyLocal: true } },
+            handlers: [
+              {
+                url: 'http://127.0.0.1:9/planted',
+                secret: planted.hookSecret,
+                use_secret_for_signing: true,
+                custom_http_headers: [{ name: 'X-Receiver-Key', value: planted.header }],
+              },
+            ],
+          },
+        }),
+      ]);
+      expect(saved.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+      await createRepo(t.app, 'planted-remote', {
+        rclass: 'remote',
+        url: 'http://127.0.0.1:9/',
+        username: 'mirror',
+        password: planted.remote,
+      });
+      // a secret that reached a log line is scrubbed there too
+      t.app.log.warn({ note: `a careless line with ${planted.proxy} in it` }, 'planted');
+
+      const bundleWith = async (parameters: object) => {
+        const created = await call('POST', 'generateBundle', { name: 'planted', parameters });
+        expect(created.statusCode).toBe(202);
+        await t.app.supportBundles.idle();
+        const download = await call('GET', `downloadBundle/${created.json<{ id: string }>().id}`);
+        return new Map(Object.entries(await zipEntries(download.rawPayload)));
+      };
+      const plain = await bundleWith({ thread_dump: { count: 1, interval: 0 } });
+      const dump = JSON.parse(plain.get(`thread-dumps/${t.app.nodeId}-1.json`)!) as Record<string, unknown>;
+      expect(dump).not.toHaveProperty('environmentVariables');
+      const asked = await bundleWith({ thread_dump: { count: 1, interval: 0, environment: true } });
+      const withEnv = JSON.parse(asked.get(`thread-dumps/${t.app.nodeId}-1.json`)!) as {
+        environmentVariables: Record<string, string>;
+      };
+      expect(withEnv.environmentVariables).toMatchObject({
+        ARCA_ADMIN_PASSWORD: '**********',
+        AWS_SECRET_ACCESS_KEY: '**********',
+        ANALYTICS_DATABASE_URL: '**********',
+        deploy_token: '**********',
+      });
+      expect(withEnv.environmentVariables.PATH).toBe(process.env.PATH);
+      const hooks = JSON.parse(asked.get('configuration/webhooks.json')!) as { key: string; handlers: unknown }[];
+      expect(JSON.stringify(hooks.find((h) => h.key === 'planted-hook'))).toContain('X-Receiver-Key');
+
+      for (const entries of [plain, asked]) {
+        for (const [file, text] of entries) {
+          for (const [name, secret] of Object.entries(planted)) {
+            expect(text.includes(secret), `${name} is in ${file}`).toBe(false);
+          }
+        }
+      }
+    } finally {
+      for (const name of Object.keys(env)) delete process.env[name];
+    }
+  });
+
   it("makes the access service's bundle through its own call, with the access service's logs only", async () => {
     const created = await t.app.inject({
       method: 'POST',

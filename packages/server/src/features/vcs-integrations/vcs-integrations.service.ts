@@ -21,7 +21,7 @@ import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { outboundRequest, type OutboundAnswer } from '../../core/outbound.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 
 const DEVELOPER_TOOLS = [
@@ -111,6 +111,14 @@ export async function testConnection(
   }
   return { success: true, message: VCS_MESSAGES.testOk, login };
 }
+
+registerSecretSource('vcs-integrations', async (db) =>
+  Promise.all(
+    (await db.selectFrom('vcs_integrations').select(['key', 'token']).execute()).map(
+      async (r) => (await unseal(db, SEAL_CONTEXT(r.key), r.token)) ?? '',
+    ),
+  ),
+);
 
 async function row(db: Db, key: string): Promise<VcsIntegrationsTable> {
   const found = await db.selectFrom('vcs_integrations').selectAll().where('key', '=', key).executeTakeFirst();

@@ -17,7 +17,7 @@ import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { OutboundRefused, checkOutboundUrl, isBlockedAddress, allowedByName } from '../../core/outbound.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
-import { seal, unseal } from '../../core/sealing.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { findProxy } from '../../core/proxies.js';
 import type { Db } from '../../db/database.js';
 import { findRepository } from '../repositories/index.js';
@@ -49,6 +49,18 @@ export async function openHandlers(db: Db, row: WebhookRow): Promise<WebhookHand
   }
   return handlers;
 }
+
+// the handlers' secrets and the values of their custom headers (often an API key of the receiver)
+registerSecretSource('webhooks', async (db) => {
+  const secrets: string[] = [];
+  for (const row of await db.selectFrom('webhooks').selectAll().execute()) {
+    for (const handler of await openHandlers(db, row)) {
+      if (handler.secret) secrets.push(handler.secret);
+      for (const header of handler.custom_http_headers ?? []) secrets.push(header.value);
+    }
+  }
+  return secrets;
+});
 
 /** A subscription as answered: secrets masked, with its newest delivery. */
 export function answerOf(row: WebhookRow, last: WebhookAnswer['last_delivery']): WebhookAnswer {
