@@ -55,6 +55,7 @@ interface BundleForm {
   period: [Dayjs, Dayjs];
   count: number;
   interval: number;
+  environment: boolean;
 }
 
 function StatusOf({ bundle }: { bundle: SupportBundle }) {
@@ -120,7 +121,11 @@ export function SupportZonePage() {
           system: values.system,
           logs: { include: values.logs, start_date: start.format('YYYY-MM-DD'), end_date: end.format('YYYY-MM-DD') },
           // whole numbers (spec part 1 §5)
-          thread_dump: { count: Math.round(values.count), interval: Math.round(values.interval) },
+          thread_dump: {
+            count: Math.round(values.count),
+            interval: Math.round(values.interval),
+            environment: values.environment,
+          },
         },
       })
       .then((bundle) => notifySuccess(`Making support bundle ${bundle.name}; it can be downloaded in a moment`));
@@ -249,6 +254,7 @@ export function SupportZonePage() {
           period: [dayjs().subtract(7, 'day'), dayjs()],
           count: 1,
           interval: 0,
+          environment: false,
         }}
       >
         <Form.Item label="Name" name="name" {...schemaField(supportBundleBodySchema.shape.name)}>
@@ -317,6 +323,13 @@ export function SupportZonePage() {
             </Form.Item>
           </Col>
         </Row>
+        <Form.Item
+          name="environment"
+          valuePropName="checked"
+          extra="The reports leave the process environment out unless you tick this; secret values are masked either way."
+        >
+          <Checkbox>Include the process environment in the reports</Checkbox>
+        </Form.Item>
       </FormModal>
     </>
   );
