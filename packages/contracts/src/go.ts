@@ -21,6 +21,9 @@ export const GO_MESSAGES = {
   badInfo: "The .info file of {module}@{version} must be JSON naming Version '{version}'. Nothing was stored.",
   republish:
     '{module}@{version} is already published with a different {ext}: a released module version never changes, publish a new version.',
+  /** {module}, {version}, {ext} are replaced. */
+  fixedByZip:
+    'The {ext} of {module}@{version} follows from its published zip: another one needs the delete permission. Nothing was stored.',
   notFound: 'not found: {module}@{version}',
   noVersions: 'not found: {module} has no versions here',
 } as const;

@@ -38,6 +38,16 @@ export interface FormatFacts {
         ): Promise<string | undefined>;
       }
     | undefined;
+  /**
+   * Refuses files entering a local repository by a copy, a move or a property change where its
+   * format's rules refuse them (see the Format contract's `admit`); `content` is the artifacts door,
+   * `files` lists them (asked only when the format has rules to apply).
+   */
+  admit(
+    content: object,
+    target: RepositoryRow,
+    files: () => Promise<{ path: string; properties: Record<string, string[]>; read(): Promise<Buffer> }[]>,
+  ): Promise<void>;
   /** Where a remote repository's upstream metadata says a path is served (see the Format contract). */
   upstreamAddress(
     repo: RepositoryRow,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
 import { OutboxConsumer } from '../core/outbox.js';
 import { systemContent } from '../features/artifacts/index.js';
-import type { Format, PlainPaths } from '../features/artifacts/index.js';
+import type { Format, PlainPaths, RepoContent } from '../features/artifacts/index.js';
 import { cargoFormat } from './cargo/cargo.format.js';
 import { debianFormat } from './debian/debian.format.js';
 import { gemsFormat } from './gems/gems.format.js';
@@ -68,6 +68,11 @@ export const FORMAT_FACTS: FormatFacts = {
   },
   upstreamAuth(repo, path) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamAuth?.(repo, path);
+  },
+  async admit(content, target, files) {
+    const admit = formatFor(target.package_type)?.admit;
+    if (!admit || target.rclass !== 'local') return;
+    for (const file of await files()) await admit(content as RepoContent, target, file);
   },
   async upstreamAddress(repo, path, metadata) {
     return formatFor(repo.package_type)?.remoteMetadata?.upstreamAddress?.(path, metadata);

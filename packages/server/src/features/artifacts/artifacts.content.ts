@@ -309,6 +309,18 @@ export function repoContent(request: FastifyRequest): RepoContent {
       const sourceAction = mode === 'move' ? 'delete' : 'read';
       await requirePermission(request, sourceAction, from.repoKey, from.path);
       await requirePermission(request, 'deploy', to.repoKey, to.path);
+      // the target's format refuses what it would refuse deployed there (a released version replaced)
+      await request.server.formats.admit(content, await repositoryOrTrash(db, to.repoKey), async () =>
+        Promise.all(
+          (await findSubtree(db, from.repoKey, from.path))
+            .filter((item) => item.folder === 0)
+            .map(async (item) => ({
+              path: (to.path + item.path.slice(from.path.length)).replace(/^\/+/, ''),
+              properties: await propertiesOf(db, item.id),
+              read: () => content.read(item),
+            })),
+        ),
+      );
       return copyOrMove(
         ctx,
         mode,
@@ -331,6 +343,21 @@ export function repoContent(request: FastifyRequest): RepoContent {
 
     async changeProperties(target, change) {
       await requirePermission(request, 'annotate', target.repoKey, target.path);
+      // a property can place a file in an index (`deb.distribution`): the format's rules apply to it there
+      await request.server.formats.admit(content, await repositoryOrTrash(db, target.repoKey), async () => {
+        const items = target.recursive
+          ? await findSubtree(db, target.repoKey, target.path)
+          : [await findItem(db, target.repoKey, target.path)].filter((i) => i !== undefined);
+        return Promise.all(
+          items
+            .filter((item) => item.folder === 0)
+            .map(async (item) => {
+              const properties = await propertiesOf(db, item.id);
+              for (const key of change.remove ?? []) delete properties[key];
+              return { path: item.path, properties: { ...properties, ...change.set }, read: () => content.read(item) };
+            }),
+        );
+      });
       await changeItemProperties(ctx, target, change, actor, (items) =>
         requireOnEach(request, 'annotate', target.repoKey, paths(items)),
       );

@@ -59,6 +59,13 @@ export interface PlainPaths {
   read(content: RepoContent, repo: RepositoryRow, path: string): Promise<Resolved | DerivedFile | undefined>;
 }
 
+/** A file entering a repository by a copy, a move or a property change: where, with which properties, its bytes. */
+export interface AdmittedFile {
+  path: string;
+  properties: Record<string, string[]>;
+  read(): Promise<Buffer>;
+}
+
 /** A package a remote repository's upstream index knows of (the remote search). */
 export interface UpstreamHit {
   name: string;
@@ -157,6 +164,12 @@ export interface Format {
   };
   /** Hooks for a format served at the repositories' own addresses (see `PlainPaths`). */
   plainPaths?: (app: FastifyInstance) => PlainPaths;
+  /**
+   * A file about to enter a local repository other than by a deploy at its address — a copy, a
+   * move, a property change — checked by the rules its deploy passes: throws to refuse it (a
+   * released version that other content would replace in a signed index, say).
+   */
+  admit?: (content: RepoContent, target: RepositoryRow, file: AdmittedFile) => Promise<void>;
   /**
    * Asks a remote repository's upstream index for packages matching `term` (wildcards removed):
    * the console's remote search. Throws with a message for the user when the upstream fails.

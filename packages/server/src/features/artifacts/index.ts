@@ -13,6 +13,7 @@ export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
 export { formatRegistry } from './artifacts.formats.js';
 export { enableItemCache, findItem } from './artifacts.store.js';
 export type {
+  AdmittedFile,
   DerivedFile,
   Format,
   FormatEvent,

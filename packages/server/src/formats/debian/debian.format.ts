@@ -1,6 +1,6 @@
 import type { Format } from '../../features/artifacts/index.js';
 import { field, inspectDeb } from './debian.package.js';
-import { debianPlainPaths } from './debian.service.js';
+import { admitDebianPackage, debianPlainPaths } from './debian.service.js';
 
 /** Packages larger than this are listed in the catalogue from their path alone. */
 const INDEX_MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
@@ -25,6 +25,7 @@ export const debianFormat: Format = {
   types: ['debian'],
   defaultUpstream: 'https://deb.debian.org/debian/',
   plainPaths: debianPlainPaths,
+  admit: admitDebianPackage,
   remoteMetadata: { isMetadata: (path) => path.startsWith('dists/') },
   /** A `.deb`: its control file's name, version, description and dependencies. */
   async index(file, content) {

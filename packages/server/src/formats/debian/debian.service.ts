@@ -11,6 +11,7 @@ import {
   readLimited,
   systemContent,
   withBody,
+  type AdmittedFile,
   type DerivedFile,
   type PlainPaths,
   type RepoContent,
@@ -108,7 +109,16 @@ export class DebianIndexes {
     for (const index of affected) {
       await this.writePackages(repo, index, (stanzas) => {
         const kept = stanzas.filter((s) => !under(field(s, 'Filename')));
-        return stanza && targets.includes(index) ? [...kept.filter((s) => !sameEntry(s, stanza)), stanza] : kept;
+        if (!stanza || !targets.includes(index)) return kept;
+        // a released entry is never replaced by another file: the one listed first stays
+        if (kept.some((s) => sameEntry(s, stanza))) {
+          this.app.log.warn(
+            { repo: repo.key, path, index },
+            'a package of a version the index lists with another file was left out of the index',
+          );
+          return kept;
+        }
+        return [...kept, stanza];
       });
       dists.add(INDEX.exec(index)![1]!);
     }
@@ -251,6 +261,55 @@ export class DebianIndexes {
 }
 
 /**
+ * Refuses a package whose package, version and architecture an index it goes to lists already
+ * with other bytes: a released version never changes under a signature apt trusts.
+ */
+async function refuseRepublish(
+  content: RepoContent,
+  target: RepositoryRow,
+  facts: { name: string; version: string; architecture: string },
+  sha256: string,
+  targets: string[],
+): Promise<void> {
+  for (const index of targets) {
+    const found = await content.resolve(target, index);
+    if (!found) continue;
+    const listed = parseStanzas((await content.read(found.item)).toString('utf8')).find(
+      (s) =>
+        field(s, 'Package') === facts.name &&
+        field(s, 'Version') === facts.version &&
+        field(s, 'Architecture') === facts.architecture,
+    );
+    if (listed && field(listed, 'SHA256') !== sha256) {
+      const [, distribution, component] = INDEX.exec(index)!;
+      throw conflict(
+        fill(DEBIAN_MESSAGES.republish, {
+          name: facts.name,
+          version: facts.version,
+          architecture: facts.architecture,
+          distribution: distribution!,
+          component: component!,
+        }),
+      );
+    }
+  }
+}
+
+/** A package copied, moved or given other distributions: the rules of a deploy, where its properties place it. */
+export async function admitDebianPackage(
+  content: RepoContent,
+  target: RepositoryRow,
+  file: AdmittedFile,
+): Promise<void> {
+  if (!isPackage(file.path)) return;
+  const body = await file.read();
+  const facts = await inspectDeb(body, file.path).catch(() => undefined);
+  if (!facts) return;
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  await refuseRepublish(content, target, facts, sha256, targetsOf(file.properties, facts.architecture));
+}
+
+/**
  * Debian repositories at their own addresses: a package is read through before it is stored
  * (a `.deb` whose control file agrees with its file name, deployed with its distribution and
  * component), `dists/` is the server's own, kept on every deploy and delete and signed when
@@ -280,28 +339,7 @@ export function debianPlainPaths(app: FastifyInstance): PlainPaths {
       const targets = targetsOf(request.properties, facts.architecture);
       if (!targets.length) throw badRequest(fill(DEBIAN_MESSAGES.noDistribution, { path }));
       const sha256 = createHash('sha256').update(body).digest('hex');
-      for (const index of targets) {
-        const found = await content.resolve(target, index);
-        if (!found) continue;
-        const listed = parseStanzas((await content.read(found.item)).toString('utf8')).find(
-          (s) =>
-            field(s, 'Package') === facts.name &&
-            field(s, 'Version') === facts.version &&
-            field(s, 'Architecture') === facts.architecture,
-        );
-        if (listed && field(listed, 'SHA256') !== sha256) {
-          const [, distribution, component] = INDEX.exec(index)!;
-          throw conflict(
-            fill(DEBIAN_MESSAGES.republish, {
-              name: facts.name,
-              version: facts.version,
-              architecture: facts.architecture,
-              distribution: distribution!,
-              component: component!,
-            }),
-          );
-        }
-      }
+      await refuseRepublish(content, target, facts, sha256, targets);
       return {
         ...withBody(request, body),
         properties: {

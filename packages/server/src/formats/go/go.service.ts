@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GO_MAX_MOD_BYTES, GO_MAX_ZIP_BYTES, GO_MESSAGES, formatMessage as fill } from '@arca/contracts';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import {
   changeMetadataFile,
   readLimited,
@@ -184,6 +184,9 @@ export class GoModules {
         const inside = await readModuleZip(await this.content.read(zip), module, version);
         if (inside.goMod && !inside.goMod.equals(body))
           throw conflict(fill(GO_MESSAGES.modDiffers, { module, version }));
+        // a zip without go.mod has the one Go assumes: another is a change of a released version
+        if (!inside.goMod && body.toString('utf8') !== syntheticGoMod(module))
+          await this.changeOfReleased(target, request.path, module, version, '.mod');
       }
     } else {
       let info: VersionInfo | undefined;
@@ -193,9 +196,22 @@ export class GoModules {
         info = undefined;
       }
       if (info?.Version !== version) throw badRequest(fill(GO_MESSAGES.badInfo, { module, version }));
+      // once the zip is published, its publication time is the version's time
+      const zip = await this.content.stored(target.key, versionFilePath(module, version, 'zip'));
+      if (zip && zip.folder !== 1 && Date.parse(info.Time ?? '') !== Number(zip.created_at))
+        await this.changeOfReleased(target, request.path, module, version, '.info');
     }
     const properties = { ...request.properties, 'go.name': [module], 'go.version': [version] };
     return { ...withBody(request, body), properties };
+  }
+
+  /** A .mod or .info that changes what a published zip says of its version: only with the delete permission. */
+  private async changeOfReleased(target: RepositoryRow, path: string, module: string, version: string, ext: string) {
+    try {
+      await this.content.authorize('delete', target.key, path);
+    } catch {
+      throw new HttpError(403, fill(GO_MESSAGES.fixedByZip, { module, version, ext }));
+    }
   }
 
   private checkGoMod(body: Buffer, module: string, version: string): void {

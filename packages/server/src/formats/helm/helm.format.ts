@@ -2,7 +2,7 @@ import semver from 'semver';
 import type { Format } from '../../features/artifacts/index.js';
 import { inspectChart, parseIndex, remoteChartPath } from './helm.chart.js';
 import { helmRoutes } from './helm.routes.js';
-import { INDEX_FILE, helmPlainPaths } from './helm.service.js';
+import { INDEX_FILE, admitHelmChart, helmPlainPaths } from './helm.service.js';
 
 /** A remote repository's path on its upstream: `external/{host}/{path}` is that host's (a chart an index links elsewhere). */
 function upstreamPath(path: string, repositoryUrl: string): string {
@@ -26,6 +26,7 @@ export const helmFormat: Format = {
   defaultUpstream: 'https://charts.helm.sh/stable/',
   routes: helmRoutes,
   plainPaths: helmPlainPaths,
+  admit: admitHelmChart,
   remoteMetadata: {
     isMetadata: (path) => path === INDEX_FILE,
     upstreamPath,

@@ -7,6 +7,7 @@ import {
   readLimited,
   systemContent,
   withBody,
+  type AdmittedFile,
   type DerivedFile,
   type PlainPaths,
   type RepoContent,
@@ -92,7 +93,9 @@ export class HelmCharts {
           const kept = versions.filter((v) => !v.urls.some(under));
           if (kept.length) entries[name] = kept;
         }
-        if (entry) (entries[entry.name] ??= []).push(entry);
+        // a released chart version is never listed twice: the one listed first stays
+        if (entry && !entries[entry.name]?.some((v) => v.version === entry.version))
+          (entries[entry.name] ??= []).push(entry);
         return { apiVersion: 'v1', entries, generated: new Date().toISOString() };
       },
       {
@@ -101,6 +104,29 @@ export class HelmCharts {
       },
     );
   }
+}
+
+/** Refuses a chart whose name and version the repository's index lists already with other bytes. */
+async function refuseRepublish(
+  content: RepoContent,
+  target: RepositoryRow,
+  name: string,
+  version: string,
+  digest: string,
+) {
+  const listed = (await new HelmCharts(content).index(target))?.entries[name]?.find((v) => v.version === version);
+  if (listed && listed.digest !== digest) throw conflict(fill(HELM_MESSAGES.republish, { name, version }));
+  return listed;
+}
+
+/** A chart copied or moved here: the rules of a deploy. */
+export async function admitHelmChart(content: RepoContent, target: RepositoryRow, file: AdmittedFile): Promise<void> {
+  if (!isChart(file.path)) return;
+  const body = await file.read();
+  const facts = await inspectChart(body, file.path).catch(() => undefined);
+  if (!facts) return;
+  const digest = createHash('sha256').update(body).digest('hex');
+  await refuseRepublish(content, target, facts.metadata.name, facts.metadata.version, digest);
 }
 
 /**
@@ -126,8 +152,7 @@ export function helmPlainPaths(app: FastifyInstance): PlainPaths {
       if (path.split('/').at(-1) !== `${name}-${version}.tgz`)
         throw badRequest(fill(HELM_MESSAGES.nameMismatch, { path, name, version }));
       const digest = createHash('sha256').update(body).digest('hex');
-      const listed = (await new HelmCharts(content).index(target))?.entries[name]?.find((v) => v.version === version);
-      if (listed && listed.digest !== digest) throw conflict(fill(HELM_MESSAGES.republish, { name, version }));
+      const listed = await refuseRepublish(content, target, name, version, digest);
       if (listed) {
         const same = await content.stored(target.key, listed.urls[0] ?? path);
         if (same && same.folder !== 1) return { taken: same };

@@ -1,6 +1,6 @@
 import type { Format } from '../../features/artifacts/index.js';
 import { inspectRpm } from './rpm.header.js';
-import { rpmPlainPaths } from './rpm.service.js';
+import { admitRpmPackage, rpmPlainPaths } from './rpm.service.js';
 
 /** Packages larger than this are listed in the catalogue from their path alone. */
 const INDEX_MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
@@ -13,6 +13,7 @@ const INDEX_MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
 export const rpmFormat: Format = {
   types: ['rpm'],
   plainPaths: rpmPlainPaths,
+  admit: admitRpmPackage,
   remoteMetadata: { isMetadata: (path) => path.startsWith('repodata/') },
   /** An RPM: its header's name, version, summary, description, licence and requirements. */
   async index(file, content) {

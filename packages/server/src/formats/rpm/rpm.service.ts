@@ -11,6 +11,7 @@ import {
   readLimited,
   systemContent,
   withBody,
+  type AdmittedFile,
   type DerivedFile,
   type PlainPaths,
   type RepoContent,
@@ -71,6 +72,33 @@ function renderRepodata(primary: string, filelists: string, other: string, revis
   return files;
 }
 
+/** The packages a local repository's repodata lists. */
+async function listedPackages(content: RepoContent, repo: RepositoryRow): Promise<RepoPackage[]> {
+  const found = await content.resolve(repo, PACKAGE_LIST);
+  if (!found) return [];
+  return (JSON.parse((await content.read(found.item)).toString('utf8')) as PackageList).packages;
+}
+
+/** Refuses a package whose name, epoch, version, release and architecture are listed already with other bytes. */
+async function refuseRepublish(content: RepoContent, target: RepositoryRow, facts: RpmFacts, digest: string) {
+  const listed = (await listedPackages(content, target)).find((p) => nevra(p) === nevra(facts));
+  if (listed && listed.sha256 !== digest) throw conflict(fill(RPM_MESSAGES.republish, { nevra: nevra(facts) }));
+  return listed;
+}
+
+/** A package copied or moved here: the rules of a deploy. */
+export async function admitRpmPackage(content: RepoContent, target: RepositoryRow, file: AdmittedFile): Promise<void> {
+  if (!isRpm(file.path) || file.path.startsWith('.arca/')) return;
+  const body = await file.read();
+  let facts: RpmFacts;
+  try {
+    facts = inspectRpm(body, file.path);
+  } catch {
+    return;
+  }
+  await refuseRepublish(content, target, facts, sha256(body));
+}
+
 /**
  * An RPM repository's repodata, through the door: a local repository's written from its package
  * list on every deploy and delete, `repomd.xml.asc` signed when asked with the key that signs the
@@ -82,10 +110,8 @@ export class RpmRepodata {
     private readonly app: FastifyInstance,
   ) {}
 
-  async packages(repo: RepositoryRow): Promise<RepoPackage[]> {
-    const found = await this.content.resolve(repo, PACKAGE_LIST);
-    if (!found) return [];
-    return (JSON.parse((await this.content.read(found.item)).toString('utf8')) as PackageList).packages;
+  packages(repo: RepositoryRow): Promise<RepoPackage[]> {
+    return listedPackages(this.content, repo);
   }
 
   /** A local repository after a change at `path`: the package there (re)listed, what was under it gone, repodata written. */
@@ -115,7 +141,8 @@ export class RpmRepodata {
       async (found) => JSON.parse((await this.content.read(found.item)).toString('utf8')) as PackageList,
       (current) => {
         const packages = (current?.packages ?? []).filter((p) => !under(p.path));
-        if (entry) packages.push(entry);
+        // a released package is never listed twice: the one listed first stays
+        if (entry && !packages.some((p) => nevra(p) === nevra(entry))) packages.push(entry);
         packages.sort((a, b) => a.path.localeCompare(b.path));
         return { packages };
       },
@@ -225,9 +252,7 @@ export function rpmPlainPaths(app: FastifyInstance): PlainPaths {
       const expected = rpmFileName(facts);
       if (path.split('/').at(-1) !== expected)
         throw badRequest(fill(RPM_MESSAGES.nameMismatch, { path, nevra: nevra(facts), expected }));
-      const digest = sha256(body);
-      const listed = (await new RpmRepodata(content, app).packages(target)).find((p) => nevra(p) === nevra(facts));
-      if (listed && listed.sha256 !== digest) throw conflict(fill(RPM_MESSAGES.republish, { nevra: nevra(facts) }));
+      const listed = await refuseRepublish(content, target, facts, sha256(body));
       if (listed && listed.path === path) {
         const same = await content.stored(target.key, path);
         if (same) return { taken: same };
