@@ -35,7 +35,8 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
   let t: TestApp;
   beforeEach(async () => {
     t = await startTestApp(engine);
-    for (const name of ['test', 'webhooks', 'replication']) await ensureConsumer(t.app.db, name, 'beginning');
+    for (const name of ['test', 'probe-webhooks', 'probe-replication'])
+      await ensureConsumer(t.app.db, name, 'beginning');
   });
   afterEach(() => t.close());
 
@@ -87,12 +88,12 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
 
   it('claims under a lease, never twice at once, and picks up an event that committed late with a lower seq', async () => {
     await recordChange(t.app.db, 'x', { event: SAMPLES[10]! });
-    const first = await claimEvents(t.app.db, 'webhooks', 'node-a', { leaseMs: 60_000 });
+    const first = await claimEvents(t.app.db, 'probe-webhooks', 'node-a', { leaseMs: 60_000 });
     expect(first).toHaveLength(1);
     // another node finds nothing while the lease runs
-    expect(await claimEvents(t.app.db, 'webhooks', 'node-b')).toEqual([]);
+    expect(await claimEvents(t.app.db, 'probe-webhooks', 'node-b')).toEqual([]);
     // another consumer has its own claims
-    expect(await claimEvents(t.app.db, 'replication', 'node-b')).toHaveLength(1);
+    expect(await claimEvents(t.app.db, 'probe-replication', 'node-b')).toHaveLength(1);
     // a transaction that started earlier commits now: its seq is lower than the delivered one
     await t.app.db
       .insertInto('events')
@@ -109,14 +110,14 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
       .execute();
     await markDelivered(
       t.app.db,
-      'webhooks',
+      'probe-webhooks',
       'node-a',
       first.map((e) => e.id),
     );
-    const next = await claimEvents(t.app.db, 'webhooks', 'node-b');
+    const next = await claimEvents(t.app.db, 'probe-webhooks', 'node-b');
     expect(next.map((e) => e.id)).toEqual(['late-event']);
     // an expired lease lets another node take over an undelivered event
-    const later = await claimEvents(t.app.db, 'webhooks', 'node-c', { now: Date.now() + 120_000 });
+    const later = await claimEvents(t.app.db, 'probe-webhooks', 'node-c', { now: Date.now() + 120_000 });
     expect(later.map((e) => e.id)).toEqual(['late-event']);
   });
 
