@@ -7,6 +7,8 @@
 /** Go's own limits (golang.org/x/mod/zip): a module zip, its files together, one go.mod or LICENSE. */
 export const GO_MAX_ZIP_BYTES = 500 * 1024 * 1024;
 export const GO_MAX_MOD_BYTES = 16 * 1024 * 1024;
+/** A module's top-level README is shown in the catalogue: larger ones are refused (Go sets no limit; real ones are kilobytes). */
+export const GO_MAX_README_BYTES = 4 * 1024 * 1024;
 
 export const GO_MESSAGES = {
   badModulePath: "Invalid module path '{module}': {reason}.",

@@ -291,11 +291,13 @@ export async function requirePermission(
   action: Action,
   repoKey: string,
   path = '',
+  options: { below?: boolean } = {},
 ): Promise<void> {
   const { db } = request.server;
   const rights = await rightsOf(db, request.principal);
-  // reading a folder on the way to readable content is allowed; a file never has such content
-  if (allowed(rights, action, repoKey, path, action === 'read')) return;
+  // reading a folder on the way to readable content is allowed; a file never has such content;
+  // `below`: the action allowed somewhere at or below the folder (before a body says where exactly)
+  if (allowed(rights, action, repoKey, path, action === 'read' || options.below === true)) return;
   if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
   if (rights.hideUnauthorized && !allowed(rights, 'read', repoKey, path, true)) {
     throw new HttpError(404, ERROR_MESSAGES.notFound);

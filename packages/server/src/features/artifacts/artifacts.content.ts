@@ -131,7 +131,7 @@ export interface RepoContent {
    * Throws as a deploy or delete of `path` would for want of the right (403, or 404 when the
    * repository is hidden from the caller): checked before a format reads a body it may refuse.
    */
-  authorize(action: 'deploy' | 'delete', repoKey: string, path: string): Promise<void>;
+  authorize(action: 'deploy' | 'delete', repoKey: string, path: string, options?: { below?: boolean }): Promise<void>;
   /** Moves an item and everything below it to the trash can (or, in the trash can, deletes it for good). */
   remove(repo: string | RepositoryRow, path: string): Promise<void>;
   /** Copies or moves; overwriting a file needs delete on it (as in Artifactory). */
@@ -295,8 +295,8 @@ export function repoContent(request: FastifyRequest): RepoContent {
       },
     },
 
-    async authorize(action, repoKey, path) {
-      await requirePermission(request, action, repoKey, path);
+    async authorize(action, repoKey, path, options) {
+      await requirePermission(request, action, repoKey, path, options);
     },
 
     async remove(repoOrKey, path) {

@@ -30,7 +30,14 @@ export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
 export { madeCache } from './artifacts.made-cache.js';
-export { decompress, readTar, type TarContents } from './artifacts.package-archive.js';
+export {
+  TooLarge,
+  TooManyEntries,
+  decompress,
+  gunzipCapped,
+  readTar,
+  type TarContents,
+} from './artifacts.package-archive.js';
 export { putBackFiles, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
 export type { IncomingFile, OutgoingFile } from './artifacts.cold.js';
 export { artifactoryStorageInfo } from './artifacts.usage.js';

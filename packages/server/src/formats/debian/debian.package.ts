@@ -65,6 +65,9 @@ export interface DebFacts {
   architecture: string;
 }
 
+/** How large a package's control archive may be once inflated (real ones are kilobytes). */
+const DEB_CONTROL_MAX_BYTES = 16 * 1024 * 1024;
+
 /**
  * Reads a `.deb` through: an ar archive whose `debian-binary` is 2.x and whose control archive
  * (gzip, xz or plain tar) holds a control file naming Package, Version and Architecture.
@@ -84,7 +87,8 @@ export async function inspectDeb(deb: Buffer, path: string): Promise<DebFacts> {
     throw fault('its control archive is compressed with zstd, which Arca does not read');
   let control: Buffer | undefined;
   try {
-    const tar = await decompress(controlName, members.get(controlName)!);
+    // a control archive holds a few small files: one that inflates further is no package
+    const tar = await decompress(controlName, members.get(controlName)!, DEB_CONTROL_MAX_BYTES);
     const contents = await readTar(tar, (n) => n === 'control' || n === './control', { gzip: false });
     control = contents.files.get('control') ?? contents.files.get('./control');
   } catch (error) {

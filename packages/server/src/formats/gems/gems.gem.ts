@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { GEMS_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
-import { readTar } from '../../features/artifacts/index.js';
+import { gunzipCapped, readTar } from '../../features/artifacts/index.js';
 import { RubyHash, RubyObject, RubyUserDefined, RubyUserMarshal, dump, sym, type RubyValue } from './gems.marshal.js';
 
 /**
@@ -53,6 +52,9 @@ function requirementOf(value: unknown): Requirement {
     .map(([op, v]) => [String(op), String(isObject(v) ? v.version : v)]);
 }
 
+/** How large a gem's specification (metadata.gz, inflated) may be: real ones are a few kilobytes. */
+const GEM_METADATA_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Reads a gem through: a tar whose metadata.gz names a gem and a version. Throws the client's message otherwise. */
 export async function inspectGem(
   gem: Buffer,
@@ -70,7 +72,7 @@ export async function inspectGem(
   if (!metadata) throw fault('it holds no metadata.gz');
   let spec: unknown;
   try {
-    spec = parseYaml(gunzipSync(metadata).toString('utf8'), { logLevel: 'error' });
+    spec = parseYaml(gunzipCapped(metadata, GEM_METADATA_MAX_BYTES).toString('utf8'), { logLevel: 'error' });
   } catch (error) {
     throw fault(`its specification cannot be read (${(error as Error).message.split('\n')[0]})`);
   }

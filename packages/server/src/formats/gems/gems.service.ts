@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { deflateSync, gunzipSync, gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { GEMS_MAX_GEM_BYTES, GEMS_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  decompress,
   deployBytes,
   readLimited,
   systemContent,
@@ -102,6 +103,8 @@ export class GemRegistry {
   /** `gem push`: the gem read through, never a version pushed twice, stored under its own name, then listed. */
   async push(repo: string | RepositoryRow, body: Buffer): Promise<GemEntry> {
     const target = await this.content.writeTarget(repo);
+    // who may deploy no gem here is refused before the gem is read: reading is the costly part
+    await this.content.authorize('deploy', target.key, 'gems', { below: true });
     const entry = await inspectGem(body);
     const path = `gems/${entry.file}`;
     await this.content.authorize('deploy', target.key, path);
@@ -176,7 +179,7 @@ export class GemRegistry {
       const path = file === SPECS[0] ? found.item.path : file;
       const upstream = path === found.item.path ? found : await this.content.resolve(found.repo, path);
       if (!upstream) continue;
-      for (const t of triplesOf(gunzipSync(await this.content.read(upstream.item))))
+      for (const t of triplesOf(await decompress('specs.gz', await this.content.read(upstream.item))))
         if (!triples.has(key(t))) triples.set(key(t), t);
     }
     let list = [...triples.values()].sort(byNameVersion);

@@ -1,6 +1,12 @@
 import semver from 'semver';
 import yauzl from 'yauzl';
-import { GO_MAX_MOD_BYTES, GO_MAX_ZIP_BYTES, GO_MESSAGES, formatMessage as fill } from '@arca/contracts';
+import {
+  GO_MAX_MOD_BYTES,
+  GO_MAX_README_BYTES,
+  GO_MAX_ZIP_BYTES,
+  GO_MESSAGES,
+  formatMessage as fill,
+} from '@arca/contracts';
 import { badRequest } from '../../core/errors.js';
 
 /**
@@ -184,7 +190,7 @@ function filePathProblem(name: string): string | undefined {
 /** Reads a whole zip held in memory, entry by entry, with the entries' bytes when `wanted` asks. */
 function readZip(
   body: Buffer,
-  wanted: (name: string) => boolean,
+  wanted: (name: string, entry: yauzl.Entry) => boolean,
   onEntry: (entry: yauzl.Entry, bytes: Buffer | undefined) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -197,7 +203,7 @@ function readZip(
         reject(entryError as Error);
       };
       zip.on('entry', (entry: yauzl.Entry) => {
-        if (!wanted(entry.fileName) || entry.fileName.endsWith('/')) {
+        if (!wanted(entry.fileName, entry) || entry.fileName.endsWith('/')) {
           try {
             onEntry(entry, undefined);
           } catch (entryError) {
@@ -243,7 +249,10 @@ export async function checkModuleZip(body: Buffer, module: string, version: stri
   try {
     await readZip(
       body,
-      (name) => name === `${prefix}go.mod` || README.test(name.slice(prefix.length)),
+      // a readme over the limit is refused below, from its declared size: it is not read first
+      (name, entry) =>
+        name === `${prefix}go.mod` ||
+        (README.test(name.slice(prefix.length)) && entry.uncompressedSize <= GO_MAX_README_BYTES),
       (entry, bytes) => {
         const name = entry.fileName;
         if (!name.startsWith(prefix)) throw fault(`'${name}' is not under '${prefix}'`);
@@ -263,6 +272,8 @@ export async function checkModuleZip(body: Buffer, module: string, version: stri
           throw fault(`'${inner}': go.mod belongs at the top only`);
         if ((inner === 'go.mod' || inner === 'LICENSE') && entry.uncompressedSize > GO_MAX_MOD_BYTES)
           throw fault(`${inner} is larger than 16 MiB`);
+        if (README.test(inner) && entry.uncompressedSize > GO_MAX_README_BYTES)
+          throw fault(`${inner} is larger than 4 MiB`);
         found.files++;
         if (inner === 'go.mod') found.goMod = bytes;
         else if (bytes && !inner.includes('/')) found.readme = bytes;
@@ -281,7 +292,10 @@ export async function readModuleZip(body: Buffer, module: string, version: strin
   const found: ModuleZip = { goMod: undefined, readme: undefined, files: 0 };
   await readZip(
     body,
-    (name) => name === `${prefix}go.mod` || README.test(name.slice(prefix.length)),
+    // a readme over the limit (stored before there was one) is not read, nor shown
+    (name, entry) =>
+      name === `${prefix}go.mod` ||
+      (README.test(name.slice(prefix.length)) && entry.uncompressedSize <= GO_MAX_README_BYTES),
     (entry, bytes) => {
       const inner = entry.fileName.slice(prefix.length);
       if (entry.fileName.endsWith('/')) return;
