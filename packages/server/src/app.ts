@@ -127,6 +127,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    // only the proxies listed are believed about the client's address (default: none)
+    ...(config.trustedProxies.length ? { trustProxy: config.trustedProxies } : {}),
     // one line per request (below), not Fastify's two
     logController: new LogController({ disableRequestLogging: true }),
   });

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { SERVICE_NAMES, type ServiceName } from '@arca/contracts';
 
 /** Everything the server reads from its environment. See the README's configuration table. */
@@ -93,6 +94,11 @@ export interface Config {
   baseUrl: string | undefined;
   /** `host[:port]` that outbound requests may reach although they are loopback or link-local. */
   outboundAllowedHosts: string[];
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose `X-Forwarded-For` (and `-Proto`, `-Host`)
+   * is believed (`ARCA_TRUSTED_PROXIES`); none by default: the client is the connection's peer.
+   */
+  trustedProxies: string[];
 }
 
 export type StoreConfig =
@@ -269,10 +275,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webhookRetryMaxMs: integer(env, 'ARCA_WEBHOOK_RETRY_MAX_SECONDS', 600, 1) * 1000,
     backgroundWork: flag(env, 'ARCA_BACKGROUND_WORK', true),
     baseUrl: baseUrl(env.ARCA_BASE_URL),
+    trustedProxies: trustedProxies(env.ARCA_TRUSTED_PROXIES),
     outboundAllowedHosts: (env.ARCA_OUTBOUND_ALLOWED_HOSTS || '')
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     webDir: path.resolve(env.ARCA_WEB_DIR || path.join(import.meta.dirname, '..', '..', 'web', 'dist')),
   };
+}
+
+/** `ARCA_TRUSTED_PROXIES`: comma-separated addresses or CIDR ranges; anything else is refused at start. */
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new Error(`ARCA_TRUSTED_PROXIES: '${entry}' is no IP address or CIDR range.`);
+  }
+  return entries;
 }

@@ -249,7 +249,7 @@ describe('limits on guessing and flooding', () => {
   });
   afterEach(() => t.close());
 
-  it('answers a flood of wrong client credentials with 429 before checking them, and records no more', async () => {
+  it('answers a flood of wrong client credentials with 429, and records no more', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 35; i++) {
       const res = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic(`guess${i}`, 'wrong') });
@@ -263,6 +263,37 @@ describe('limits on guessing and flooding', () => {
     expect(Number(throttled.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
+  it('counts per real client behind a trusted proxy, and believes no forwarded address from anyone else', async () => {
+    const proxied = await startTestApp('sqlite', { ARCA_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' });
+    try {
+      expect((await changeSecuritySettings(proxied.app, { clientFailuresPerMinute: 3 })).statusCode).toBe(200);
+      const from = (client: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+        proxied.app.inject({
+          url: '/artifactory/api/repositories',
+          remoteAddress,
+          headers: { ...headers, 'x-forwarded-for': client },
+        });
+      const guesses: number[] = [];
+      for (let i = 0; i < 4; i++) guesses.push((await from('203.0.113.9', basic(`guess${i}`, 'wrong'))).statusCode);
+      expect(guesses).toEqual([401, 401, 401, 429]);
+      // another client behind the same proxy is not throttled for the guesser's failures
+      expect((await from('198.51.100.7', basic('someone', 'wrong'))).statusCode).toBe(401);
+      expect((await from('198.51.100.7', ADMIN_BASIC)).statusCode).toBe(200);
+      // the audit names the real client
+      const audit = await proxied.app.db
+        .selectFrom('audit_events')
+        .select('source_ip')
+        .where('target', '=', 'guess0')
+        .executeTakeFirst();
+      expect(audit?.source_ip).toBe('203.0.113.9');
+      // a peer that is no trusted proxy cannot escape its throttle by naming another address
+      for (let i = 0; i < 3; i++) await from(`192.0.2.${i}`, basic('spoofer', 'wrong'), '192.168.1.50');
+      expect((await from('192.0.2.77', basic('spoofer', 'wrong'), '192.168.1.50')).statusCode).toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('takes the per-address limit from the security settings', async () => {
     expect((await changeSecuritySettings(t.app, { clientFailuresPerMinute: 3 })).statusCode).toBe(200);
     const statuses: number[] = [];
@@ -271,8 +302,31 @@ describe('limits on guessing and flooding', () => {
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    // the right credentials of another user from the same address wait too: the address is throttled
-    expect((await t.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode).toBe(429);
+    // the right credentials of someone at the same address are not refused for the guesser's failures
+    expect((await t.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/artifactory/api/repositories', headers: basic('admin', 'wrong') })).statusCode,
+    ).toBe(429);
+  });
+
+  it('counts console sign-ins on the same per-client limit, and still lets the right password in', async () => {
+    expect((await changeSecuritySettings(t.app, { clientFailuresPerMinute: 5 })).statusCode).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/ui/auth/login`,
+        headers: XHR,
+        payload: { user: `name${i}`, password: 'wrong' },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    // REST credentials from that client are throttled as well
+    expect(
+      (await t.app.inject({ url: '/artifactory/api/repositories', headers: basic('x', 'wrong') })).statusCode,
+    ).toBe(429);
+    expect((await login(t.app)).res.statusCode).toBe(200);
   });
 
   it('throttles an address on every node once the failures counted on any of them reach the limit', async () => {
@@ -287,11 +341,12 @@ describe('limits on guessing and flooding', () => {
         const res = await t.app.inject({ url: '/artifactory/api/repositories', headers: basic(`guess${i}`, 'wrong') });
         expect(res.statusCode).toBe(401);
       }
-      // the other node takes in the counts within a second: the address waits there too
+      // the other node takes in the counts within a second: the address's guesses wait there too
       await expect
         .poll(
           async () =>
-            (await other.app.inject({ url: '/artifactory/api/repositories', headers: ADMIN_BASIC })).statusCode,
+            (await other.app.inject({ url: '/artifactory/api/repositories', headers: basic('guess', 'wrong') }))
+              .statusCode,
           {
             timeout: 5_000,
             interval: 200,

@@ -153,6 +153,28 @@ const REFUSAL_WINDOW_MS = 60_000;
 /** How often a process takes in what the other nodes counted, at most (when requests come). */
 const REFUSAL_SYNC_MS = 1_000;
 
+/** By database: the app and its encapsulated route contexts share one counter. */
+const counters = new WeakMap<Db, ReturnType<typeof refusalCounter>>();
+
+/** The refused-credentials counter of an app: REST credentials and console sign-ins count on the same one. */
+export function clientRefusals(app: FastifyInstance): ReturnType<typeof refusalCounter> {
+  let counter = counters.get(app.db);
+  if (!counter) {
+    counter = refusalCounter(app.db, (error) => app.log.warn({ err: error }, 'refusal counts could not be read'));
+    counters.set(app.db, counter);
+  }
+  return counter;
+}
+
+/**
+ * Whether a client (its real address: behind a trusted proxy, the one the proxy names) has had as
+ * many credentials refused within the minute as the security settings allow.
+ */
+export async function clientThrottled(app: FastifyInstance, ip: string): Promise<boolean> {
+  const refused = clientRefusals(app).recent(ip);
+  return refused > 0 && refused >= (await getSecuritySettings(app.db, app.config)).clientFailuresPerMinute;
+}
+
 /**
  * Counts refused credentials per client address over one-minute windows, for the whole cluster:
  * each refusal is counted in the database (refusals are rare: a request that pays for one write is
@@ -258,9 +280,7 @@ export const authPlugin = fp(
       const cache = basicCaches.get(app.db);
       if (cache) liveCaches.delete(cache);
     });
-    const refusals = refusalCounter(app.db, (error) =>
-      app.log.warn({ err: error }, 'refusal counts could not be read'),
-    );
+    const refusals = clientRefusals(app);
 
     /** Whether the route admits the request's principal; otherwise answers it (401 or 403). */
     const admitted = (request: FastifyRequest, reply: FastifyReply): boolean => {
@@ -280,17 +300,19 @@ export const authPlugin = fp(
 
     /** A request with credentials or a session: resolved against the database (answered when refused). */
     const authenticate = async (request: FastifyRequest, reply: FastifyReply, consoleRoute: boolean) => {
-      const refused = hasCredentials(request) ? refusals.recent(request.ip) : 0;
-      if (refused > 0 && refused >= (await getSecuritySettings(app.db, app.config)).clientFailuresPerMinute) {
-        // guessing at speed: answered before any password check or audit row
-        reply.header('Retry-After', String(refusals.retryAfter(request.ip)));
-        return reply.status(429).send(errorBody(429, AUTH_MESSAGES.tooManyFailures));
-      }
+      // a client past its limit is still let in with valid credentials: its address may be shared
+      // (a proxy not listed as trusted, a NAT), and the failures someone else's; each identity has
+      // its own lockout. What it is refused is any answer on whether a wrong guess was close.
+      const throttled = hasCredentials(request) && (await clientThrottled(app, request.ip));
       try {
         request.principal = await resolvePrincipal(app, request, consoleRoute);
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         await refusals.count(request.ip);
+        if (throttled) {
+          reply.header('Retry-After', String(refusals.retryAfter(request.ip)));
+          return reply.status(429).send(errorBody(429, AUTH_MESSAGES.tooManyFailures));
+        }
         // a refused client credential is a failed sign-in (successful ones are every request: not recorded)
         const name = claimedUser(request.headers.authorization);
         await recordAudit(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AUTH_MESSAGES,
   DEFAULT_SERVER_NAME,
   LICENSE_EDITION_LABELS,
   footerSchema,
@@ -18,6 +19,8 @@ import { audit, auditActor, recordAudit } from '../../core/audit.js';
 import { getSetting, serverNameOf } from '../../core/settings.store.js';
 import { SESSION_COOKIE, buildUserData, login, logout } from './auth.service.js';
 import { cookieOptions, finishSignIn } from './sign-in.js';
+import { clientRefusals, clientThrottled } from './auth.plugin.js';
+import { HttpError } from '../../core/errors.js';
 import { linkBaseUrl, mailConfigured } from '../mail/index.js';
 
 /** Session, login and the start-up data of the console (spec part 2 §7.1). */
@@ -43,6 +46,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         const outcome = await login(app.db, app.config, body.user, body.password, remember);
         return await finishSignIn(app, request, reply, outcome, 'sign-in');
       } catch (error) {
+        // the console's sign-in counts on the client's refusals as REST credentials do
+        const refused = error instanceof HttpError && error.statusCode === 401;
+        const throttled = refused && (await clientThrottled(app, request.ip));
+        if (refused) await clientRefusals(app).count(request.ip);
         app.accessLog.warn({ user: body.user, ip: request.ip, reason: (error as Error).message }, 'login failed');
         await recordAudit(app.db, auditActor(request, body.user), {
           category: 'auth',
@@ -51,6 +58,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           outcome: 'failure',
           message: (error as Error).message,
         });
+        if (throttled) {
+          reply.header('Retry-After', String(clientRefusals(app).retryAfter(request.ip)));
+          throw new HttpError(429, AUTH_MESSAGES.tooManyFailures);
+        }
         throw error;
       }
     },
