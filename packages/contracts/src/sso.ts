@@ -112,6 +112,11 @@ export const SAML_MESSAGES = {
   responseRefused: 'The identity provider’s SAML response was refused: {reason}',
   /** {attribute} is replaced. */
   attributeMissing: "The SAML assertion has no '{attribute}' to name the user.",
+  baseUrlRequired:
+    "SAML sign-in needs this deployment's address: set the Custom URL Base in General Settings (or ARCA_BASE_URL). An address taken from the request would let an assertion made for another deployment in.",
+  /** {found}, {expected} are replaced. */
+  wrongRecipient: 'it was sent to {found}, not to this deployment ({expected}).',
+  replayed: 'this assertion was used already.',
 } as const;
 
 export const samlProviderBodySchema = z.object({

@@ -30,6 +30,14 @@ export function registerUrlBase(app: FastifyInstance): void {
 }
 
 /**
+ * The address an administrator configured for this deployment (the Custom URL Base, else
+ * `ARCA_BASE_URL`); undefined when none is: what must never come from a request's Host.
+ */
+export function configuredBaseUrl(request: FastifyRequest): string | undefined {
+  return request.customUrlBase || request.server.config.baseUrl || undefined;
+}
+
+/**
  * The address clients reach this deployment at, for links and redirects in answers: the general
  * settings' Custom URL Base, else `ARCA_BASE_URL` (behind a proxy, the request's Host may be
  * anyone's), else the scheme and host of the request. Content kept across requests never holds

@@ -15,7 +15,11 @@ export const SAML_ACCOUNTS: Record<string, { email: string; groups: string[] }> 
 };
 
 /** How the next response is spoiled, to prove the service provider refuses it. */
-export type SamlTamper = 'none' | 'unsigned' | 'foreign-key' | 'audience';
+/**
+ * `recipient`: a properly signed assertion for this service provider, delivered to another
+ * deployment's ACS; `idp-initiated`: one answering no request (no InResponseTo anywhere).
+ */
+export type SamlTamper = 'none' | 'unsigned' | 'foreign-key' | 'audience' | 'recipient' | 'idp-initiated';
 
 export interface SamlTestIdp {
   url: string;
@@ -159,10 +163,13 @@ export async function startSamlIdp(): Promise<SamlTestIdp> {
     const responseId = `_${randomUUID()}`;
     const assertionId = `_${randomUUID()}`;
     const audience = mode === 'audience' ? 'https://someone-else.example.com' : sp;
+    if (mode === 'recipient') acs = 'https://other-deployment.example.com/ui/api/v1/auth/saml/acs/acme-saml';
+    if (mode === 'idp-initiated') inResponseTo = '';
+    const answering = (text: string) => (inResponseTo ? text : '');
     const attribute = (name: string, values: string[]) =>
       `<saml:Attribute Name="${name}">${values.map((v) => `<saml:AttributeValue>${escape(v)}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
-    const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${now.toISOString()}"><saml:Issuer>${base}/idp</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${user}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${inResponseTo}" Recipient="${escape(acs)}" NotOnOrAfter="${at(5)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${at(-1)}" NotOnOrAfter="${at(5)}"><saml:AudienceRestriction><saml:Audience>${escape(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement>${attribute('email', [account.email])}${attribute('groups', account.groups)}</saml:AttributeStatement></saml:Assertion>`;
-    const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${escape(acs)}" InResponseTo="${inResponseTo}"><saml:Issuer>${base}/idp</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
+    const assertion = `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${now.toISOString()}"><saml:Issuer>${base}/idp</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${user}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${answering(` InResponseTo="${inResponseTo}"`)} Recipient="${escape(acs)}" NotOnOrAfter="${at(5)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${at(-1)}" NotOnOrAfter="${at(5)}"><saml:AudienceRestriction><saml:Audience>${escape(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${assertionId}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement><saml:AttributeStatement>${attribute('email', [account.email])}${attribute('groups', account.groups)}</saml:AttributeStatement></saml:Assertion>`;
+    const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${escape(acs)}"${answering(` InResponseTo="${inResponseTo}"`)}><saml:Issuer>${base}/idp</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
     if (mode === 'unsigned') return xml;
     const keys = mode === 'foreign-key' ? foreign : own;
     return sign(xml, assertionId, 'Assertion', keys.key, keys.cert);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  SAML_MESSAGES,
   OIDC_MESSAGES,
   formatMessage,
   loginProviderSchema,
@@ -13,9 +14,9 @@ import {
   ssoSettingsSchema,
 } from '@arca/contracts';
 import { audit, auditActor, recordAudit } from '../../core/audit.js';
-import { baseUrlOf } from '../../core/base-url.js';
+import { baseUrlOf, configuredBaseUrl } from '../../core/base-url.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
-import { badRequest } from '../../core/errors.js';
+import { HttpError, badRequest } from '../../core/errors.js';
 import { getSetting, putSetting } from '../../core/settings.store.js';
 import type { UserRow } from '../../db/schema.js';
 import { SESSION_COOKIE, cookieOptions, openSession } from '../auth/index.js';
@@ -51,6 +52,18 @@ const toLogin = (reply: FastifyReply, message: string) =>
  * Single sign-on: the providers the login page offers, the redirect to a provider and its answer
  * (a console session), and the administrators' provider settings.
  */
+
+/**
+ * The address SAML is spoken at: the configured one only. The entity id, the audience and the
+ * assertion consumer service follow from it, so one taken from the request's Host would accept
+ * an assertion made for another deployment.
+ */
+function samlBaseUrl(request: FastifyRequest): string {
+  const configured = configuredBaseUrl(request);
+  if (!configured) throw new HttpError(400, SAML_MESSAGES.baseUrlRequired);
+  return configured;
+}
+
 export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
   const cookies = cookieOptions(app.config);
   const stateCookie = { ...cookies, path: `${CONSOLE_API_PREFIX}/auth/oauth2/`, maxAge: 600 };
@@ -177,7 +190,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       try {
         return reply.redirect(
-          await startSamlSignIn(app.db, request.params.name, baseUrlOf(request), request.query.redirect),
+          await startSamlSignIn(app.db, request.params.name, samlBaseUrl(request), request.query.redirect),
           302,
         );
       } catch (error) {
@@ -194,7 +207,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request, reply) =>
       signedIn(request, reply, request.params.name, () =>
-        finishSamlSignIn(app.db, request.params.name, baseUrlOf(request), request.body),
+        finishSamlSignIn(app.db, request.params.name, samlBaseUrl(request), request.body),
       ),
   );
   app.get(
@@ -203,7 +216,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       reply
         .type('application/samlmetadata+xml')
-        .send(await serviceProviderMetadata(app.db, request.params.name, baseUrlOf(request))),
+        .send(await serviceProviderMetadata(app.db, request.params.name, samlBaseUrl(request))),
   );
   /** Where a SAML user's browser goes after signing out (spec part 2 §7.1): the provider's logout service. */
   app.get(

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAML_MESSAGES, formatMessage } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, messages, startTestApp, type TestApp } from '../../test/harness.js';
@@ -53,6 +54,32 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
   }
   const refusal = (response: Response) => decodeURIComponent(response.headers.get('location') ?? '');
 
+  it('speaks SAML only at the address configured for the deployment, never one from the request', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: `${API}/providers`,
+      headers: admin,
+      payload: { name: 'early-saml', displayName: 'Early', metadataXml: idp.metadataXml },
+    });
+    const start = await new TestBrowser().request(`${base}/ui/api/v1/auth/saml/login/early-saml`);
+    expect(refusal(start)).toBe(`/ui/login?ssoError=${SAML_MESSAGES.baseUrlRequired}`);
+    const metadata = await fetch(`${base}/ui/api/v1/auth/saml/metadata/early-saml`, {
+      headers: { host: 'attacker.example.com' },
+    });
+    expect(metadata.status).toBe(400);
+    expect(JSON.stringify(await metadata.json())).toContain('Custom URL Base');
+    await t.app.inject({ method: 'DELETE', url: `${API}/providers/early-saml`, headers: admin });
+    // what every test below signs in at
+    const general = (await t.app.inject({ method: 'GET', url: '/ui/api/v1/ui/generalConfig', headers: admin })).json();
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/generalConfig',
+      headers: admin,
+      payload: { ...general, customUrlBase: base },
+    });
+    expect(saved.statusCode).toBe(200);
+  });
+
   it('imports the identity provider’s metadata and publishes Arca’s; refuses metadata it cannot use', async () => {
     const refused = async (payload: object) => {
       const res = await t.app.inject({ method: 'POST', url: `${API}/providers`, headers: admin, payload });
@@ -89,7 +116,7 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
       ssoUrl: `${idp.url}/sso`,
       logoutUrl: `${idp.url}/slo`,
       certificates: 1,
-      acsUrl: 'http://localhost:80/ui/api/v1/auth/saml/acs/acme-saml',
+      acsUrl: `${base}/ui/api/v1/auth/saml/acs/acme-saml`,
     });
     const metadata = await fetch(`${base}/ui/api/v1/auth/saml/metadata/acme-saml`);
     const xml = await metadata.text();
@@ -128,11 +155,43 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
     expect(refusal(replay)).toMatch(/InResponseTo/);
   });
 
+  it('takes an assertion once: an IdP-initiated one bound to fresh requests is refused the second time', async () => {
+    idp.tamper('idp-initiated');
+    const { answer, acs, form } = await signIn(new TestBrowser(), 'frank');
+    idp.tamper('none');
+    // unsolicited: refused as it is
+    expect(refusal(answer)).toMatch(/InResponseTo/);
+    const original = Buffer.from(form.SAMLResponse, 'base64').toString('utf8');
+    expect(original).not.toMatch(/InResponseTo/);
+    /** The response bound (outside its signed assertion) to a sign-in request the browser just started. */
+    const boundToFreshRequest = async (browser: TestBrowser) => {
+      const fresh = await browser.request(`${base}/ui/api/v1/auth/saml/login/acme-saml`);
+      const authn = inflateRawSync(
+        Buffer.from(new URL(fresh.headers.get('location')!).searchParams.get('SAMLRequest')!, 'base64'),
+      ).toString('utf8');
+      const id = /ID="([^"]+)"/.exec(authn)![1]!;
+      const rewritten = original.replace(/<samlp:Response /, `<samlp:Response InResponseTo="${id}" `);
+      return browser.request(acs, {
+        method: 'POST',
+        form: { SAMLResponse: Buffer.from(rewritten).toString('base64'), RelayState: '' },
+      });
+    };
+    const first = new TestBrowser();
+    expect((await boundToFreshRequest(first)).status).toBe(302);
+    expect(first.cookie(new URL(base).host, 'arca_session')).toBeTruthy();
+    const attacker = new TestBrowser();
+    expect(refusal(await boundToFreshRequest(attacker))).toBe(
+      `/ui/login?ssoError=${formatMessage(SAML_MESSAGES.responseRefused, { reason: SAML_MESSAGES.replayed })}`,
+    );
+    expect(attacker.cookie(new URL(base).host, 'arca_session')).toBeUndefined();
+  });
+
   it('refuses an unsigned response, one signed by another key, and one for another audience', async () => {
     for (const [mode, reason] of [
       ['unsigned', /signature/i],
       ['foreign-key', /signature/i],
       ['audience', /audience/i],
+      ['recipient', /was sent to https:\/\/other-deployment\.example\.com/],
     ] as const) {
       idp.tamper(mode);
       const browser = new TestBrowser();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { XMLParser } from 'fast-xml-parser';
 import {
   OIDC_MESSAGES,
@@ -250,6 +250,50 @@ const values = (attributes: Record<string, unknown>, name: string): string[] =>
         .filter(Boolean)
     : [];
 
+const refusedBecause = (reason: string) => new HttpError(401, formatMessage(SAML_MESSAGES.responseRefused, { reason }));
+
+/** An attribute of the first element `tag` (any namespace prefix) of some XML. */
+const attributeOf = (xml: string, tag: string, attribute: string): string | undefined => {
+  const element = new RegExp(`<(?:[\\w-]+:)?${tag}\\b[^>]*>`).exec(xml)?.[0];
+  const value = element && new RegExp(`\\s${attribute}="([^"]*)"`).exec(element)?.[1];
+  return value
+    ?.replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+};
+
+/**
+ * What node-saml leaves to its caller: the response and its (signed) assertion were sent to this
+ * deployment's assertion consumer service (Destination, Recipient), and the assertion is taken
+ * once — kept until it expires, so that a replay, even with a rewritten InResponseTo, is refused.
+ */
+async function checkDelivery(db: Db, profile: Profile, acsUrl: string): Promise<void> {
+  const response = profile.getSamlResponseXml?.() ?? '';
+  const assertion = profile.getAssertionXml?.() ?? '';
+  const destination = attributeOf(response, 'Response', 'Destination');
+  if (destination !== undefined && destination !== acsUrl) {
+    throw refusedBecause(formatMessage(SAML_MESSAGES.wrongRecipient, { found: destination, expected: acsUrl }));
+  }
+  const recipient = attributeOf(assertion, 'SubjectConfirmationData', 'Recipient');
+  if (recipient !== acsUrl) {
+    throw refusedBecause(
+      formatMessage(SAML_MESSAGES.wrongRecipient, { found: recipient ?? '(no Recipient)', expected: acsUrl }),
+    );
+  }
+  const id = attributeOf(assertion, 'Assertion', 'ID');
+  if (!id) throw refusedBecause('the assertion has no ID.');
+  const now = Date.now();
+  const until = Date.parse(attributeOf(assertion, 'Conditions', 'NotOnOrAfter') ?? '');
+  await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute();
+  const taken = await db
+    .insertInto('saml_assertions')
+    .values({ id, expires_at: Number.isFinite(until) ? until + 60_000 : now + 86_400_000 })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  if (Number(taken.numInsertedOrUpdatedRows ?? 0) === 0) throw refusedBecause(SAML_MESSAGES.replayed);
+}
+
 /**
  * Takes a response posted to the assertion consumer service: its signatures (the assertion's,
  * and the response's when asked), issuer, audience, time window and InResponseTo (a request
@@ -269,6 +313,7 @@ export async function finishSamlSignIn(
     throw new HttpError(401, formatMessage(SAML_MESSAGES.responseRefused, { reason: (error as Error).message }));
   }
   if (!profile) throw new HttpError(401, formatMessage(SAML_MESSAGES.responseRefused, { reason: 'no assertion.' }));
+  await checkDelivery(db, profile, serviceProviderOf(baseUrl, name).acsUrl);
   const attributes = profile as unknown as Record<string, unknown>;
   const userName = provider.usernameAttribute
     ? (values(attributes, provider.usernameAttribute)[0] ?? '')
