@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
   ADMIN_PASSWORD,
+  freePort,
   launchBrowser,
   screenshot,
   seriousA11yViolations,
@@ -40,7 +41,9 @@ const consoleCall = (method: string, path: string, body?: unknown) =>
 
 beforeAll(async () => {
   ldap = await startLdapServer();
-  arca = await startServer();
+  // SAML is spoken only at a configured address
+  const port = await freePort();
+  arca = await startServer({ ARCA_PORT: String(port), ARCA_BASE_URL: `http://127.0.0.1:${port}` });
   op = await startOidcProvider([`${arca.url}/ui/api/v1/auth/oauth2/callback/acme-id`]);
   idp = await startSamlIdp();
   ({ browser, close: closeBrowser } = await launchBrowser());
