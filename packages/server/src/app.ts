@@ -29,6 +29,7 @@ import type { BinaryStore } from './storage/binary-store.js';
 import { openBinaryStore } from './storage/store-factory.js';
 import { registerUrlBase } from './core/base-url.js';
 import { configCheckDue, disableConfigCache, enableConfigCache } from './core/config-cache.js';
+import { useConfiguredOutboundHosts } from './core/outbound-policy.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
 const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
@@ -136,6 +137,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.setSerializerCompiler(serializerCompiler);
   // configuration (repositories, settings, rights) is cached per process, checked once per request
   enableConfigCache(db, dataVersion);
+  useConfiguredOutboundHosts(db, config.outboundAllowedHosts);
   if (changeMark) enableItemCache(db, changeMark);
   app.addHook('onResponse', (request, reply, done) => {
     if (config.metricsEnabled) {

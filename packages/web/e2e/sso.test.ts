@@ -43,7 +43,12 @@ beforeAll(async () => {
   ldap = await startLdapServer();
   // SAML is spoken only at a configured address
   const port = await freePort();
-  arca = await startServer({ ARCA_PORT: String(port), ARCA_BASE_URL: `http://127.0.0.1:${port}` });
+  arca = await startServer({
+    ARCA_PORT: String(port),
+    ARCA_BASE_URL: `http://127.0.0.1:${port}`,
+    // the directory and the identity providers of the test run on this host
+    ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+  });
   op = await startOidcProvider([`${arca.url}/ui/api/v1/auth/oauth2/callback/acme-id`]);
   idp = await startSamlIdp();
   ({ browser, close: closeBrowser } = await launchBrowser());

@@ -159,7 +159,7 @@ function proxyAgentFor(
  * Through a proxy the proxy resolves the target's name, so it is resolved here first and a
  * blocked address refused as a direct request would be.
  */
-async function checkResolved(url: URL, allowed: readonly string[]): Promise<void> {
+export async function checkOutboundHost(url: URL, allowed: readonly string[]): Promise<void> {
   if (allowedByName(url, allowed)) return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = net.isIP(host) ? [{ address: host }] : await dns.promises.lookup(host, { all: true });
@@ -180,7 +180,7 @@ async function dispatcherFor(
   // a client certificate is presented to the first origin only; the trusted authorities apply to every hop
   const tls = url.origin === first.origin ? request.tls : request.tls?.ca ? { ca: request.tls.ca } : undefined;
   if (!proxy) return agentFor(!allowedByName(url, request.allowed), timeouts, tls);
-  await checkResolved(url, request.allowed);
+  await checkOutboundHost(url, request.allowed);
   const host = url.hostname.toLowerCase();
   const credentials =
     host === first.hostname.toLowerCase() || proxy.redirectToHosts.some((h) => h.toLowerCase() === host);

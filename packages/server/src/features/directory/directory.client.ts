@@ -1,6 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import { Client, FilterParser, InvalidCredentialsError, NoSuchObjectError, type Entry } from 'ldapts';
 import { LDAP_MESSAGES, formatMessage, type LdapGroupSetting } from '@arca/contracts';
+import { OutboundRefused, checkOutboundHost } from '../../core/outbound.js';
 
 /** What a directory call needs of an LDAP setting: the manager password in clear. */
 export interface LdapConnection {
@@ -13,6 +14,8 @@ export interface LdapConnection {
   managerDn: string;
   managerPassword: string;
   emailAttribute: string;
+  /** Hosts the outbound policy lets Arca reach although loopback or link-local (see `core/outbound-policy`). */
+  allowedHosts: readonly string[];
 }
 
 /** A directory refusal, with the message that says exactly what failed. */
@@ -80,6 +83,18 @@ function checkFilter(filter: string, shown = filter): void {
 /** A connected client (StartTLS done when asked), with the deployment's trusted authorities. */
 async function open(setting: LdapConnection, trusted: readonly string[]): Promise<Client> {
   const { url } = splitUrl(setting.ldapUrl);
+  try {
+    // a directory is reached as any administrator's address is: not this host nor link-local
+    await checkOutboundHost(new URL(url), setting.allowedHosts);
+  } catch (error) {
+    if (error instanceof OutboundRefused) {
+      throw new DirectoryError(
+        formatMessage(LDAP_MESSAGES.connectFailed, { url: setting.ldapUrl, reason: error.message }),
+        'setting',
+      );
+    }
+    throw connectFailed(setting.ldapUrl, error);
+  }
   const tlsOptions = { ca: [...rootCertificates, ...trusted] };
   const client = new Client({
     url,

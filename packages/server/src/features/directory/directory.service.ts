@@ -20,6 +20,7 @@ import { listCertificateRows } from '../../core/certificates.js';
 import { recordChange } from '../../core/changes.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
+import { outboundAllowed } from '../../core/outbound-policy.js';
 import { getSetting, putSetting, type StoredLdapSetting } from '../../core/settings.store.js';
 import { findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 import {
@@ -74,7 +75,7 @@ async function connectionOf(db: Db, setting: StoredLdapSetting): Promise<LdapCon
   const managerPassword = setting.managerPassword
     ? ((await unseal(db, SEAL_CONTEXT(setting.key), setting.managerPassword)) ?? '')
     : '';
-  return { ...setting, managerPassword };
+  return { ...setting, managerPassword, allowedHosts: await outboundAllowed(db) };
 }
 
 registerSecretSource('directory', async (db) =>
@@ -230,6 +231,7 @@ export async function testLdapSetting(db: Db, body: LdapTestBody): Promise<LdapT
   const connection: LdapConnection = {
     ...setting,
     managerPassword: setting.managerPassword ?? (known ? (await connectionOf(db, known)).managerPassword : ''),
+    allowedHosts: await outboundAllowed(db),
   };
   const trusted = await trustedAuthorities(db);
   try {

@@ -34,7 +34,7 @@ describe.each(ENGINES)('LDAP sign-in on %s', (engine) => {
   beforeAll(async () => {
     ldap = await startLdapServer();
     // every basic-auth request asks the directory again: what a client sees once the cache has passed
-    t = await startTestApp(engine, { ARCA_CREDENTIALS_CACHE_SECONDS: '0' });
+    t = await startTestApp(engine, { ARCA_CREDENTIALS_CACHE_SECONDS: '0', ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     setting = {
       key: 'corp',
       ldapUrl: `${ldap.url}/${LDAP_SUFFIX}`,
@@ -56,6 +56,17 @@ describe.each(ENGINES)('LDAP sign-in on %s', (engine) => {
 
   const test = async (body: object) =>
     (await t.app.inject({ method: 'POST', url: `${API}/test`, headers: admin, payload: body })).json();
+
+  it('reaches no directory on this host or a link-local address unless the outbound policy allows it', async () => {
+    for (const host of ['169.254.169.254', '127.0.0.2', 'localhost']) {
+      const refused = await test({ setting: { ...setting, ldapUrl: `ldap://${host}:389/dc=acme,dc=test` } });
+      expect(refused.ok, host).toBe(false);
+      expect(refused.message, host).toMatch(
+        new RegExp(`^Could not connect to ldap://${host}:389.*'${host}' resolves to`),
+      );
+      expect(refused.message, host).toContain('which outbound requests may not reach.');
+    }
+  });
 
   it('tests a setting and says exactly what failed', async () => {
     expect(await test({ setting })).toEqual({ ok: true, message: LDAP_MESSAGES.connectionOk, user: null });

@@ -19,7 +19,8 @@ describe.each(ENGINES)('OpenID Connect sign-in on %s', (engine) => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    // the provider of the test runs on this host
+    t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     op = await startOidcProvider([`${base}/ui/api/v1/auth/oauth2/callback/acme-id`]);
@@ -230,5 +231,18 @@ describe.each(ENGINES)('OpenID Connect sign-in on %s', (engine) => {
     // mallory under her own name is her own account
     op.rename('mallory', 'mallory');
     expect((await signedInAs('mallory')).name).toBe('mallory');
+  });
+  it('discovers no provider on this host or a link-local address unless the outbound policy allows it', async () => {
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${API}/providers`,
+      headers: admin,
+      payload: { ...provider(), name: 'elsewhere', issuerUrl: op.issuer.replace('127.0.0.1', '127.0.0.2') },
+    });
+    expect(saved.statusCode).toBe(201);
+    const start = await new TestBrowser().request(`${base}/ui/api/v1/auth/oauth2/login/elsewhere`);
+    const location = decodeURIComponent(start.headers.get('location') ?? '');
+    expect(location).toContain('could not be discovered');
+    expect(location).toContain('127.0.0.2 is a loopback or link-local address, which outbound requests may not reach.');
   });
 });

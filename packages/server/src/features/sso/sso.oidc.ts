@@ -13,6 +13,7 @@ import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
+import { OutboundRefused, policyFetch } from '../../core/outbound-policy.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { getSetting, putSetting, type StoredOidcProvider } from '../../core/settings.store.js';
@@ -159,19 +160,42 @@ async function configurationOf(db: Db, provider: StoredOidcProvider): Promise<oi
           ...(issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : []),
         ],
         timeout: 10,
+        [oidc.customFetch]: policyFetcher(db),
       },
     )
     .catch((error: unknown) => {
       discovered.delete(key);
-      throw badRequest(
-        formatMessage(OIDC_MESSAGES.discoveryFailed, { issuer: provider.issuerUrl, reason: (error as Error).message }),
-      );
+      // the library's own message is general; a refusal of the outbound policy says what happened
+      const cause = (error as { cause?: unknown }).cause;
+      const reason = cause instanceof OutboundRefused ? cause.message : (error as Error).message;
+      throw badRequest(formatMessage(OIDC_MESSAGES.discoveryFailed, { issuer: provider.issuerUrl, reason }));
     });
   discovered.set(key, { until: Date.now() + DISCOVERY_MS, config });
   return config;
 }
 
 const stateHash = (state: string) => createHash('sha256').update(state).digest('hex');
+
+/**
+ * How the client library reaches the provider: through the outbound policy, the default proxy
+ * and the trusted authorities, as every other request to an administrator's address.
+ */
+function policyFetcher(db: Db) {
+  return async (
+    url: string,
+    options: { method: string; headers: Record<string, string>; body?: unknown; signal?: AbortSignal },
+  ) => {
+    const body =
+      options.body instanceof URLSearchParams ? options.body.toString() : (options.body as string | undefined);
+    const answer = await policyFetch(db, url, {
+      method: options.method,
+      headers: options.headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return new Response(answer.body as ReadableStream | null, { status: answer.status, headers: answer.headers });
+  };
+}
 
 /** Where the console goes after signing in: a path of the console only (no open redirect). */
 export function safeRedirect(path: string | undefined): string {

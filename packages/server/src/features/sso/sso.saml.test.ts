@@ -15,7 +15,8 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    // the identity provider of the test runs on this host
+    t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     idp = await startSamlIdp();
@@ -87,6 +88,13 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
       return messages(res)[0];
     };
     expect(await refused({ name: 'acme-saml', displayName: 'Acme SSO' })).toBe(SAML_MESSAGES.metadataMissing);
+    // an administrator's URL is held to the outbound policy: not the cloud metadata address, not this host
+    for (const [url, shown] of [
+      ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a loopback or link-local address'],
+      [idp.metadataUrl.replace('127.0.0.1', '127.0.0.2'), '127.0.0.2 is a loopback or link-local address'],
+    ]) {
+      expect(await refused({ name: 'acme-saml', displayName: 'Acme SSO', metadataUrl: url })).toContain(shown);
+    }
     expect(await refused({ name: 'acme-saml', displayName: 'Acme SSO', metadataXml: '<nope/>' })).toMatch(
       /^The identity provider's metadata could not be read/,
     );

@@ -16,6 +16,7 @@ import type { UserRow } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
+import { policyFetch } from '../../core/outbound-policy.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { getSetting, putSetting, type StoredSamlProvider } from '../../core/settings.store.js';
 import { findUserByName, reflectExternalUser } from '../identity/index.js';
@@ -103,9 +104,10 @@ export function readIdpMetadata(xml: string): {
   return answer;
 }
 
-async function fetchMetadata(url: string): Promise<string> {
+async function fetchMetadata(db: Db, url: string): Promise<string> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    // an administrator's URL goes where remote repositories may go: never this host or link-local
+    const response = await policyFetch(db, url, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`the server answered ${response.status}.`);
     return await response.text();
   } catch (error) {
@@ -130,7 +132,7 @@ export async function saveSamlProvider(
     (await getSetting(db, 'oidc.providers')).some((p) => p.name === parsed.name);
   if (taken) throw conflict(formatMessage(SAML_MESSAGES.nameTaken, { name: parsed.name }), 'name');
   if (!parsed.metadataUrl && !parsed.metadataXml.trim()) throw badRequest(SAML_MESSAGES.metadataMissing, 'metadataXml');
-  const xml = parsed.metadataUrl ? await fetchMetadata(parsed.metadataUrl) : parsed.metadataXml;
+  const xml = parsed.metadataUrl ? await fetchMetadata(request.server.db, parsed.metadataUrl) : parsed.metadataXml;
   const next: StoredSamlProvider = {
     ...parsed,
     metadataXml: xml,
