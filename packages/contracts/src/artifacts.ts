@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 export const ARTIFACT_MESSAGES = {
+  /** {key}, {url}, {reason} are replaced: a remote repository whose upstream cannot answer (502). */
+  upstreamUnavailable: "The remote repository '{key}' could not get an answer from its upstream {url}: {reason}",
   notFound: 'The object you were looking for could not be found.',
   folderDownloadBusy: 'There are too many folder download requests currently running, try again later.',
   folderDownloadTooLarge: 'The folder holds more than {files} files or {size}: download parts of it.',

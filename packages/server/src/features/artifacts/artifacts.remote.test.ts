@@ -56,7 +56,12 @@ describe.each(ENGINES)('remote and virtual repositories against an upstream serv
     await upstream.app.close();
     const hit = await get('/artifactory/upstream-remote/lib/a-1.0.jar');
     expect([hit.statusCode, hit.body]).toEqual([200, 'upstream bytes']);
-    expect((await get('/artifactory/upstream-remote/lib/other.jar')).statusCode).toBe(404);
+    // what is not cached is not "missing": the client hears that the upstream is down, and where
+    const down = await get('/artifactory/upstream-remote/lib/other.jar');
+    expect(down.statusCode).toBe(502);
+    expect(down.json().errors[0].message).toMatch(
+      /^The remote repository 'upstream-remote' could not get an answer from its upstream http:\/\/127\.0\.0\.1:\d+: the connection was refused$/,
+    );
   });
 
   it('resolves through a virtual repository: the local member first, then the remote', async () => {

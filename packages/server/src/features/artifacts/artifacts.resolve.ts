@@ -4,7 +4,8 @@ import type { Response } from 'undici';
 import { outboundFetch } from '../../core/outbound.js';
 import { outboundProxy } from '../../core/proxies.js';
 import { outboundTls } from '../../core/certificates.js';
-import { TRASHCAN_REPO } from '@arca/contracts';
+import { ARTIFACT_MESSAGES, TRASHCAN_REPO, formatMessage as fill } from '@arca/contracts';
+import { HttpError } from '../../core/errors.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { cacheRemoteFile, virtualMembers, type ArtifactContext } from './artifacts.service.js';
 import { findItem } from './artifacts.store.js';
@@ -37,6 +38,21 @@ async function readCached(ctx: ArtifactContext, repo: RepositoryRow, path: strin
  * Fetches a file from a remote repository's upstream and caches it. Undefined when the upstream
  * does not have it or cannot be reached. Concurrent requests for one path share one fetch.
  */
+/** Why a request to an upstream failed, in words (the network's code, the policy's refusal). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name could not be resolved';
+  if (code === 'ECONNREFUSED') return 'the connection was refused';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return 'the connection timed out';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'it did not answer in time';
+  return cause?.message ?? (error as Error).message;
+}
+
+/** The 502 a request for a remote repository's file gets when its upstream cannot answer. */
+const upstreamUnavailable = (repo: RepositoryRow, url: string, reason: string) =>
+  new HttpError(502, fill(ARTIFACT_MESSAGES.upstreamUnavailable, { key: repo.key, url: new URL(url).origin, reason }));
+
 export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: string): Promise<ItemRow | undefined> {
   const key = `${repo.key}/${path}`;
   const running = inflight.get(key);
@@ -80,7 +96,12 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
       }
     } catch (error) {
       ctx.log?.warn({ err: error, repo: repo.key, path }, 'fetching from the upstream failed');
-      return undefined;
+      // unreachable is not "no such package": the client is told which repository and why
+      throw upstreamUnavailable(repo, url, reasonOf(error));
+    }
+    if (response.status >= 500 || response.status === 429) {
+      await response.body?.cancel().catch(() => undefined);
+      throw upstreamUnavailable(repo, url, `it answered ${response.status} ${response.statusText}`.trim());
     }
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => undefined);
@@ -119,18 +140,29 @@ export async function resolveItem(
 ): Promise<Resolved | undefined> {
   if (repo.rclass === 'virtual') {
     // a member the caller may not read is not consulted: the virtual repository grants nothing of its own
+    let unavailable: HttpError | undefined;
     for (const member of await virtualMembers(ctx.db, repo)) {
       if (!(await mayRead(member.key, path))) continue;
-      const found = await resolveItem(ctx, member, path, mayRead);
-      if (found) return found;
+      try {
+        const found = await resolveItem(ctx, member, path, mayRead);
+        if (found) return found;
+      } catch (error) {
+        // a member whose upstream is down: the next members may have it; if none has, say why
+        if (!(error instanceof HttpError) || error.statusCode !== 502) throw error;
+        unavailable ??= error;
+      }
     }
+    if (unavailable) throw unavailable;
     return undefined;
   }
   const cached = await findItem(ctx.db, repo.key, path);
   const maxAge = repo.rclass === 'remote' && cached ? ctx.metadataMaxAgeMs?.(repo, path) : undefined;
   if (cached && maxAge !== undefined && cached.modified_at + maxAge <= Date.now()) {
     // stale metadata: ask the upstream again, and serve the cached copy when it cannot answer
-    const fresh = await fetchRemote(ctx, repo, path);
+    const fresh = await fetchRemote(ctx, repo, path).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 502) return undefined;
+      throw error;
+    });
     return { repo, item: fresh ?? cached };
   }
   if (cached) return { repo, item: cached };

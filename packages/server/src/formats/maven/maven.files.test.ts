@@ -65,6 +65,25 @@ describe.each(ENGINES)('Maven repositories on %s', (engine) => {
     await t.close();
   });
 
+  it('answers 502 naming the repository when a remote cannot reach its upstream, not "not found"', async () => {
+    await createRepo(t.app, 'central-down', {
+      rclass: 'remote',
+      packageType: 'maven',
+      url: 'https://repo.upstream.invalid/maven2/',
+    });
+    await createRepo(t.app, 'all', { rclass: 'virtual', packageType: 'maven', repositories: ['libs', 'central-down'] });
+    for (const path of [
+      'central-down/org/apache/maven/plugins/maven-metadata.xml',
+      'all/org/acme/tool/1.0/tool-1.0.pom',
+    ]) {
+      const res = await get(`/artifactory/${path}`);
+      expect(res.statusCode, path).toBe(502);
+      expect(res.json().errors[0].message, path).toBe(
+        "The remote repository 'central-down' could not get an answer from its upstream https://repo.upstream.invalid: its host name could not be resolved",
+      );
+    }
+  });
+
   it('calculates maven-metadata.xml on every deploy and delete, and replaces one a client sends', async () => {
     for (const v of ['1.10', '1.2', '2.0-SNAPSHOT']) {
       expect((await put(t.app, `/artifactory/libs/org/acme/app/${v}/app-${v}.jar`, `jar ${v}`)).statusCode).toBe(201);

@@ -203,6 +203,26 @@ describe.each(ENGINES)('Python package index on %s', (engine) => {
     expect((await get(`${API}/pypi-local/simple/demo/`, {})).statusCode).toBe(401);
   });
 
+  it('says an unreachable upstream is unreachable, naming the repository, instead of "no such package"', async () => {
+    await createRepo(t.app, 'pypi-down', {
+      rclass: 'remote',
+      packageType: 'pypi',
+      url: 'https://pypi.upstream.invalid/',
+    });
+    await createRepo(t.app, 'pypi-all', {
+      rclass: 'virtual',
+      packageType: 'pypi',
+      repositories: ['pypi-local', 'pypi-down'],
+    });
+    for (const url of [`${API}/pypi-down/simple/requests/`, `${API}/pypi-all/simple/requests/`]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(502);
+      expect(res.body, url).toContain(
+        "The remote repository 'pypi-down' could not get an answer from its upstream https://pypi.upstream.invalid: its host name could not be resolved",
+      );
+    }
+  });
+
   it('proxies an upstream index in a remote repository and merges it into a virtual one', async () => {
     const upstream = await startTestApp(engine);
     try {
