@@ -10,6 +10,9 @@ import {
   type Properties,
 } from '@arca/contracts';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
+import { outboundFetch } from '../../core/outbound.js';
+import { outboundProxy } from '../../core/proxies.js';
+import { outboundTls } from '../../core/certificates.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
 import { listRepositories } from '../repositories/index.js';
@@ -107,6 +110,18 @@ export interface RepoContent {
    * `read` is checked; never fetched from an upstream. Undefined when absent.
    */
   stored(repoKey: string, path: string): Promise<ItemRow | undefined>;
+  /** A virtual repository's members the caller may read, in resolution order; any other repository: itself. */
+  members(repo: RepositoryRow): Promise<RepositoryRow[]>;
+  /**
+   * A request to a remote repository's upstream at a path relative to its URL (an API call the
+   * format passes on, npm's audit): the repository's credentials (to its own host only), proxy,
+   * client certificate and the outbound policy, as its fetches have them; `read` is checked.
+   */
+  upstreamRequest(
+    repo: RepositoryRow,
+    path: string,
+    init?: { method?: string; headers?: Record<string, string>; body?: string },
+  ): Promise<Response>;
   /** The bytes of a resolved file, or a range of them (inclusive end). */
   open(item: ItemRow, range?: { start: number; end: number }): Readable;
   /**
@@ -217,6 +232,41 @@ export function repoContent(request: FastifyRequest): RepoContent {
     async stored(repoKey, path) {
       await requirePermission(request, 'read', repoKey, path);
       return findItem(db, repoKey, path);
+    },
+
+    async members(repo) {
+      await requirePermission(request, 'read', repo.key, '', { below: true });
+      if (repo.rclass !== 'virtual') return [repo];
+      const readable: RepositoryRow[] = [];
+      for (const member of await virtualMembers(db, repo)) {
+        if (await isAllowed(db, principal, 'read', member.key, '')) readable.push(member);
+      }
+      return readable;
+    },
+
+    async upstreamRequest(repo, path, init = {}) {
+      await requirePermission(request, 'read', repo.key, '');
+      if (repo.rclass !== 'remote') throw new Error(`'${repo.key}' is no remote repository`);
+      const base = repo.url.endsWith('/') ? repo.url : `${repo.url}/`;
+      const url = new URL(path.replace(/^\/+/, ''), base);
+      const auth: Record<string, string> =
+        repo.username && url.host === new URL(base).host
+          ? { authorization: `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}` }
+          : {};
+      const [allowed, proxy, tls] = await Promise.all([
+        allowedOutboundHosts(db, config.outboundAllowedHosts),
+        outboundProxy(db, repo.proxy_key),
+        outboundTls(db, repo.client_tls_certificate),
+      ]);
+      const answer = await outboundFetch(url.toString(), {
+        method: init.method ?? 'GET',
+        headers: { ...init.headers, ...auth },
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        allowed,
+        ...(proxy ? { proxy } : {}),
+        ...(tls ? { tls } : {}),
+      });
+      return answer as unknown as Response;
     },
 
     open: (item, range) => store.read(item.sha256!, range),

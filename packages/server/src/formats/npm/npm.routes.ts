@@ -13,12 +13,14 @@ import { repoContent } from '../../features/artifacts/index.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { NpmPackages, checkName } from './npm.service.js';
 import { present, tarballPath, type Packument } from './npm.packument.js';
+import { auditBody, auditThrough, type AuditKind } from './npm.audit.js';
 
 const PREFIX = '/artifactory/api/npm/';
 
 /** What an address under `/artifactory/api/npm/{repoKey}/` asks for. */
 type NpmAddress =
   | { kind: 'ping' | 'whoami' | 'search' | 'webLogin' | 'webLoginDone' }
+  | { kind: 'audit'; audit: AuditKind }
   | { kind: 'login'; user: string }
   | { kind: 'tags'; name: string; tag?: string }
   | { kind: 'packument'; name: string }
@@ -54,6 +56,8 @@ export function parseAddress(rest: string): NpmAddress {
     if (what === 'v1' && more[0] === 'search' && more.length === 1) return { kind: 'search' };
     if (what === 'v1' && more[0] === 'login' && more.length === 1) return { kind: 'webLogin' };
     if (what === 'v1' && more[0] === 'done' && more.length === 1) return { kind: 'webLoginDone' };
+    if (what === 'npm' && more.join('/') === 'v1/security/advisories/bulk') return { kind: 'audit', audit: 'bulk' };
+    if (what === 'npm' && more.join('/') === 'v1/security/audits/quick') return { kind: 'audit', audit: 'quick' };
     if (what === 'user' && more.length === 1 && decode(more[0]!).startsWith('org.couchdb.user:')) {
       return { kind: 'login', user: decode(more[0]!).slice('org.couchdb.user:'.length) };
     }
@@ -241,6 +245,12 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
   // npm's web login: the client gets where to send its user and where to wait for the token
   app.post(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
+    if (address.kind === 'audit') {
+      const content = repoContent(request);
+      const repo = await content.repository(repoKey);
+      const body = auditBody(request.body as Buffer | undefined, request.headers['content-encoding']);
+      return reply.send(await auditThrough(content, repo, address.audit, body));
+    }
     if (address.kind !== 'webLogin') throw notFound(NPM_MESSAGES.notFound);
     const content = repoContent(request);
     await content.repository(repoKey);
