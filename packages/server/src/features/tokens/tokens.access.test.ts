@@ -195,6 +195,30 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
     expect(users.statusCode).toBe(200);
   });
 
+  it("answers the token calls scripts make with Artifactory's base URL, and revokes by value as documented", async () => {
+    // a client given http://host/artifactory as its base calls the access service under it
+    const created = await form('/artifactory/access/api/v1/tokens', { username: 'ann' }, ADMIN_BASIC);
+    expect(created.statusCode).toBe(200);
+    const { access_token, token_id } = created.json() as { access_token: string; token_id: string };
+    expect((await read(access_token)).statusCode).toBe(200);
+    const listed = await t.app.inject({ url: '/artifactory/access/api/v1/tokens', headers: ADMIN_BASIC });
+    expect((listed.json() as { tokens: { token_id: string }[] }).tokens.map((x) => x.token_id)).toContain(token_id);
+    // revoke by value: DELETE with the token in the body answers the revoked token's id
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: '/access/api/v1/tokens/revoke',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: { token: access_token },
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ 'revoked-token-id': token_id });
+    expect((await read(access_token)).statusCode).toBe(401);
+    // the older revoke answers 200 for a token revoked already or unknown, as Artifactory's does
+    for (const fields of [{ token: access_token }, { token_id }]) {
+      expect((await form('/artifactory/api/security/token/revoke', fields, ADMIN_BASIC)).statusCode).toBe(200);
+    }
+  });
+
   it('answers the older /api/security/token call with member-of-groups scopes, and its revoke', async () => {
     await t.app.inject({
       method: 'PUT',
@@ -209,7 +233,9 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
     );
     expect(legacy.statusCode).toBe(200);
     const token = legacy.json() as { access_token: string; scope: string; expires_in: number };
-    expect([token.scope, token.expires_in]).toEqual(['applied-permissions/groups:readers', 120]);
+    // the fields Artifactory documents for this call, the scope in its words, and nothing else
+    expect(Object.keys(token).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
+    expect([token.scope, token.expires_in]).toEqual(['api:* member-of-groups:readers', 120]);
     // the token carries only the group's rights (none on libs)
     expect((await read(token.access_token)).statusCode).toBe(403);
     expect(

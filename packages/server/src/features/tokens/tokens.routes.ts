@@ -13,7 +13,7 @@ import {
   createTokenSchema,
   createdTokenSchema,
 } from '@arca/contracts';
-import { badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
+import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { verifyPassword } from '../../core/passwords.js';
 import type { UserRow } from '../../db/schema.js';
 import { recordWith } from '../../core/audit.js';
@@ -99,6 +99,15 @@ const tokenListSchema = z.object({
       last_used: z.number().int().optional(),
     }),
   ),
+});
+
+/** The older call's answer, exactly the fields Artifactory documents for it. */
+const legacyTokenAnswerSchema = z.object({
+  access_token: z.string(),
+  expires_in: z.number().int(),
+  scope: z.string(),
+  token_type: z.literal('Bearer'),
+  refresh_token: z.string().optional(),
 });
 
 const legacyTokenRequestSchema = z.object({
@@ -358,58 +367,119 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     return getUser(app.db, username);
   }
 
-  app.post(
-    tokensPath,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Create an access token (JSON or form), or refresh one with grant_type=refresh_token',
-        body: tokenRequestSchema,
-        response: { 200: tokenAnswerSchema },
-      },
-    },
-    async (request) => {
-      const body = request.body;
-      if (body.grant_type === 'refresh_token') {
-        if (!body.refresh_token) throw badRequest('refresh_token is required with grant_type=refresh_token.');
-        const refreshed = await refreshAccessToken(app.db, body.refresh_token, body.access_token, (owner) =>
-          tokenCreated(request, owner.name, 'refresh access token'),
-        );
-        return tokenAnswer(refreshed);
-      }
-      const owner = await tokenOwner(request, body.username);
-      const created = await createAccessToken(
-        app.db,
-        owner,
-        {
-          description: body.description || 'REST API',
-          expiresIn: body.expires_in ?? 0,
-          scope: body.scope ?? TOKEN_SCOPE_USER,
-          refreshable: body.refreshable ?? false,
+  // the access service's token calls, also under /artifactory (clients given Artifactory's base URL call them there)
+  for (const tokens of [tokensPath, `/artifactory${tokensPath}`]) {
+    app.post(
+      tokens,
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'Create an access token (JSON or form), or refresh one with grant_type=refresh_token',
+          body: tokenRequestSchema,
+          response: { 200: tokenAnswerSchema },
         },
-        tokenCreated(request, owner.name),
-      );
-      return tokenAnswer(created);
-    },
-  );
+      },
+      async (request) => {
+        const body = request.body;
+        if (body.grant_type === 'refresh_token') {
+          if (!body.refresh_token) throw badRequest('refresh_token is required with grant_type=refresh_token.');
+          const refreshed = await refreshAccessToken(app.db, body.refresh_token, body.access_token, (owner) =>
+            tokenCreated(request, owner.name, 'refresh access token'),
+          );
+          return tokenAnswer(refreshed);
+        }
+        const owner = await tokenOwner(request, body.username);
+        const created = await createAccessToken(
+          app.db,
+          owner,
+          {
+            description: body.description || 'REST API',
+            expiresIn: body.expires_in ?? 0,
+            scope: body.scope ?? TOKEN_SCOPE_USER,
+            refreshable: body.refreshable ?? false,
+          },
+          tokenCreated(request, owner.name),
+        );
+        return tokenAnswer(created);
+      },
+    );
 
-  // revoking by the token itself (what a script holds), for its owner or an administrator
-  app.post(
-    `${tokensPath}/revoke`,
-    {
-      config: { access },
-      schema: { summary: 'Revoke a token by its value; answers text', body: z.object({ token: z.string().min(1) }) },
-    },
-    async (request, reply) => {
-      await revokeAccessTokenBySecret(
-        app.db,
-        request.body.token,
-        isAdminCaller(request) ? undefined : caller(request).id,
-        tokenRevoked(request),
-      );
-      return reply.type('text/plain').send(TOKEN_MESSAGES.revoked);
-    },
-  );
+    // revoking by the token itself (what a script holds), for its owner or an administrator
+    app.post(
+      `${tokens}/revoke`,
+      {
+        config: { access },
+        schema: { summary: 'Revoke a token by its value; answers text', body: z.object({ token: z.string().min(1) }) },
+      },
+      async (request, reply) => {
+        await revokeAccessTokenBySecret(
+          app.db,
+          request.body.token,
+          isAdminCaller(request) ? undefined : caller(request).id,
+          tokenRevoked(request),
+        );
+        return reply.type('text/plain').send(TOKEN_MESSAGES.revoked);
+      },
+    );
+
+    // Artifactory's "revoke token by value": the token (JWT or reference) in the body
+    app.delete(
+      `${tokens}/revoke`,
+      {
+        config: { access },
+        schema: {
+          summary: 'Revoke a token by its value (JSON or form body)',
+          body: z.object({ token: z.string().min(1) }),
+          response: { 200: z.object({ 'revoked-token-id': z.string() }) },
+        },
+      },
+      async (request) => {
+        const revoked = await revokeAccessTokenBySecret(
+          app.db,
+          request.body.token,
+          isAdminCaller(request) ? undefined : caller(request).id,
+          tokenRevoked(request),
+        );
+        return { 'revoked-token-id': revoked.id };
+      },
+    );
+
+    app.get(
+      tokens,
+      {
+        config: { access },
+        schema: { summary: "The caller's tokens (administrators: everyone's)", response: { 200: tokenListSchema } },
+      },
+      async (request) => {
+        const tokens = await listAccessTokens(app.db, isAdminCaller(request) ? undefined : caller(request).id);
+        return {
+          tokens: tokens.map((t) => ({
+            token_id: t.id,
+            subject: t.user,
+            description: t.description,
+            scope: t.scope,
+            issued_at: Math.floor(Date.parse(t.createdAt) / 1000),
+            ...(t.expiresAt ? { expiry: Math.floor(Date.parse(t.expiresAt) / 1000) } : {}),
+            ...(t.lastUsedAt ? { last_used: Math.floor(Date.parse(t.lastUsedAt) / 1000) } : {}),
+          })),
+        };
+      },
+    );
+
+    app.delete(
+      `${tokens}/:id`,
+      { config: { access }, schema: { summary: 'Revoke a token by its id', params: idParams } },
+      async (request, reply) => {
+        await revokeAccessToken(
+          app.db,
+          request.params.id,
+          isAdminCaller(request) ? undefined : caller(request).id,
+          tokenRevoked(request),
+        );
+        return reply.status(200).send();
+      },
+    );
+  }
 
   // the public key that verifies the tokens offline (PEM)
   app.get(
@@ -428,7 +498,7 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: "Artifactory's older token call (form: username, scope, expires_in, refreshable)",
         body: legacyTokenRequestSchema,
-        response: { 200: tokenAnswerSchema },
+        response: { 200: legacyTokenAnswerSchema },
       },
     },
     async (request) => {
@@ -447,7 +517,15 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         tokenCreated(request, owner.name),
       );
-      return tokenAnswer(created);
+      const { access_token, expires_in, refresh_token } = tokenAnswer(created);
+      return {
+        access_token,
+        expires_in,
+        // the scope in the older call's own words
+        scope: `api:* member-of-groups:${groups || '*'}`,
+        token_type: 'Bearer' as const,
+        ...(refresh_token ? { refresh_token } : {}),
+      };
     },
   );
   app.post(
@@ -462,47 +540,16 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const owner = isAdminCaller(request) ? undefined : caller(request).id;
-      if (request.body.token) await revokeAccessTokenBySecret(app.db, request.body.token, owner, tokenRevoked(request));
+      // as Artifactory: 200 also for a token revoked already or never known
+      const tolerant = (error: unknown) => {
+        if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+      };
+      if (request.body.token)
+        await revokeAccessTokenBySecret(app.db, request.body.token, owner, tokenRevoked(request)).catch(tolerant);
       else if (request.body.token_id)
-        await revokeAccessToken(app.db, request.body.token_id, owner, tokenRevoked(request));
+        await revokeAccessToken(app.db, request.body.token_id, owner, tokenRevoked(request)).catch(tolerant);
       else throw badRequest('token or token_id is required.');
       return {};
-    },
-  );
-
-  app.get(
-    tokensPath,
-    {
-      config: { access },
-      schema: { summary: "The caller's tokens (administrators: everyone's)", response: { 200: tokenListSchema } },
-    },
-    async (request) => {
-      const tokens = await listAccessTokens(app.db, isAdminCaller(request) ? undefined : caller(request).id);
-      return {
-        tokens: tokens.map((t) => ({
-          token_id: t.id,
-          subject: t.user,
-          description: t.description,
-          scope: t.scope,
-          issued_at: Math.floor(Date.parse(t.createdAt) / 1000),
-          ...(t.expiresAt ? { expiry: Math.floor(Date.parse(t.expiresAt) / 1000) } : {}),
-          ...(t.lastUsedAt ? { last_used: Math.floor(Date.parse(t.lastUsedAt) / 1000) } : {}),
-        })),
-      };
-    },
-  );
-
-  app.delete(
-    `${tokensPath}/:id`,
-    { config: { access }, schema: { summary: 'Revoke a token by its id', params: idParams } },
-    async (request, reply) => {
-      await revokeAccessToken(
-        app.db,
-        request.params.id,
-        isAdminCaller(request) ? undefined : caller(request).id,
-        tokenRevoked(request),
-      );
-      return reply.status(200).send();
     },
   );
 };
