@@ -96,9 +96,9 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
     expect(stored.handlers).not.toContain('pssst');
 
     const changed = await call('PUT', '/subscriptions/ci-hook', {
-      ...subscription('ignored-key', 'https://ci.example.com/other'),
+      ...subscription('ignored-key', 'https://ci.example.com/hook'),
       description: 'changed',
-      handlers: [{ handler_type: 'webhook', url: 'https://ci.example.com/other', secret: WEBHOOK_SECRET_MASK }],
+      handlers: [{ handler_type: 'webhook', url: 'https://ci.example.com/hook', secret: WEBHOOK_SECRET_MASK }],
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toMatchObject({
@@ -106,6 +106,14 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       description: 'changed',
       handlers: [{ secret: WEBHOOK_SECRET_MASK }],
     });
+    // a new address does not inherit the secret: it must be given again
+    const moved = await call('PUT', '/subscriptions/ci-hook', {
+      ...subscription('ci-hook', 'https://ci.example.com/other'),
+      description: 'changed',
+      handlers: [{ handler_type: 'webhook', url: 'https://ci.example.com/other', secret: WEBHOOK_SECRET_MASK }],
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().handlers[0]).not.toHaveProperty('secret');
     expect((await call('GET', '/subscriptions/ignored-key')).statusCode).toBe(404);
     expect((await call('GET', '/subscriptions')).json().map((w: { key: string }) => w.key)).toEqual(['ci-hook']);
 
@@ -116,7 +124,7 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       .select('action')
       .where('category', '=', 'webhook')
       .execute();
-    expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'delete']);
+    expect(audit.map((a) => a.action)).toEqual(['create', 'update', 'update', 'delete']);
   });
 
   it('answers the domains with their event types', async () => {
@@ -250,6 +258,36 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
     );
     expect([unreachable.statusCode, messages(unreachable)]).toEqual([504, [WEBHOOK_MESSAGES.testUnreachable]]);
     answer = 200;
+  });
+
+  it('sends the stored secret only to the stored address when a test asks for it by its mask', async () => {
+    const heard: { url: string; signature: string | undefined }[] = [];
+    const listener = http.createServer((req, res) => {
+      heard.push({ url: req.url ?? '', signature: req.headers['x-jfrog-event-auth'] as string | undefined });
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      expect((await call('POST', '/subscriptions', subscription('signed-hook', `${at}/real`), open)).statusCode).toBe(
+        201,
+      );
+      const probe = await call(
+        'POST',
+        '/subscriptions/test',
+        {
+          ...subscription('signed-hook', `${at}/attacker`),
+          handlers: [{ handler_type: 'webhook', url: `${at}/attacker`, secret: WEBHOOK_SECRET_MASK }],
+        },
+        open,
+      );
+      expect(probe.statusCode).toBe(200);
+      expect(heard.map((h) => h.url)).toEqual(['/real']);
+      expect(heard[0]!.signature).toBeTruthy();
+    } finally {
+      listener.close();
+    }
   });
 
   it('is for administrators only: 403 on every call, 401 without credentials', async () => {

@@ -96,13 +96,16 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { key, event_filter: filter, handlers } = request.body;
-      const handler = handlers[0]!;
-      await checkReceiver(app, handler.url);
+      let handler = handlers[0]!;
       let secret = handler.secret;
       if (secret === WEBHOOK_SECRET_MASK) {
+        // the stored secret is sent only where it was stored for: the stored handler's own URL
         const stored = key ? await findWebhook(db, key) : undefined;
-        secret = stored ? (await openHandlers(db, stored))[0]?.secret : undefined;
+        const opened = stored ? (await openHandlers(db, stored))[0] : undefined;
+        secret = opened?.secret;
+        if (opened) handler = { ...handler, url: opened.url };
       }
+      await checkReceiver(app, handler.url);
       const body = JSON.stringify(
         payloadOf(
           app,

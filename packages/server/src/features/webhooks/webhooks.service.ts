@@ -160,7 +160,9 @@ async function storedHandlers(
       throw badRequest(formatMessage(WEBHOOK_MESSAGES.proxyUnknown, { name: handler.proxy }));
     }
     await checkReceiver(app, handler.url);
-    const kept = secret === WEBHOOK_SECRET_MASK ? previous[index]?.sealedSecret : undefined;
+    // the stored secret stays only with the address it was given for: a new URL needs it again
+    const before = previous[index];
+    const kept = secret === WEBHOOK_SECRET_MASK && before?.url === handler.url ? before.sealedSecret : undefined;
     const sealedSecret =
       kept ?? (secret && secret !== WEBHOOK_SECRET_MASK ? await seal(app.db, sealContext(key), secret) : undefined);
     stored.push({ ...handler, ...(sealedSecret ? { sealedSecret } : {}) });

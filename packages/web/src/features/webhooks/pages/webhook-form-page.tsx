@@ -372,7 +372,7 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
                 name="secret"
                 extra={
                   current.secret === WEBHOOK_SECRET_MASK
-                    ? 'A secret is stored; leave it to keep it, or type a new one.'
+                    ? 'A secret is stored for this URL; leave it to keep it, or type a new one. A new URL needs the secret again.'
                     : 'Sent in the X-JFrog-Event-Auth header, or used to sign the body.'
                 }
               >
