@@ -374,7 +374,39 @@ export async function readManifest(from: string): Promise<BackupManifest> {
     throw new Error(`${from} holds a backup of an unknown format (${String(manifest.format)}).`);
   // the first backups did not say how their database was captured: each engine had one way then
   manifest.database.method ??= manifest.engine === 'postgres' ? 'export' : 'sqlite-backup';
+  // every name the manifest gives is a file of the backup's own folders, never a way out of them
+  const names = [
+    manifest.binaryList,
+    ...(manifest.coldList ? [manifest.coldList] : []),
+    ...(manifest.database.file ? [manifest.database.file] : []),
+    ...(manifest.keys ?? []),
+    ...Object.keys(manifest.database.tables ?? {}),
+  ];
+  const outside = names.find(
+    (name) => typeof name !== 'string' || !name.split('/').every((part) => PLAIN_NAME.test(part)),
+  );
+  if (outside !== undefined) {
+    throw new Error(`${from} holds a manifest that names '${String(outside)}', which is no file of the backup.`);
+  }
   return manifest;
+}
+
+/** One part of a path a manifest names: no '..', no absolute path, nothing hidden. */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
+
+/** A list of binaries (`<sha256> <size>` lines), each line checked. */
+function binaryLines(text: string, what: string): { sha256: string; size: number }[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha256, size] = line.split(' ');
+      if (!SHA256.test(sha256 ?? '') || !Number.isSafeInteger(Number(size)))
+        throw new Error(
+          `The backup is damaged: its ${what} holds a line that names no binary ('${line.slice(0, 80)}').`,
+        );
+      return { sha256: sha256!, size: Number(size) };
+    });
 }
 
 /**
@@ -423,13 +455,7 @@ export async function restore(
   }
 
   // everything is checked before anything is written
-  const list = (await fs.promises.readFile(path.join(from, manifest.binaryList), 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [sha256, size] = line.split(' ');
-      return { sha256: sha256!, size: Number(size) };
-    });
+  const list = binaryLines(await fs.promises.readFile(path.join(from, manifest.binaryList), 'utf8'), 'binary list');
   if (list.length !== manifest.binaries.count) throw new Error('The backup is incomplete: its binary list is short.');
   let checked = 0;
   await pMap(
@@ -444,13 +470,7 @@ export async function restore(
     { concurrency: COPIES_IN_FLIGHT },
   );
   const coldList = manifest.coldList
-    ? (await fs.promises.readFile(path.join(from, manifest.coldList), 'utf8'))
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => {
-          const [sha256, size] = line.split(' ');
-          return { sha256: sha256!, size: Number(size) };
-        })
+    ? binaryLines(await fs.promises.readFile(path.join(from, manifest.coldList), 'utf8'), 'list of archived binaries')
     : [];
   if (manifest.cold && coldList.length !== manifest.cold.count)
     throw new Error('The backup is incomplete: its list of archived binaries is short.');

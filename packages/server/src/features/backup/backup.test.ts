@@ -324,6 +324,31 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         store: fileStore(restoredDir),
       }),
     ).rejects.toThrow('holds no backup: manifest.json is missing.');
+    // a manifest naming files outside the backup's folders is refused before anything is read or written
+    const escaping = path.join(scratch, 'escaping');
+    fs.cpSync(target, escaping, { recursive: true });
+    const written = JSON.parse(fs.readFileSync(path.join(escaping, 'manifest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    for (const [field, value] of [
+      ['keys', ['../../../../tmp/arca-escaped-key']],
+      ['binaryList', '../../etc/passwd'],
+      ['binaryList', '/etc/passwd'],
+    ] as const) {
+      fs.writeFileSync(path.join(escaping, 'manifest.json'), JSON.stringify({ ...written, [field]: value }));
+      await expect(
+        restore({
+          dataDir: restoredDir,
+          from: escaping,
+          open: () => openDatabase({ dataDir: restoredDir }).db,
+          migrate: migrateToLatest,
+          store: fileStore(restoredDir),
+        }),
+      ).rejects.toThrow(/holds a manifest that names '.*', which is no file of the backup\./);
+    }
+    expect(fs.existsSync(restoredDir)).toBe(false);
+    expect(fs.existsSync('/tmp/arca-escaped-key')).toBe(false);
   });
 
   it('backs up from the console into a new folder each time, copying only the new binaries', async () => {
