@@ -36,7 +36,7 @@ export const SETTING_DEFAULTS = {
   /** Security settings other than anonymous access; missing fields take the configured defaults. */
   'security.policy': {} as Partial<Omit<SecuritySettings, 'anonymousAccess'>>,
   /** SMTP settings; see features/mail. */
-  mail: {} as Partial<MailSettings>,
+  mail: {} as Partial<MailSettings> & { sealedPassword?: string },
   /** The key that signs container registry tokens (base64), made on first use and shared by every node. */
   'registry.tokenKey': '' as string,
   /** The key that seals encrypted passwords (base64), made on first use and shared by every node. */

@@ -3,6 +3,7 @@ import { EMAIL_PATTERN, MAIL_MESSAGES, PASSWORD_FLOW_MESSAGES, type MailSettings
 import type { Db } from '../../db/database.js';
 import { HttpError, badRequest } from '../../core/errors.js';
 import { getSetting, putSetting } from '../../core/settings.store.js';
+import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 
 export const MAIL_DEFAULTS: MailSettings = {
   enabled: false,
@@ -17,10 +18,17 @@ export const MAIL_DEFAULTS: MailSettings = {
   externalUrl: '',
 };
 
-/** The stored settings, password included (server side only). */
+const SEAL_CONTEXT = 'mail-password';
+
+/** The stored settings, password included and opened (server side only). */
 export async function getMailSettings(db: Db): Promise<MailSettings> {
-  return { ...MAIL_DEFAULTS, ...(await getSetting(db, 'mail')) };
+  const { sealedPassword, ...stored } = await getSetting(db, 'mail');
+  // the password is kept sealed; one stored in clear before that is read as it is until the next save
+  const password = sealedPassword ? ((await unseal(db, SEAL_CONTEXT, sealedPassword)) ?? '') : (stored.password ?? '');
+  return { ...MAIL_DEFAULTS, ...stored, password };
 }
+
+registerSecretSource('mail', async (db) => [(await getMailSettings(db)).password]);
 
 /** What the console sees: the password is never sent back. */
 export async function readMailSettings(db: Db): Promise<MailSettings> {
@@ -41,12 +49,14 @@ export async function saveMailSettings(db: Db, input: MailSettings): Promise<voi
   }
   const current = await getMailSettings(db);
   const { passwordSet: _ignored, ...rest } = input;
+  // an empty password on save keeps the stored one
+  const password = input.password === '' ? current.password : input.password;
   await putSetting(db, 'mail', {
     ...rest,
     host: rest.host.trim(),
     externalUrl: rest.externalUrl.replace(/\/+$/, ''),
-    // an empty password on save keeps the stored one
-    password: input.password === '' ? current.password : input.password,
+    password: '',
+    sealedPassword: password ? await seal(db, SEAL_CONTEXT, password) : '',
   });
 }
 

@@ -57,6 +57,14 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
       },
     });
     expect(mail.statusCode).toBe(200);
+    // the mail server's password is sealed at rest like every other stored secret
+    const stored = await t.app.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'mail')
+      .executeTakeFirstOrThrow();
+    expect(stored.value).not.toContain(MAIL_PASSWORD);
+    expect(stored.value).toContain('sealedPassword');
     const hook = await t.app.inject({
       method: 'POST',
       url: '/event/api/v1/subscriptions',
