@@ -4,6 +4,15 @@ import { databaseRateLimitStore } from './rate-limits.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { TERRAFORM_LOGIN_PORTS } from '@arca/contracts';
+
+/** Where `terraform login` listens for the code: localhost and 127.0.0.1, ports 10000 to 10010. */
+const TERRAFORM_LISTENERS = ['localhost', '127.0.0.1'].flatMap((host) =>
+  Array.from(
+    { length: TERRAFORM_LOGIN_PORTS[1] - TERRAFORM_LOGIN_PORTS[0] + 1 },
+    (_, i) => `http://${host}:${TERRAFORM_LOGIN_PORTS[0] + i}`,
+  ),
+);
 
 /**
  * The headers helmet sets for these options. They do not depend on the request, so they are
@@ -47,8 +56,9 @@ export const securityHeadersPlugin = fp(
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'", 'data:'],
-          // and `terraform login`'s listener on the user's own machine, which the console calls with the code
-          connectSrc: ["'self'", 'http://localhost:*', 'http://127.0.0.1:*'],
+          // and `terraform login`'s listener on the user's own machine, which the console calls with the
+          // code: exactly its ports, nothing else on the machine
+          connectSrc: ["'self'", ...TERRAFORM_LISTENERS],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
           formAction: ["'self'"],

@@ -380,6 +380,13 @@ describe('limits on guessing and flooding', () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
+    // the console may call terraform login's listener, and nothing else on the user's machine
+    const connect = /connect-src ([^;]+)/.exec(res.headers['content-security-policy'] as string)![1]!.split(' ');
+    expect(connect).toContain('http://localhost:10000');
+    expect(connect).toContain('http://127.0.0.1:10010');
+    expect(connect.filter((source) => source.includes('*'))).toEqual([]);
+    expect(connect).not.toContain('http://localhost:8080');
+    expect(connect).toHaveLength(1 + 2 * 11);
   });
 
   it('serves repository content inert: a downloaded HTML file may run nothing, be framed by no site, not be sniffed', async () => {
