@@ -1,8 +1,10 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import { dispatch } from './webhooks.delivery.js';
 
 interface Arrival {
   path: string;
@@ -353,6 +355,57 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
       expect(seen).toHaveLength(3);
     } finally {
       await new Promise((resolve) => back.close(resolve));
+    }
+  });
+  it('matches an event against the subscriptions as the database holds them, on a node whose cache lags', async () => {
+    // another node of the deployment, on the same database
+    const other = await startTestApp(engine, {
+      ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+      ...(t.config.databaseUrl ? { ARCA_DATABASE_URL: t.config.databaseUrl } : { ARCA_DATA_DIR: t.dataDir }),
+    });
+    try {
+      const event = (path: string): StoredEvent => ({
+        id: randomUUID(),
+        seq: 1_000_000,
+        type: 'artifact.deployed',
+        repoKey: 'libs-local',
+        path,
+        payload: { sha256: 'a'.repeat(64), size: 1 },
+        actor: 'admin',
+        createdAt: Date.now(),
+      });
+      const template = await subscribe(
+        'lagging-template',
+        'artifact',
+        ['deployed'],
+        { anyLocal: true },
+        {
+          url: receiver.url('/lagging'),
+        },
+      );
+      expect(template.statusCode).toBe(201);
+      const row = await t.app.db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('key', '=', 'lagging-template')
+        .executeTakeFirstOrThrow();
+      // the other node has looked at the subscriptions already (its configuration cache holds them)
+      await dispatch(other.app, event('warm/a.txt'));
+      // a subscription another process commits now: this node's cache has not caught up with it
+      await t.app.db
+        .insertInto('webhooks')
+        .values({ ...row, key: 'lagging-node', created_at: Date.now() })
+        .execute();
+      // an event the other node takes at once is matched against the new subscription too
+      expect(await dispatch(other.app, event('fresh/b.txt'))).toBeGreaterThanOrEqual(1);
+      const rows = await t.app.db
+        .selectFrom('webhook_deliveries')
+        .select('webhook_key')
+        .where('webhook_key', '=', 'lagging-node')
+        .execute();
+      expect(rows).toHaveLength(1);
+    } finally {
+      await other.close();
     }
   });
 });

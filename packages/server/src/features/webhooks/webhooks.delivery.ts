@@ -21,6 +21,7 @@ import { openHandlers } from './webhooks.service.js';
 import {
   claimDeliveries,
   pendingQueues,
+  currentWebhooks,
   enabledWebhooks,
   findWebhook,
   insertDeliveries,
@@ -109,7 +110,7 @@ export function matches(hook: WebhookRow, described: DomainEvent): boolean {
  * sends the same bytes. Applying an event twice (a crash before it was marked done) adds nothing.
  */
 export async function dispatch(app: FastifyInstance, event: StoredEvent): Promise<number> {
-  const hooks = await enabledWebhooks(app.db);
+  const hooks = await currentWebhooks(app.db);
   if (!hooks.length) return 0;
   const described = await domainEventsOf(app, event);
   const rows: DeliveryRow[] = [];

@@ -21,6 +21,15 @@ export function enabledWebhooks(db: Db): Promise<WebhookRow[]> {
   );
 }
 
+/**
+ * The enabled subscriptions as the database holds them now, never a process's cached copy: what
+ * an event is matched against. A node whose cache lags a subscription made on another node would
+ * otherwise take the event as handled and it would never be sent.
+ */
+export function currentWebhooks(db: Db): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().where('enabled', '=', 1).orderBy('key').execute();
+}
+
 export function findWebhook(db: Db, key: string): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhooks').selectAll().where('key', '=', key).executeTakeFirst();
 }
