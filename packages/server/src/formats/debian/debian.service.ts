@@ -58,6 +58,9 @@ function targetsOf(properties: Record<string, string[]>, architecture: string): 
   return targets;
 }
 
+/** What makes an entry one in an index: its package, version and architecture. */
+const entryKey = (s: Stanza) => `${field(s, 'Package')}\u0000${field(s, 'Version')}\u0000${field(s, 'Architecture')}`;
+
 const sameEntry = (a: Stanza, b: Stanza) =>
   ['Package', 'Version', 'Architecture'].every((f) => field(a, f) === field(b, f));
 
@@ -182,6 +185,8 @@ export class DebianIndexes {
     const key = `virtual|${repo.key}|${dist}|${releases.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
     return keep(key, async () => {
       const merged = new Map<string, Stanza[]>();
+      // per index, the entries taken so far by package, version and architecture: keyed, not compared pairwise
+      const taken = new Map<string, Set<string>>();
       for (const release of releases) {
         const stanza = parseStanzas((await this.content.read(release.item)).toString('utf8'))[0] ?? [];
         const components = (field(stanza, 'Components') ?? '').split(/\s+/).filter(Boolean);
@@ -190,9 +195,17 @@ export class DebianIndexes {
           for (const arch of archs) {
             const stanzas = await this.memberPackages(release, indexPath(dist, component, arch));
             if (!stanzas) continue;
-            const into = merged.get(`${component}/binary-${arch}`) ?? [];
-            for (const s of stanzas) if (!into.some((t) => sameEntry(s, t))) into.push(s);
-            merged.set(`${component}/binary-${arch}`, into);
+            const folder = `${component}/binary-${arch}`;
+            const into = merged.get(folder) ?? [];
+            const keys = taken.get(folder) ?? new Set<string>();
+            for (const s of stanzas) {
+              const key = entryKey(s);
+              if (keys.has(key)) continue;
+              keys.add(key);
+              into.push(s);
+            }
+            merged.set(folder, into);
+            taken.set(folder, keys);
           }
         }
       }
