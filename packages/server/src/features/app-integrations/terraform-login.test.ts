@@ -38,6 +38,9 @@ async function listener(ports: [number, number]) {
 
 describe.each(ENGINES)('terraform login on %s', (engine) => {
   let t: TestApp;
+  /** The console's call behind the authorise screen: a POST with the request's parameters. */
+  const authorize = (fields: Record<string, string>, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/oauth2/authorize', headers, payload: fields });
   let cookie: string;
   beforeAll(async () => {
     t = await startTestApp(engine);
@@ -77,7 +80,9 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
         state,
       });
       // 3. the browser opens the authorise screen, which asks the console's call for the redirect
-      const granted = await t.app.inject({ url: `/ui/api/v1/ui/oauth2/authorize?${query}`, headers: { cookie } });
+      const granted = await authorize(Object.fromEntries(query), { cookie, ...XHR });
+      // without the console's CSRF header (a link, a form of another site) no code is made
+      expect((await authorize(Object.fromEntries(query), { cookie })).statusCode).toBe(403);
       expect(granted.statusCode).toBe(200);
       const back = new URL(granted.json().redirectUri);
       expect(`${back.origin}${back.pathname}`).toBe(redirect);
@@ -102,10 +107,7 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
       const wrong = await exchange(randomBytes(32).toString('base64url'));
       expect([wrong.statusCode, wrong.json().error]).toEqual([400, 'invalid_grant']);
       // a failed exchange spends nothing: a new code for the next attempt
-      const again = new URL(
-        (await t.app.inject({ url: `/ui/api/v1/ui/oauth2/authorize?${query}`, headers: { cookie } })).json()
-          .redirectUri,
-      );
+      const again = new URL((await authorize(Object.fromEntries(query), { cookie, ...XHR })).json().redirectUri);
       const token = await exchange(verifier, again.searchParams.get('code')!);
       expect(token.statusCode).toBe(200);
       const { access_token: accessToken, token_type: tokenType } = token.json();
@@ -142,11 +144,7 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
       code_challenge_method: 'S256',
       response_type: 'code',
     };
-    const ask = (extra: Record<string, string>) =>
-      t.app.inject({
-        url: `/ui/api/v1/ui/oauth2/authorize?${new URLSearchParams({ ...base, ...extra })}`,
-        headers: { ...XHR, cookie },
-      });
+    const ask = (extra: Record<string, string>) => authorize({ ...base, ...extra }, { ...XHR, cookie });
     expect(messages(await ask({ redirect_uri: 'https://evil.example.com/login' }))[0]).toBe(
       TERRAFORM_MESSAGES.redirect,
     );
@@ -155,9 +153,7 @@ describe.each(ENGINES)('terraform login on %s', (engine) => {
       TERRAFORM_MESSAGES.error,
     );
     // signed out: no code at all
-    const anonymous = await t.app.inject({
-      url: `/ui/api/v1/ui/oauth2/authorize?${new URLSearchParams({ ...base, redirect_uri: 'http://localhost:10001/login' })}`,
-    });
+    const anonymous = await authorize({ ...base, redirect_uri: 'http://localhost:10001/login' }, XHR);
     expect(anonymous.statusCode).toBeGreaterThanOrEqual(401);
     // Terraform's client is none of the registered applications
     const admin = { authorization: `Basic ${Buffer.from('admin:Adm1n-test-password').toString('base64')}`, ...XHR };

@@ -85,10 +85,11 @@ async function authorizeTerraform(
 
 /** The console's call behind the Terraform authorise screen (spec part 2 §7.16). */
 export const terraformConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
+  // a POST, so that the console's CSRF header is required: a link cannot make a code for someone
+  app.post(
     '/ui/oauth2/authorize',
-    { config: { access: 'user' }, schema: { querystring: terraformAuthorizeQuerySchema } },
-    (request) => authorizeTerraform(request, request.query),
+    { config: { access: 'user' }, schema: { body: terraformAuthorizeQuerySchema } },
+    (request) => authorizeTerraform(request, request.body),
   );
 };
 

@@ -25,7 +25,7 @@ export function TerraformAuthorizePage() {
         .map((name) => [name, params.get(name) ?? undefined])
         .filter(([, value]) => value !== undefined),
     ) as Record<string, string>;
-    apiFetch<{ redirectUri: string }>('ui/oauth2/authorize', { query, silent: true }).then(
+    apiFetch<{ redirectUri: string }>('ui/oauth2/authorize', { method: 'POST', body: query, silent: true }).then(
       ({ redirectUri }) => {
         // the CLI's listener answers the browser; this page says what comes next
         void fetch(redirectUri, { mode: 'no-cors' }).then(
