@@ -5,6 +5,7 @@ import tar from 'tar-stream';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, createRepo, createUser, startTestApp, type TestApp } from '../test/harness.js';
+import { cargoPublishBody as publishBody } from '../test/cargo.js';
 
 const MiB = 1024 * 1024;
 
@@ -68,15 +69,6 @@ function moduleZipWithReadme(module: string, version: string, bytes: number): Pr
   zip.addBuffer(Buffer.alloc(bytes, 'a'), `${module}@${version}/README.md`);
   zip.end();
   return buffer(zip.outputStream);
-}
-
-/** cargo's publish request: the JSON's and the crate's lengths, 32-bit little-endian, before each. */
-function publishBody(metadata: Record<string, unknown>, crate: Buffer): Buffer {
-  const json = Buffer.from(JSON.stringify(metadata));
-  const lengths = [Buffer.alloc(4), Buffer.alloc(4)];
-  lengths[0]!.writeUInt32LE(json.length);
-  lengths[1]!.writeUInt32LE(crate.length);
-  return Buffer.concat([lengths[0]!, json, lengths[1]!, crate]);
 }
 
 /** What a test builds once for both database engines. */

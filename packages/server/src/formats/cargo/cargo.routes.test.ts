@@ -3,6 +3,7 @@ import tar from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, createRepo, put, startTestApp, type TestApp } from '../../test/harness.js';
 import { indexFilePath } from './cargo.crate.js';
+import { cargoPublishBody as publishBody } from '../../test/cargo.js';
 
 const API = '/artifactory/api/cargo';
 
@@ -18,15 +19,6 @@ async function crateOf(name: string, version: string, files: Record<string, stri
 
 const manifest = (name: string, version: string, deps = '') =>
   `[package]\nname = "${name}"\nversion = "${version}"\ndescription = "the ${name} crate"\nlicense = "MIT"\n\n[dependencies]\n${deps}`;
-
-/** cargo's publish request: the JSON's and the crate's lengths, 32-bit little-endian, before each. */
-function publishBody(metadata: Record<string, unknown>, crate: Buffer): Buffer {
-  const json = Buffer.from(JSON.stringify(metadata));
-  const lengths = [Buffer.alloc(4), Buffer.alloc(4)];
-  lengths[0]!.writeUInt32LE(json.length);
-  lengths[1]!.writeUInt32LE(crate.length);
-  return Buffer.concat([lengths[0]!, json, lengths[1]!, crate]);
-}
 
 describe('crate index paths', () => {
   it('follow Cargo’s prefix layout, lower-cased', () => {
