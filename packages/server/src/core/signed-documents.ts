@@ -19,11 +19,15 @@ export function issuerKeyId(publicKey: KeyObject): string {
     .slice(0, 16);
 }
 
-/** `<prefix>.<base64url(document JSON)>.<base64url(Ed25519 signature of the middle part)>`. */
+/**
+ * `<prefix>.<base64url(document JSON)>.<base64url(Ed25519 signature of prefix and payload)>`: the
+ * prefix is signed too, so that a document of one kind (a licence bucket) is never taken for
+ * another (a licence) by renaming it.
+ */
 export function signDocument(prefix: string, document: unknown, key: IssuerKey): string {
   if (!key.privateKey) throw new Error('The issuer key has no private part');
   const payload = Buffer.from(JSON.stringify(document)).toString('base64url');
-  const signature = sign(null, Buffer.from(payload), key.privateKey).toString('base64url');
+  const signature = sign(null, Buffer.from(`${prefix}.${payload}`), key.privateKey).toString('base64url');
   return `${prefix}.${payload}.${signature}`;
 }
 
@@ -37,20 +41,33 @@ export function openDocument<T extends { issuer: string }>(
   text: string,
   parse: (value: unknown) => T,
   trusted: IssuerKey[],
+  /**
+   * How a document signed before the prefix was signed is read: with nothing but its own kind's
+   * fields (a bucket renamed to a licence has more, and is refused); absent: such documents are not taken.
+   */
+  parseLegacy?: (value: unknown) => T,
 ): T | 'malformed' | 'untrusted' {
   const parts = text.trim().split('.');
   if (parts.length !== 3 || parts[0] !== prefix) return 'malformed';
   const [, payload, signature] = parts as [string, string, string];
+  let value: unknown;
   let document: T;
   try {
-    document = parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
+    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    document = parse(value);
   } catch {
     return 'malformed';
   }
   const issuer = trusted.find((k) => k.id === document.issuer);
-  const valid =
-    issuer !== undefined && verify(null, Buffer.from(payload), issuer.publicKey, Buffer.from(signature, 'base64url'));
-  return valid ? document : 'untrusted';
+  if (!issuer) return 'untrusted';
+  const signed = Buffer.from(signature, 'base64url');
+  if (verify(null, Buffer.from(`${prefix}.${payload}`), issuer.publicKey, signed)) return document;
+  if (!parseLegacy || !verify(null, Buffer.from(payload), issuer.publicKey, signed)) return 'untrusted';
+  try {
+    return parseLegacy(value);
+  } catch {
+    return 'untrusted';
+  }
 }
 
 /** The public half of an issuer key as base64 SPKI DER: what `ARCA_LICENSE_ISSUER_KEYS` lists. */

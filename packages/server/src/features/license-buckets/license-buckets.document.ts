@@ -65,7 +65,13 @@ export function openBucket(
   now = Date.now(),
 ): { document: LicenseBucketDocument; key: string; licenseIds: string[] } {
   const key = keyOf(text);
-  const opened = openDocument(PREFIX, key, (v) => licenseBucketDocumentSchema.parse(v), license.trusted);
+  const opened = openDocument(
+    PREFIX,
+    key,
+    (v) => licenseBucketDocumentSchema.parse(v),
+    license.trusted,
+    (v) => licenseBucketDocumentSchema.strict().parse(v),
+  );
   if (opened === 'malformed' || opened === 'untrusted') throw badRequest(LICENSE_BUCKET_MESSAGES.invalid);
   if (Date.parse(opened.expiresAt) <= now) throw badRequest(LICENSE_BUCKET_MESSAGES.expired);
   const licenseIds = opened.licenses.map((licenseKey) => {

@@ -89,7 +89,14 @@ export function extractLicenseKey(text: string): string {
  * the spec-facing message for malformed text, an untrusted or wrong signature, or an expired key.
  */
 export function verifyLicenseKey(text: string, trusted: IssuerKey[], now = Date.now()): LicenseDocument {
-  const opened = openDocument(PREFIX, extractLicenseKey(text), (v) => licenseDocumentSchema.parse(v), trusted);
+  const opened = openDocument(
+    PREFIX,
+    extractLicenseKey(text),
+    (v) => licenseDocumentSchema.parse(v),
+    trusted,
+    // licences issued before the prefix was signed: a licence's fields and nothing else
+    (v) => licenseDocumentSchema.strict().parse(v),
+  );
   if (opened === 'malformed') throw badRequest(LICENSE_MESSAGES.malformed);
   if (opened === 'untrusted') throw badRequest(LICENSE_MESSAGES.badSignature);
   const document = opened;
