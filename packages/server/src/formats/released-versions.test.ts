@@ -237,8 +237,21 @@ describe.each(ENGINES)('released versions on %s', (engine) => {
     // a module from before go.mod files: Go assumes `module example.com/old`
     const zip = zipOf({ 'example.com/old@v1.0.0/old.go': 'package old' });
     expect((await put(t.app, `${base}/v1.0.0.zip`, zip, deployer)).statusCode).toBe(201);
+    // the publication is over (the zip was published an hour ago): its .mod and .info are fixed now
+    await t.app.db
+      .updateTable('items')
+      .set({ created_at: Date.now() - 3_600_000 })
+      .where('repo_key', '=', 'go-local')
+      .where('path', '=', 'example.com/old/@v/v1.0.0.zip')
+      .execute();
     const assumed = (await call('GET', `${base}/v1.0.0.mod`)).body;
     const published = (await call('GET', `${base}/v1.0.0.info`)).json<{ Time: string }>();
+    // a second module published now: its .info follows its zip within the publication, from a deployer
+    const fresh = zipOf({ 'example.com/new@v1.0.0/new.go': 'package new' });
+    const freshBase = '/artifactory/api/go/go-local/example.com/new/@v';
+    expect((await put(t.app, `${freshBase}/v1.0.0.zip`, fresh, deployer)).statusCode).toBe(201);
+    const freshInfo = JSON.stringify({ Version: 'v1.0.0', Time: '2026-01-02T03:04:05Z' });
+    expect((await put(t.app, `${freshBase}/v1.0.0.info`, Buffer.from(freshInfo), deployer)).statusCode).toBe(201);
 
     const mod = await put(
       t.app,

@@ -31,6 +31,13 @@ const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json';
 const MAX_INFO_BYTES = 64 * 1024;
 
+/**
+ * How long after its zip a version's .mod and .info may still arrive as part of the same
+ * publication (publishing tools send the three files one after the other); later, they are fixed.
+ */
+const PUBLICATION_WINDOW_MS = 10 * 60_000;
+const publishing = (zip: ItemRow) => Date.now() - Number(zip.created_at) < PUBLICATION_WINDOW_MS;
+
 /** A version's `.info` as the proxy protocol has it. */
 interface VersionInfo {
   Version: string;
@@ -184,8 +191,9 @@ export class GoModules {
         const inside = await readModuleZip(await this.content.read(zip), module, version);
         if (inside.goMod && !inside.goMod.equals(body))
           throw conflict(fill(GO_MESSAGES.modDiffers, { module, version }));
-        // a zip without go.mod has the one Go assumes: another is a change of a released version
-        if (!inside.goMod && body.toString('utf8') !== syntheticGoMod(module))
+        // a zip without go.mod has the one Go assumes: another, once the publication is over, is a
+        // change of a released version
+        if (!inside.goMod && body.toString('utf8') !== syntheticGoMod(module) && !publishing(zip))
           await this.changeOfReleased(target, request.path, module, version, '.mod');
       }
     } else {
@@ -198,7 +206,7 @@ export class GoModules {
       if (info?.Version !== version) throw badRequest(fill(GO_MESSAGES.badInfo, { module, version }));
       // once the zip is published, its publication time is the version's time
       const zip = await this.content.stored(target.key, versionFilePath(module, version, 'zip'));
-      if (zip && zip.folder !== 1 && Date.parse(info.Time ?? '') !== Number(zip.created_at))
+      if (zip && zip.folder !== 1 && Date.parse(info.Time ?? '') !== Number(zip.created_at) && !publishing(zip))
         await this.changeOfReleased(target, request.path, module, version, '.info');
     }
     const properties = { ...request.properties, 'go.name': [module], 'go.version': [version] };
