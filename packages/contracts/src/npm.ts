@@ -14,7 +14,8 @@ export const NPM_MAX_PUBLISH_BYTES = 512 * 1024 * 1024;
 
 export const NPM_MESSAGES = {
   /** {key}, {reason} are replaced: an audit an upstream of the repository could not answer (502). */
-  auditUnavailable: "The audit could not be completed: the upstream of the remote repository '{key}' did not answer it ({reason}).",
+  auditUnavailable:
+    "The audit could not be completed: the upstream of the remote repository '{key}' did not answer it ({reason}).",
   versionExists: 'You cannot publish over the previously published versions: {version}.',
   badName: "Invalid package name '{name}': {reason}",
   nameMismatch: "The package name in the metadata ('{found}') is not the one published to ('{name}').",
