@@ -265,7 +265,8 @@ describe.each(ENGINES)('general settings, logo and proxies on %s', (engine) => {
         },
       ]);
 
-      // a proxy with the wrong password: the proxy refuses, nothing is cached
+      // a proxy with the wrong password: the proxy refuses, nothing is cached, and the client hears
+      // that the upstream could not be reached (not that the file does not exist)
       await send('PUT', '/ui/proxies/office', {
         key: 'office',
         host: '127.0.0.1',
@@ -273,9 +274,11 @@ describe.each(ENGINES)('general settings, logo and proxies on %s', (engine) => {
         username: 'svc',
         password: 'wrong',
       });
-      expect(
-        (await t.app.inject({ url: '/artifactory/upstream-files/other.txt', headers: ADMIN_BASIC })).statusCode,
-      ).toBe(404);
+      const refused = await t.app.inject({ url: '/artifactory/upstream-files/other.txt', headers: ADMIN_BASIC });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().errors[0].message).toMatch(
+        /^The remote repository 'upstream-files' could not get an answer from its upstream/,
+      );
       expect(proxy.requests).toHaveLength(2);
 
       await send('PUT', '/ui/proxies/office', {
