@@ -106,12 +106,14 @@ describe.each(ENGINES)('TLS certificates on %s', (engine) => {
   it('reaches an upstream that asks for a client certificate, once its authority is trusted and the certificate added', async () => {
     await createRepo(t.app, 'mtls-remote', { rclass: 'remote', url });
     const get = (file: string) => t.app.inject({ url: `/artifactory/mtls-remote/${file}`, headers: ADMIN_BASIC });
-    // the upstream's authority is unknown: nothing is fetched
-    expect((await get('lib.txt')).statusCode).toBe(404);
+    // the upstream's authority is unknown: nothing is fetched, and the client hears why
+    const untrusted = await get('lib.txt');
+    expect(untrusted.statusCode).toBe(502);
+    expect(untrusted.json().errors[0].message).toMatch(/^The remote repository 'mtls-remote' could not get an answer/);
 
     expect((await call('POST', '', { alias: 'internal-ca', kind: 'trusted', pem: certs.ca })).statusCode).toBe(201);
     // trusted now, but the upstream wants a client certificate
-    expect((await get('lib.txt')).statusCode).toBe(404);
+    expect((await get('lib.txt')).statusCode).toBe(502);
 
     const added = await call('POST', '', { alias: 'arca-client', pem: `${certs.client.cert}${certs.client.key}` });
     expect(added.statusCode).toBe(201);
