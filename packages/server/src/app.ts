@@ -110,8 +110,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
   if (config.nodeAddress) await setNodeAddress(db, nodeId, config.nodeAddress);
+  let beating: Promise<void> | undefined;
   const timer = setInterval(() => {
-    heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
+    beating = heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
   }, config.heartbeatMs);
   timer.unref();
   // each process removes its own rotated log files past retention, at start and daily
@@ -170,6 +171,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     if (!bound || typeof bound === 'string') return;
     const host = ['0.0.0.0', '::', ''].includes(config.host) ? os.hostname() : config.host;
     await setNodeAddress(db, nodeId, `http://${host.includes(':') ? `[${host}]` : host}:${bound.port}`);
+  });
+  // A stopping node leaves the load balancer first: no new connections, 503 to any request on a
+  // kept-alive one (nginx passes it to another node), Offline in the nodes table. The requests in
+  // flight finish within the grace period; what is left after it is cut, then the node closes.
+  app.addHook('preClose', async () => {
+    clearInterval(timer);
+    await beating;
+    await markNodeStopped(db, nodeId).catch(() => undefined);
+    app.log.info({ graceSeconds: config.stopGraceMs / 1000 }, 'stopping: finishing the requests in flight');
+    setTimeout(() => app.server.closeAllConnections(), config.stopGraceMs).unref();
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);

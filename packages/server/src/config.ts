@@ -80,6 +80,11 @@ export interface Config {
   };
   loginLockout: { maxFailures: number; windowMs: number; lockMs: number };
   heartbeatMs: number;
+  /**
+   * How long a stopping node lets the requests in flight finish (downloads, uploads) before it
+   * cuts what is left and exits; it takes no new ones meanwhile.
+   */
+  stopGraceMs: number;
   /** Days an item stays in the trash can before the cleanup job removes it; 0 keeps it until emptied. */
   trashRetentionDays: number;
   /** Delivered outbox events (and their receipts) are removed after this many days. */
@@ -270,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       lockMs: integer(env, 'ARCA_LOGIN_LOCK_MINUTES', 5, 1) * minutes,
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
+    stopGraceMs: integer(env, 'ARCA_STOP_GRACE_SECONDS', 60, 0) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
     outboxRetentionDays: integer(env, 'ARCA_OUTBOX_RETENTION_DAYS', 7, 1),
     webhookRetryMaxMs: integer(env, 'ARCA_WEBHOOK_RETRY_MAX_SECONDS', 600, 1) * 1000,

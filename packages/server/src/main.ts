@@ -17,15 +17,21 @@ export async function main(): Promise<void> {
       `Created the user 'admin' with the generated password ${generatedAdminPassword} (shown once; set ARCA_ADMIN_PASSWORD to choose it)`,
     );
   }
+  // A stop signal is often sent twice (to the process group, then by the primary to its
+  // workers): the first starts the stop, the others change nothing, so the requests in flight
+  // still finish within the grace period.
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     app.log.info({ signal }, 'stopping');
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   // a worker whose primary is gone (killed, crashed) stops too, rather than holding the port
   if (cluster.isWorker) process.once('disconnect', () => stop('primary gone'));
   const address = await app.listen({ host: config.host, port: config.port });
@@ -61,13 +67,15 @@ async function primary(config: Config): Promise<void> {
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       console.error(`worker ${index} exited (${signal ?? code}); starting another`);
-      setTimeout(() => fork(index), 1000);
+      // a worker that got the stop signal of its process group may exit before the primary hears its own
+      setTimeout(() => stopping || fork(index), 1000);
     });
   };
   // a scrape of /metrics reaches one worker, which answers for all of them through the primary
   serveClusterMetrics();
   for (let index = 1; index <= config.workers; index++) fork(index);
   const stop = () => {
+    if (stopping) return;
     stopping = true;
     const workers = Object.values(cluster.workers ?? {});
     let left = workers.length;
@@ -76,9 +84,14 @@ async function primary(config: Config): Promise<void> {
       worker?.once('exit', () => --left === 0 && process.exit(0));
       worker?.process.kill('SIGTERM');
     }
+    // a worker past its grace period (and a little for closing) is not waited for any longer
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(1);
+    }, config.stopGraceMs + 15_000).unref();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../server/src/test/postgres';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../server/src/test/s3-server';
@@ -54,6 +56,8 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
       ARCA_NODE_ID: `node-${i + 1}`,
       ARCA_PORT: String(ports[i]),
       ARCA_LOG_STDOUT: 'false',
+      // the webhook receiver of the tests listens on this machine
+      ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
       // a scheduled job every minute, to see that each slot runs on one node only
       ARCA_BACKUP_SCHEDULE: '* * * * *',
       ARCA_BACKUP_DIR: path.join(os.tmpdir(), `arca-cluster-backups-${ports[i]}`),
@@ -370,6 +374,176 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         } finally {
           await db.end();
         }
+      },
+    );
+
+    it(
+      'delivers every event of a burst that starts with its subscription, a node killed midway',
+      { timeout: 240_000 },
+      async () => {
+        const arrivals: { eventId: string; path: string }[] = [];
+        const receiver = http.createServer((req, res) => {
+          let body = '';
+          req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          req.on('end', () => {
+            const payload = JSON.parse(body) as { event_id: string; data: { path: string } };
+            arrivals.push({ eventId: payload.event_id, path: payload.data.path });
+            res.writeHead(200).end();
+          });
+        });
+        await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+        const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+        try {
+          const repo = await fetch(`${proxy.url}/artifactory/api/repositories/cluster-hooks`, {
+            method: 'PUT',
+            headers: { ...AUTH, 'content-type': 'application/json' },
+            body: JSON.stringify({ rclass: 'local' }),
+          });
+          expect(repo.status).toBe(200);
+          // the subscription is made on node 1; the deploys start at once, through nginx, on every node
+          const created = await fetch(`http://127.0.0.1:${ports[0]}/event/api/v1/subscriptions`, {
+            method: 'POST',
+            headers: { ...AUTH, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              key: 'cluster-burst',
+              event_filter: {
+                domain: 'artifact',
+                event_types: ['deployed'],
+                criteria: { repoKeys: ['cluster-hooks'] },
+              },
+              handlers: [{ url: receiverUrl }],
+            }),
+          });
+          expect(created.status).toBe(201);
+          const acknowledged = new Set<string>();
+          let next = 0;
+          let killed: Promise<unknown> | undefined;
+          await Promise.all(
+            Array.from({ length: 8 }, async () => {
+              for (let i = next++; i < 500; i = next++) {
+                if (i === 250 && !killed) {
+                  killed = new Promise((resolve) => nodes[1]!.process.once('exit', resolve));
+                  nodes[1]!.process.kill('SIGKILL');
+                }
+                const path = `burst/f-${i}.txt`;
+                const res = await fetch(`${proxy.url}/artifactory/cluster-hooks/${path}`, {
+                  method: 'PUT',
+                  headers: AUTH,
+                  body: `file ${i}`,
+                }).catch(() => undefined);
+                if (res?.status === 201) acknowledged.add(path);
+                await res?.arrayBuffer().catch(() => undefined);
+              }
+            }),
+          );
+          await killed;
+          nodes[1] = await startServer(nodeEnv(1));
+          expect(acknowledged.size).toBeGreaterThan(450);
+          // every acknowledged deploy arrives: none lost
+          await expect
+            .poll(() => [...acknowledged].filter((p) => !arrivals.some((a) => a.path === p)).length, {
+              timeout: 120_000,
+              interval: 500,
+            })
+            .toBe(0);
+          // a re-sent event carries the same event_id (the receiver's idempotency key); the re-sends are
+          // at most the batch the killed node had taken (50 deliveries)
+          const byEvent = new Map(arrivals.map((a) => [a.eventId, a.path]));
+          const duplicates = arrivals.length - byEvent.size;
+          console.log(`webhook burst over 3 nodes: ${byEvent.size} events, ${duplicates} sent twice`);
+          expect(new Set(byEvent.values()).size).toBe(byEvent.size);
+          expect(duplicates).toBeLessThanOrEqual(50);
+        } finally {
+          await new Promise((resolve) => receiver.close(resolve));
+        }
+      },
+    );
+
+    it(
+      'a node stopped by its process group finishes the download in flight and leaves the load balancer at once',
+      { timeout: 180_000 },
+      async () => {
+        const content = randomBytes(96 * 1024 * 1024);
+        const put = await fetch(`${proxy.url}/artifactory/cluster-local/big/large.bin`, {
+          method: 'PUT',
+          headers: AUTH,
+          body: content,
+        });
+        expect(put.status).toBe(201);
+        // node 3 as a service manager runs it: two workers, its own process group
+        await nodes[2]!.stop();
+        nodes[2] = undefined;
+        const stopped = await startServer({ ...nodeEnv(2), ARCA_WORKERS: '2' }, { processGroup: true });
+        nodes[2] = stopped;
+        const received: Buffer[] = [];
+        let length = 0;
+        const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+          http
+            .get(`http://127.0.0.1:${ports[2]}/artifactory/cluster-local/big/large.bin`, { headers: AUTH }, resolve)
+            .on('error', reject),
+        );
+        expect(response.statusCode).toBe(200);
+        const ended = new Promise<void>((resolve, reject) => {
+          response.on('end', resolve);
+          response.on('error', reject);
+          response.on('aborted', () => reject(new Error(`the download was cut at ${length} bytes`)));
+        });
+        // a slow client: 8 MiB read, then nothing while the node is told to stop
+        await new Promise<void>((resolve) => {
+          let paused = false;
+          response.on('data', (chunk: Buffer) => {
+            received.push(chunk);
+            length += chunk.length;
+            if (length >= 8 * 1024 * 1024 && !paused) {
+              paused = true;
+              response.pause();
+              resolve();
+            }
+          });
+        });
+        const exited = new Promise<number | null>((resolve) => stopped.process.once('exit', (code) => resolve(code)));
+        process.kill(-stopped.process.pid!, 'SIGTERM');
+        // a second stop signal (an impatient operator, a runtime repeating it) changes nothing
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        process.kill(-stopped.process.pid!, 'SIGTERM');
+
+        // out of the load balancer at once: no new connection, Offline in the nodes table
+        await expect
+          .poll(
+            () =>
+              fetch(`http://127.0.0.1:${ports[2]}/readyz`).then(
+                (res) => res.status,
+                () => 'refused',
+              ),
+            { timeout: 5_000, interval: 100 },
+          )
+          .not.toBe(200);
+        await expect
+          .poll(
+            async () => {
+              const res = await fetch(`http://127.0.0.1:${ports[0]}/ui/api/v1/system/status/nodes`, {
+                headers: { ...AUTH, 'x-requested-with': 'XMLHttpRequest' },
+              });
+              const { nodes: listed } = (await res.json()) as { nodes: { node_id: string; status: string }[] };
+              return listed.find((n) => n.node_id === 'node-3')?.status;
+            },
+            { timeout: 5_000, interval: 100 },
+          )
+          .toBe('Offline');
+        // the others serve every request meanwhile
+        for (let i = 0; i < 12; i++) {
+          const ping = await fetch(`${proxy.url}/artifactory/api/system/ping`);
+          expect(ping.status).toBe(200);
+        }
+        expect(stopped.process.exitCode).toBeNull();
+
+        // the client reads on: the whole file arrives, then the node exits cleanly
+        response.resume();
+        await ended;
+        expect(length).toBe(content.length);
+        expect(sha256(Buffer.concat(received))).toBe(sha256(content));
+        expect(await exited).toBe(0);
+        nodes[2] = await startServer(nodeEnv(2));
       },
     );
   },

@@ -32,7 +32,12 @@ export async function startServer(
    * deployment is provisioned as automation provisions one (ARCA_ONBOARDING=false), so that other
    * tests land where they would afterwards.
    */
-  options: { dataDir?: string; onboarding?: boolean } = {},
+  options: {
+    dataDir?: string;
+    onboarding?: boolean;
+    /** Its own process group, as systemd and container runtimes start it: a stop signals the whole group. */
+    processGroup?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   const main = path.join(ROOT, 'packages/server/dist/main.js');
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
@@ -57,6 +62,7 @@ export async function startServer(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -82,7 +88,8 @@ export async function startServer(
       // a process killed by a signal has no exit code, only the signal
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
+        if (options.processGroup) process.kill(-child.pid!, 'SIGTERM');
+        else child.kill('SIGTERM');
         await exited;
       }
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
