@@ -57,6 +57,8 @@ export const DEPLOYMENT_MESSAGES = {
   self: 'This is the deployment you are on: register other deployments.',
   inFederation: 'The deployment belongs to an access federation: remove the federation first.',
   hasReplications: 'Replications use this deployment: delete them first.',
+  urlChangeNeedsPairing:
+    'A new URL is paired again: give a pairing token made on the deployment at that URL (or its administrator’s user name and password). The service token of the old URL is never sent to another address.',
 } as const;
 
 const nameRule = z
@@ -102,12 +104,18 @@ export const deploymentBodySchema = z
   });
 export type DeploymentBody = z.input<typeof deploymentBodySchema>;
 
-/** An update: name, URL, tags, location (credentials change by re-authentication). */
+/**
+ * An update: name, URL, tags, location. A new URL comes with credentials for the deployment there
+ * (it is paired again); otherwise credentials change by re-authentication.
+ */
 export const deploymentUpdateSchema = z.object({
   name: nameRule,
   url: urlRule,
   tags: z.array(tagRule).max(50).default([]),
   location: deploymentLocationSchema.default({ city: '', latitude: null, longitude: null }),
+  pairing_token: z.string().trim().max(512).optional(),
+  username: z.string().trim().max(64).optional(),
+  password: z.string().max(1024).optional(),
 });
 export type DeploymentUpdate = z.input<typeof deploymentUpdateSchema>;
 

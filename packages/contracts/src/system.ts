@@ -229,6 +229,13 @@ export type SupportBundle = z.infer<typeof supportBundleSchema>;
 export const supportBundlesAnswerSchema = z.object({ count: z.number().int(), bundles: z.array(supportBundleSchema) });
 export type SupportBundlesAnswer = z.infer<typeof supportBundlesAnswerSchema>;
 
+export const BACKUP_MESSAGES = {
+  busy: 'A backup is being made already.',
+  /** A backup folder of one node's disk: the others would not list it, nor would it outlive that node. */
+  sharedFolder:
+    'This database can be shared by several nodes: set ARCA_BACKUP_DIR on every node to one folder they all mount (NFS, a shared volume), so that every node lists the same backups and none is lost with one node’s disk.',
+} as const;
+
 /** One backup in the backup folder, from its manifest. */
 export const backupSchema = z.object({
   name: z.string(),
@@ -249,10 +256,20 @@ export const backupsAnswerSchema = z.object({
   directory: z.string(),
   /** The schedule (`ARCA_BACKUP_SCHEDULE`), if any. */
   schedule: z.string().nullable(),
-  /** The backup this node is making now, if any. */
-  running: z.object({ step: z.string(), done: z.number(), total: z.number(), startedAt: z.number() }).nullable(),
-  /** The last backup that failed on this node since it started, if the newest run failed. */
+  /** The backup being made now, on whichever node (its progress where this node makes it), if any. */
+  running: z
+    .object({
+      step: z.string(),
+      done: z.number(),
+      total: z.number(),
+      startedAt: z.number(),
+      node: z.string().optional(),
+    })
+    .nullable(),
+  /** Why the newest run failed, if it did (whichever node ran it). */
   lastError: z.string().nullable(),
+  /** Why no backup can be made with this configuration (several nodes and no shared folder), if so. */
+  refused: z.string().nullable(),
   backups: z.array(backupSchema),
 });
 export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;

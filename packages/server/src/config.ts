@@ -51,6 +51,8 @@ export interface Config {
   archiveReleaseGraceMs: number;
   /** Where the console's backups are written (a folder each). */
   backupDir: string;
+  /** Whether `backupDir` was chosen (`ARCA_BACKUP_DIR`) rather than the data directory's default. */
+  backupDirChosen: boolean;
   /** When backups are made by themselves (cron); none: only when asked. */
   backupSchedule: string | undefined;
   /** How many backups the backup folder keeps. */
@@ -247,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     coldStore: coldStore(env, cwd, hotStore),
     archiveReleaseGraceMs: integer(env, 'ARCA_ARCHIVE_RELEASE_GRACE_SECONDS', 60) * 1000,
     backupDir: path.resolve(cwd, env.ARCA_BACKUP_DIR || path.join(env.ARCA_DATA_DIR || 'data', 'backups')),
+    backupDirChosen: Boolean(env.ARCA_BACKUP_DIR),
     backupSchedule: env.ARCA_BACKUP_SCHEDULE || undefined,
     backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,

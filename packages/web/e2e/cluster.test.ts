@@ -48,6 +48,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
     const nodes: (RunningServer | undefined)[] = [];
     const ports: number[] = [];
     let proxy: Awaited<ReturnType<typeof startNginx>>;
+    const backups = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-cluster-backups-'));
 
     const nodeEnv = (i: number) => ({
       ...s3.env,
@@ -60,7 +61,8 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
       ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
       // a scheduled job every minute, to see that each slot runs on one node only
       ARCA_BACKUP_SCHEDULE: '* * * * *',
-      ARCA_BACKUP_DIR: path.join(os.tmpdir(), `arca-cluster-backups-${ports[i]}`),
+      // one folder every node mounts (a shared volume in production)
+      ARCA_BACKUP_DIR: backups,
     });
 
     beforeAll(async () => {
@@ -98,8 +100,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
       await s3?.stop();
       await database?.drop();
       fs.rmSync(home, { recursive: true, force: true });
-      for (const port of ports)
-        fs.rmSync(path.join(os.tmpdir(), `arca-cluster-backups-${port}`), { recursive: true, force: true });
+      fs.rmSync(backups, { recursive: true, force: true });
     });
 
     it(
@@ -353,6 +354,24 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
             "select floor(started_at / 60000) as slot, count(*) as n from job_runs where job = 'backup' group by 1 having count(*) > 1",
           );
           expect(perSlot.rows).toEqual([]);
+          // whichever node made them, every node lists the same backups
+          await expect
+            .poll(
+              async () => {
+                const lists = await Promise.all(
+                  ports.map(async (port) => {
+                    const res = await fetch(`http://127.0.0.1:${port}/ui/api/v1/system/backups`, {
+                      headers: { ...AUTH, 'x-requested-with': 'XMLHttpRequest' },
+                    });
+                    const answer = (await res.json()) as { backups: { name: string }[] };
+                    return answer.backups.map((b) => b.name).join(',');
+                  }),
+                );
+                return lists[0] !== '' && lists.every((list) => list === lists[0]);
+              },
+              { timeout: 30_000, interval: 500 },
+            )
+            .toBe(true);
           await expect
             .poll(
               async () =>

@@ -64,4 +64,30 @@ describe('platform deployments', () => {
     expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
     await page.context().close();
   });
+
+  it('asks for a pairing token made at the new address when a deployment’s URL changes', async () => {
+    const basic = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+    const pairing = await fetch(`${member.url}/access/api/v1/pairing/token`, { method: 'POST', headers: basic });
+    const registered = await fetch(`${management.url}/ui/api/v1/mc/api/v1/deployments`, {
+      method: 'POST',
+      headers: { ...basic, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify({ name: 'member-moving', url: member.url, pairing_token: (await pairing.json()).token }),
+    });
+    expect(registered.status).toBe(201);
+    const { id } = (await registered.json()) as { id: string };
+    const { page } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${management.url}/ui/admin/mission_control/platform_units/${id}`);
+    await page.getByRole('heading', { name: 'Edit member-moving' }).waitFor();
+    // the same address asks for nothing more
+    expect(await page.locator('input#pairing_token').count()).toBe(0);
+    await page.getByLabel('URL', { exact: true }).fill('https://arca-eu.example.com');
+    await page
+      .getByText('The URL changed: Arca pairs with the deployment at the new address', { exact: false })
+      .waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Token required').waitFor();
+    await screenshot(page, 'platform-unit-url-change');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.context().close();
+  });
 });

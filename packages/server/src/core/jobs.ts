@@ -126,6 +126,43 @@ async function endRun(db: Db, id: string, outcome: 'success' | 'failure' | 'time
     .execute();
 }
 
+/** A job's newest run, whichever node ran it; `running` only while its holder's lease lasts (a dead node's run is not). */
+export async function latestRun(
+  db: Db,
+  job: string,
+  now = Date.now(),
+): Promise<
+  | { node: string; startedAt: number; outcome: 'running' | 'success' | 'failure' | 'timeout'; message: string | null }
+  | undefined
+> {
+  const run = await db
+    .selectFrom('job_runs')
+    .select(['node', 'started_at', 'outcome', 'message'])
+    .where('job', '=', job)
+    .orderBy('started_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!run) return undefined;
+  const outcome = run.outcome as 'running' | 'success' | 'failure' | 'timeout';
+  if (outcome === 'running') {
+    const lease = await db
+      .selectFrom('job_leases')
+      .select('lease_until')
+      .where('name', '=', job)
+      .where('holder', '=', run.node)
+      .executeTakeFirst();
+    if (!lease || Number(lease.lease_until) < now) {
+      return {
+        node: run.node,
+        startedAt: Number(run.started_at),
+        outcome: 'failure',
+        message: `the node ${run.node} stopped during the run`,
+      };
+    }
+  }
+  return { node: run.node, startedAt: Number(run.started_at), outcome, message: run.message };
+}
+
 /** Removes runs older than the history keeps. */
 export async function pruneJobRuns(db: Db, now = Date.now()): Promise<void> {
   await db

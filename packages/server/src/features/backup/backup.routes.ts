@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { backupsAnswerSchema, type BackupEntry, type BackupsAnswer } from '@arca/contracts';
+import { BACKUP_MESSAGES, backupsAnswerSchema, type BackupEntry, type BackupsAnswer } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../core/audit.js';
 import { HttpError } from '../../core/errors.js';
+import { latestRun } from '../../core/jobs.js';
 import { backup, readManifest } from './backup.service.js';
 
 /** The job that makes a backup into the backup folder. */
@@ -52,14 +53,40 @@ async function listBackups(dir: string): Promise<BackupEntry[]> {
 }
 
 /**
+ * Why no backup may be made here: on PostgreSQL, which several nodes may share, the backup folder
+ * must be one chosen for all of them; the data directory's default is one node's disk.
+ */
+function refusal(app: FastifyInstance): string | null {
+  return app.dbEngine === 'postgres' && !app.config.backupDirChosen ? BACKUP_MESSAGES.sharedFolder : null;
+}
+
+/**
+ * The backup under way and the newest run's failure, the same on every node: this node's own
+ * progress when it is the one making the backup, else the run history of the cluster.
+ */
+async function backupState(app: FastifyInstance): Promise<Pick<BackupsAnswer, 'running' | 'lastError'>> {
+  if (app.backups.running) return { running: { ...app.backups.running, node: app.nodeId }, lastError: null };
+  const run = await latestRun(app.db, BACKUP_JOB);
+  if (run?.outcome === 'running') {
+    return {
+      running: { step: 'starting', done: 0, total: 1, startedAt: run.startedAt, node: run.node },
+      lastError: null,
+    };
+  }
+  return { running: null, lastError: run && run.outcome !== 'success' ? run.message : null };
+}
+
+/**
  * Backups from the console: a job that writes a new folder under the backup folder (its
  * binaries hard-linked from the newest backup first, so only new ones are copied), keeps the
  * newest `ARCA_BACKUP_KEEP`, and runs on a schedule when one is set.
  */
 export function registerBackups(app: FastifyInstance): void {
-  const state: { running: BackupsAnswer['running']; lastError: string | null } = { running: null, lastError: null };
+  const state: { running: BackupsAnswer['running'] } = { running: null };
   app.decorate('backups', state);
   app.jobs.register(BACKUP_JOB, app.config.backupSchedule ?? NEVER, async () => {
+    const refused = refusal(app);
+    if (refused) throw new Error(refused);
     const dir = app.config.backupDir;
     const startedAt = Date.now();
     state.running = { step: 'starting', done: 0, total: 1, startedAt };
@@ -83,13 +110,11 @@ export function registerBackups(app: FastifyInstance): void {
         },
         (step, done, total) => (state.running = { step, done, total, startedAt }),
       );
-      state.lastError = null;
       app.log.info({ backup: target, binaries: manifest.binaries, seconds: manifest.seconds }, 'backup made');
       for (const old of (await listBackups(dir)).slice(app.config.backupKeep)) {
         await fs.promises.rm(path.join(dir, old.name), { recursive: true, force: true });
       }
     } catch (error) {
-      state.lastError = error instanceof Error ? error.message : String(error);
       await fs.promises.rm(target, { recursive: true, force: true });
       throw error;
     } finally {
@@ -106,13 +131,15 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({
       directory: app.config.backupDir,
       schedule: app.config.backupSchedule ?? null,
-      running: app.backups.running,
-      lastError: app.backups.lastError,
+      ...(await backupState(app)),
+      refused: refusal(app),
       backups: await listBackups(app.config.backupDir),
     }),
   );
   app.post('/system/backups', { config: { access: 'admin' } }, async (request, reply) => {
-    if (app.backups.running) throw new HttpError(409, 'A backup is being made already.');
+    const refused = refusal(app);
+    if (refused) throw new HttpError(409, refused);
+    if ((await backupState(app)).running) throw new HttpError(409, BACKUP_MESSAGES.busy);
     await audit(request, { category: 'system', action: 'backup.started', target: app.config.backupDir });
     // the run goes on after the answer; its progress is in GET /system/backups
     void app.jobs.runNow(BACKUP_JOB).then(
@@ -125,7 +152,7 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This node's backup in progress and its last failure. */
-    backups: { running: BackupsAnswer['running']; lastError: string | null };
+    /** The backup this node is making, with its progress. */
+    backups: { running: BackupsAnswer['running'] };
   }
 }

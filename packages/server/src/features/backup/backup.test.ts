@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKUP_MESSAGES } from '@arca/contracts';
 import { migrateToLatest, openDatabase } from '../../db/database.js';
 import {
   ADMIN_BASIC,
@@ -30,7 +31,8 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
   let t: TestApp;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-backup-'));
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    // a folder of its own, as every deployment on PostgreSQL (which nodes may share) must name one
+    t = await startTestApp(engine, { ARCA_BACKUP_DIR: path.join(scratch, 'console') });
     await createRepo(t.app, 'libs-local', { rclass: 'local' });
     await createUser(t.app, 'ann');
     const permission = await t.app.inject({
@@ -385,6 +387,85 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+});
+
+describe.runIf(process.env.ARCA_TEST_DATABASE_URL)('backups of nodes sharing one PostgreSQL database', () => {
+  const headers = { ...ADMIN_BASIC, 'x-requested-with': 'XMLHttpRequest' };
+  const list = async (node: TestApp) =>
+    (await node.app.inject({ url: '/ui/api/v1/system/backups', headers })).json<{
+      running: { node?: string } | null;
+      lastError: string | null;
+      refused: string | null;
+      backups: { name: string; binaries: number }[];
+    }>();
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let s3: S3TestServer;
+  const nodes: TestApp[] = [];
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-shared-backups-'));
+  beforeAll(async () => {
+    Object.assign(process.env, S3_TEST_CREDENTIALS);
+    database = await createPostgresDatabase();
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    for (const node of nodes) await node.close();
+    await database.drop();
+    await s3.stop();
+    fs.rmSync(shared, { recursive: true, force: true });
+  });
+  // nodes of a cluster: one database, one bucket, a data directory each
+  const startNode = async (id: string, env: Record<string, string> = {}) => {
+    const node = await startTestApp('sqlite', {
+      ...s3.env,
+      ARCA_DATABASE_URL: database.url,
+      ARCA_NODE_ID: id,
+      ...env,
+    });
+    nodes.push(node);
+    return node;
+  };
+
+  it('refuses a backup onto one node’s disk, saying which setting to make', async () => {
+    const alone = await startNode('alone');
+    expect((await list(alone)).refused).toBe(BACKUP_MESSAGES.sharedFolder);
+    const started = await alone.app.inject({ method: 'POST', url: '/ui/api/v1/system/backups', headers });
+    expect(started.statusCode).toBe(409);
+    expect(started.json().errors[0].message).toBe(BACKUP_MESSAGES.sharedFolder);
+    // nothing written, nothing run
+    expect(fs.existsSync(alone.config.backupDir)).toBe(false);
+    expect((await list(alone)).running).toBe(null);
+  });
+
+  it('makes a backup into the shared folder that every node lists the same', async () => {
+    const one = await startNode('node-one', { ARCA_BACKUP_DIR: shared });
+    const two = await startNode('node-two', { ARCA_BACKUP_DIR: shared });
+    await createRepo(one.app, 'shared-local', { rclass: 'local' });
+    await put(two.app, '/artifactory/shared-local/a.txt', 'deployed on node two');
+    expect((await list(two)).refused).toBe(null);
+    const started = await one.app.inject({ method: 'POST', url: '/ui/api/v1/system/backups', headers });
+    expect(started.statusCode).toBe(202);
+    // the other node sees the backup under way (or already made), never a free slot to start a second
+    const during = await two.app.inject({ method: 'POST', url: '/ui/api/v1/system/backups', headers });
+    const made = async () => (await list(two)).backups.length;
+    if (during.statusCode === 409) expect(during.json().errors[0].message).toBe(BACKUP_MESSAGES.busy);
+    await expect.poll(made, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await list(two)).running, { timeout: 20_000 }).toBe(null);
+    const [fromOne, fromTwo] = [await list(one), await list(two)];
+    expect(fromTwo.backups).toEqual(fromOne.backups);
+    expect(fromTwo.lastError).toBe(null);
+    expect(fromOne.backups[0]!.binaries).toBeGreaterThan(0);
+    // a failure is the cluster's to see, whichever node ran it
+    fs.rmSync(shared, { recursive: true, force: true });
+    fs.writeFileSync(shared, 'not a folder');
+    try {
+      expect(await two.app.jobs.runNow('backup')).toBe(true);
+      const failed = await list(one);
+      expect(failed.lastError).toMatch(/ENOTDIR|not a directory|EEXIST/);
+    } finally {
+      fs.rmSync(shared, { force: true });
+      fs.mkdirSync(shared);
+    }
   });
 });
 

@@ -283,8 +283,33 @@ export async function updateDeployment(
     tags: JSON.stringify([...new Set(parsed.tags)]),
     location: JSON.stringify(parsed.location),
   };
+  // A new URL is paired again before anything is sent there: the service token the old address
+  // gave is for it alone (a URL changed to an attacker's host must not receive it).
+  let paired: { token: string; looked: Probe } | undefined;
+  if (changes.url !== before.url) {
+    if (!parsed.pairing_token && !(parsed.username && parsed.password))
+      throw badRequest(DEPLOYMENT_MESSAGES.urlChangeNeedsPairing, 'pairing_token');
+    const token = await obtainToken(request, changes.url, parsed);
+    const looked = await probe(request.server, changes.url, token);
+    if (looked.service_type !== 'PLATFORM') throw badRequest(DEPLOYMENT_MESSAGES.notSupported, 'url');
+    paired = { token, looked };
+  }
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('deployments').set(changes).where('id', '=', id).execute();
+    await trx
+      .updateTable('deployments')
+      .set({
+        ...changes,
+        ...(paired
+          ? {
+              token: await seal(trx, SEAL_CONTEXT(id), paired.token),
+              ...paired.looked,
+              services: JSON.stringify(paired.looked.services),
+              checked_at: Date.now(),
+            }
+          : {}),
+      })
+      .where('id', '=', id)
+      .execute();
     await recordChange(trx, auditActor(request), {
       audit: {
         category: 'system',

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES } from '@arca/contracts';
 import {
@@ -9,6 +11,7 @@ import {
   startListeningApp as listening,
   type TestApp,
 } from '../../test/harness.js';
+import { deploymentToken } from './deployments.service.js';
 
 const API = '/ui/api/v1/mc/api/v1/deployments';
 const admin = { ...ADMIN_BASIC, ...XHR };
@@ -163,5 +166,59 @@ describe.each(ENGINES)('platform deployments on %s', (engine) => {
     // nothing listens there at all
     const nowhere = await register({ name: 'nowhere', url: 'http://127.0.0.1:1', pairing_token: 'arcapair_x' });
     expect(messages(nowhere)[0]).toBe(DEPLOYMENT_MESSAGES.unresolved);
+  });
+
+  it('pairs a new URL again before anything is sent there, and never sends it the old service token', async () => {
+    const created = await register({ name: 'moving', url: other.url, pairing_token: await pairingToken(other) });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json();
+    const serviceToken = await deploymentToken(management.app, id);
+    expect(serviceToken).not.toBe('');
+    // a host an administrator (or whoever took over the session) points the registration at
+    const seen: { url: string; authorization: string; body: string }[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', authorization: req.headers.authorization ?? '', body });
+        res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const move = (payload: object) =>
+      management.app.inject({
+        method: 'PUT',
+        url: `${API}/${id}`,
+        headers: admin,
+        payload: { name: 'moving', ...payload },
+      });
+    try {
+      const bare = await move({ url: elsewhereUrl });
+      expect(bare.statusCode).toBe(400);
+      expect(messages(bare)[0]).toBe(DEPLOYMENT_MESSAGES.urlChangeNeedsPairing);
+      const withToken = await move({ url: elsewhereUrl, pairing_token: 'arcapair_not-from-there' });
+      expect(withToken.statusCode).toBe(400);
+      // the new address got the pairing token given for it, never the service token of the old one
+      expect(seen.length).toBeGreaterThan(0);
+      for (const request of seen) expect(request.authorization + request.body).not.toContain(serviceToken);
+      // nothing changed
+      const kept = (await management.app.inject({ url: `${API}/${id}`, headers: admin })).json();
+      expect(kept.url).toBe(other.url);
+      expect(await deploymentToken(management.app, id)).toBe(serviceToken);
+      // a deployment moved to a new address (restored there) pairs with a token made there
+      const movedTo = await listening(engine);
+      try {
+        const moved = await move({ url: movedTo.url, pairing_token: await pairingToken(movedTo) });
+        expect(moved.statusCode).toBe(200);
+        expect(moved.json()).toMatchObject({ url: movedTo.url, status: 'ONLINE' });
+        expect(await deploymentToken(management.app, id)).not.toBe(serviceToken);
+      } finally {
+        await movedTo.close();
+      }
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+      await management.app.inject({ method: 'DELETE', url: `${API}/${id}`, headers: admin });
+    }
   });
 });

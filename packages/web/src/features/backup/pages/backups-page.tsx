@@ -35,7 +35,7 @@ export function BackupsPage() {
             type="primary"
             icon={<CloudUploadOutlined />}
             loading={start.isPending}
-            disabled={Boolean(running)}
+            disabled={Boolean(running) || Boolean(data?.refused)}
             onClick={() =>
               void runSafely(() => start.mutateAsync().then(() => notifySuccess('Backing up; progress is shown below')))
             }
@@ -54,10 +54,20 @@ export function BackupsPage() {
           />
           <Typography.Text type="secondary">
             Started {formatDateTime(new Date(running.startedAt).toISOString())}
+            {running.node ? ` on ${running.node}` : ''}
           </Typography.Text>
         </Card>
       )}
-      {data?.lastError && !running && (
+      {data?.refused && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 20 }}
+          title="Backups need a folder every node shares"
+          description={data.refused}
+        />
+      )}
+      {data?.lastError && !running && !data.refused && (
         <Alert
           type="error"
           showIcon

@@ -64,6 +64,11 @@ function DeploymentForm({
   const { errors, capture, clear } = useServerErrors();
   const [reauthToken, setReauthToken] = useState('');
   const credentials = Form.useWatch('credentials', form) ?? 'token';
+  const url = Form.useWatch('url', form) as string | undefined;
+  // a new address is paired again: the service token of the old one is never sent there
+  const urlChanged =
+    Boolean(id) && url !== undefined && url.trim().replace(/\/+$/, '') !== (initial?.url ?? '').replace(/\/+$/, '');
+  const askCredentials = !id || urlChanged;
   const onFinish = (values: Values) => {
     clear();
     const common = {
@@ -76,9 +81,13 @@ function DeploymentForm({
         longitude: values.longitude ?? null,
       },
     };
+    const given =
+      values.credentials === 'token'
+        ? { pairing_token: values.pairing_token?.trim() }
+        : { username: values.username?.trim(), password: values.password };
     if (id) {
       actions.update.mutate(
-        { id, body: common },
+        { id, body: urlChanged ? { ...common, ...given } : common },
         {
           onSuccess: () => {
             notifySuccess(DEPLOYMENT_MESSAGES.updated);
@@ -89,10 +98,7 @@ function DeploymentForm({
       );
       return;
     }
-    const body: DeploymentBody =
-      values.credentials === 'token'
-        ? { ...common, pairing_token: values.pairing_token?.trim() }
-        : { ...common, username: values.username?.trim(), password: values.password };
+    const body: DeploymentBody = { ...common, ...given };
     actions.register.mutate(body, {
       onSuccess: () => {
         notifySuccess(DEPLOYMENT_MESSAGES.registered);
@@ -190,8 +196,16 @@ function DeploymentForm({
                   </Form.Item>
                 </Col>
               </Row>
-              {!id && (
+              {askCredentials && (
                 <>
+                  {urlChanged && (
+                    <Alert
+                      type="info"
+                      showIcon
+                      style={{ marginBottom: 16 }}
+                      message="The URL changed: Arca pairs with the deployment at the new address, with a pairing token made there. The service token of the old address is not sent to it."
+                    />
+                  )}
                   <Form.Item label="Connect with" name="credentials">
                     <Radio.Group
                       options={[
@@ -205,7 +219,7 @@ function DeploymentForm({
                       label="Pairing token"
                       name="pairing_token"
                       rules={[{ required: true, message: DEPLOYMENT_MESSAGES.tokenRequired }]}
-                      extra="Made on the deployment to add: Platform Deployments → Generate Pairing Token."
+                      extra={`Made on the deployment ${id ? 'at the new address' : 'to add'}: Platform Deployments → Generate Pairing Token.`}
                     >
                       <Input.Password autoComplete="off" />
                     </Form.Item>
