@@ -244,6 +244,8 @@ export const webLoginSchema = z.object({
   /** The machine it runs on, as the client said (or its user agent). */
   hostname: z.string(),
   sourceIp: z.string(),
+  /** The address of the browser looking at the request: another one than `sourceIp` is worth a second look. */
+  viewerIp: z.string(),
   createdAt: z.string(),
   expiresAt: z.string(),
   status: z.enum(['pending', 'approved', 'denied']),

@@ -35,15 +35,22 @@ describe('integrations', () => {
     const session = randomUUID();
     const base = `${server.url}/access/api/v2/authentication/jfrog_client_login`;
     const agent = { 'user-agent': 'jfrog-cli-go/2.52.8' };
-    expect(
-      (
-        await fetch(`${base}/request`, {
-          method: 'POST',
-          headers: { ...agent, 'content-type': 'application/json' },
-          body: JSON.stringify({ session }),
-        })
-      ).status,
-    ).toBe(200);
+    // the command line runs on another machine (here: another loopback address) than the browser
+    const requested = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ session });
+      http
+        .request(
+          `${base}/request`,
+          { method: 'POST', localAddress: '127.0.0.2', headers: { ...agent, 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+        .on('error', reject)
+        .end(body);
+    });
+    expect(requested).toBe(200);
     expect((await fetch(`${base}/token/${session}`, { headers: agent })).status).toBe(400);
 
     const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
@@ -58,6 +65,9 @@ describe('integrations', () => {
     await page.waitForURL('**/login/cli-registration?**');
     await page.getByText('Sign in to JFrog-CLI?').waitFor();
     await page.getByLabel('Verification code').getByText(session.slice(-4).toUpperCase()).waitFor();
+    // where it came from, when, and that it is not this browser's address
+    await page.getByText("The request came from 127.0.0.2, not from this browser's address (127.0.0.1).").waitFor();
+    await page.getByText(/\(now|seconds? ago|a minute ago|\d+ minutes? ago\)/).waitFor();
     await screenshot(page, 'cli-registration');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Approve sign-in' }).click();

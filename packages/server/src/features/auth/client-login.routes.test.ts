@@ -17,8 +17,15 @@ describe.each(ENGINES)('CLI web login on %s', (engine) => {
     await t?.close();
   });
 
+  // the command line runs on another machine than the browser that approves
   const request = (session: string) =>
-    t.app.inject({ method: 'POST', url: `${BASE}/request`, headers: CLI, payload: { session } });
+    t.app.inject({
+      method: 'POST',
+      url: `${BASE}/request`,
+      headers: CLI,
+      payload: { session },
+      remoteAddress: '203.0.113.9',
+    });
   const poll = (session: string) => t.app.inject({ url: `${BASE}/token/${session}`, headers: CLI });
   const decide = (session: string, decision: 'approve' | 'deny') =>
     t.app.inject({
@@ -35,7 +42,15 @@ describe.each(ENGINES)('CLI web login on %s', (engine) => {
 
     // the console shows who asks; the browser compares the code the command line prints
     const shown = await t.app.inject({ url: `/ui/api/v1/ui/auth/web-login/${session}`, headers: { cookie } });
-    expect(shown.json()).toMatchObject({ client: 'jfrog-cli-go', status: 'pending' });
+    // where the request came from and when, next to the browser's own address: a phished approval shows
+    const described = shown.json();
+    expect(described).toMatchObject({
+      client: 'jfrog-cli-go',
+      status: 'pending',
+      sourceIp: '203.0.113.9',
+      viewerIp: '127.0.0.1',
+    });
+    expect(Date.now() - Date.parse(described.createdAt)).toBeLessThan(60_000);
     expect((await decide(session, 'approve')).statusCode).toBe(204);
 
     const answered = await poll(session);

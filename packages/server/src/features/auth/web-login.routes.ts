@@ -16,7 +16,7 @@ export const webLoginRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/ui/auth/web-login/:id',
     { config: { access: 'user' }, schema: { params, response: { 200: webLoginSchema } } },
-    (request) => describeWebLogin(app.db, request.params.id),
+    (request) => describeWebLogin(app.db, request.params.id, request.ip),
   );
 
   for (const decision of ['approve', 'deny'] as const) {
@@ -28,7 +28,7 @@ export const webLoginRoutes: FastifyPluginAsyncZod = async (app) => {
         if (principal.kind !== 'user') throw unauthorized(WEB_LOGIN_MESSAGES.needsSession);
         if (principal.via !== 'session') throw forbidden(WEB_LOGIN_MESSAGES.needsSession);
         await decideWebLogin(app.db, request.params.id, principal.user, decision === 'approve');
-        const login = await describeWebLogin(app.db, request.params.id);
+        const login = await describeWebLogin(app.db, request.params.id, request.ip);
         await audit(request, {
           category: 'auth',
           action: decision === 'approve' ? 'approve web sign-in' : 'deny web sign-in',

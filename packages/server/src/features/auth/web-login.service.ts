@@ -68,7 +68,7 @@ async function live(db: Db, loginId: string, now: number) {
 }
 
 /** A request as the console shows it to the user asked to approve it (also once collected); 404 when gone. */
-export async function describeWebLogin(db: Db, loginId: string, now = Date.now()): Promise<WebLogin> {
+export async function describeWebLogin(db: Db, loginId: string, viewerIp: string, now = Date.now()): Promise<WebLogin> {
   const row = await webLoginById(db, sha256(loginId));
   if (!row || row.expires_at <= now) throw notFound(WEB_LOGIN_MESSAGES.gone);
   return {
@@ -76,6 +76,7 @@ export async function describeWebLogin(db: Db, loginId: string, now = Date.now()
     client: row.client,
     hostname: row.hostname,
     sourceIp: row.source_ip,
+    viewerIp,
     createdAt: new Date(row.created_at).toISOString(),
     expiresAt: new Date(row.expires_at).toISOString(),
     status: row.approved_at === null ? 'pending' : row.approved_by === DENIED ? 'denied' : 'approved',

@@ -1,9 +1,9 @@
-import { Button, Card, Descriptions, Flex, Result, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Result, Skeleton, Typography } from 'antd';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { WEB_LOGIN_MESSAGES, clientLoginCode, isAnonymousName } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
-import { formatDateTime } from '../../../components/time';
+import { formatDateTime, formatRelative } from '../../../components/time';
 import { messagesOf } from '../../../lib/server-errors';
 import { rememberPathAfterLogin } from '../../../lib/post-login-path';
 import { useCurrentUser } from '../api/get-current-user';
@@ -126,6 +126,15 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
           </Typography.Text>
         </Typography.Paragraph>
       )}
+      {login.sourceIp !== login.viewerIp && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={`The request came from ${login.sourceIp}, not from this browser's address (${login.viewerIp}).`}
+          description="Approve only if you ran the command on that machine yourself. A link someone sent you is a way to take your rights: deny it."
+        />
+      )}
       <Descriptions
         column={1}
         size="small"
@@ -135,7 +144,11 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
           { key: 'client', label: 'Client', children: login.client },
           ...(login.hostname ? [{ key: 'host', label: 'Machine', children: login.hostname }] : []),
           { key: 'ip', label: 'From address', children: login.sourceIp },
-          { key: 'at', label: 'Requested', children: formatDateTime(login.createdAt) },
+          {
+            key: 'at',
+            label: 'Requested',
+            children: `${formatDateTime(login.createdAt)} (${formatRelative(login.createdAt)})`,
+          },
           { key: 'until', label: 'Expires', children: formatDateTime(login.expiresAt) },
         ]}
       />
