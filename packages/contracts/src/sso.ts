@@ -104,6 +104,9 @@ export const SAML_MESSAGES = {
   /** {name} is replaced. */
   nameTaken: "A provider named '{name}' exists already.",
   metadataMissing: "Give the identity provider's metadata: its URL or the XML.",
+  /** {name} is replaced. */
+  signingKeyInvalid:
+    "The key pair '{name}' is no RSA key pair of Keys Management: authentication requests are signed with an RSA key.",
   /** {reason} is replaced. */
   metadataUnreadable: "The identity provider's metadata could not be read: {reason}",
   metadataIncomplete:
@@ -133,6 +136,11 @@ export const samlProviderBodySchema = z.object({
   groupMapping: z.string().max(16_384).default(''),
   /** The whole response must be signed too, not only its assertion. */
   wantResponseSigned: z.boolean().default(false),
+  /**
+   * An RSA key pair of Keys Management that signs the authentication requests (the identity
+   * provider then knows they come from Arca); empty: they go unsigned.
+   */
+  signingKeyPair: z.string().trim().max(64).default(''),
   autoCreateUser: z.boolean().default(true),
 });
 export type SamlProviderBody = z.input<typeof samlProviderBodySchema>;

@@ -1,1 +1,2 @@
 export { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './keys.routes.js';
+export { certificateOf } from './keys.service.js';

@@ -8,6 +8,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import forge from 'node-forge';
 import * as openpgp from 'openpgp';
 import { KEY_MESSAGES, formatMessage, type KeyPair, type KeyPairBody } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
@@ -206,6 +207,29 @@ export async function privateKeyOf(db: Db, name: string): Promise<{ pair: KeyPai
   const privateKey = await unseal(db, sealContext(name), pair.private_key);
   if (!privateKey) throw new Error(`the private key of '${name}' cannot be unsealed`);
   return { pair, privateKey };
+}
+
+/**
+ * A self-signed X.509 certificate of an RSA key pair, for the peers that take keys only in a
+ * certificate (a SAML identity provider reads the signing key from Arca's metadata). It is the
+ * same every time: serial from the key's fingerprint, valid ten years from the pair's creation.
+ */
+export async function certificateOf(db: Db, name: string): Promise<{ certificate: string; privateKey: string }> {
+  const { pair, privateKey } = await privateKeyOf(db, name);
+  if (pair.type !== 'RSA') throw badRequest(formatMessage(KEY_MESSAGES.notFound, { name }));
+  const key = forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey;
+  const certificate = forge.pki.createCertificate();
+  certificate.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  // a positive serial of 16 bytes, from the fingerprint
+  certificate.serialNumber = `01${createHash('sha256').update(pair.fingerprint).digest('hex').slice(0, 30)}`;
+  const created = new Date(Number(pair.created_at));
+  certificate.validity.notBefore = created;
+  certificate.validity.notAfter = new Date(created.getTime() + 10 * 365 * 86_400_000);
+  const subject = [{ name: 'commonName', value: pair.alias || pair.name }];
+  certificate.setSubject(subject);
+  certificate.setIssuer(subject);
+  certificate.sign(key, forge.md.sha256.create());
+  return { certificate: forge.pki.certificateToPem(certificate), privateKey };
 }
 
 /** Signs a sample with the private key and checks the signature with the public key. */

@@ -1,3 +1,4 @@
+import { X509Certificate, verify } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,58 @@ describe.each(ENGINES)('SAML sign-in on %s', (engine) => {
     expect(buttons).toEqual([
       { name: 'acme-saml', displayName: 'Acme SSO', type: 'saml', url: '/ui/api/v1/auth/saml/login/acme-saml' },
     ]);
+  });
+
+  it('signs its authentication requests with an RSA key pair of Keys Management when one is named', async () => {
+    const pair = async (pairName: string, pairType: 'RSA' | 'GPG') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/security/keyPairs',
+        headers: admin,
+        payload: { pairName, pairType, alias: 'arca-saml' },
+      });
+    const rsa = await pair('saml-signing', 'RSA');
+    expect(rsa.statusCode).toBe(201);
+    expect((await pair('saml-gpg', 'GPG')).statusCode).toBe(201);
+    const save = (signingKeyPair: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}/providers`,
+        headers: admin,
+        payload: { name: 'signed-saml', displayName: 'Signed', metadataXml: idp.metadataXml, signingKeyPair },
+      });
+    for (const name of ['no-such-pair', 'saml-gpg']) {
+      const refused = await save(name);
+      expect(refused.statusCode).toBe(400);
+      expect(messages(refused)[0]).toBe(formatMessage(SAML_MESSAGES.signingKeyInvalid, { name }));
+    }
+    expect((await save('saml-signing')).statusCode).toBe(201);
+
+    // HTTP-Redirect binding: the query's SAMLRequest, RelayState and SigAlg, signed with the pair's key
+    const start = await new TestBrowser().request(`${base}/ui/api/v1/auth/saml/login/signed-saml?redirect=/ui/builds`);
+    expect(start.status).toBe(302);
+    const query = new URL(start.headers.get('location')!).search.slice(1);
+    const parts = Object.fromEntries(query.split('&').map((p) => [p.split('=')[0]!, p.slice(p.indexOf('=') + 1)]));
+    expect(decodeURIComponent(parts.SigAlg!)).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    const signed = ['SAMLRequest', 'RelayState', 'SigAlg']
+      .filter((name) => parts[name] !== undefined)
+      .map((name) => `${name}=${parts[name]}`)
+      .join('&');
+    const publicKey = rsa.json().publicKey as string;
+    expect(
+      verify('sha256', Buffer.from(signed), publicKey, Buffer.from(decodeURIComponent(parts.Signature!), 'base64')),
+    ).toBe(true);
+    // the metadata says so, with a certificate of the same key for the provider to check them
+    const xml = await (await fetch(`${base}/ui/api/v1/auth/saml/metadata/signed-saml`)).text();
+    expect(xml).toContain('AuthnRequestsSigned="true"');
+    const der = /<(?:ds:)?X509Certificate>([^<]+)</.exec(xml)![1]!.replace(/\s+/g, '');
+    const certificate = new X509Certificate(Buffer.from(der, 'base64'));
+    expect(certificate.publicKey.export({ type: 'spki', format: 'pem' }).toString()).toBe(publicKey);
+    expect(certificate.subject).toBe('CN=arca-saml');
+    // the same certificate every time the metadata is read
+    const again = await (await fetch(`${base}/ui/api/v1/auth/saml/metadata/signed-saml`)).text();
+    expect(/<(?:ds:)?X509Certificate>([^<]+)</.exec(again)![1]!.replace(/\s+/g, '')).toBe(der);
+    await t.app.inject({ method: 'DELETE', url: `${API}/providers/signed-saml`, headers: admin });
   });
 
   it('signs a user in with a signed assertion, once: a replayed response is refused', async () => {

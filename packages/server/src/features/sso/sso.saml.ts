@@ -20,6 +20,7 @@ import { policyFetch } from '../../core/outbound-policy.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { getSetting, putSetting, type StoredSamlProvider } from '../../core/settings.store.js';
 import { findUserByName, reflectExternalUser } from '../identity/index.js';
+import { certificateOf } from '../keys/index.js';
 import { mappingOf, safeRedirect } from './sso.oidc.js';
 
 const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
@@ -133,6 +134,8 @@ export async function saveSamlProvider(
   if (taken) throw conflict(formatMessage(SAML_MESSAGES.nameTaken, { name: parsed.name }), 'name');
   if (!parsed.metadataUrl && !parsed.metadataXml.trim()) throw badRequest(SAML_MESSAGES.metadataMissing, 'metadataXml');
   const xml = parsed.metadataUrl ? await fetchMetadata(request.server.db, parsed.metadataUrl) : parsed.metadataXml;
+  // the key that is to sign the requests exists and is an RSA key
+  await signingOf(db, parsed);
   const next: StoredSamlProvider = {
     ...parsed,
     metadataXml: xml,
@@ -208,9 +211,24 @@ function requestCache(db: Db, provider: string): CacheProvider {
   };
 }
 
-function samlOf(db: Db, provider: StoredSamlProvider, baseUrl: string): SAML {
+/** The key that signs a provider's authentication requests, with its certificate for the metadata. */
+async function signingOf(db: Db, provider: Pick<StoredSamlProvider, 'signingKeyPair'>) {
+  if (!provider.signingKeyPair) return undefined;
+  try {
+    return await certificateOf(db, provider.signingKeyPair);
+  } catch {
+    throw badRequest(
+      formatMessage(SAML_MESSAGES.signingKeyInvalid, { name: provider.signingKeyPair }),
+      'signingKeyPair',
+    );
+  }
+}
+
+async function samlOf(db: Db, provider: StoredSamlProvider, baseUrl: string): Promise<SAML> {
   const sp = serviceProviderOf(baseUrl, provider.name);
+  const signing = await signingOf(db, provider);
   return new SAML({
+    ...(signing ? { privateKey: signing.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
     entryPoint: provider.ssoUrl,
     issuer: sp.spEntityId,
     callbackUrl: sp.acsUrl,
@@ -230,7 +248,9 @@ function samlOf(db: Db, provider: StoredSamlProvider, baseUrl: string): SAML {
 
 /** Arca's service provider metadata for one identity provider (what its administrator imports). */
 export async function serviceProviderMetadata(db: Db, name: string, baseUrl: string): Promise<string> {
-  return samlOf(db, await findSamlProvider(db, name), baseUrl).generateServiceProviderMetadata(null, null);
+  const provider = await findSamlProvider(db, name);
+  const signing = await signingOf(db, provider);
+  return (await samlOf(db, provider, baseUrl)).generateServiceProviderMetadata(null, signing?.certificate ?? null);
 }
 
 /** The identity provider's URL with a new authentication request (HTTP-Redirect binding). */
@@ -242,7 +262,7 @@ export async function startSamlSignIn(
 ): Promise<string> {
   const provider = await findSamlProvider(db, name);
   if (!provider.enabled) throw notFound(formatMessage(SAML_MESSAGES.notFound, { name }));
-  return samlOf(db, provider, baseUrl).getAuthorizeUrlAsync(safeRedirect(redirect), undefined, {});
+  return (await samlOf(db, provider, baseUrl)).getAuthorizeUrlAsync(safeRedirect(redirect), undefined, {});
 }
 
 const values = (attributes: Record<string, unknown>, name: string): string[] =>
@@ -310,7 +330,7 @@ export async function finishSamlSignIn(
   const provider = await findSamlProvider(db, name);
   let profile;
   try {
-    ({ profile } = await samlOf(db, provider, baseUrl).validatePostResponseAsync(body));
+    ({ profile } = await (await samlOf(db, provider, baseUrl)).validatePostResponseAsync(body));
   } catch (error) {
     throw new HttpError(401, formatMessage(SAML_MESSAGES.responseRefused, { reason: (error as Error).message }));
   }

@@ -1,2 +1,2 @@
 /** What other features use of the keys feature: they import this module only. */
-export { useCertificates } from './api/keys';
+export { useCertificates, useKeyPairs } from './api/keys';

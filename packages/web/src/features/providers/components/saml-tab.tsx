@@ -9,6 +9,7 @@ import {
   Form,
   Input,
   Row,
+  Select,
   Switch,
   Table,
   Typography,
@@ -22,6 +23,7 @@ import { LoadError } from '../../../components/load-error';
 import { RowActions } from '../../../components/row-actions';
 import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useSamlActions, useSamlProviders } from '../api/saml';
+import { useKeyPairs } from '../../keys';
 
 /** SAML 2.0 identity providers: their metadata in, Arca's service provider details out. */
 export function SamlTab() {
@@ -112,6 +114,7 @@ export function SamlTab() {
 function SamlProviderModal({ editing, onClose }: { editing: SamlProvider | 'new'; onClose: () => void }) {
   const [form] = Form.useForm<SamlProviderBody>();
   const { save } = useSamlActions();
+  const keyPairs = useKeyPairs();
   const existing = editing === 'new' ? undefined : editing;
   return (
     <FormModal<SamlProviderBody>
@@ -133,6 +136,7 @@ function SamlProviderModal({ editing, onClose }: { editing: SamlProvider | 'new'
           groupsAttribute: 'groups',
           groupMapping: '',
           wantResponseSigned: false,
+          signingKeyPair: '',
           autoCreateUser: true,
         }
       }
@@ -214,6 +218,21 @@ function SamlProviderModal({ editing, onClose }: { editing: SamlProvider | 'new'
       </Form.Item>
       <Form.Item name="wantResponseSigned" valuePropName="checked" style={{ marginBottom: 4 }}>
         <Checkbox>The whole response must be signed too (assertions always must be)</Checkbox>
+      </Form.Item>
+      <Form.Item
+        label="Sign authentication requests with"
+        name="signingKeyPair"
+        extra="An RSA key pair of Keys Management. Arca's metadata then carries its certificate, so that the identity provider can check that requests come from Arca."
+      >
+        <Select
+          loading={keyPairs.isPending}
+          options={[
+            { value: '', label: 'Do not sign' },
+            ...(keyPairs.data ?? [])
+              .filter((pair) => pair.pairType === 'RSA')
+              .map((pair) => ({ value: pair.pairName, label: `${pair.pairName} (${pair.algorithm})` })),
+          ]}
+        />
       </Form.Item>
       <Form.Item name="autoCreateUser" valuePropName="checked">
         <Checkbox>Create Arca users at their first sign-in</Checkbox>
