@@ -1,20 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleThread } from '../../core/threads.js';
 import type { PostRun, PostRunResult } from './webhooks.poster.js';
 import type { Exchange } from './webhooks.send.js';
 
-/**
- * The posting thread's entry: the compiled module, or — when the server runs from its TypeScript
- * sources (the tests) — the source module, loaded through the same TypeScript loader.
- */
-function startWorker(): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./webhooks.poster.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry);
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry.href)}));`,
-    { eval: true },
-  );
-}
+/** The posting thread: webhooks.poster's module on a thread of its own. */
+const startWorker = () => startModuleThread(import.meta.url, 'webhooks.poster', 'webhook-posting');
 
 /**
  * Posts runs of deliveries on a thread of its own (see webhooks.poster.ts): the server's event

@@ -7,7 +7,6 @@ import {
   changeMetadataFile,
   madeCache,
   deployBytes,
-  decompress,
   readLimited,
   systemContent,
   withBody,
@@ -18,6 +17,8 @@ import {
   type Resolved,
 } from '../../features/artifacts/index.js';
 import type { RepositoryRow } from '../../db/schema.js';
+import { ThreadCalls } from '../../core/threads.js';
+import { MERGE_THREAD, digestsOf, type MergeRequest, type MergedIndex } from './debian.merge.js';
 import {
   debFileName,
   field,
@@ -58,20 +59,13 @@ function targetsOf(properties: Record<string, string[]>, architecture: string): 
   return targets;
 }
 
-/** What makes an entry one in an index: its package, version and architecture. */
-const entryKey = (s: Stanza) => `${field(s, 'Package')}\u0000${field(s, 'Version')}\u0000${field(s, 'Architecture')}`;
-
 const sameEntry = (a: Stanza, b: Stanza) =>
   ['Package', 'Version', 'Architecture'].every((f) => field(a, f) === field(b, f));
 
-const digestsOf = (body: Buffer) => ({
-  md5: createHash('md5').update(body).digest('hex'),
-  sha1: createHash('sha1').update(body).digest('hex'),
-  sha256: createHash('sha256').update(body).digest('hex'),
-});
-
 /** Signed indexes and virtual views, per process, keyed by what they were made from (never stale). */
 const keep = madeCache<Map<string, DerivedFile>>(200);
+/** The thread that merges virtual repositories' indexes (started at the first merge). */
+const mergeThread = new ThreadCalls<MergeRequest, MergedIndex[]>(import.meta.url, 'debian.merge', MERGE_THREAD);
 
 /**
  * A Debian repository's indexes, through the door: a local repository's `Packages` (and `.gz`)
@@ -178,47 +172,41 @@ export class DebianIndexes {
     return renderRelease({ label: repo.key, suite: dist, components, architectures, files, date: new Date() });
   }
 
-  /** A distribution's files as a virtual repository answers them: its members' indexes merged. */
+  /**
+   * A distribution's files as a virtual repository answers them: its members' indexes merged, on
+   * the merge thread (the event loop only reads the members' files), once per change of a
+   * member's Release, shared by the requests that wait for it.
+   */
   private async virtualDist(repo: RepositoryRow, dist: string): Promise<Map<string, DerivedFile> | undefined> {
     const releases = await this.content.resolveEach(repo.key, `dists/${dist}/Release`);
     if (!releases.length) return undefined;
     const key = `virtual|${repo.key}|${dist}|${releases.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
     return keep(key, async () => {
-      const merged = new Map<string, Stanza[]>();
-      // per index, the entries taken so far by package, version and architecture: keyed, not compared pairwise
-      const taken = new Map<string, Set<string>>();
+      const indexes: MergeRequest['indexes'] = [];
       for (const release of releases) {
         const stanza = parseStanzas((await this.content.read(release.item)).toString('utf8'))[0] ?? [];
         const components = (field(stanza, 'Components') ?? '').split(/\s+/).filter(Boolean);
         const archs = (field(stanza, 'Architectures') ?? '').split(/\s+/).filter(Boolean);
         for (const component of components) {
           for (const arch of archs) {
-            const stanzas = await this.memberPackages(release, indexPath(dist, component, arch));
-            if (!stanzas) continue;
-            const folder = `${component}/binary-${arch}`;
-            const into = merged.get(folder) ?? [];
-            const keys = taken.get(folder) ?? new Set<string>();
-            for (const s of stanzas) {
-              const key = entryKey(s);
-              if (keys.has(key)) continue;
-              keys.add(key);
-              into.push(s);
-            }
-            merged.set(folder, into);
-            taken.set(folder, keys);
+            const found = await this.memberIndex(release, indexPath(dist, component, arch));
+            if (found) indexes.push({ folder: `${component}/binary-${arch}`, ...found });
           }
         }
       }
+      const merged = await mergeThread.call({ indexes });
       const files = new Map<string, DerivedFile>();
       const listed: ReleaseFile[] = [];
-      for (const [folder, stanzas] of [...merged.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-        const plain = Buffer.from(renderStanzas(stanzas));
-        for (const [name, body] of [
-          ['Packages', plain],
-          ['Packages.gz', gzipSync(plain)],
+      for (const { folder, plain, gz, plainDigests, gzDigests } of merged) {
+        for (const [name, body, digests] of [
+          ['Packages', plain, plainDigests],
+          ['Packages.gz', gz, gzDigests],
         ] as const) {
-          files.set(`dists/${dist}/${folder}/${name}`, { body, contentType: TEXT });
-          listed.push({ path: `${folder}/${name}`, size: body.length, ...digestsOf(body) });
+          files.set(`dists/${dist}/${folder}/${name}`, {
+            body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+            contentType: TEXT,
+          });
+          listed.push({ path: `${folder}/${name}`, size: body.byteLength, ...digests });
         }
       }
       files.set(`dists/${dist}/Release`, { body: Buffer.from(this.release(repo, dist, listed)), contentType: TEXT });
@@ -226,13 +214,12 @@ export class DebianIndexes {
     });
   }
 
-  /** A member's index, as plain text or compressed as the upstream has it. */
-  private async memberPackages(release: Resolved, path: string): Promise<Stanza[] | undefined> {
+  /** A member's index as the member has it: plain, or compressed as the upstream has it. */
+  private async memberIndex(release: Resolved, path: string): Promise<{ suffix: string; body: Buffer } | undefined> {
     for (const suffix of ['', '.gz', '.xz']) {
       const found = await this.content.resolve(release.repo, `${path}${suffix}`).catch(() => undefined);
       if (!found || found.item.folder === 1) continue;
-      const text = (await decompress(suffix, await this.content.read(found.item))).toString('utf8');
-      return parseStanzas(text);
+      return { suffix, body: await this.content.read(found.item) };
     }
     return undefined;
   }
