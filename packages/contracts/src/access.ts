@@ -272,7 +272,7 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   token: 'Tokens',
   project: 'Projects',
   repository: 'Repositories',
-  license: 'Licences',
+  license: 'Licenses',
   security: 'Settings',
   system: 'System',
   webhook: 'Webhooks',

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { licenseEditionSchema } from './license.js';
 
 /**
- * Licence buckets (spec part 1 §2 license_management/license_buckets, §3, §5; part 2 §7.7, §8.3,
- * §9): a signed document holding N licence keys of one edition, for one customer, with issue and
- * expiry dates. The management deployment keeps buckets, attaches their licences to the
+ * License buckets (spec part 1 §2 license_management/license_buckets, §3, §5; part 2 §7.7, §8.3,
+ * §9): a signed document holding N license keys of one edition, for one customer, with issue and
+ * expiry dates. The management deployment keeps buckets, attaches their licenses to the
  * deployments of the fleet (installed there over the pairing channel), splits them for teams and
  * reports who uses what.
  */
@@ -12,7 +12,7 @@ import { licenseEditionSchema } from './license.js';
 /** Bucket files are JSON and smaller than 13 MB (spec part 2 §9). */
 export const LICENSE_BUCKET_FILE_MAX_BYTES = 13 * 1024 * 1024;
 
-/** A bucket holds at most this many licences (one per node of each deployment). */
+/** A bucket holds at most this many licenses (one per node of each deployment). */
 export const LICENSE_BUCKET_MAX_SIZE = 1000;
 
 export const LICENSE_BUCKET_MESSAGES = {
@@ -29,7 +29,7 @@ export const LICENSE_BUCKET_MESSAGES = {
   onlineOnly: 'Only platform deployments with status Online and Partial are listed.',
   oneSource: 'Give the bucket as a file, a URL, a signed URL or a key: one of them.',
   invalid: 'Your bucket file could not be used. Please verify that the file is correct and that the key is valid.',
-  expired: 'The bucket has expired: its licences can no longer be attached.',
+  expired: 'The bucket has expired: its licenses can no longer be attached.',
   /** {name} is replaced. */
   nameTaken: "Name '{name}' already exists",
   /** {name} is replaced. */
@@ -39,7 +39,7 @@ export const LICENSE_BUCKET_MESSAGES = {
   notEligible: 'Licenses can be attached only to platform deployments that are Online or Partial.',
   unknownDeployment: 'The deployment is not registered.',
   splitOfSplit: 'A split bucket cannot be split again: split its parent.',
-  splitSize: 'A split takes at least one licence and leaves the bucket at least one.',
+  splitSize: 'A split takes at least one license and leaves the bucket at least one.',
   deleteParent: 'Deleting this bucket deletes all its licenses and split buckets.',
   deleteSplit: 'Deleting this split bucket re-adds its licenses to the parent bucket from the mission-control service.',
   attachFailed: 'The deployment did not take the licenses.',
@@ -50,7 +50,7 @@ const mandatory = z.string().trim().min(1, LICENSE_BUCKET_MESSAGES.mandatory);
 export const licenseBucketNameSchema = mandatory.max(64).regex(/^[A-Za-z0-9._-]+$/, LICENSE_BUCKET_MESSAGES.nameRule);
 
 /**
- * The signed part of a bucket. `licenses` are licence keys (`ARCA-LICENSE-1…`), each signed on its
+ * The signed part of a bucket. `licenses` are license keys (`ARCA-LICENSE-1…`), each signed on its
  * own, so that a deployment verifies what it is given without knowing about buckets. `parent` names
  * the bucket a split was taken from.
  */
@@ -88,7 +88,7 @@ const count = z
   .min(1, LICENSE_BUCKET_MESSAGES.mandatory)
   .max(LICENSE_BUCKET_MAX_SIZE, LICENSE_BUCKET_MESSAGES.valueTooHigh);
 
-/** Attach licences to deployments: one entry per deployment (`jpd_id`, `license_count` as the REST API names them). */
+/** Attach licenses to deployments: one entry per deployment (`jpd_id`, `license_count` as the REST API names them). */
 export const licenseAttachSchema = z.object({
   targets: z
     .array(z.object({ jpd_id: mandatory.max(64), license_count: count }))
@@ -100,7 +100,7 @@ export type LicenseAttach = z.infer<typeof licenseAttachSchema>;
 export const licenseSplitSchema = z.object({ name: licenseBucketNameSchema, quantity: count });
 export type LicenseSplit = z.infer<typeof licenseSplitSchema>;
 
-/** Licences taken for something that is not a registered deployment: counted as unknown usage. */
+/** Licenses taken for something that is not a registered deployment: counted as unknown usage. */
 export const licenseAcquireSchema = z.object({ name: mandatory.max(200), license_count: count });
 
 export const licenseBucketSchema = z.object({
@@ -131,7 +131,7 @@ export const licenseBucketDeploymentSchema = z.object({
   eligible: z.boolean(),
   nodes: z.number().int(),
   projects: z.number().int(),
-  /** Licences of this bucket attached to it. */
+  /** Licenses of this bucket attached to it. */
   attached: z.number().int(),
   /** Of those, how many it reported installed when last looked at. */
   installed: z.number().int(),

@@ -67,7 +67,7 @@ describe('the console against a real server', () => {
     await page.context().close();
   });
 
-  it('logs the admin in, shows the footer licence, filters the admin menu, shows 404 and logs out', async () => {
+  it('logs the admin in, shows the footer license, filters the admin menu, shows 404 and logs out', async () => {
     const { page, problems } = await newPage();
     await page.goto(`${server.url}/ui/`);
     await page.getByLabel('Username').waitFor();
@@ -77,7 +77,7 @@ describe('the console against a real server', () => {
     await page.waitForURL('**/ui/overview');
     await expect
       .poll(() => page.getByTestId('footer-license').textContent())
-      .toBe('Open Source licence, licensed to Open Source');
+      .toBe('Open Source license, licensed to Open Source');
     expect(await page.getByTestId('footer-build').textContent()).toMatch(/^Build 0\.1\.0/);
     expect(await page.title()).toBe('Overview - Artifact Platform');
     await screenshot(page, 'overview');
@@ -118,7 +118,7 @@ describe('the console against a real server', () => {
     await page.context().close();
   });
 
-  it('installs a licence from the licences page, asking before discarding an unsaved key', async () => {
+  it('installs a license from the licenses page, asking before discarding an unsaved key', async () => {
     const { page } = await newPage();
     await page.goto(`${server.url}/ui/admin/monitoring/service-status`);
     await page.waitForURL('**/ui/login?logout=true');
@@ -129,7 +129,7 @@ describe('the console against a real server', () => {
     await screenshot(page, 'service-status');
 
     await page.getByRole('link', { name: 'Licenses' }).click();
-    await page.getByText('Installed licence').waitFor();
+    await page.getByText('Installed license').waitFor();
     await page.getByLabel('License key').fill('not a key');
     await page.getByRole('link', { name: 'Users' }).click();
     const dialog = page.getByRole('dialog');
@@ -152,14 +152,14 @@ describe('the console against a real server', () => {
     await page.getByRole('button', { name: 'Install' }).click();
     await expect
       .poll(() => page.getByTestId('footer-license').textContent())
-      .toBe('Enterprise+ licence, licensed to E2E Corp');
+      .toBe('Enterprise+ license, licensed to E2E Corp');
     await expect.poll(() => page.getByLabel('License key').inputValue()).toBe('');
     await screenshot(page, 'licenses');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.context().close();
   });
 
-  it('sends the admin to the licences page once the licence has expired, until a valid one is installed', async () => {
+  it('sends the admin to the licenses page once the license has expired, until a valid one is installed', async () => {
     const db = new Database(path.join(server.dataDir, 'arca.db'));
     db.prepare('UPDATE licenses SET expires_at = ? WHERE active = 1').run(Date.now() - 60_000);
     db.close();
@@ -168,9 +168,9 @@ describe('the console against a real server', () => {
     await page.waitForURL('**/ui/login?logout=true');
     await logIn(page);
     await page.waitForURL('**/ui/admin/license_management/licenses');
-    await page.getByText('The licence has expired').waitFor();
-    await expect.poll(() => page.getByTestId('footer-license').textContent()).toBe('No valid licence');
-    await screenshot(page, 'licence-expired');
+    await page.getByText('The license has expired').waitFor();
+    await expect.poll(() => page.getByTestId('footer-license').textContent()).toBe('No valid license');
+    await screenshot(page, 'license-expired');
     // every other page leads back here
     await page.goto(`${server.url}/ui/admin/management/users`);
     await page.waitForURL('**/ui/admin/license_management/licenses');
@@ -179,7 +179,7 @@ describe('the console against a real server', () => {
     await page.getByRole('button', { name: 'Install' }).click();
     await expect
       .poll(() => page.getByTestId('footer-license').textContent())
-      .toBe('Enterprise licence, licensed to Renewed Inc');
+      .toBe('Enterprise license, licensed to Renewed Inc');
     await page.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL('**/ui/admin/management/users');
     await page.context().close();

@@ -80,6 +80,22 @@ describe('the overview and access tokens', () => {
     await page.mouse.move(0, 0);
     await screenshot(page, 'overview-dashboard');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // one spelling of the spec's word on the page
+    expect(await page.locator('body').innerText()).not.toMatch(/licence/i);
+    // the administrator's session opens the metrics a Prometheus scrapes
+    const metrics = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, body: await res.text() };
+    }, `${server.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('arca_repository_bytes');
+    // the Repositories figure leads to the repositories
+    await page
+      .locator('.arca-figure')
+      .filter({ hasText: 'Repositories' })
+      .getByRole('link', { name: 'Repositories' })
+      .click();
+    await page.waitForURL('**/ui/admin/repositories');
     expect(problems).toEqual([]);
     await page.context().close();
   });

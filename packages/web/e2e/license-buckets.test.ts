@@ -83,8 +83,8 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe('licence buckets', () => {
-  it('adds a bucket, attaches its licences to two deployments, reports, splits and deletes', async () => {
+describe('license buckets', () => {
+  it('adds a bucket, attaches its licenses to two deployments, reports, splits and deletes', async () => {
     const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
     await page.goto(`${management.url}/ui/admin/license_management/license_buckets`);
     await page.getByText('No license buckets yet').waitFor();
@@ -111,7 +111,7 @@ describe('licence buckets', () => {
     await row.getByText('0 / 5').waitFor();
     await expect.poll(() => row.getByRole('cell', { name: 'Acme' }).count()).toBe(1);
 
-    // attach: one licence to each site (one node each), after the count's checks
+    // attach: one license to each site (one node each), after the count's checks
     await row.getByRole('button', { name: 'Actions for fleet-2027' }).click();
     await page.getByRole('menuitem', { name: 'Attach License' }).click();
     await page.waitForURL('**/license_buckets/attach/**');
@@ -141,12 +141,12 @@ describe('licence buckets', () => {
     await screenshot(page, 'license-buckets-attach');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // the sites show the licence in their footer and licences page
+    // the sites show the license in their footer and licenses page
     const site = await signIn(browser, members[0]!.url, 'admin', ADMIN_PASSWORD);
     await site.page.goto(`${members[0]!.url}/ui/admin/license_management/licenses`);
-    await site.page.getByTestId('footer-license').getByText('Enterprise licence, licensed to Acme').waitFor();
-    await site.page.getByText('2 (one per node, from a licence bucket)').waitFor();
-    await screenshot(site.page, 'license-buckets-site-licences');
+    await site.page.getByTestId('footer-license').getByText('Enterprise license, licensed to Acme').waitFor();
+    await site.page.getByText('2 (one per node, from a license bucket)').waitFor();
+    await screenshot(site.page, 'license-buckets-site-licenses');
     await site.page.close();
 
     // the report
@@ -170,7 +170,7 @@ describe('licence buckets', () => {
     await screenshot(page, 'license-buckets-report');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // split the two free licences off, then delete the split: they return to the parent
+    // split the two free licenses off, then delete the split: they return to the parent
     await page.getByRole('button', { name: 'Back to License Buckets' }).click();
     await page.getByRole('button', { name: 'Actions for fleet-2027' }).click();
     await page.getByRole('menuitem', { name: 'Split', exact: true }).click();

@@ -107,7 +107,7 @@ describe('navigation guards, in the order of the spec', () => {
     expect(decision).toMatchObject({ kind: 'redirect', to: '/authorization' });
   });
 
-  it('sends admins to the licences page when there is no valid licence, and lets them stay there', () => {
+  it('sends admins to the licenses page when there is no valid license, and lets them stay there', () => {
     const none = menu({ admin: true, licenseRank: 0 });
     expect(resolveNavigation(input({ user: admin, menu: none }))).toEqual({ kind: 'redirect', to: LICENSES_PATH });
     expect(
@@ -119,7 +119,7 @@ describe('navigation guards, in the order of the spec', () => {
     });
   });
 
-  it('sends other users to login with logout when there is no valid licence', () => {
+  it('sends other users to login with logout when there is no valid license', () => {
     expect(resolveNavigation(input({ menu: menu({ licenseRank: 0 }) }))).toEqual({
       kind: 'redirect',
       to: '/login?logout=true',

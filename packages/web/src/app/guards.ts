@@ -81,7 +81,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     return { kind: 'redirect', to: '/authorization', message: ERROR_MESSAGES.notAuthorized };
   }
   const item = meta.menuKey ? (input.items ?? menuItems()).find((i) => i.key === meta.menuKey) : undefined;
-  // with no valid licence at all, the licence step below decides where to go
+  // with no valid license at all, the license step below decides where to go
   if (item && meta.admin && menu.licenseRank > 0) {
     const status = menuItemState(item, menu);
     if (status.state !== 'visible') return { kind: 'redirect', to: '/authorization', message: status.reason };

@@ -36,14 +36,14 @@ describe('menu filtering', () => {
   it('hides admin entries from non-admins', () => {
     expect(menuItemState(item({ adminOnly: true }), ctx({ admin: false })).state).toBe('hidden');
   });
-  it('disables entries above the licence rank, with the edition needed', () => {
+  it('disables entries above the license rank, with the edition needed', () => {
     expect(menuItemState(item({ minRank: 5 }), ctx({ licenseRank: 1 }))).toEqual({
       state: 'disabled',
-      reason: 'Needs an Enterprise+ licence',
+      reason: 'Needs an Enterprise+ license',
     });
     expect(menuItemState(item({ minRank: 5 }), ctx({ licenseRank: 5 })).state).toBe('visible');
   });
-  it('disables every page but the licences page when there is no valid licence', () => {
+  it('disables every page but the licenses page when there is no valid license', () => {
     const entries = sidebarEntries(
       MENU,
       'administration',
@@ -52,7 +52,7 @@ describe('menu filtering', () => {
     expect(entries.filter((e) => e.status.state === 'visible').map((e) => e.item.key)).toEqual(['licenses']);
     expect(entries.find((e) => e.item.key === 'users')!.status).toEqual({
       state: 'disabled',
-      reason: 'Needs a valid licence',
+      reason: 'Needs a valid license',
     });
   });
   it('disables entries whose service is not running or whose feature is off', () => {

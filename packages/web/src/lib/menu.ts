@@ -12,7 +12,7 @@ export interface MenuItem {
   group?: string;
   description?: string;
   adminOnly?: boolean;
-  /** Lowest licence rank that may use the page. */
+  /** Lowest license rank that may use the page. */
   minRank?: number;
   /** A service that must be running. */
   service?: string;
@@ -45,7 +45,7 @@ export const EDITION_FOR_RANK: Record<number, string> = {
 
 /**
  * The state of a menu entry for a user: admin-only entries are hidden from others, cloud-only
- * entries on premises and on dedicated cloud; a missing service, feature or licence rank shows the
+ * entries on premises and on dedicated cloud; a missing service, feature or license rank shows the
  * entry disabled with the reason.
  */
 export function menuItemState(item: MenuItem, ctx: MenuContext): MenuItemState {
@@ -59,7 +59,7 @@ export function menuItemState(item: MenuItem, ctx: MenuContext): MenuItemState {
     return { state: 'disabled', reason: 'This feature is not enabled on this deployment' };
   }
   if (item.minRank !== undefined && ctx.licenseRank < item.minRank) {
-    return { state: 'disabled', reason: `Needs ${EDITION_FOR_RANK[item.minRank] ?? 'a higher'} licence` };
+    return { state: 'disabled', reason: `Needs ${EDITION_FOR_RANK[item.minRank] ?? 'a higher'} license` };
   }
   return { state: 'visible' };
 }

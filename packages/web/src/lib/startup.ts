@@ -6,7 +6,7 @@ import type { MenuContext, MenuItem } from './menu';
 export interface StartupData {
   /** The signed-in (or anonymous) user; undefined while loading. */
   user: UserData | undefined;
-  /** What decides which menu entries show: admin flag, licence, services, features. */
+  /** What decides which menu entries show: admin flag, license, services, features. */
   menu: MenuContext | undefined;
   /** Every entry of the menu, read off the route table. */
   menuItems: MenuItem[];

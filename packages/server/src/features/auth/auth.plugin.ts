@@ -269,6 +269,11 @@ declare module 'fastify' {
      * (cargo, gem): such a header is read as `Bearer {token}`.
      */
     bareToken?: boolean;
+    /**
+     * A read outside the console that an administrator opens in the browser (`/metrics`): the
+     * console session counts for its safe methods, as on console routes.
+     */
+    consoleSession?: boolean;
   }
 }
 
@@ -339,7 +344,9 @@ export const authPlugin = fp(
         return;
       }
       // the router's decoded, normalised route, never the raw URL ('/ui/%61pi/…' is '/ui/api/…')
-      const consoleRoute = routedPath(request).startsWith('/ui/');
+      const consoleRoute =
+        routedPath(request).startsWith('/ui/') ||
+        (request.routeOptions.config.consoleSession === true && SAFE_METHODS.has(request.method));
       if (consoleRoute && !SAFE_METHODS.has(request.method)) {
         if (request.headers['x-requested-with'] !== 'XMLHttpRequest') {
           reply.status(403).send(errorBody(403, ERROR_MESSAGES.csrf));

@@ -128,6 +128,16 @@ describe.each(ENGINES)('Prometheus metrics on %s', (engine) => {
     expect(token.body).toContain('arca_repository_bytes');
     const wrong = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${SCRAPE_TOKEN}x` } });
     expect(wrong.statusCode).toBe(401);
+    // an administrator's console session opens it in the browser; a user's session does not
+    const { cookie } = await login(t.app);
+    const browsed = await t.app.inject({ url: '/metrics', headers: { cookie } });
+    expect(browsed.statusCode).toBe(200);
+    expect(browsed.body).toContain('arca_repository_bytes');
+    const { cookie: userCookie } = await login(t.app, 'metrics-reader', 'metrics-reader-Passw0rd');
+    expect((await t.app.inject({ url: '/metrics', headers: { cookie: userCookie } })).statusCode).toBe(403);
+    // the session reads, nothing else outside the console
+    const posted = await t.app.inject({ method: 'POST', url: '/metrics', headers: { cookie } });
+    expect(posted.statusCode).toBe(404);
   });
 });
 

@@ -13,7 +13,8 @@ function carriesScrapeToken(request: FastifyRequest): boolean {
 }
 
 /**
- * `GET /metrics` in Prometheus's text format: for administrators, for the scrape token
+ * `GET /metrics` in Prometheus's text format: for administrators (credentials or their console
+ * session), for the scrape token
  * (`ARCA_METRICS_TOKEN`), or for anyone with `ARCA_METRICS_PUBLIC=true`.
  */
 export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,6 +25,8 @@ export const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: {
         access: app.config.metricsPublic ? 'public' : 'admin',
         ownCredential: carriesScrapeToken,
+        // an administrator signed in to the console opens it in the browser
+        consoleSession: true,
       },
       schema: { summary: 'Prometheus metrics (text format): administrators, the scrape token, or anyone when public' },
     },

@@ -2,13 +2,13 @@ import { Layout, Space, Typography } from 'antd';
 import type { Footer } from '@arca/contracts';
 import { Logo } from '../../components/logo';
 
-/** Build number, licence, user e-mail and logo (spec part 1 §2, footer). */
+/** Build number, license, user e-mail and logo (spec part 1 §2, footer). */
 export function AppFooter({ footer }: { footer: Footer | undefined }) {
   if (!footer) return null;
   const license =
     footer.license === 'NONE'
-      ? 'No valid licence'
-      : `${footer.licenseLabel} licence${footer.licensedTo ? `, licensed to ${footer.licensedTo}` : ''}`;
+      ? 'No valid license'
+      : `${footer.licenseLabel} license${footer.licensedTo ? `, licensed to ${footer.licensedTo}` : ''}`;
   return (
     <Layout.Footer
       role="contentinfo"

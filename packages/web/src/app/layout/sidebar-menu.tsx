@@ -4,7 +4,7 @@ import { groupEntries, menuItemForPath, sidebarEntries, type MenuContext, type S
 import { menuIcon } from '../../lib/menu-icons';
 import { menuItems } from '../menu';
 
-/** The entries of one sidebar, filtered by admin flag, licence rank, services and features. */
+/** The entries of one sidebar, filtered by admin flag, license rank, services and features. */
 export function SidebarMenu({
   sidebar,
   ctx,

@@ -55,7 +55,7 @@ describe('the admin menu page', () => {
     expect(entry).not.toBeNull();
     expect(screen.queryByRole('link', { name: /License Buckets/ })).not.toBeInTheDocument();
     await user.hover(entry);
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('Needs an Enterprise+ licence');
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Needs an Enterprise+ license');
   });
 
   it('filters by the search and highlights the matches', async () => {

@@ -43,7 +43,7 @@ export function AuditTrailPage() {
     <>
       <PageHeader
         title="Audit Trail"
-        description="Who signed in, from where, and who changed users, groups, permissions, tokens, projects, repositories, licences or settings."
+        description="Who signed in, from where, and who changed users, groups, permissions, tokens, projects, repositories, licenses or settings."
         extra={
           <Space>
             <Button icon={<DownloadOutlined />} href={auditExportUrl('csv', filters)} download>

@@ -5,7 +5,7 @@ import { ServiceTeaser } from '../components/service-teaser';
 
 /**
  * Security & Compliance (`/admin/security-and-compliance-teaser`): goes to the security
- * policies when the scanning service runs and the licence allows it (spec part 1 §2).
+ * policies when the scanning service runs and the license allows it (spec part 1 §2).
  */
 export function SecurityTeaserPage() {
   const { menu } = useStartupData();
@@ -14,10 +14,10 @@ export function SecurityTeaserPage() {
     <ServiceTeaser
       title="Security & Compliance"
       icon={<SafetyOutlined />}
-      summary="A scanning service reads every package and image Arca stores, matches their components against vulnerability and licence databases, and enforces policies: block the download of a vulnerable version, fail a build, alert the owner."
+      summary="A scanning service reads every package and image Arca stores, matches their components against vulnerability and license databases, and enforces policies: block the download of a vulnerable version, fail a build, alert the owner."
       brings={[
         'Vulnerabilities of every package version and image layer, with their severity',
-        'Licence compliance: allowed and banned licences per project',
+        'License compliance: allowed and banned licenses per project',
         'Policies and watches that block downloads or fail builds',
         'SBOMs of builds and release bundles',
       ]}

@@ -39,7 +39,7 @@ export async function bucketKey(id: string): Promise<string> {
 
 export function useBucketActions() {
   const client = useQueryClient();
-  // every bucket's counts may change: a split moves licences, a delete returns them
+  // every bucket's counts may change: a split moves licenses, a delete returns them
   const refresh = () => client.invalidateQueries({ queryKey: bucketKeys.all });
   return {
     add: useMutation({

@@ -8,7 +8,7 @@ export const bucketNameRules: Rule[] = [
   { max: 64 },
 ];
 
-/** A number of licences: a whole number from 1 to `max` ('Decimal not allowed', 'Value too high'). */
+/** A number of licenses: a whole number from 1 to `max` ('Decimal not allowed', 'Value too high'). */
 export const countRules = (max: number): Rule[] => [
   { required: true, message: LICENSE_BUCKET_MESSAGES.mandatory },
   {

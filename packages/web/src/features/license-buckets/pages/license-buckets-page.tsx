@@ -130,7 +130,7 @@ function BucketActions({ bucket, onSplit }: { bucket: LicenseBucket; onSplit: ()
   );
 }
 
-/** The licence buckets of this management deployment (spec part 1 §2, License buckets). */
+/** The license buckets of this management deployment (spec part 1 §2, License buckets). */
 export function LicenseBucketsPage() {
   const buckets = useBuckets();
   const [splitting, setSplitting] = useState<LicenseBucket>();

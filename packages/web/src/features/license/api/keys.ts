@@ -1,4 +1,4 @@
-/** The licence feature's query keys. */
+/** The license feature's query keys. */
 export const licenseKeys = {
   current: ['license', 'current'] as const,
 };

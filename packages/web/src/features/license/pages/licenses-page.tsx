@@ -22,7 +22,7 @@ function LicenseStatusTag({ info }: { info: LicenseInfo }) {
   }
   return (
     <StatusTag tone="error" icon={<ExclamationCircleFilled />}>
-      {info.status === 'EXPIRED' ? 'Expired' : 'No licence'}
+      {info.status === 'EXPIRED' ? 'Expired' : 'No license'}
     </StatusTag>
   );
 }
@@ -34,14 +34,14 @@ function daysLeft(expiresAt: string): number {
 function CurrentLicense({ info }: { info: LicenseInfo }) {
   const left = info.expiresAt ? daysLeft(info.expiresAt) : undefined;
   return (
-    <Card title="Installed licence" extra={<LicenseStatusTag info={info} />}>
+    <Card title="Installed license" extra={<LicenseStatusTag info={info} />}>
       {info.status === 'EXPIRED' && (
         <Alert
           type="error"
           showIcon
           style={{ marginBottom: 16 }}
-          title="The licence has expired"
-          description="Most of the console is locked until a valid licence is installed. Install a new key on this page."
+          title="The license has expired"
+          description="Most of the console is locked until a valid license is installed. Install a new key on this page."
         />
       )}
       {left !== undefined && left > 0 && left <= 30 && (
@@ -49,7 +49,7 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          title={`The licence expires in ${left} day${left === 1 ? '' : 's'}.`}
+          title={`The license expires in ${left} day${left === 1 ? '' : 's'}.`}
         />
       )}
       <Descriptions
@@ -64,7 +64,7 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
           },
           { key: 'licensee', label: 'Licensed to', children: info.licensee ?? '—' },
           ...(info.count > 1
-            ? [{ key: 'count', label: 'Licences', children: `${info.count} (one per node, from a licence bucket)` }]
+            ? [{ key: 'count', label: 'Licenses', children: `${info.count} (one per node, from a license bucket)` }]
             : []),
           { key: 'issued', label: 'Issued', children: info.issuedAt ? formatDate(info.issuedAt) : '—' },
           {
@@ -74,7 +74,7 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
           },
           {
             key: 'id',
-            label: 'Licence id',
+            label: 'License id',
             children: info.id ? <Typography.Text code>{info.id}</Typography.Text> : '—',
           },
           {
@@ -95,7 +95,7 @@ function CurrentLicense({ info }: { info: LicenseInfo }) {
   );
 }
 
-/** The installed licence, and a form to install another (paste the key or load a .json file). */
+/** The installed license, and a form to install another (paste the key or load a .json file). */
 export function LicensesPage() {
   const license = useLicense();
   const install = useInstallLicense();
@@ -111,7 +111,7 @@ export function LicensesPage() {
 
   const onInstall = () => {
     clear();
-    // a promise rather than mutate callbacks: those are skipped when the new licence re-renders the shell
+    // a promise rather than mutate callbacks: those are skipped when the new license re-renders the shell
     install.mutateAsync(keyText).then(
       (info) => {
         notifySuccess(`${LICENSE_MESSAGES.installed} Edition: ${LICENSE_EDITION_LABELS[info.edition]}.`);
@@ -137,19 +137,19 @@ export function LicensesPage() {
 
   return (
     <>
-      <PageHeader title="Licenses" description="The licence decides which features this deployment offers." />
+      <PageHeader title="Licenses" description="The license decides which features this deployment offers." />
       <Row gutter={[20, 20]}>
         <Col xs={24} xl={12}>
           {license.data ? (
             <CurrentLicense info={license.data} />
           ) : (
-            <Card loading={license.isPending}>{license.isError && 'The licence could not be loaded.'}</Card>
+            <Card loading={license.isPending}>{license.isError && 'The license could not be loaded.'}</Card>
           )}
         </Col>
         <Col xs={24} xl={12}>
-          <Card title="Install a licence">
+          <Card title="Install a license">
             <Typography.Paragraph type="secondary">
-              Paste the licence key, or load the <Typography.Text code>.json</Typography.Text> file it came in. Keys are
+              Paste the license key, or load the <Typography.Text code>.json</Typography.Text> file it came in. Keys are
               checked against the trusted issuers before anything changes. A key for this deployment is made with{' '}
               <Typography.Text code>npm run arca -- license issue</Typography.Text>.
             </Typography.Paragraph>

@@ -60,7 +60,7 @@ const FEATURE_HINTS: Record<(typeof ONBOARDING_FEATURES)[number], string> = {
   'Team Administration': 'Users, groups, permissions and projects',
   'Single Sign On': 'Sign in through your identity provider',
   'Vulnerabilities Scanning': 'Know what is vulnerable in what you ship',
-  'License Compliance Checks': 'Keep the licences of dependencies in check',
+  'License Compliance Checks': 'Keep the licenses of dependencies in check',
   'CI/CD': 'Builds, build info and promotions from your CI server',
   'Container Registry': 'Docker and OCI images and Helm charts',
   SBOM: 'What each release is made of',

@@ -121,7 +121,7 @@ function MostDownloaded({ files }: { files: HomeWidgetInfo['mostDownloaded'] }) 
 /**
  * The administrator's landing page (ordinary users land on Packages): what is stored and how
  * it moves — files and space, deployments per day, the newest deployments, the most downloaded
- * files, the latest builds — with the licence, version and nodes for administrators.
+ * files, the latest builds — with the license, version and nodes for administrators.
  */
 export function OverviewPage() {
   const { user, menu, menuItems } = useStartupData();
@@ -173,7 +173,13 @@ export function OverviewPage() {
             icon={<DatabaseOutlined />}
             loading={loading}
             value={data?.repositoryCount.toLocaleString()}
-            footer={<Link to="/packages">Packages</Link>}
+            footer={
+              admin ? (
+                <Link to="/admin/repositories">Repositories</Link>
+              ) : (
+                <Link to="/repos/tree/General">Browse repositories</Link>
+              )
+            }
           />
         </Col>
         <Col xs={24} sm={12} xl={6}>
@@ -274,9 +280,9 @@ export function OverviewPage() {
         {admin && (
           <Col xs={24} lg={12}>
             <Card title="This deployment">
-              <Statistic title="Licence" value={footer.data?.licenseLabel ?? '…'} />
+              <Statistic title="License" value={footer.data?.licenseLabel ?? '…'} />
               <Typography.Paragraph type="secondary">
-                {footer.data?.licensedTo ? `Licensed to ${footer.data.licensedTo}` : 'No valid licence'} · Version{' '}
+                {footer.data?.licensedTo ? `Licensed to ${footer.data.licensedTo}` : 'No valid license'} · Version{' '}
                 {version.data?.version ?? '…'} (revision {version.data?.revision ?? '…'})
               </Typography.Paragraph>
             </Card>

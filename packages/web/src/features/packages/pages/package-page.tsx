@@ -88,7 +88,7 @@ export function PackagePage({ packageId }: { packageId: string }) {
                 </Col>
               </Row>
               <Descriptions column={1} size="small">
-                <Descriptions.Item label="Licences">
+                <Descriptions.Item label="Licenses">
                   {p.licenses.length ? p.licenses.map((l) => <Tag key={l.name}>{l.name}</Tag>) : 'None declared'}
                 </Descriptions.Item>
                 <Descriptions.Item label="Keywords">

@@ -85,7 +85,7 @@ export function VersionPage({ packageId, version }: { packageId: string; version
             <Descriptions.Item label="Published">{formatDateTime(v.created)}</Descriptions.Item>
             <Descriptions.Item label="Size">{formatBytes(v.size)}</Descriptions.Item>
             <Descriptions.Item label="Downloads">{v.stats.downloadCount.toLocaleString()}</Descriptions.Item>
-            <Descriptions.Item label="Licences">
+            <Descriptions.Item label="Licenses">
               {v.licenses.length ? v.licenses.map((l) => <Tag key={l.name}>{l.name}</Tag>) : 'None declared'}
             </Descriptions.Item>
             {v.properties
