@@ -10,6 +10,7 @@ import {
   type RunningServer,
   screenshot,
   seriousA11yViolations,
+  signIn,
   startServer,
   watchConsole,
 } from './harness';
@@ -260,6 +261,33 @@ describe('the console against a real server', () => {
     await screenshot(page, 'users-delete-confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByRole('cell', { name: 'carol@acme.example' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('gives every spec route its page: PDN, deployment bindings, pipelines results, CLI login, absent services in the frame', async () => {
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+    const visit = async (route: string, heading: string | RegExp) => {
+      await page.goto(`${server.url}/ui${route}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      expect(page.url(), route).not.toContain('/404');
+      // one h1, and the console's frame: its header and its menu
+      expect(await page.getByRole('heading', { level: 1 }).count(), route).toBe(1);
+      await page.getByRole('banner').waitFor();
+      expect(await seriousA11yViolations(page), route).toEqual([]);
+    };
+    await visit('/admin/monitoring/pdn', /Distribution Network/);
+    await visit('/admin/mission_control/deployment_bindings', 'Platform Deployments');
+    await visit('/pipelinesSearchResults', /Pipelines/);
+    await visit('/distribution/release_bundles', 'Service not found');
+    await page.getByText('The service behind this page is not installed on this deployment.').waitFor();
+    await screenshot(page, 'service-not-found');
+    await page.getByRole('button', { name: 'Go back' }).click();
+    await page.waitForURL('**/ui/pipelinesSearchResults');
+    // the CLI's login address after a sign-in: the approval page, saying the request is unknown
+    await page.goto(`${server.url}/ui/login/cli?jfClientSession=${crypto.randomUUID()}`);
+    await page.getByText('This sign-in request does not exist or has expired.', { exact: false }).waitFor();
+    expect(page.url()).not.toContain('/404');
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
     await page.context().close();
   });
 });

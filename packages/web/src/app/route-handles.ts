@@ -31,6 +31,7 @@ export const HANDLES = {
   '/login/change-password/:userName?': { public: true, title: 'Change password' },
   '/login/invitation': { public: true, title: 'Invitation' },
   '/login/cli-registration': { title: 'Approve a CLI login' },
+  '/login/cli': { title: 'Approve a CLI login' },
   '/login/sso/:ssoLoginType': { public: true, title: 'Single sign-on' },
   '/auth': { public: true },
   '/logout': { public: true },
@@ -97,6 +98,13 @@ export const HANDLES = {
   '/oauth/authorize': { title: 'Authorise an application' },
   '/terraform/oauth2/authorize': { title: 'Terraform login' },
   '/artifactSearchResults': { title: 'Search results', menuKey: 'artifacts' },
+  '/pipelinesSearchResults': { title: 'Pipelines search results', menuKey: 'pipelines-teaser' },
+  '/admin/monitoring/pdn': { admin: true, menuKey: 'pdn-teaser', title: 'PDN Server' },
+  '/admin/mission_control/deployment_bindings': {
+    admin: true,
+    menuKey: 'platform-units',
+    title: 'Deployment Bindings',
+  },
   '/admin': { admin: true },
   '/admin/repositories': {
     admin: true,
@@ -587,4 +595,5 @@ export const HANDLES = {
     },
   },
   '*': { public: true },
+  '/service-not-found': { title: 'Service not found' },
 } satisfies Record<string, RouteMeta>;

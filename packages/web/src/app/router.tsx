@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, useRouteError, type RouteObject } from '
 import { CHUNK_LOAD_TIMEOUT_MS } from '@arca/contracts';
 import { HANDLES } from './route-handles';
 import { FullPageSpinner, Root } from './root';
+import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
 /** A lazy route module that fails with ChunkLoadError when it has not arrived in 120 s. */
 function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
@@ -106,6 +107,13 @@ export const ROUTES: RouteObject[] = [
         id: 'cli-registration',
         path: '/login/cli-registration',
         handle: HANDLES['/login/cli-registration'],
+        lazy: page(() => import('../features/auth/pages/web-login-page'), 'CliRegistrationPage'),
+      },
+      {
+        // allowed as the place to go back to after a sign-in: the same approval
+        id: 'cli-login',
+        path: '/login/cli',
+        handle: HANDLES['/login/cli'],
         lazy: page(() => import('../features/auth/pages/web-login-page'), 'CliRegistrationPage'),
       },
       {
@@ -397,6 +405,17 @@ export const ROUTES: RouteObject[] = [
             lazy: page(() => import('../features/help/pages/teaser-pages'), 'PipelinesTeaserPage'),
           },
           {
+            // the PDN Server's page: the network's teaser until this deployment runs one
+            path: '/admin/monitoring/pdn',
+            handle: HANDLES['/admin/monitoring/pdn'],
+            lazy: page(() => import('../features/help/pages/teaser-pages'), 'PdnTeaserPage'),
+          },
+          {
+            path: '/pipelinesSearchResults',
+            handle: HANDLES['/pipelinesSearchResults'],
+            lazy: page(() => import('../features/help/pages/teaser-pages'), 'PipelinesTeaserPage'),
+          },
+          {
             path: '/admin/pdn-teaser',
             handle: HANDLES['/admin/pdn-teaser'],
             lazy: page(() => import('../features/help/pages/teaser-pages'), 'PdnTeaserPage'),
@@ -453,6 +472,12 @@ export const ROUTES: RouteObject[] = [
             path: '/admin/mission_control/replications/:jpuID?',
             handle: HANDLES['/admin/mission_control/replications/:jpuID?'],
             lazy: page(() => import('../features/replications/pages/replications-page'), 'ReplicationsPage'),
+          },
+          {
+            // the deployments bound to this one are its registrations
+            path: '/admin/mission_control/deployment_bindings',
+            handle: HANDLES['/admin/mission_control/deployment_bindings'],
+            lazy: page(() => import('../features/deployments/pages/platform-units-page'), 'PlatformUnitsPage'),
           },
           {
             path: '/admin/mission_control/platform_units/add',
@@ -545,6 +570,13 @@ export const ROUTES: RouteObject[] = [
             handle: HANDLES['/admin/license_management/licenses'],
             lazy: page(() => import('../features/license/pages/licenses-page'), 'LicensesPage'),
           },
+          // a sub-application's pages (Pipelines, Distribution, Xray …) whose service is not installed:
+          // in the console's frame, with its header and menu and a way back
+          ...SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((path) => ({
+            path,
+            handle: HANDLES['/service-not-found'],
+            lazy: page(() => import('../features/errors/pages/error-pages'), 'ServiceNotFoundPage'),
+          })),
         ],
       },
       { path: '*', handle: HANDLES['*'], lazy: page(() => import('./unknown-path'), 'UnknownPath') },

@@ -1,6 +1,7 @@
 import { Button, Result, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ERROR_MESSAGES } from '@arca/contracts';
+import { PageHeader } from '../../../components/page-header';
 import { usePageTitle } from '../../../lib/page-title';
 
 function HomeButton() {
@@ -81,5 +82,29 @@ export function NotAuthorizedPage() {
         extra={<HomeButton />}
       />
     </main>
+  );
+}
+
+/**
+ * A page of a service this deployment does not run (Pipelines, Distribution, Xray …): in the
+ * console's frame, saying so, with a way back.
+ */
+export function ServiceNotFoundPage() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader title="Service not found" />
+      <Result
+        status="info"
+        title="SERVICE NOT FOUND"
+        subTitle="The service behind this page is not installed on this deployment."
+        extra={
+          <>
+            <Button onClick={() => void navigate(-1)}>Go back</Button>
+            <HomeButton />
+          </>
+        }
+      />
+    </>
   );
 }
