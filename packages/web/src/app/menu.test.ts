@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RouteObject } from 'react-router';
 import { menuItems } from './menu';
-import { HANDLES } from './route-handles';
+import { HANDLES, SERVICE_NOT_FOUND_HANDLES } from './route-handles';
 import { ROUTES } from './router';
 import { hasMenuIcon } from '../lib/menu-icons';
 import {
@@ -150,8 +150,9 @@ describe('menu filtering', () => {
       }
     };
     walk(ROUTES);
-    for (const [path, handle] of routed) expect(handle, path).toBe(HANDLES[path as keyof typeof HANDLES]);
-    expect(routed.map(([path]) => path).sort()).toEqual(Object.keys(HANDLES).sort());
+    const handles: Record<string, unknown> = { ...HANDLES, ...SERVICE_NOT_FOUND_HANDLES };
+    for (const [path, handle] of routed) expect(handle, path).toBe(handles[path]);
+    expect(routed.map(([path]) => path).sort()).toEqual(Object.keys(handles).sort());
   });
 
   it('gives every sidebar and administration entry its own icon', () => {

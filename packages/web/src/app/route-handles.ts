@@ -1,4 +1,5 @@
 import type { MenuEntry } from '../lib/menu';
+import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
 /** What a route declares: its title, whether the guards apply, and the menu entry it is the page of. */
 export interface RouteMeta {
@@ -595,5 +596,12 @@ export const HANDLES = {
     },
   },
   '*': { public: true },
-  '/service-not-found': { title: 'Service not found' },
 } satisfies Record<string, RouteMeta>;
+
+/** The pages of sub-applications whose service is not installed, one entry per routed path. */
+export const SERVICE_NOT_FOUND_HANDLES: Record<string, RouteMeta> = Object.fromEntries(
+  SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((path) => [
+    path,
+    { title: 'Service not found' },
+  ]),
+);

@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { FullPageMessage } from '../components/full-page-message';
 import { createBrowserRouter, Navigate, useRouteError, type RouteObject } from 'react-router';
 import { CHUNK_LOAD_TIMEOUT_MS } from '@arca/contracts';
-import { HANDLES } from './route-handles';
+import { HANDLES, SERVICE_NOT_FOUND_HANDLES } from './route-handles';
 import { FullPageSpinner, Root } from './root';
 import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
@@ -574,7 +574,7 @@ export const ROUTES: RouteObject[] = [
           // in the console's frame, with its header and menu and a way back
           ...SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((path) => ({
             path,
-            handle: HANDLES['/service-not-found'],
+            handle: SERVICE_NOT_FOUND_HANDLES[path],
             lazy: page(() => import('../features/errors/pages/error-pages'), 'ServiceNotFoundPage'),
           })),
         ],
