@@ -338,7 +338,7 @@ describe('keys management', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('tab', { name: 'Signing Keys' }).click();
     await page.waitForURL('**/keys_management/signing-keys');
-    await page.getByText('Deployment signing key').waitFor();
+    await page.getByText('Deployment signing key', { exact: true }).waitFor();
     await page.getByText('Every repository signs with the deployment key.', { exact: false }).waitFor();
     await screenshot(page, 'signing-keys');
     await page.getByRole('tab', { name: 'Certificates' }).click();

@@ -129,6 +129,12 @@ describe('navigation guards, in the order of the spec', () => {
   it('redirects root and /home to the landing page: Packages for users, the overview for administrators', () => {
     expect(resolveNavigation(input({ pathname: '/' }))).toEqual({ kind: 'redirect', to: '/packages' });
     expect(resolveNavigation(input({ pathname: '/home', user: admin }))).toEqual({ kind: 'redirect', to: '/overview' });
+    // with the mission-control service, administrators land on the topology of their deployments
+    const withMc = input({ pathname: '/', user: admin });
+    expect(resolveNavigation({ ...withMc, menu: { ...withMc.menu, services: { mc: true } } })).toEqual({
+      kind: 'redirect',
+      to: '/admin/mission_control/topology',
+    });
   });
 
   it('sends an administrator who needs onboarding from the entry to the quick setup, and no one else', () => {

@@ -94,6 +94,6 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
 
   // spec part 1 §2: admins needing new onboarding go to the onboarding page (admin-only, §6)
   if (entry && user.admin && input.needsOnboarding) return { kind: 'redirect', to: QUICK_SETUP_PATH };
-  if (entry) return { kind: 'redirect', to: landingPath(user) };
+  if (entry) return { kind: 'redirect', to: landingPath(user, menu.services) };
   return { kind: 'continue' };
 }

@@ -29,7 +29,8 @@ export function useAfterLogin() {
       predicate: (q) => q.queryKey[0] !== authKeys.current[0] || q.queryKey[1] !== authKeys.current[1],
     });
     client.setQueryData(currentUserKey, user);
-    navigate(takePathAfterLogin(user.admin) ?? landingPath(user), { replace: true });
+    // an administrator's landing depends on the services running: the guard of '/' decides it
+    navigate(takePathAfterLogin(user.admin) ?? (user.admin ? '/' : landingPath(user)), { replace: true });
   };
 }
 
