@@ -30,13 +30,13 @@ const call = (server: RunningServer, method: string, url: string, body?: unknown
   restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 
 /** settings.xml: Debian's repository stands in for Central (plugins), Arca's virtual repository for the rest. */
-function writeSettings(): string {
+function writeSettings(password = DEV.password): string {
   const file = path.join(home, 'settings.xml');
   fs.writeFileSync(
     file,
     `<settings>
   <localRepository>${path.join(home, 'm2')}</localRepository>
-  <servers><server><id>arca</id><username>${DEV.user}</username><password>${DEV.password}</password></server></servers>
+  <servers><server><id>arca</id><username>${DEV.user}</username><password>${password}</password></server></servers>
   <profiles><profile><id>arca</id>
     <repositories>
       <repository><id>central</id><url>${DEBIAN_REPO}</url></repository>
@@ -189,6 +189,22 @@ describe('mvn against Arca', () => {
     expect(fs.readFileSync(path.join(copied, 'lib-2.0.jar'), 'utf8')).toBe('upstream library 2.0');
     // the remote cached what it fetched, metadata merged in the virtual repository names both sources
     expect(await list(arca, 'maven-remote', 'org/upstream/lib/2.0')).toContain('/lib-2.0.jar');
+  });
+
+  it('deploys with the encrypted password in settings.xml, as Artifactory users keep it', async () => {
+    const asked = await fetch(`${arca.url}/artifactory/api/security/encryptedPassword`, { headers: auth });
+    expect(asked.status).toBe(200);
+    const encrypted = await asked.text();
+    expect(encrypted).not.toContain(DEV.password);
+    writeSettings(encrypted);
+    try {
+      await deployFile(arca, 'maven', 'org.acme:sealed:1.0', 'deployed with the encrypted password');
+    } finally {
+      writeSettings();
+    }
+    expect((await get(arca, '/artifactory/maven/org/acme/sealed/1.0/sealed-1.0.jar')).text).toBe(
+      'deployed with the encrypted password',
+    );
   });
 
   it('shows the deployed artifact on the Packages pages with its coordinates', async () => {

@@ -7,7 +7,7 @@ import { onCredentialsChanged } from '../../core/credentials.js';
 import { configCurrent, onConfigChanged } from '../../core/config-cache.js';
 import { isAdmin, principalNames, type Principal } from '../../core/principals.js';
 import { REGISTRY_TOKEN_PREFIX, registryTokenPrincipal } from './registry-token.js';
-import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, findUserByName } from '../identity/index.js';
+import { decryptPassword, findUserByName, looksEncrypted } from '../identity/index.js';
 import { looksLikeToken, resolveToken, tokenHash } from '../tokens/index.js';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, errorBody } from '../../core/errors.js';
@@ -84,12 +84,12 @@ async function basicPrincipal(app: FastifyInstance, request: FastifyRequest, hea
     return tokenPrincipal(user, scopeGroups);
   }
   let password = secret;
-  if (secret.startsWith(ENCRYPTED_PASSWORD_PREFIX)) {
-    // an encrypted password (from /api/security/encryptedPassword): the password inside is checked as any
+  if (looksEncrypted(secret)) {
+    // an encrypted password (from /api/security/encryptedPassword): the password inside is checked as
+    // any; a secret of that form that opens with nothing here is checked as the password it may be
     const owner = await findUserByName(app.db, name);
     const inside = owner && (await decryptPassword(app.db, owner.id, secret));
-    if (!inside) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
-    password = inside;
+    if (inside) password = inside;
   }
   const user = await authenticate(app.db, app.config, name, password);
   // the password alone is not enough for a user with a second factor: clients use tokens

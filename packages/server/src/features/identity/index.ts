@@ -1,4 +1,4 @@
-export { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from './encrypted-password.js';
+export { decryptPassword, encryptPassword, looksEncrypted } from './encrypted-password.js';
 export {
   clearMfa,
   deleteUserSessions,

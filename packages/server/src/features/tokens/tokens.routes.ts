@@ -19,7 +19,7 @@ import type { UserRow } from '../../db/schema.js';
 import { recordWith } from '../../core/audit.js';
 import { getUser } from '../users/index.js';
 import { tokenPublicKey } from './tokens.jwt.js';
-import { ENCRYPTED_PASSWORD_PREFIX, decryptPassword, encryptPassword } from '../identity/index.js';
+import { decryptPassword, encryptPassword, looksEncrypted } from '../identity/index.js';
 import {
   apiKeyState,
   readApiKey,
@@ -332,8 +332,7 @@ export const tokensRestRoutes: FastifyPluginAsyncZod = async (app) => {
         throw unauthorized('Ask for the encrypted password with your user name and password (basic authentication).');
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       let password = decoded.slice(decoded.indexOf(':') + 1);
-      if (password.startsWith(ENCRYPTED_PASSWORD_PREFIX))
-        password = (await decryptPassword(app.db, user.id, password)) ?? '';
+      if (looksEncrypted(password)) password = (await decryptPassword(app.db, user.id, password)) ?? password;
       return reply.type('text/plain').send(await encryptPassword(app.db, user.id, password));
     },
   );
