@@ -76,6 +76,19 @@ describe('search in the console', () => {
     await page.getByText('billing-summary.txt').first().waitFor();
   });
 
+  it('says why a checksum search from the header cannot run', async () => {
+    await page.goto(`${server.url}/ui/overview`);
+    const header = page.getByRole('banner');
+    await chooseOption(page, header.getByLabel('Search type'), 'Checksum');
+    const bar = header.getByRole('textbox', { name: 'Search', exact: true });
+    await bar.fill('abc123');
+    await bar.press('Enter');
+    await page.getByText('Invalid Checksum Length').first().waitFor();
+    expect(await bar.getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).not.toContain('artifactSearchResults');
+    await bar.fill('');
+  });
+
   it('finds Maven coordinates through the advanced search', async () => {
     await page.goto(`${server.url}/ui/overview`);
     await page.getByRole('button', { name: 'Advanced search' }).click();

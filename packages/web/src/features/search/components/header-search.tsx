@@ -3,6 +3,7 @@ import { Button, Dropdown, Input, Select, Space, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ALL_PROJECTS_CONTEXT, type RecentSearch } from '@arca/contracts';
+import { notifyError } from '../../../api/notifications';
 import { useSelectedProject } from '../../../lib/selected-project';
 import {
   CONSOLE_SEARCH_TYPES,
@@ -69,9 +70,17 @@ export function HeaderSearch({
     navigate(`${SEARCH_RESULTS_PATH}?${entry.query}`);
   };
 
+  // why the bar's search cannot run ('Invalid Checksum Length'), said when it is asked for
+  const [refusal, setRefusal] = useState<string | undefined>();
   const submit = () => {
     if (!nameOnly) return setAdvanced(true);
-    if (blank || invalidReason(barModel)) return;
+    if (blank) return;
+    const reason = invalidReason(barModel);
+    if (reason) {
+      setRefusal(reason);
+      notifyError(reason);
+      return;
+    }
     start(barModel);
   };
 
@@ -83,7 +92,10 @@ export function HeaderSearch({
           value={model.searchType}
           style={{ width: 130 }}
           popupMatchSelectWidth={false}
-          onChange={(value: ConsoleSearchType) => setModel(changeType(model, value))}
+          onChange={(value: ConsoleSearchType) => {
+            setRefusal(undefined);
+            setModel(changeType(model, value));
+          }}
           options={CONSOLE_SEARCH_TYPES.filter((t) => admin || t.name !== 'archive').map((t) => ({
             value: t.name,
             label: t.displayName,
@@ -119,7 +131,13 @@ export function HeaderSearch({
                 : 'Open the advanced search for these fields'
             }
             value={model.name}
-            onChange={(e) => setModel({ ...model, name: e.target.value })}
+            status={refusal ? 'error' : undefined}
+            aria-invalid={refusal ? true : undefined}
+            title={refusal}
+            onChange={(e) => {
+              setRefusal(undefined);
+              setModel({ ...model, name: e.target.value });
+            }}
             onPressEnter={() => (active >= 0 && recent[active] ? openRecent(recent[active]) : submit())}
             onFocus={() => setRecentOpen(true)}
             onBlur={() => {
