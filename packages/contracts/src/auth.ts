@@ -223,6 +223,9 @@ export const WEB_LOGIN_MESSAGES = {
   /** A CLI asking for its token before the user answered. */
   pending: 'The sign-in was not approved in the browser yet.',
   sessionTaken: 'This session was used already: start the login again from the command line.',
+  /** The approval page opened without a request to approve. */
+  noRequest:
+    'This page approves a sign-in that a command line started. Run the login command (jf login, npm login --auth-type=web) and open the link it prints.',
 } as const;
 
 /** The CLI web login's request: the session id the client made (a UUID), kept secret until the browser opens. */

@@ -287,6 +287,11 @@ describe('the console against a real server', () => {
     await page.goto(`${server.url}/ui/login/cli?jfClientSession=${crypto.randomUUID()}`);
     await page.getByText('This sign-in request does not exist or has expired.', { exact: false }).waitFor();
     expect(page.url()).not.toContain('/404');
+    // opened without a request: said in words, not a schema's message
+    await page.goto(`${server.url}/ui/login/cli-registration`);
+    await page.getByRole('heading', { level: 1, name: 'No sign-in to approve' }).waitFor();
+    await page.getByText('This page approves a sign-in that a command line started.', { exact: false }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
     await page.context().close();
   });

@@ -8,6 +8,8 @@ export function useWebLogin(id: string) {
   return useQuery({
     queryKey: authKeys.webLogin(id),
     queryFn: () => apiFetch<WebLogin>(`ui/auth/web-login/${encodeURIComponent(id)}`, { silent: true }),
+    // a page opened without a request asks nothing
+    enabled: id !== '',
     retry: false,
   });
 }

@@ -68,6 +68,17 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
       />
     );
   }
+  if (!id) {
+    return (
+      <Result
+        style={frame}
+        status="info"
+        title={<h1 style={{ fontSize: 24, margin: 0 }}>No sign-in to approve</h1>}
+        subTitle={WEB_LOGIN_MESSAGES.noRequest}
+        extra={back}
+      />
+    );
+  }
   if (request.isPending) {
     return (
       <Card style={frame} aria-busy="true">
