@@ -236,7 +236,12 @@ describe('the overview and access tokens', () => {
     const table = page.locator('.ant-table-content, .ant-table-body').first();
     expect(await table.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     await page.getByRole('button', { name: 'Show the menu' }).click();
-    await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(236);
+    await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(260);
+    // every administration entry is read in full, none cut short
+    const cut = await page
+      .locator('.ant-layout-sider .ant-menu-title-content')
+      .evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent ?? ''));
+    expect(cut).toEqual([]);
     await page.getByRole('button', { name: 'Hide the menu' }).click();
     await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(64);
     await screenshot(page, 'repositories-1024');

@@ -288,7 +288,8 @@ export function AppLayout() {
       </Layout.Header>
       <Layout>
         <Layout.Sider
-          width={236}
+          // wide enough for the longest entry ("Authentication Providers") in full
+          width={260}
           breakpoint="lg"
           collapsedWidth={narrow ? 0 : 64}
           collapsed={folded}
