@@ -30,10 +30,14 @@ type Reply<Result> = { id: number; result: Result } | { id: number; error: strin
 export function serveThreadCalls<Request, Result>(
   name: string,
   handle: (request: Request) => Promise<{ result: Result; transfer?: ArrayBuffer[] }>,
+  /** A word the server sends without waiting for an answer (`ThreadCalls.signal`). */
+  onSignal?: (signal: string) => void,
 ): void {
   const port = parentPort;
   if (!port || (workerData as { arcaThread?: string } | null)?.arcaThread !== name) return;
-  port.on('message', ({ id, request }: Call<Request>) => {
+  port.on('message', (message: Call<Request> | string) => {
+    if (typeof message === 'string') return onSignal?.(message);
+    const { id, request } = message;
     handle(request).then(
       ({ result, transfer }) => port.postMessage({ id, result } satisfies Reply<Result>, transfer ?? []),
       (error: unknown) =>
@@ -57,6 +61,21 @@ export class ThreadCalls<Request, Result> {
     private readonly module: string,
     private readonly name: string,
   ) {}
+
+  /** Starts the thread ahead of the first call, so that the first calls do not wait for it. */
+  start(): void {
+    this.started();
+  }
+
+  /** Whether the thread is up. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Tells the thread something without waiting for an answer (a running thread only). */
+  signal(signal: string): void {
+    this.worker?.postMessage(signal);
+  }
 
   call(request: Request, transfer: ArrayBuffer[] = []): Promise<Result> {
     const worker = this.started();

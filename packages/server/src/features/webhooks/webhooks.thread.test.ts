@@ -69,7 +69,7 @@ describe('the posting thread', () => {
       const hanging = thread.post(run('/hang', 2));
       await expect.poll(() => held.length, { timeout: 15_000 }).toBe(1);
       // the thread dies mid-post (an out-of-memory kill, a crash in a dependency)
-      await thread['worker']!.terminate();
+      await thread['calls']['worker']!.terminate();
       await expect(hanging).rejects.toThrow('the posting thread stopped');
       const again = await thread.post(run('/ok', 1));
       expect(again.map((e) => e.status)).toEqual([200]);

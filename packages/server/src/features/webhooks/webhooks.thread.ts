@@ -1,10 +1,6 @@
-import type { Worker } from 'node:worker_threads';
-import { startModuleThread } from '../../core/threads.js';
-import type { PostRun, PostRunResult } from './webhooks.poster.js';
+import { ThreadCalls } from '../../core/threads.js';
+import { POSTING_THREAD, type PostRun } from './webhooks.poster.js';
 import type { Exchange } from './webhooks.send.js';
-
-/** The posting thread: webhooks.poster's module on a thread of its own. */
-const startWorker = () => startModuleThread(import.meta.url, 'webhooks.poster', 'webhook-posting');
 
 /**
  * Posts runs of deliveries on a thread of its own (see webhooks.poster.ts): the server's event
@@ -12,57 +8,28 @@ const startWorker = () => startModuleThread(import.meta.url, 'webhooks.poster', 
  * fails the runs it held (their deliveries are released and sent again) and is started anew.
  */
 export class PostingThread {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (e: Exchange[]) => void; reject: (e: Error) => void }>();
+  private readonly calls = new ThreadCalls<PostRun, Exchange[]>(import.meta.url, 'webhooks.poster', POSTING_THREAD);
 
   /** Starts the thread ahead of the first run, so that the first deliveries do not wait for it. */
   start(): void {
-    this.started();
+    this.calls.start();
   }
 
   /** Whether the thread is up. */
   get running(): boolean {
-    return this.worker !== undefined;
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startWorker();
-    worker.unref();
-    worker.on('message', ({ id, exchanges }: PostRunResult) => {
-      this.pending.get(id)?.resolve(exchanges);
-      this.pending.delete(id);
-    });
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      for (const { reject } of this.pending.values()) reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the posting thread stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
+    return this.calls.running;
   }
 
   /** Posts a run in order; answers the exchanges of the deliveries it posted. */
-  post(run: Omit<PostRun, 'id'>): Promise<Exchange[]> {
-    const worker = this.started();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...run, id } satisfies PostRun);
-    });
+  post(run: PostRun): Promise<Exchange[]> {
+    return this.calls.call(run);
   }
 
   /** Lets the runs under way end after their current post, then ends the thread. */
   async stop(settled: Promise<unknown>): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    worker.postMessage('stop');
+    if (!this.calls.running) return;
+    this.calls.signal('stop');
     await settled;
-    this.worker = undefined;
-    await worker.terminate();
+    await this.calls.close();
   }
 }
