@@ -18,7 +18,7 @@ export const POST_LOGIN_PATH_TTL_MS = 60 * 60 * 1000;
 
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
-export const DEFAULT_SERVER_NAME = 'Artifact Platform';
+export const DEFAULT_SERVER_NAME = 'Arca';
 
 /*
  * What the console's first load needs of the users and onboarding contracts. These live here,

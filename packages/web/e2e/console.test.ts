@@ -72,7 +72,7 @@ describe('the console against a real server', () => {
     const { page, problems } = await newPage();
     await page.goto(`${server.url}/ui/`);
     await page.getByLabel('Username').waitFor();
-    expect(await page.title()).toBe('Login - Artifact Platform');
+    expect(await page.title()).toBe('Login - Arca');
     await screenshot(page, 'login');
     await logIn(page);
     await page.waitForURL('**/ui/overview');
@@ -80,7 +80,7 @@ describe('the console against a real server', () => {
       .poll(() => page.getByTestId('footer-license').textContent())
       .toBe('Open Source license, licensed to Open Source');
     expect(await page.getByTestId('footer-build').textContent()).toMatch(/^Build 0\.1\.0/);
-    expect(await page.title()).toBe('Overview - Artifact Platform');
+    expect(await page.title()).toBe('Overview - Arca');
     await screenshot(page, 'overview');
     expect(await seriousA11yViolations(page)).toEqual([]);
 

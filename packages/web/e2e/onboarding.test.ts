@@ -145,11 +145,13 @@ describe('settings pages', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('General settings were saved').waitFor();
     await expect.poll(() => page.title()).toBe('General Settings - Acme Artifacts');
+    // one brand: the header names the server too
+    await page.getByRole('banner').getByRole('img', { name: 'Acme Artifacts' }).waitFor();
 
     await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     await page.getByText('The logo was uploaded').waitFor();
     await page.getByRole('img', { name: 'Uploaded logo' }).waitFor();
-    await expect.poll(() => page.locator('header img[alt="Logo"]').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('header img[alt="Acme Artifacts"]').count()).toBeGreaterThan(0);
     await screenshot(page, 'general-settings');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'View nginx configuration' }).click();

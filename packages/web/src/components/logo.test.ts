@@ -21,7 +21,7 @@ describe('footer logo choice', () => {
 describe('page titles', () => {
   it("read 'title - server name', with a brand-neutral name when the server has none", () => {
     expect(formatTitle('Users', 'Acme Artifacts')).toBe('Users - Acme Artifacts');
-    expect(formatTitle('Users', undefined)).toBe('Users - Artifact Platform');
+    expect(formatTitle('Users', undefined)).toBe('Users - Arca');
     expect(formatTitle(undefined, 'Acme')).toBe('Acme');
   });
 });

@@ -22,17 +22,20 @@ export function EditionLogo({
   group,
   height = 28,
   dark = false,
+  name = 'Arca',
 }: {
   group: keyof typeof EDITION_LOGOS;
   height?: number;
   dark?: boolean;
+  /** The server's name (General Settings), shown beside the mark; "Arca" by default. */
+  name?: string;
 }) {
   const { accent, label } = EDITION_LOGOS[group];
   const text = dark ? '#ffffff' : '#0f1f3d';
   return (
     <span
       style={{ display: 'inline-flex', alignItems: 'center', gap: 8, height }}
-      aria-label={`Arca ${label}`.trim()}
+      aria-label={`${name} ${label}`.trim()}
       role="img"
     >
       <svg viewBox="0 0 32 32" width={height} height={height} aria-hidden="true">
@@ -40,7 +43,9 @@ export function EditionLogo({
         <path d="M8 23 16 7l8 16h-4.2L16 15.2 12.2 23z" fill="#fff" />
         <rect x="13" y="19" width="6" height="2.4" rx="1" fill={accent} />
       </svg>
-      <span style={{ color: text, fontWeight: 700, fontSize: height * 0.6, letterSpacing: 0.3 }}>Arca</span>
+      <span style={{ color: text, fontWeight: 700, fontSize: height * 0.6, letterSpacing: 0.3, whiteSpace: 'nowrap' }}>
+        {name}
+      </span>
       {label && (
         <span style={{ color: dark ? accent : '#4a5568', fontSize: height * 0.42, fontWeight: 600 }}>{label}</span>
       )}
@@ -53,11 +58,13 @@ export function Logo({
   height,
   dark,
 }: {
-  footer: Parameters<typeof chooseLogo>[0];
+  footer: (Parameters<typeof chooseLogo>[0] & { serverName?: string }) | undefined;
   height?: number;
   dark?: boolean;
 }) {
+  // one brand everywhere: the server name of General Settings, "Arca" until one is set
+  const name = footer?.serverName?.trim() || 'Arca';
   const choice = chooseLogo(footer);
-  if (choice.kind === 'url') return <img src={choice.src} alt="Logo" style={{ height: height ?? 28 }} />;
-  return <EditionLogo group={choice.group} height={height} dark={dark} />;
+  if (choice.kind === 'url') return <img src={choice.src} alt={name} style={{ height: height ?? 28 }} />;
+  return <EditionLogo group={choice.group} height={height} dark={dark} name={name} />;
 }

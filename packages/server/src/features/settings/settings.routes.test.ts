@@ -59,7 +59,7 @@ describe.each(ENGINES)('general settings, logo and proxies on %s', (engine) => {
       fileUploadMaxSizeMb: 100,
       dateFormat: '',
       logoUploaded: false,
-      effectiveServerName: 'Artifact Platform',
+      effectiveServerName: 'Arca',
       reverseProxy: { dockerReverseProxyMethod: 'REPOPATHPREFIX', useHttp: true, httpPort: 80 },
     });
     const settings = { ...first.json(), serverName: 'Acme Artifacts', customUrlBase: 'https://artifacts.acme.test/' };

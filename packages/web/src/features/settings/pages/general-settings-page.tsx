@@ -96,7 +96,7 @@ function GeneralSettingsForm({ initial: answer }: { initial: GeneralConfigAnswer
                   <Form.Item
                     label="Server name"
                     name="serverName"
-                    extra={`Shown in page titles. Now: “${answer.effectiveServerName}”.`}
+                    extra={`Shown in the header, page titles and the login page. Now: “${answer.effectiveServerName}”.`}
                     rules={[{ pattern: /^[\p{L}\p{N} ._-]*$/u, message: SETTINGS_MESSAGES.serverNameInvalid }]}
                   >
                     <Input placeholder={answer.effectiveServerName} maxLength={64} />
