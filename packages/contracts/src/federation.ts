@@ -29,6 +29,11 @@ export const FEDERATION_MESSAGES = {
   broadcastPartlyFailed: 'Broadcasting for some targets has failed:',
   noTargets: 'Targets do not exist, cannot trigger broadcast',
   broadcastConfirm: 'Full Broadcast will re-sync all the synced entities from the Source to all its Target',
+  broadcastAdminKept:
+    "Each target keeps its own 'admin' password: the built-in administrator's credentials travel only when you tick the box below.",
+  broadcastAdminCredentials: "Also replace the targets' 'admin' password with the source's",
+  broadcastAdminWarning:
+    "The targets' built-in administrator will sign in with the source's 'admin' password; the one set on each target stops working.",
   entityReset: 'Entity Types configuration will be reset.',
   noEntity: 'Please select at least one entity to sync',
   meshMembers: 'A full mesh joins at least two deployments.',
@@ -94,7 +99,13 @@ export const federationSchema = z.object({
 });
 export type Federation = z.infer<typeof federationSchema>;
 
-export const broadcastBodySchema = z.object({ source: z.string().max(64) });
+/** What a member's broadcast sends besides every federated entity. */
+export const memberBroadcastBodySchema = z.object({
+  /** The built-in administrator's password replaces each target's own (off unless ticked). */
+  admin_credentials: z.boolean().default(false),
+});
+
+export const broadcastBodySchema = memberBroadcastBodySchema.extend({ source: z.string().max(64) });
 
 export const broadcastAnswerSchema = z.object({
   message: z.string(),

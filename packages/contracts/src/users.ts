@@ -41,6 +41,9 @@ export const USER_MESSAGES = {
   deleteSelf: 'You cannot delete your own user.',
 } as const;
 
+/** The administrator every deployment creates on its first start. */
+export const BUILT_IN_ADMIN = 'admin';
+
 export const USER_NAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
 /** An e-mail address as Arca accepts one: something, an @, a domain with a dot. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

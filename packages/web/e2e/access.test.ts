@@ -203,5 +203,19 @@ describe('access administration in the console', () => {
     });
     expect(deploy.status).toBe(201);
     expect(dev.problems).toEqual([]);
+
+    // someone who is not one of the project's administrators gets the not-authorised page
+    const created = await fetch(`${server.url}/artifactory/api/security/users/outsider`, {
+      method: 'PUT',
+      headers: { ...adminAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'outsider@example.com', password: 'Outsider-pass-1' }),
+    });
+    expect(created.status).toBeLessThan(300);
+    const outsider = await signedIn('outsider', 'Outsider-pass-1');
+    await outsider.page.goto(`${server.url}/ui/projects/webshop/members`);
+    await outsider.page.waitForURL('**/ui/authorization');
+    await outsider.page.getByText('Only the administrators of project webshop may open its settings.').waitFor();
+    expect(await outsider.page.getByRole('cell', { name: 'dev1', exact: true }).count()).toBe(0);
+    await screenshot(outsider.page, 'access-project-not-member');
   });
 });

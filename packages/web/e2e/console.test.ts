@@ -237,7 +237,21 @@ describe('the console against a real server', () => {
     await page.goto(`${server.url}/ui/login`);
     await logIn(page);
     await page.waitForURL('**/ui/overview');
+    // while the list has not answered it says so, never "No users yet."
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/ui/api/v1/ui/users', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${server.url}/ui/admin/management/users`);
+    await page.getByText('Loading the users…').waitFor();
+    await screenshot(page, 'users-loading');
+    expect(await page.getByText('No users yet.').count()).toBe(0);
+    answer();
+    await page.getByLabel('Select admin').waitFor();
+    expect(await page.getByText('Loading the users…').count()).toBe(0);
+    await page.unrouteAll();
     await page.getByRole('button', { name: /New User/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('User name').fill('carol');
@@ -287,6 +301,16 @@ describe('the console against a real server', () => {
     await page.goto(`${server.url}/ui/login/cli?jfClientSession=${crypto.randomUUID()}`);
     await page.getByText('This sign-in request does not exist or has expired.', { exact: false }).waitFor();
     expect(page.url()).not.toContain('/404');
+    // sign-in steps opened while signed in say so, and offer the way that fits
+    await page.goto(`${server.url}/ui/login/otp-login`);
+    await page.getByText('You are signed in as admin').waitFor();
+    expect(await page.getByLabel('Authentication code').count()).toBe(0);
+    await page.getByRole('button', { name: 'Stay signed in as admin' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'otp-signed-in');
+    await page.goto(`${server.url}/ui/login/change-password/admin`);
+    await page.getByRole('button', { name: 'Change my password on Edit Profile' }).click();
+    await page.waitForURL('**/ui/profile');
     // opened without a request: said in words, not a schema's message
     await page.goto(`${server.url}/ui/login/cli-registration`);
     await page.getByRole('heading', { level: 1, name: 'No sign-in to approve' }).waitFor();

@@ -3,6 +3,7 @@ import {
   ANONYMOUS_USER,
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
+  BUILT_IN_ADMIN,
   LDAP_REALM,
   DEFAULT_PROJECT,
   PASSWORD_FLOW_MESSAGES,
@@ -250,7 +251,7 @@ export async function ensureAdminUser(db: Db, configuredPassword: string | undef
   const password = configuredPassword ?? generatePassword();
   await insertUser(db, {
     id: randomUUID(),
-    name: 'admin',
+    name: BUILT_IN_ADMIN,
     email: null,
     password_hash: await hashPassword(password),
     admin: 1,

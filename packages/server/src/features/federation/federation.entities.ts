@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ArcaEvent, FederationEntityType } from '@arca/contracts';
+import { BUILT_IN_ADMIN, type ArcaEvent, type FederationEntityType } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { recordChange } from '../../core/changes.js';
 import { credentialsChanged } from '../../core/credentials.js';
@@ -74,6 +74,7 @@ export async function stateOf(
   db: Db,
   type: FederationEntityType,
   name: string,
+  options: { adminCredentials?: boolean } = {},
 ): Promise<Record<string, unknown> | null> {
   switch (type) {
     case 'USERS': {
@@ -85,15 +86,22 @@ export async function stateOf(
         .where('user_id', '=', user.id)
         .orderBy('group_name')
         .execute();
+      // each member's built-in administrator keeps its own password unless the administrator sends it on purpose
+      const credentials =
+        name !== BUILT_IN_ADMIN || options.adminCredentials
+          ? {
+              password_hash: user.password_hash,
+              must_change_password: user.must_change_password,
+              password_changed_at: user.password_changed_at,
+            }
+          : {};
       return {
         email: user.email,
-        password_hash: user.password_hash,
+        ...credentials,
         admin: user.admin,
         disable_ui_access: user.disable_ui_access,
-        must_change_password: user.must_change_password,
         realm: user.realm,
         external_source: user.external_source,
-        password_changed_at: user.password_changed_at,
         groups: groups.map((g) => g.group_name),
       };
     }
@@ -194,15 +202,26 @@ export async function applyState(trx: Db, version: EntityVersion, actor: string)
         await record({ type: 'user.deleted', payload: { name } }, 'delete user (federation)', 'user');
         return [existing.id];
       }
+      // a version without credentials (the built-in administrator's) leaves the ones held here as they are
+      const credentials =
+        'password_hash' in data || !existing
+          ? {
+              password_hash: typeof data.password_hash === 'string' ? data.password_hash : null,
+              must_change_password: num(data.must_change_password) ? 1 : 0,
+              password_changed_at: maybeNum(data.password_changed_at),
+            }
+          : {
+              password_hash: existing.password_hash,
+              must_change_password: existing.must_change_password,
+              password_changed_at: existing.password_changed_at,
+            };
       const fields = {
         email: typeof data.email === 'string' ? data.email : null,
-        password_hash: typeof data.password_hash === 'string' ? data.password_hash : null,
+        ...credentials,
         admin: num(data.admin) ? 1 : 0,
         disable_ui_access: num(data.disable_ui_access) ? 1 : 0,
-        must_change_password: num(data.must_change_password) ? 1 : 0,
         realm: str(data.realm) || 'internal',
         external_source: str(data.external_source),
-        password_changed_at: maybeNum(data.password_changed_at),
       };
       const id = existing?.id ?? randomUUID();
       if (existing) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
+  BUILT_IN_ADMIN,
   FEDERATION_ENTITY_TYPES,
   type FederationEntityType,
   type MemberConfig,
@@ -114,8 +115,13 @@ function registerClockWriter(): void {
 }
 
 /** The version of an entity as this deployment holds it now. */
-export async function versionOf(db: Db, type: FederationEntityType, name: string): Promise<EntityVersion> {
-  const [data, clock] = await Promise.all([stateOf(db, type, name), clockOf(db, type, name)]);
+export async function versionOf(
+  db: Db,
+  type: FederationEntityType,
+  name: string,
+  options: { adminCredentials?: boolean } = {},
+): Promise<EntityVersion> {
+  const [data, clock] = await Promise.all([stateOf(db, type, name, options), clockOf(db, type, name)]);
   return { type, name, ...clock, data };
 }
 
@@ -372,9 +378,13 @@ export async function applyVersions(
   return result;
 }
 
-/** Sends every entity this member federates to each peer (a full re-sync); answers what failed per peer. */
+/**
+ * Sends every entity this member federates to each peer (a full re-sync); answers what failed per
+ * peer. The built-in administrator's password travels only when `adminCredentials` says so.
+ */
 export async function broadcast(
   app: FastifyInstance,
+  options: { adminCredentials?: boolean } = {},
 ): Promise<{ sent: number; failed: { target: string; error: string }[] }> {
   const config = await memberConfig(app.db);
   if (!config || !config.peers.length) throw new HttpError(409, 'Targets do not exist, cannot trigger broadcast');
@@ -383,10 +393,17 @@ export async function broadcast(
     if (!config.entity_types.includes(type)) continue;
     for (const name of await entityNames(app.db, type)) {
       if (type === 'PERMISSIONS' && !permissionTravels(config.permissions_filter, name)) continue;
-      const version = await versionOf(app.db, type, name);
+      const version = await versionOf(app.db, type, name, options);
       // what was here before the federation, never changed since, is stamped now: it travels as this member's
-      if (version.clock === 0 && version.data !== null) {
-        const stamp = { clock: Date.now(), origin: config.self.id, base_clock: 0, base_origin: '' };
+      // (and the built-in administrator's, when its password is sent on purpose: the targets then take it)
+      const forced = options.adminCredentials && type === 'USERS' && name === BUILT_IN_ADMIN;
+      if ((version.clock === 0 || forced) && version.data !== null) {
+        const stamp = {
+          clock: Math.max(Date.now(), version.clock + 1),
+          origin: config.self.id,
+          base_clock: version.clock,
+          base_origin: version.origin,
+        };
         await putClock(app.db, type, name, stamp, false);
         Object.assign(version, stamp);
       }

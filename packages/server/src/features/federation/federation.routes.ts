@@ -6,6 +6,7 @@ import {
   applyBodySchema,
   broadcastAnswerSchema,
   broadcastBodySchema,
+  memberBroadcastBodySchema,
   federationBodySchema,
   federationCandidateSchema,
   federationSchema,
@@ -56,14 +57,17 @@ export const federationMemberRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/access/api/v1/federation/broadcast',
-    { config: admin, schema: { response: { 200: broadcastAnswerSchema.omit({ message: true }) } } },
-    () => broadcast(app),
+    {
+      config: admin,
+      schema: { body: memberBroadcastBodySchema, response: { 200: broadcastAnswerSchema.omit({ message: true }) } },
+    },
+    (request) => broadcast(app, { adminCredentials: request.body.admin_credentials }),
   );
   // the console's broadcast (spec part 2 §7.5): the source is named in the body
   app.post(
     '/access/system/broadcast',
     { config: admin, schema: { body: broadcastBodySchema, response: { 200: broadcastAnswerSchema } } },
-    (request) => broadcastFrom(request, request.body.source),
+    (request) => broadcastFrom(request, request.body.source, request.body.admin_credentials),
   );
 };
 

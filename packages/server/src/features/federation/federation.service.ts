@@ -302,7 +302,11 @@ export async function deleteFederation(request: FastifyRequest, source: string):
 }
 
 /** A full re-sync from a source to all its targets (the source sends every entity it federates). */
-export async function broadcastFrom(request: FastifyRequest, source: string): Promise<BroadcastAnswer> {
+export async function broadcastFrom(
+  request: FastifyRequest,
+  source: string,
+  adminCredentials: boolean,
+): Promise<BroadcastAnswer> {
   const app = request.server;
   const row = await app.db.selectFrom('federations').selectAll().where('source_id', '=', source).executeTakeFirst();
   if (!row || !(JSON.parse(row.targets) as Target[]).length) throw conflict(FEDERATION_MESSAGES.noTargets);
@@ -310,17 +314,24 @@ export async function broadcastFrom(request: FastifyRequest, source: string): Pr
   const candidate = known.get(source);
   if (!candidate) throw conflict(FEDERATION_MESSAGES.noTargets);
   let result: { sent: number; failed: { target: string; error: string }[] };
-  if (source === THIS_DEPLOYMENT) result = await broadcast(app);
+  if (source === THIS_DEPLOYMENT) result = await broadcast(app, { adminCredentials });
   else {
     const member = await memberOf(request, candidate);
-    const answer = await member.call('POST', '/access/api/v1/federation/broadcast', {}).catch((error: unknown) => {
-      throw fail(candidate.name, String(error instanceof Error ? error.message : error));
-    });
+    const answer = await member
+      .call('POST', '/access/api/v1/federation/broadcast', { admin_credentials: adminCredentials })
+      .catch((error: unknown) => {
+        throw fail(candidate.name, String(error instanceof Error ? error.message : error));
+      });
     if (answer.status !== 200) throw fail(candidate.name, `the deployment answered ${answer.status}`);
     result = JSON.parse(answer.body) as typeof result;
   }
   await recordChange(app.db, auditActor(request), {
-    audit: { category: 'system', action: 'broadcast access federation', target: candidate.name },
+    audit: {
+      category: 'system',
+      action: 'broadcast access federation',
+      target: candidate.name,
+      after: { builtInAdminCredentials: adminCredentials },
+    },
   });
   return {
     message: result.failed.length

@@ -279,4 +279,54 @@ describe.each(ENGINES)('access federation on %s', (engine) => {
     expect(JSON.stringify(busy.json)).toContain(FEDERATION_MESSAGES.busy);
     expect((await call(management, 'DELETE', `${FED}/local`)).status).toBe(200);
   }, 60_000);
+
+  it("leaves each target's built-in administrator its own password unless the broadcast is told to send it", async () => {
+    const saved = await call(management, 'POST', FED, {
+      topology: 'STAR',
+      source: 'local',
+      members: [ids.east],
+      entity_types: ['USERS'],
+    });
+    expect(saved.status).toBe(201);
+    const signsIn = async (auth: string) => (await call(east, 'GET', '/access/api/v1/tokens', undefined, auth)).status;
+    // east's administrator chose its own password
+    const eastAdmin = basic('admin', 'East-admin-pass-9');
+    expect(
+      (await call(east, 'POST', '/artifactory/api/security/users/admin', { password: 'East-admin-pass-9' })).status,
+    ).toBeLessThan(300);
+    expect(await signsIn(eastAdmin)).toBe(200);
+
+    // a change of the source's admin travels, its password does not
+    await call(management, 'POST', '/artifactory/api/security/users/admin', { email: 'root@hq.io' });
+    await eventually(async () => (await userOn(east, 'admin'))?.email === 'root@hq.io', "the admin's e-mail on east");
+    expect(await signsIn(eastAdmin)).toBe(200);
+    expect(await signsIn(ADMIN_BASIC.authorization)).toBe(401);
+
+    // a broadcast as it is by default: still east's own password
+    const plain = await call(management, 'POST', '/ui/api/v1/access/system/broadcast', { source: 'local' });
+    expect(plain.json).toMatchObject({ message: FEDERATION_MESSAGES.broadcastStarted, sent: 1, failed: [] });
+    expect(await signsIn(eastAdmin)).toBe(200);
+    expect(await signsIn(ADMIN_BASIC.authorization)).toBe(401);
+
+    // ticked: the source's password replaces east's, and the audit log says it was sent
+    const ticked = await call(management, 'POST', '/ui/api/v1/access/system/broadcast', {
+      source: 'local',
+      admin_credentials: true,
+    });
+    expect(ticked.json).toMatchObject({ sent: 1, failed: [] });
+    expect(await signsIn(ADMIN_BASIC.authorization)).toBe(200);
+    expect(await signsIn(eastAdmin)).toBe(401);
+    const audit = await management.app.db
+      .selectFrom('audit_events')
+      .select('details')
+      .where('action', '=', 'broadcast access federation')
+      .orderBy('at', 'desc')
+      .limit(2)
+      .execute();
+    expect(audit.map((a) => JSON.parse(a.details).after)).toEqual([
+      { builtInAdminCredentials: true },
+      { builtInAdminCredentials: false },
+    ]);
+    expect((await call(management, 'DELETE', `${FED}/local`)).status).toBe(200);
+  }, 60_000);
 });

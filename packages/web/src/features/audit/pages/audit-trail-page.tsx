@@ -14,7 +14,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { auditExportUrl, useAuditEvents } from '../api/audit';
 import { ChangeDetails } from '../components/change-details';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** Every sign-in and every administrative change; exports what the filters select. */
 export function AuditTrailPage() {
@@ -117,18 +117,18 @@ export function AuditTrailPage() {
             },
           }}
           locale={{
-            emptyText: events.isError ? (
-              <LoadError what="The audit trail" error={events.error} onRetry={() => void events.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  events.isError
-                    ? 'The audit trail could not be loaded.'
-                    : filtered
-                      ? 'No event matches these filters.'
-                      : 'Nothing has happened yet: sign-ins and changes will appear here.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={events} what="The audit trail">
+                <Empty
+                  description={
+                    events.isError
+                      ? 'The audit trail could not be loaded.'
+                      : filtered
+                        ? 'No event matches these filters.'
+                        : 'Nothing has happened yet: sign-ins and changes will appear here.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[

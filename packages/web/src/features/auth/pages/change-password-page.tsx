@@ -4,6 +4,7 @@ import { changePasswordBodySchema, PASSWORD_FLOW_MESSAGES } from '@arca/contract
 import { ErrorList } from '../../../components/error-list';
 import { useChangePassword } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
+import { SignedInGate } from '../components/signed-in-gate';
 import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { useServerErrors } from '../../../lib/server-errors';
@@ -16,7 +17,7 @@ interface Values {
 }
 
 /** An expired (or administrator-reset) password: the current one, then a new one; then signed in. */
-export function ChangePasswordPage() {
+function ChangePasswordPageForm() {
   const { userName = '' } = useParams();
   const notice = (useLocation().state as { message?: string } | null)?.message;
   const change = useChangePassword();
@@ -53,5 +54,19 @@ export function ChangePasswordPage() {
         <Link to="/login">Back to login</Link>
       </div>
     </AuthCard>
+  );
+}
+
+export function ChangePasswordPage() {
+  return (
+    <SignedInGate
+      title="Change your password"
+      pageTitle="Change password"
+      description="This page changes an expired password before a sign-in. Signed in, you change yours on Edit Profile."
+      proceed="Sign out and change an expired password"
+      instead={{ label: 'Change my password on Edit Profile', to: '/profile' }}
+    >
+      <ChangePasswordPageForm />
+    </SignedInGate>
   );
 }

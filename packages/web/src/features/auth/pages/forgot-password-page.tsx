@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { forgotPasswordBodySchema, PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useForgotPassword } from '../api/flows';
+import { SignedInGate } from '../components/signed-in-gate';
 import { AuthCard } from '../components/auth-card';
 import { useServerErrors } from '../../../lib/server-errors';
 import { schemaField } from '../../../lib/schema-rules';
 
 /** Asks for a reset link by e-mail. */
-export function ForgotPasswordPage() {
+function ForgotPasswordPageForm() {
   const forgot = useForgotPassword();
   const { errors, clear, capture } = useServerErrors(PASSWORD_FLOW_MESSAGES.emailNotSent);
   const [sent, setSent] = useState<string | undefined>();
@@ -47,5 +48,18 @@ export function ForgotPasswordPage() {
         <Link to="/login">Back to login</Link>
       </div>
     </AuthCard>
+  );
+}
+
+export function ForgotPasswordPage() {
+  return (
+    <SignedInGate
+      title="Forgot your password?"
+      description="This page sends a reset link to someone who cannot sign in. Signed in, you change your password on Edit Profile."
+      proceed="Sign out and reset a password"
+      instead={{ label: 'Change my password on Edit Profile', to: '/profile' }}
+    >
+      <ForgotPasswordPageForm />
+    </SignedInGate>
   );
 }

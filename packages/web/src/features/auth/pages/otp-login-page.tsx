@@ -5,11 +5,12 @@ import { ApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/error-list';
 import { useVerifyOtp } from '../api/flows';
 import { useLoginAnswer } from '../api/login';
+import { SignedInGate } from '../components/signed-in-gate';
 import { AuthCard, sixDigits } from '../components/auth-card';
 import { messagesOf, useServerErrors } from '../../../lib/server-errors';
 
 /** The second step of a sign-in: the code of the user's authenticator app. */
-export function OtpLoginPage() {
+function OtpLoginPageForm() {
   const verify = useVerifyOtp();
   const onAnswer = useLoginAnswer();
   const navigate = useNavigate();
@@ -54,5 +55,18 @@ export function OtpLoginPage() {
         <Link to="/login">Back to login</Link>
       </div>
     </AuthCard>
+  );
+}
+
+export function OtpLoginPage() {
+  return (
+    <SignedInGate
+      title="Two-factor authentication"
+      description="The authentication code is asked during a sign-in; this browser is signed in already."
+      proceed="Sign out and sign in as someone else"
+      afterSignOut="/login"
+    >
+      <OtpLoginPageForm />
+    </SignedInGate>
   );
 }

@@ -4,12 +4,13 @@ import { PASSWORD_FLOW_MESSAGES } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useResetPassword, useValidateResetKey } from '../api/flows';
 import { login, useLoginAnswer } from '../api/login';
+import { SignedInGate } from '../components/signed-in-gate';
 import { AuthCard } from '../components/auth-card';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { useServerErrors } from '../../../lib/server-errors';
 
 /** Chooses a new password from a mailed link (`?key=`), then signs in without remember-me. */
-export function ResetPasswordPage() {
+function ResetPasswordPageForm() {
   const [params] = useSearchParams();
   const key = params.get('key');
   const valid = useValidateResetKey(key);
@@ -48,5 +49,18 @@ export function ResetPasswordPage() {
         </>
       )}
     </AuthCard>
+  );
+}
+
+export function ResetPasswordPage() {
+  return (
+    <SignedInGate
+      title="Choose a new password"
+      pageTitle="Reset password"
+      description="This link sets a new password for the account it was sent to, then signs that account in."
+      proceed="Sign out and set the new password"
+    >
+      <ResetPasswordPageForm />
+    </SignedInGate>
   );
 }

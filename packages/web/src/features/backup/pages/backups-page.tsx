@@ -4,10 +4,10 @@ import type { BackupEntry } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { formatBytes } from '../../../components/format';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';
 import { useBackups, useStartBackup } from '../api/backups';
+import { ListEmpty } from '../../../components/list-empty';
 
 const STEP_LABELS: Record<string, string> = {
   starting: 'Starting',
@@ -101,10 +101,10 @@ export function BackupsPage() {
           dataSource={data?.backups ?? []}
           pagination={false}
           locale={{
-            emptyText: backups.isError ? (
-              <LoadError what="The backups" error={backups.error} onRetry={() => void backups.refetch()} />
-            ) : (
-              <Empty description="No backup yet. Back up now, or set a schedule." />
+            emptyText: (
+              <ListEmpty query={backups} what="The backups">
+                <Empty description="No backup yet. Back up now, or set a schedule." />
+              </ListEmpty>
             ),
           }}
           columns={[

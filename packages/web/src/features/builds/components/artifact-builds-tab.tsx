@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../../components/time';
 import { isoOf, useArtifactBuilds } from '../api/builds';
 import { buildHref } from '../pages/builds-page';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** The artifact's Builds tab: the builds that produced this file and those that used it. */
 export function ArtifactBuildsTab({ repoKey, path }: { repoKey: string; path: string }) {
@@ -25,10 +25,10 @@ export function ArtifactBuildsTab({ repoKey, path }: { repoKey: string; path: st
         { title: 'Started', dataIndex: 'started', key: 'started', render: (s: string) => formatDateTime(isoOf(s)) },
       ]}
       locale={{
-        emptyText: builds.isError ? (
-          <LoadError what="The builds of this file" error={builds.error} onRetry={() => void builds.refetch()} />
-        ) : (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />
+        emptyText: (
+          <ListEmpty query={builds} what="The builds of this file">
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />
+          </ListEmpty>
         ),
       }}
     />

@@ -29,6 +29,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useBuildDiff, useBuildHistory, useBuildInfo, useBuildNames, isoOf } from '../api/builds';
 import { LoadError } from '../../../components/load-error';
 import type { BuildFileRow, BuildName, BuildRun, BuildRunInfo } from '@arca/contracts';
+import { ListEmpty } from '../../../components/list-empty';
 
 export const buildHref = (name: string, number?: string) =>
   `/builds/${encodeURIComponent(name)}${number !== undefined ? `/${encodeURIComponent(number)}` : ''}`;
@@ -152,10 +153,10 @@ function BuildRunsPage({ name }: { name: string }) {
           dataSource={history.data ?? []}
           pagination={{ defaultPageSize: 50, hideOnSinglePage: true }}
           locale={{
-            emptyText: history.isError ? (
-              <LoadError what="The runs" error={history.error} onRetry={() => void history.refetch()} />
-            ) : (
-              'No runs.'
+            emptyText: (
+              <ListEmpty query={history} what="The runs">
+                No runs.
+              </ListEmpty>
             ),
           }}
         />

@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DEPLOYMENT_MESSAGES, type Deployment, type DeploymentStatus } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeploymentActions, useDeployments } from '../api/deployments';
 import { DeploymentStatusTag, UNITS } from '../components/deployment-status-tag';
+import { ListEmpty } from '../../../components/list-empty';
 
 export { DeploymentStatusTag, UNITS };
 
@@ -38,10 +38,10 @@ export function PlatformUnitsPage() {
           dataSource={deployments.data ?? []}
           pagination={{ hideOnSinglePage: true, pageSize: 50 }}
           locale={{
-            emptyText: deployments.isError ? (
-              <LoadError what="The deployments" error={deployments.error} onRetry={() => void deployments.refetch()} />
-            ) : (
-              <Empty description="No deployments yet. Make a pairing token on the deployment to add, then add it here." />
+            emptyText: (
+              <ListEmpty query={deployments} what="The deployments">
+                <Empty description="No deployments yet. Make a pairing token on the deployment to add, then add it here." />
+              </ListEmpty>
             ),
           }}
           columns={[

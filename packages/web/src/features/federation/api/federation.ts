@@ -44,8 +44,11 @@ export function useFederationActions() {
       onSuccess: refresh,
     }),
     broadcast: useMutation({
-      mutationFn: (source: string) =>
-        apiFetch<BroadcastAnswer>('access/system/broadcast', { method: 'POST', body: { source } }),
+      mutationFn: ({ source, adminCredentials }: { source: string; adminCredentials: boolean }) =>
+        apiFetch<BroadcastAnswer>('access/system/broadcast', {
+          method: 'POST',
+          body: { source, admin_credentials: adminCredentials },
+        }),
       onSuccess: refresh,
     }),
   };

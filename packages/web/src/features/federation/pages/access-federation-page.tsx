@@ -1,5 +1,6 @@
 import { ApartmentOutlined, DeploymentUnitOutlined, SyncOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { Alert, App, Button, Card, Checkbox, Descriptions, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import {
   FEDERATION_ENTITY_LABELS,
@@ -9,14 +10,55 @@ import {
 } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useFederationActions, useFederations, useMemberState } from '../api/federation';
+import { ListEmpty } from '../../../components/list-empty';
 
 export const FEDERATION = '/admin/mission_control/access_federation';
+
+/**
+ * What a broadcast sends, said before it starts: the entity types, to whom, and whether the built-in
+ * administrator's password goes too (only when ticked: each target keeps its own otherwise).
+ */
+function BroadcastContent({
+  federation,
+  onAdminCredentials,
+}: {
+  federation: Federation;
+  onAdminCredentials: (on: boolean) => void;
+}) {
+  const [ticked, setTicked] = useState(false);
+  const users = federation.entity_types.includes('USERS');
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Paragraph style={{ marginBottom: 0 }}>{FEDERATION_MESSAGES.broadcastConfirm}.</Typography.Paragraph>
+      <Descriptions column={1} size="small" bordered>
+        <Descriptions.Item label="Sends">
+          {federation.entity_types.map((type) => FEDERATION_ENTITY_LABELS[type]).join(', ')}
+        </Descriptions.Item>
+        <Descriptions.Item label="To">{federation.targets.map((t) => t.name).join(', ')}</Descriptions.Item>
+      </Descriptions>
+      {users && (
+        <>
+          <Typography.Text type="secondary">{FEDERATION_MESSAGES.broadcastAdminKept}</Typography.Text>
+          <Checkbox
+            checked={ticked}
+            onChange={(event) => {
+              setTicked(event.target.checked);
+              onAdminCredentials(event.target.checked);
+            }}
+          >
+            {FEDERATION_MESSAGES.broadcastAdminCredentials}
+          </Checkbox>
+          {ticked && <Alert type="warning" showIcon title={FEDERATION_MESSAGES.broadcastAdminWarning} />}
+        </>
+      )}
+    </Space>
+  );
+}
 
 /** One member's health, shown when its row is expanded: each peer's backlog, the conflicts it settled. */
 function MemberHealth({ federation }: { federation: Federation }) {
@@ -85,14 +127,16 @@ export function AccessFederationPage() {
   const actions = useFederationActions();
   const navigate = useNavigate();
   const { modal } = App.useApp();
-  const broadcast = (row: Federation) =>
+  const broadcast = (row: Federation) => {
+    let adminCredentials = false;
     modal.confirm({
       title: `Broadcast from ${row.source.name}?`,
-      content: FEDERATION_MESSAGES.broadcastConfirm,
+      width: 560,
+      content: <BroadcastContent federation={row} onAdminCredentials={(on) => (adminCredentials = on)} />,
       okText: 'Broadcast',
       onOk: () =>
         runSafely(async () => {
-          const answer = await actions.broadcast.mutateAsync(row.source.id);
+          const answer = await actions.broadcast.mutateAsync({ source: row.source.id, adminCredentials });
           if (answer.failed.length)
             modal.error({
               title: FEDERATION_MESSAGES.broadcastPartlyFailed,
@@ -101,6 +145,7 @@ export function AccessFederationPage() {
           else notifySuccess(answer.message);
         }),
     });
+  };
   return (
     <>
       <PageHeader
@@ -125,10 +170,10 @@ export function AccessFederationPage() {
           pagination={{ hideOnSinglePage: true, pageSize: 50 }}
           expandable={{ expandedRowRender: (row) => <MemberHealth federation={row} /> }}
           locale={{
-            emptyText: federations.isError ? (
-              <LoadError what="The federations" error={federations.error} onRetry={() => void federations.refetch()} />
-            ) : (
-              <Empty description="No federation yet. Register the deployments under Platform Deployments, then create a Full Mesh (every member sends to every other) or a Star (one source sends to its targets)." />
+            emptyText: (
+              <ListEmpty query={federations} what="The federations">
+                <Empty description="No federation yet. Register the deployments under Platform Deployments, then create a Full Mesh (every member sends to every other) or a Star (one source sends to its targets)." />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -9,7 +9,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { useDeleteGroups } from '../api/groups';
 import { useGroups } from '../../../lib/queries/directory';
 import { GroupModal } from '../components/group-modal';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** Groups of users: list, search, create, edit and bulk delete. */
 export function GroupsPage() {
@@ -69,18 +69,18 @@ export function GroupsPage() {
             showTotal: (n) => `${n} group${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: groups.isError ? (
-              <LoadError what="The groups" error={groups.error} onRetry={() => void groups.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  query
-                    ? `No group matches “${query.trim()}”.`
-                    : groups.isError
-                      ? 'The groups could not be loaded.'
-                      : 'No groups yet. Create one to give permissions to several users at once.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={groups} what="The groups">
+                <Empty
+                  description={
+                    query
+                      ? `No group matches “${query.trim()}”.`
+                      : groups.isError
+                        ? 'The groups could not be loaded.'
+                        : 'No groups yet. Create one to give permissions to several users at once.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -5,10 +5,10 @@ import { CERTIFICATE_MESSAGES, type Certificate, type CertificateBody } from '@a
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { LoadError } from '../../../components/load-error';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDate } from '../../../components/time';
 import { useCertificateActions, useCertificates } from '../api/keys';
+import { ListEmpty } from '../../../components/list-empty';
 
 const DAY_MS = 86_400_000;
 
@@ -37,10 +37,10 @@ export function CertificatesTab() {
         dataSource={certificates.data ?? []}
         pagination={{ hideOnSinglePage: true, pageSize: 20 }}
         locale={{
-          emptyText: certificates.isError ? (
-            <LoadError what="The certificates" error={certificates.error} onRetry={() => void certificates.refetch()} />
-          ) : (
-            <Empty description="No certificates yet. Add your upstream's client certificate or your company's authority." />
+          emptyText: (
+            <ListEmpty query={certificates} what="The certificates">
+              <Empty description="No certificates yet. Add your upstream's client certificate or your company's authority." />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -31,6 +31,7 @@ import { CertificatesTab } from './certificates-tab';
 import { KeyStoreTab } from './key-store-tab';
 import { PublicKeysTab } from './public-keys-tab';
 import { SshServerTab } from './ssh-server-tab';
+import { ListEmpty } from '../../../components/list-empty';
 
 const BASE = '/admin/artifactory/security/keys_management';
 const shortFingerprint = (f: string) => `${f.slice(0, 8)}…${f.slice(-8)}`;
@@ -83,10 +84,10 @@ function KeyPairsTab() {
         dataSource={pairs.data ?? []}
         pagination={{ hideOnSinglePage: true, pageSize: 20 }}
         locale={{
-          emptyText: pairs.isError ? (
-            <LoadError what="The key pairs" error={pairs.error} onRetry={() => void pairs.refetch()} />
-          ) : (
-            <Empty description="No key pairs yet. Generate one, or import the keys your team already signs with." />
+          emptyText: (
+            <ListEmpty query={pairs} what="The key pairs">
+              <Empty description="No key pairs yet. Generate one, or import the keys your team already signs with." />
+            </ListEmpty>
           ),
         }}
         columns={[

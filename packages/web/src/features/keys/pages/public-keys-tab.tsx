@@ -5,10 +5,10 @@ import { TRUSTED_KEY_MESSAGES, type TrustedKey, type TrustedKeyBody } from '@arc
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { LoadError } from '../../../components/load-error';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDate } from '../../../components/time';
 import { useTrustedKeyActions, useTrustedKeys } from '../api/keys';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** Public keys: OpenPGP keys of others, trusted to sign the files kept beside their detached signatures. */
 export function PublicKeysTab() {
@@ -35,10 +35,10 @@ export function PublicKeysTab() {
         dataSource={keys.data ?? []}
         pagination={{ hideOnSinglePage: true, pageSize: 20 }}
         locale={{
-          emptyText: keys.isError ? (
-            <LoadError what="The trusted keys" error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : (
-            <Empty description="No trusted keys yet. Add the public key of a vendor or a release team whose signatures you check." />
+          emptyText: (
+            <ListEmpty query={keys} what="The trusted keys">
+              <Empty description="No trusted keys yet. Add the public key of a vendor or a release team whose signatures you check." />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -29,6 +29,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useAllSshKeys, useSshServer, useSshServerActions } from '../api/keys';
+import { ListEmpty } from '../../../components/list-empty';
 
 /**
  * The SSH server: turned on and off with its port, its host key (shown as the line clients add
@@ -235,10 +236,10 @@ function UserKeysCard() {
         dataSource={keys.data ?? []}
         pagination={{ hideOnSinglePage: true, pageSize: 20 }}
         locale={{
-          emptyText: keys.isError ? (
-            <LoadError what="The SSH keys" error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : (
-            <Empty description="No user has added an SSH key yet. Users add theirs on their profile page." />
+          emptyText: (
+            <ListEmpty query={keys} what="The SSH keys">
+              <Empty description="No user has added an SSH key yet. Users add theirs on their profile page." />
+            </ListEmpty>
           ),
         }}
         columns={[

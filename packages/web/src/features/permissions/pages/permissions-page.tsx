@@ -11,7 +11,7 @@ import {
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useDeletePermissions, usePermissions } from '../api/permissions';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 function principals(target: PermissionTarget, kind: 'users' | 'groups'): string[] {
   const names = new Set<string>();
@@ -86,16 +86,16 @@ export function PermissionsPage() {
             showTotal: (n) => `${n} permission${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: targets.isError ? (
-              <LoadError what="The permissions" error={targets.error} onRetry={() => void targets.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  query
-                    ? `No permission matches “${query.trim()}”.`
-                    : 'No permissions yet. Create one to let users other than administrators read or deploy.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={targets} what="The permissions">
+                <Empty
+                  description={
+                    query
+                      ? `No permission matches “${query.trim()}”.`
+                      : 'No permissions yet. Create one to let users other than administrators read or deploy.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[

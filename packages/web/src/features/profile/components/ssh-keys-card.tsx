@@ -5,9 +5,9 @@ import type { SshKey, SshKeyBody } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { LoadError } from '../../../components/load-error';
 import { formatDate, formatDateTime, formatRelative } from '../../../components/time';
 import { useMySshKeyActions, useMySshKeys } from '../api/ssh-keys';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** The SSH keys the signed-in user signs in with over SSH (`jfrog-authenticate`). */
 export function SshKeysCard() {
@@ -36,10 +36,10 @@ export function SshKeysCard() {
         dataSource={keys.data ?? []}
         pagination={false}
         locale={{
-          emptyText: keys.isError ? (
-            <LoadError what="Your SSH keys" error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : (
-            <Empty description="No SSH keys. Add the public key of each machine you sign in from (~/.ssh/id_ed25519.pub)." />
+          emptyText: (
+            <ListEmpty query={keys} what="Your SSH keys">
+              <Empty description="No SSH keys. Add the public key of each machine you sign in from (~/.ssh/id_ed25519.pub)." />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -14,7 +14,8 @@ export function useProjects(enabled = true) {
 export function useProject(key: string | undefined) {
   return useQuery({
     queryKey: projectsKeys.one(key),
-    queryFn: () => apiFetch<Project>(`projects/${encodeURIComponent(key!)}`),
+    // the page says what went wrong (not found, not authorised) where it is
+    queryFn: () => apiFetch<Project>(`projects/${encodeURIComponent(key!)}`, { silent: true }),
     enabled: Boolean(key),
   });
 }

@@ -1,10 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Empty, Flex, Form, Input, Select, Skeleton, Space, Table, Typography } from 'antd';
-import { runSafely } from '../../../api/client';
+import { App, Button, Card, Empty, Flex, Form, Input, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { ApiError, runSafely } from '../../../api/client';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
+import { NotFoundResult } from '../../../components/not-found-result';
+import { LoadError } from '../../../components/load-error';
 import {
-  ERROR_MESSAGES,
   PACKAGE_TYPES,
   packageTypeLabel,
   type Project,
@@ -343,12 +344,29 @@ function Repositories({ project }: { project: Project }) {
 export function ProjectSettingsPage() {
   const { key, section = 'general' } = useParams();
   const project = useProject(key);
+  const { user: me } = useStartupData();
   const label = PROJECT_SECTIONS.find((s) => s.key === section)?.label ?? 'General';
   if (project.isPending) return <Skeleton active />;
-  if (project.isError) return <Alert type="error" showIcon title={project.error.message} />;
-  if (!project.data.isCurrentUserProjectAdmin) {
-    return <Alert type="error" showIcon title={ERROR_MESSAGES.notAuthorized} />;
-  }
+  const status = project.error instanceof ApiError ? project.error.status : undefined;
+  // the server does not tell a non-member whether a project exists: for them both are not authorised
+  if (project.isError && (status !== 404 || me?.admin) && status !== 403)
+    return status === 404 ? (
+      <NotFoundResult
+        title={`Project '${key ?? ''}' was not found`}
+        backTo="/admin/projects"
+        backLabel="Back to Projects"
+      />
+    ) : (
+      <LoadError what="The project" error={project.error} onRetry={() => void project.refetch()} />
+    );
+  if (project.isError || !project.data.isCurrentUserProjectAdmin)
+    return (
+      <Navigate
+        to="/authorization"
+        replace
+        state={{ message: `Only the administrators of project ${key ?? ''} may open its settings.` }}
+      />
+    );
   const p = project.data;
   return (
     <>

@@ -19,8 +19,8 @@ import { formatRelative } from '../../../components/time';
 import { selectProject } from '../../../lib/selected-project';
 import { schemaField } from '../../../lib/schema-rules';
 import { runSafely } from '../../../api/client';
-import { LoadError } from '../../../components/load-error';
 import { plural } from '../../../components/format';
+import { ListEmpty } from '../../../components/list-empty';
 
 function NewProjectModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<ProjectForm>();
@@ -93,10 +93,10 @@ export function ProjectsPage() {
           dataSource={projects.data ?? []}
           pagination={{ pageSize: DEFAULT_LIST_PAGE_SIZE, hideOnSinglePage: true }}
           locale={{
-            emptyText: projects.isError ? (
-              <LoadError what="The projects" error={projects.error} onRetry={() => void projects.refetch()} />
-            ) : (
-              <Empty description="No projects yet. Create one to give a team its own repositories, members and roles." />
+            emptyText: (
+              <ListEmpty query={projects} what="The projects">
+                <Empty description="No projects yet. Create one to give a team its own repositories, members and roles." />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { OIDC_MESSAGES, type OidcProvider, type OidcProviderBody } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { LoadError } from '../../../components/load-error';
 import { RowActions } from '../../../components/row-actions';
 import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useOidcActions, useOidcProviders, useSsoSettings } from '../api/oidc';
 import { useSamlProviders } from '../api/saml';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** OpenID Connect providers, and the one the login page may send everyone to. */
 export function OidcTab() {
@@ -38,10 +38,10 @@ export function OidcTab() {
           dataSource={providers.data ?? []}
           pagination={false}
           locale={{
-            emptyText: providers.isError ? (
-              <LoadError what="The providers" error={providers.error} onRetry={() => void providers.refetch()} />
-            ) : (
-              <Empty description="No identity provider yet. Add your company's OpenID provider by its issuer URL." />
+            emptyText: (
+              <ListEmpty query={providers} what="The providers">
+                <Empty description="No identity provider yet. Add your company's OpenID provider by its issuer URL." />
+              </ListEmpty>
             ),
           }}
           columns={[

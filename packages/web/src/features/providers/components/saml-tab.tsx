@@ -19,11 +19,11 @@ import { useState } from 'react';
 import { OIDC_MESSAGES, type SamlProvider, type SamlProviderBody } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
-import { LoadError } from '../../../components/load-error';
 import { RowActions } from '../../../components/row-actions';
 import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useSamlActions, useSamlProviders } from '../api/saml';
 import { useKeyPairs } from '../../keys';
+import { ListEmpty } from '../../../components/list-empty';
 
 /** SAML 2.0 identity providers: their metadata in, Arca's service provider details out. */
 export function SamlTab() {
@@ -77,10 +77,10 @@ export function SamlTab() {
           ),
         }}
         locale={{
-          emptyText: providers.isError ? (
-            <LoadError what="The SAML providers" error={providers.error} onRetry={() => void providers.refetch()} />
-          ) : (
-            <Empty description="No SAML identity provider yet. Add one with its metadata URL or file." />
+          emptyText: (
+            <ListEmpty query={providers} what="The SAML providers">
+              <Empty description="No SAML identity provider yet. Add one with its metadata URL or file." />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -3,7 +3,6 @@ import { Button, Card, Empty, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { LDAP_STRATEGY_LABELS, type LdapGroupSetting, type LdapSetting } from '@arca/contracts';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
 import { enabledColumn } from '../components/provider-columns';
@@ -13,6 +12,7 @@ import { LdapSettingModal } from '../components/ldap-setting-modal';
 import { OidcTab } from '../components/oidc-tab';
 import { SamlTab } from '../components/saml-tab';
 import { HttpSsoTab } from '../components/http-sso-tab';
+import { ListEmpty } from '../../../components/list-empty';
 
 const BASE = '/admin/security/authentication-providers';
 export const PROVIDER_TABS = ['ldap', 'oidc', 'saml', 'http-sso'] as const;
@@ -70,10 +70,10 @@ function LdapTab() {
           dataSource={settings.data ?? []}
           pagination={false}
           locale={{
-            emptyText: settings.isError ? (
-              <LoadError what="The LDAP settings" error={settings.error} onRetry={() => void settings.refetch()} />
-            ) : (
-              <Empty description="No directory yet. Add your LDAP or Active Directory server, then test it with a user." />
+            emptyText: (
+              <ListEmpty query={settings} what="The LDAP settings">
+                <Empty description="No directory yet. Add your LDAP or Active Directory server, then test it with a user." />
+              </ListEmpty>
             ),
           }}
           columns={[
@@ -136,10 +136,10 @@ function LdapTab() {
           dataSource={groups.data ?? []}
           pagination={false}
           locale={{
-            emptyText: groups.isError ? (
-              <LoadError what="The group settings" error={groups.error} onRetry={() => void groups.refetch()} />
-            ) : (
-              <Empty description="No group settings. Add one to import directory groups and give them permissions." />
+            emptyText: (
+              <ListEmpty query={groups} what="The group settings">
+                <Empty description="No group settings. Add one to import directory groups and give them permissions." />
+              </ListEmpty>
             ),
           }}
           columns={[

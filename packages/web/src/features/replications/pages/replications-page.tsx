@@ -55,6 +55,7 @@ import { formatDateTime, formatRelative, formatTime } from '../../../components/
 import { useDeployments } from '../../deployments';
 import { useRepositories } from '../../repositories';
 import { useReplicationActions, useReplications, useRunOutput, useRuns, type RunFilter } from '../api/replications';
+import { ListEmpty } from '../../../components/list-empty';
 
 const TONES: Record<ReplicationRunStatus, Tone> = {
   running: 'info',
@@ -266,10 +267,10 @@ function ConfiguredTab({ onOutput }: { onOutput: (id: string) => void }) {
         dataSource={replications.data ?? []}
         pagination={{ hideOnSinglePage: true, pageSize: 50 }}
         locale={{
-          emptyText: replications.isError ? (
-            <LoadError what="The replications" error={replications.error} onRetry={() => void replications.refetch()} />
-          ) : (
-            <Empty description="No replication yet. Register a deployment under Platform Deployments, then replicate a local repository to it or from it." />
+          emptyText: (
+            <ListEmpty query={replications} what="The replications">
+              <Empty description="No replication yet. Register a deployment under Platform Deployments, then replicate a local repository to it or from it." />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -4,11 +4,11 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import type { Execution, ExecutionItem } from '@arca/contracts';
 import { formatBytes } from '../../../components/format';
-import { LoadError } from '../../../components/load-error';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatDuration, formatRelative } from '../../../components/time';
 import { useExecutionItems, useExecutions } from '../api/retention';
 import { ExecutionProgress, ExecutionState } from './execution-state';
+import { ListEmpty } from '../../../components/list-empty';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const ITEM_STATES: { value: ExecutionItem['state'] | 'all'; label: string }[] = [
@@ -61,16 +61,16 @@ export function ExecutionsTable() {
         dataSource={rows}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         locale={{
-          emptyText: executions.isError ? (
-            <LoadError what="The executions" error={executions.error} onRetry={() => void executions.refetch()} />
-          ) : (
-            <Empty
-              description={
-                kind === 'archive'
-                  ? 'No policy ran in this period. Run one from the Policies tab, or widen the period.'
-                  : 'Nothing was restored in this period. Restore archived artifacts from the archive search.'
-              }
-            />
+          emptyText: (
+            <ListEmpty query={executions} what="The executions">
+              <Empty
+                description={
+                  kind === 'archive'
+                    ? 'No policy ran in this period. Run one from the Policies tab, or widen the period.'
+                    : 'Nothing was restored in this period. Restore archived artifacts from the archive search.'
+                }
+              />
+            </ListEmpty>
           ),
         }}
         columns={[

@@ -27,11 +27,11 @@ import {
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { formatBytes } from '../../../components/format';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { formatDate, formatDateTime } from '../../../components/time';
 import { useArchiveSearch, useLocalRepositories, useRestore } from '../api/retention';
 import { RETENTION_BASE } from './retention-policies-page';
+import { ListEmpty } from '../../../components/list-empty';
 
 const DAY = 'YYYY-MM-DD';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -147,10 +147,10 @@ export function ArchiveSearchPage() {
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
           pagination={{ pageSize: 50, hideOnSinglePage: true, showSizeChanger: false }}
           locale={{
-            emptyText: results.isError ? (
-              <LoadError what="The archive search" error={results.error} onRetry={() => void results.refetch()} />
-            ) : (
-              <Empty description="Nothing archived matches. Widen the dates or clear the other fields." />
+            emptyText: (
+              <ListEmpty query={results} what="The archive search">
+                <Empty description="Nothing archived matches. Widen the dates or clear the other fields." />
+              </ListEmpty>
             ),
           }}
           columns={[

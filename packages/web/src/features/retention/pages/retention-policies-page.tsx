@@ -13,13 +13,13 @@ import { DEFAULT_LIST_PAGE_SIZE, RETENTION_MESSAGES, formatMessage, type Archive
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ListToolbar } from '../../../components/list-toolbar';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeletePolicy, usePolicies, useStopPolicy, useTriggerPolicy } from '../api/retention';
 import { ExecutionProgress, ExecutionState } from '../components/execution-state';
 import { ExecutionsTable } from '../components/executions-table';
+import { ListEmpty } from '../../../components/list-empty';
 
 export const RETENTION_BASE = '/admin/artifactory/services/retention';
 export const policyHref = (key?: string) => `${RETENTION_BASE}/edit${key ? `/${encodeURIComponent(key)}` : ''}`;
@@ -136,16 +136,16 @@ function PoliciesTable() {
           showTotal: (n) => `${n} polic${n === 1 ? 'y' : 'ies'}`,
         }}
         locale={{
-          emptyText: policies.isError ? (
-            <LoadError what="The policies" error={policies.error} onRetry={() => void policies.refetch()} />
-          ) : (
-            <Empty
-              description={
-                query
-                  ? `No policy matches “${query.trim()}”.`
-                  : 'No retention policy yet. Create one to move old artifacts to the cold store on a schedule.'
-              }
-            />
+          emptyText: (
+            <ListEmpty query={policies} what="The policies">
+              <Empty
+                description={
+                  query
+                    ? `No policy matches “${query.trim()}”.`
+                    : 'No retention policy yet. Create one to move old artifacts to the cold store on a schedule.'
+                }
+              />
+            </ListEmpty>
           ),
         }}
         columns={[

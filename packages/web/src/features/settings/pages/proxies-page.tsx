@@ -6,9 +6,9 @@ import { DEFAULT_LIST_PAGE_SIZE, type ProxyAnswer } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ListToolbar } from '../../../components/list-toolbar';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { useDeleteProxy, useProxies } from '../api/proxies';
+import { ListEmpty } from '../../../components/list-empty';
 
 export const PROXIES_PATH = '/admin/proxies/configuration/list';
 export const proxyHref = (key: string) => `/admin/proxies/configuration/edit/${encodeURIComponent(key)}`;
@@ -71,16 +71,16 @@ export function ProxiesPage() {
             showTotal: (n) => `${n} prox${n === 1 ? 'y' : 'ies'}`,
           }}
           locale={{
-            emptyText: proxies.isError ? (
-              <LoadError what="The proxies" error={proxies.error} onRetry={() => void proxies.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  query
-                    ? `No proxy matches “${query.trim()}”.`
-                    : 'No proxies yet. Add one when remote repositories and webhooks must go through your company’s proxy.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={proxies} what="The proxies">
+                <Empty
+                  description={
+                    query
+                      ? `No proxy matches “${query.trim()}”.`
+                      : 'No proxies yet. Add one when remote repositories and webhooks must go through your company’s proxy.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -33,12 +33,12 @@ import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { formatBytes } from '../../../components/format';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime } from '../../../components/time';
 import { schemaField } from '../../../lib/schema-rules';
 import { bundleDownloadUrl, useBundles, useCreateBundle, useDeleteBundle } from '../api/support';
+import { ListEmpty } from '../../../components/list-empty';
 
 const SERVICES: { key: SupportBundleService; label: string }[] = [
   { key: 'artifactory', label: 'Artifactory (repositories, every log)' },
@@ -163,10 +163,10 @@ export function SupportZonePage() {
           dataSource={list}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           locale={{
-            emptyText: bundles.isError ? (
-              <LoadError what="The support bundles" error={bundles.error} onRetry={() => void bundles.refetch()} />
-            ) : (
-              <Empty description="No support bundles yet. Create one when someone helping you asks for logs and configuration." />
+            emptyText: (
+              <ListEmpty query={bundles} what="The support bundles">
+                <Empty description="No support bundles yet. Create one when someone helping you asks for logs and configuration." />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -7,7 +7,7 @@ import { formatDateTime, formatDuration, formatRelative } from '../../../compone
 import { useNodes, useRemoveNode } from '../api/get-nodes';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 const SERVICE_LABELS: Record<string, string> = {
   artifactory: 'Artifactory (repositories)',
@@ -98,10 +98,10 @@ export function ServiceStatusPage() {
           dataSource={list}
           pagination={false}
           locale={{
-            emptyText: nodes.isError ? (
-              <LoadError what="The nodes" error={nodes.error} onRetry={() => void nodes.refetch()} />
-            ) : (
-              <Empty description="No node has registered yet." />
+            emptyText: (
+              <ListEmpty query={nodes} what="The nodes">
+                <Empty description="No node has registered yet." />
+              </ListEmpty>
             ),
           }}
           columns={[

@@ -15,7 +15,7 @@ import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
 import { useStartupData } from '../../../lib/startup';
 import { NotFoundResult } from '../../../components/not-found-result';
-import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 
@@ -116,18 +116,10 @@ export function UsersPage() {
             showTotal: (n) => `${n} user${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: users.isError ? (
-              <LoadError what="The users" error={users.error} onRetry={() => void users.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  query
-                    ? `No user matches “${query.trim()}”.`
-                    : users.isError
-                      ? 'The users could not be loaded.'
-                      : 'No users yet.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={users} what="The users">
+                <Empty description={query ? `No user matches “${query.trim()}”.` : 'No users yet.'} />
+              </ListEmpty>
             ),
           }}
           columns={[

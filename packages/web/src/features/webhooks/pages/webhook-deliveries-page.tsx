@@ -38,6 +38,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeliveries, useDelivery, useResend, useWebhook } from '../api/webhooks';
 import { DeliveryState } from '../components/delivery-state';
 import { webhookHref } from './webhooks-page';
+import { ListEmpty } from '../../../components/list-empty';
 
 const PAGE_SIZE = 50;
 
@@ -174,16 +175,16 @@ export function WebhookDeliveriesPage() {
             showTotal: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'}`,
           }}
           locale={{
-            emptyText: deliveries.isError ? (
-              <LoadError what="The deliveries" error={deliveries.error} onRetry={() => void deliveries.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  state || eventType
-                    ? 'No delivery matches these filters.'
-                    : 'Nothing sent yet. Deliveries appear here as soon as a matching event happens.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={deliveries} what="The deliveries">
+                <Empty
+                  description={
+                    state || eventType
+                      ? 'No delivery matches these filters.'
+                      : 'Nothing sent yet. Deliveries appear here as soon as a matching event happens.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[

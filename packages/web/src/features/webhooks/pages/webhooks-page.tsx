@@ -13,11 +13,11 @@ import {
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ListToolbar } from '../../../components/list-toolbar';
-import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeleteWebhook, useToggleWebhook, useWebhooks } from '../api/webhooks';
 import { DeliveryState } from '../components/delivery-state';
+import { ListEmpty } from '../../../components/list-empty';
 
 export const webhookHref = (key: string) => `/admin/configuration/webhooks/edit/${encodeURIComponent(key)}`;
 export const deliveriesHref = (key: string) => `/admin/configuration/webhooks/${encodeURIComponent(key)}/deliveries`;
@@ -83,16 +83,16 @@ export function WebhooksPage() {
             showTotal: (n) => `${n} webhook${n === 1 ? '' : 's'}`,
           }}
           locale={{
-            emptyText: hooks.isError ? (
-              <LoadError what="The webhooks" error={hooks.error} onRetry={() => void hooks.refetch()} />
-            ) : (
-              <Empty
-                description={
-                  query
-                    ? `No webhook matches “${query.trim()}”.`
-                    : 'No webhooks yet. Create one to send deploys, builds or changes to another system.'
-                }
-              />
+            emptyText: (
+              <ListEmpty query={hooks} what="The webhooks">
+                <Empty
+                  description={
+                    query
+                      ? `No webhook matches “${query.trim()}”.`
+                      : 'No webhooks yet. Create one to send deploys, builds or changes to another system.'
+                  }
+                />
+              </ListEmpty>
             ),
           }}
           columns={[
