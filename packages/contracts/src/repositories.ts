@@ -105,6 +105,12 @@ export const REPOSITORY_MESSAGES = {
   usedByVirtual: "Repository '{key}' is a member of the virtual repository '{virtual}'.",
   inProject: "Repository '{key}' belongs to project '{project}': take it out of the project first.",
   confirmKey: "Type the repository key '{key}' to confirm the deletion.",
+  socketTimeout: 'The socket timeout is between 1,000 and 600,000 milliseconds.',
+  remoteOffline:
+    "The remote repository '{key}' is offline: it serves only what it has cached, and '{path}' is not cached.",
+  overQuota:
+    "Repository '{key}' is over its storage quota: {used} stored, {size} more would pass the quota of {quota}.",
+  testNotRemote: 'Only a remote repository can be tested: give its URL.',
 } as const;
 
 /** Fills `{name}` placeholders of a message. */
@@ -136,6 +142,17 @@ export const repositoryConfigSchema = z.object({
   proxy: z.string().max(64).default(''),
   /** Remote repositories: the alias of the client certificate presented to the upstream; empty for none. */
   clientTlsCertificate: z.string().max(64).default(''),
+  /** Remote repositories: serve only what is cached, never asking the upstream. */
+  offline: z.boolean().default(false),
+  /** Remote repositories: how long the upstream gets to connect and to send each part of an answer. */
+  socketTimeoutMillis: z
+    .number()
+    .int()
+    .min(1_000, REPOSITORY_MESSAGES.socketTimeout)
+    .max(600_000, REPOSITORY_MESSAGES.socketTimeout)
+    .default(15_000),
+  /** Local repositories: the most bytes their files may take (0: no limit). */
+  storageQuotaBytes: z.number().int().min(0).default(0),
   repositories: z.array(z.string()).default([]),
   defaultDeploymentRepo: z.string().default(''),
   /**
@@ -192,6 +209,24 @@ export const repositoryListQuerySchema = z.object({
   type: z.enum(['local', 'remote', 'virtual']).optional(),
   packageType: z.string().optional(),
 });
+
+/** How a remote repository's upstream answered the console's Test. */
+export const remoteTestAnswerSchema = z.object({
+  ok: z.boolean(),
+  /** The upstream's HTTP status; null when it could not be reached. */
+  status: z.number().int().nullable(),
+  message: z.string(),
+});
+export type RemoteTestAnswer = z.infer<typeof remoteTestAnswerSchema>;
+
+/** A remote repository's state: offline by choice, and how its upstream answered last (null: not asked yet). */
+export const remoteStateSchema = z.object({
+  offline: z.boolean(),
+  reachable: z.boolean().nullable(),
+  since: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 /** One row of the console's repositories list, with usage figures. */
 export const repositorySummarySchema = z.object({

@@ -165,6 +165,21 @@ export interface RepositoriesTable {
   proxy_key: string;
   /** Remote repositories: the alias of the client certificate presented to the upstream; empty for none. */
   client_tls_certificate: string;
+  /** Remote repositories: 1 when only what is cached is served and the upstream is never asked. */
+  offline: number;
+  /** Remote repositories: how long the upstream gets to connect and to send each part of an answer. */
+  socket_timeout_ms: number;
+  /** Local repositories: the most bytes their files may take; 0 for no limit. */
+  quota_bytes: number;
+}
+
+/** How a remote repository's upstream answered last: written when that changes, read by the console. */
+export interface RemoteStatesTable {
+  repo_key: string;
+  reachable: number;
+  /** Since when the upstream has answered (or not). */
+  since: number;
+  last_error: string | null;
 }
 
 /** One stored content, shared by every item with the same SHA-256. */
@@ -824,6 +839,7 @@ export interface Database {
   settings: SettingsTable;
   adoption_metrics: AdoptionMetricsTable;
   repositories: RepositoriesTable;
+  remote_states: RemoteStatesTable;
   binaries: BinariesTable;
   items: ItemsTable;
   item_properties: ItemPropertiesTable;

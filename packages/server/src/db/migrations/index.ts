@@ -32,6 +32,7 @@ import * as replications from './2026-12-17-replications.js';
 import * as licenseBuckets from './2026-12-18-license-buckets.js';
 import * as integrations from './2026-12-19-integrations.js';
 import * as findings from './2026-12-20-findings.js';
+import * as remoteSettings from './2026-12-21-remote-settings.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-18-license-buckets': licenseBuckets,
   '2026-12-19-integrations': integrations,
   '2026-12-20-findings': findings,
+  '2026-12-21-remote-settings': remoteSettings,
 };

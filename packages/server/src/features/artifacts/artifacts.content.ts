@@ -10,12 +10,9 @@ import {
   type Properties,
 } from '@arca/contracts';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
-import { outboundFetch } from '../../core/outbound.js';
-import { outboundProxy } from '../../core/proxies.js';
-import { outboundTls } from '../../core/certificates.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
-import { listRepositories } from '../repositories/index.js';
+import { listRepositories, upstreamFetch } from '../repositories/index.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { resolveItem, type Resolved } from './artifacts.resolve.js';
 import {
@@ -249,24 +246,8 @@ export function repoContent(request: FastifyRequest): RepoContent {
       if (repo.rclass !== 'remote') throw new Error(`'${repo.key}' is no remote repository`);
       const base = repo.url.endsWith('/') ? repo.url : `${repo.url}/`;
       const url = new URL(path.replace(/^\/+/, ''), base);
-      const auth: Record<string, string> =
-        repo.username && url.host === new URL(base).host
-          ? { authorization: `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}` }
-          : {};
-      const [allowed, proxy, tls] = await Promise.all([
-        allowedOutboundHosts(db, config.outboundAllowedHosts),
-        outboundProxy(db, repo.proxy_key),
-        outboundTls(db, repo.client_tls_certificate),
-      ]);
-      const answer = await outboundFetch(url.toString(), {
-        method: init.method ?? 'GET',
-        headers: { ...init.headers, ...auth },
-        ...(init.body !== undefined ? { body: init.body } : {}),
-        allowed,
-        ...(proxy ? { proxy } : {}),
-        ...(tls ? { tls } : {}),
-      });
-      return answer as unknown as Response;
+      const allowed = await allowedOutboundHosts(db, config.outboundAllowedHosts);
+      return upstreamFetch(db, repo, url.toString(), { ...init, allowed, credentials: true });
     },
 
     open: (item, range) => store.read(item.sha256!, range),

@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Response } from 'undici';
-import { outboundFetch } from '../../core/outbound.js';
 import { outboundProxy } from '../../core/proxies.js';
-import { outboundTls } from '../../core/certificates.js';
+import { basicAuthOf, reasonOf, sameHost, upstreamFetch } from '../repositories/index.js';
 import { ARTIFACT_MESSAGES, TRASHCAN_REPO, formatMessage as fill } from '@arca/contracts';
 import { HttpError } from '../../core/errors.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
@@ -18,15 +17,6 @@ function upstreamUrl(ctx: ArtifactContext, repo: RepositoryRow, path: string): s
   return `${repo.url.replace(/\/+$/, '')}/${upstreamPath}`;
 }
 
-/** The repository's credentials go to its upstream's host only, never to another host it links to. */
-function sameHost(url: string, repoUrl: string): boolean {
-  try {
-    return new URL(url).host === new URL(repoUrl).host;
-  } catch {
-    return false;
-  }
-}
-
 /** A small file the repository holds (a cached index page), without asking its upstream. */
 async function readCached(ctx: ArtifactContext, repo: RepositoryRow, path: string): Promise<Buffer | undefined> {
   const item = await findItem(ctx.db, repo.key, path);
@@ -38,22 +28,13 @@ async function readCached(ctx: ArtifactContext, repo: RepositoryRow, path: strin
  * Fetches a file from a remote repository's upstream and caches it. Undefined when the upstream
  * does not have it or cannot be reached. Concurrent requests for one path share one fetch.
  */
-/** Why a request to an upstream failed, in words (the network's code, the policy's refusal). */
-function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name could not be resolved';
-  if (code === 'ECONNREFUSED') return 'the connection was refused';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return 'the connection timed out';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'it did not answer in time';
-  return cause?.message ?? (error as Error).message;
-}
-
 /** The 502 a request for a remote repository's file gets when its upstream cannot answer. */
 const upstreamUnavailable = (repo: RepositoryRow, url: string, reason: string) =>
   new HttpError(502, fill(ARTIFACT_MESSAGES.upstreamUnavailable, { key: repo.key, url: new URL(url).origin, reason }));
 
 export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: string): Promise<ItemRow | undefined> {
+  // offline: what is cached is all there is
+  if (Number(repo.offline) === 1) return Promise.resolve(undefined);
   const key = `${repo.key}/${path}`;
   const running = inflight.get(key);
   if (running) return running;
@@ -79,19 +60,17 @@ export function fetchRemote(ctx: ArtifactContext, repo: RepositoryRow, path: str
     const held = registry?.held();
     const sentBasic = !registry && Boolean(repo.username) && sameHost(url, repo.url);
     if (held) headers.authorization = held;
-    else if (sentBasic)
-      headers.authorization = `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}`;
+    else if (sentBasic) headers.authorization = basicAuthOf(repo);
     let response: Response;
     try {
       const allowed = (await ctx.allowedHosts?.()) ?? [];
-      const proxy = await outboundProxy(ctx.db, repo.proxy_key);
-      const tls = await outboundTls(ctx.db, repo.client_tls_certificate);
-      response = await outboundFetch(url, { headers, allowed, proxy, tls });
+      response = await upstreamFetch(ctx.db, repo, url, { headers, allowed });
       if (response.status === 401 && registry && sameHost(url, repo.url)) {
+        const proxy = await outboundProxy(ctx.db, repo.proxy_key);
         const authorization = await registry.answer(response.headers.get('www-authenticate'), allowed, proxy);
         if (authorization) {
           await response.body?.cancel().catch(() => undefined);
-          response = await outboundFetch(url, { headers: { ...headers, authorization }, allowed, proxy, tls });
+          response = await upstreamFetch(ctx.db, repo, url, { headers: { ...headers, authorization }, allowed });
         }
       }
     } catch (error) {

@@ -6,12 +6,14 @@ import {
   ARTIFACT_MESSAGES,
   COPY_REPORT_PATHS,
   PROPERTY_KEY_PATTERN,
+  REPOSITORY_MESSAGES,
   type ConflictPolicy,
   TRASHCAN_REPO,
   formatMessage,
   type Properties,
 } from '@arca/contracts';
 import type { Deployed } from './artifacts.uris.js';
+import { artifactorySize } from './artifacts.usage.js';
 import {
   allowAll,
   ensureFolders,
@@ -177,6 +179,30 @@ export interface DeployInput {
  * checked against the client's checksums, moved into the store, and only then recorded, with its
  * folders, properties and event, in one transaction. A failure at any point leaves nothing visible.
  */
+/**
+ * A local repository with a storage quota takes a file only while its files, this one included
+ * (less the one it replaces), stay within it: 413 with what is stored, what would be added and the quota.
+ */
+async function checkQuota(db: Db, target: RepositoryRow, path: string, size: number): Promise<void> {
+  const quota = Number(target.quota_bytes);
+  if (!quota) return;
+  const [usage, replaced] = await Promise.all([
+    db.selectFrom('repository_usage').select('size').where('repo_key', '=', target.key).executeTakeFirst(),
+    findItem(db, target.key, path),
+  ]);
+  const used = Number(usage?.size ?? 0) - (replaced && replaced.folder !== 1 ? Number(replaced.size) : 0);
+  if (used + size <= quota) return;
+  throw new HttpError(
+    413,
+    fill(REPOSITORY_MESSAGES.overQuota, {
+      key: target.key,
+      used: artifactorySize(used),
+      size: artifactorySize(size),
+      quota: artifactorySize(quota),
+    }),
+  );
+}
+
 export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<Deployed> {
   const { db, store } = ctx;
   if (!input.path) throw badRequest(ARTIFACT_MESSAGES.pathEmpty);
@@ -185,6 +211,8 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
   if (!acceptsPath(target, input.path)) {
     throw new HttpError(403, fill(ARTIFACT_MESSAGES.patternRefused, { path: input.path, key: target.key }));
   }
+  // refused before a byte is read when the size is announced, and checked again once it is known
+  if (input.contentLength !== undefined) await checkQuota(db, target, input.path, input.contentLength);
   const now = Date.now();
   let binary: { sha256: string; sha1: string; md5: string; size: number };
   if (input.checksumDeploy) {
@@ -211,6 +239,7 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
         throw badRequest(ARTIFACT_MESSAGES.uploadIncomplete);
       }
       verifyChecksums(input.checksums, pending);
+      await checkQuota(db, target, input.path, pending.size);
     } catch (error) {
       await pending.discard();
       throw error;

@@ -14,3 +14,11 @@ export {
   usageByRepository,
 } from './repositories.service.js';
 export type { RepositoryChange } from './repositories.service.js';
+export {
+  RemoteOffline,
+  basicAuthOf,
+  forgetRemoteState,
+  reasonOf,
+  sameHost,
+  upstreamFetch,
+} from './repositories.upstream.js';

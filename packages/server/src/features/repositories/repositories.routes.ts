@@ -14,6 +14,8 @@ import {
   repositoryListItemSchema,
   repositoryListQuerySchema,
   repositorySummarySchema,
+  remoteStateSchema,
+  remoteTestAnswerSchema,
   setMeUpSchema,
 } from '@arca/contracts';
 import { isAllowed } from '../../core/permissions.js';
@@ -27,6 +29,8 @@ import {
   quickCreate,
   recordRepositoryChange,
   removeRepository,
+  remoteStateOf,
+  testRemote,
   toAnswer,
   toListItem,
   toReaderAnswer,
@@ -165,6 +169,23 @@ export const repositoriesConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/ui/admin/repositories/:key',
     { config: { access: 'admin' }, schema: { params: keyParams, response: { 200: repositoryAnswerSchema } } },
     async (request) => toAnswer(await getRepository(app.db, request.params.key)),
+  );
+
+  app.get(
+    '/ui/admin/repositories/:key/upstream',
+    { config: { access: 'admin' }, schema: { params: keyParams, response: { 200: remoteStateSchema } } },
+    (request) => remoteStateOf(app.db, request.params.key),
+  );
+
+  // the remote form's Test: the settings as typed, nothing saved
+  app.post(
+    '/ui/admin/repositories/testremote',
+    {
+      config: { access: 'admin' },
+      schema: { body: z.record(z.string(), z.unknown()), response: { 200: remoteTestAnswerSchema } },
+    },
+    async (request) =>
+      testRemote(app.db, request.body, await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts)),
   );
 
   app.post(

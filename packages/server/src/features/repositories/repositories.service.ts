@@ -12,6 +12,8 @@ import {
   type RepositoryConfigInput,
   type RepositoryListItem,
   type RepositoryReaderAnswer,
+  type RemoteState,
+  type RemoteTestAnswer,
   PROXY_MESSAGES,
   CERTIFICATE_MESSAGES,
 } from '@arca/contracts';
@@ -35,6 +37,7 @@ import {
   listRepositories,
   updateRepository,
 } from './repositories.store.js';
+import { forgetRemoteState, reasonOf, upstreamFetch } from './repositories.upstream.js';
 
 /** Repository rows and usage as other features read them, through this service. */
 export { findRepository, listRepositories, usageByRepository } from './repositories.store.js';
@@ -101,6 +104,9 @@ export function toAnswer(row: RepositoryRow): RepositoryAnswer {
     username: row.username,
     proxy: row.proxy_key,
     clientTlsCertificate: row.client_tls_certificate,
+    offline: Number(row.offline) === 1,
+    socketTimeoutMillis: Number(row.socket_timeout_ms),
+    storageQuotaBytes: Number(row.quota_bytes),
     hasPassword: row.password !== null && row.password !== '',
     repositories: parseMembers(row),
     defaultDeploymentRepo: row.default_deployment_repo,
@@ -226,6 +232,9 @@ async function validate(
     username: config.rclass === 'remote' ? config.username : '',
     proxy_key: config.rclass === 'remote' ? config.proxy : '',
     client_tls_certificate: config.rclass === 'remote' ? config.clientTlsCertificate : '',
+    offline: config.rclass === 'remote' && config.offline ? 1 : 0,
+    socket_timeout_ms: config.socketTimeoutMillis,
+    quota_bytes: config.rclass === 'local' ? config.storageQuotaBytes : 0,
     password:
       config.rclass !== 'remote'
         ? null
@@ -305,7 +314,76 @@ export async function updateRepositoryConfig(
     await updateRepository(trx, row);
     await record(trx, { action: 'update', row, before: existing });
   });
+  // what was known of the upstream held for the settings it was learnt with
+  if (row.rclass === 'remote') await forgetRemoteState(db, key);
   return row;
+}
+
+/**
+ * Asks a remote repository's upstream, as the settings given would (URL, credentials — the stored
+ * password when none is given —, proxy, client certificate, timeout), and says how it answered.
+ * Nothing is saved.
+ */
+export async function testRemote(
+  db: Db,
+  input: Record<string, unknown>,
+  allowedHosts: readonly string[],
+): Promise<RemoteTestAnswer> {
+  const key = typeof input.key === 'string' ? input.key : '';
+  const existing = key ? await findRepository(db, key) : undefined;
+  const merged = {
+    ...(existing ? (toAnswer(existing) as RepositoryConfigInput) : {}),
+    ...(input as Partial<RepositoryConfigInput>),
+    rclass: 'remote' as const,
+    key: key || 'remote-test',
+  };
+  if (existing && existing.rclass !== 'remote') throw badRequest(REPOSITORY_MESSAGES.testNotRemote);
+  const row = { ...(await validate(db, parseConfig(merged), existing, Date.now(), allowedHosts)), offline: 0 };
+  const url = row.url;
+  let response;
+  try {
+    response = await upstreamFetch(db, row, url, { allowed: allowedHosts, credentials: true, probe: true });
+  } catch (error) {
+    return { ok: false, status: null, message: `${new URL(url).origin} could not be reached: ${reasonOf(error)}.` };
+  }
+  await response.body?.cancel().catch(() => undefined);
+  const status = response.status;
+  const answered = `${status} ${response.statusText}`.trim();
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  if (status < 400) return { ok: true, status, message: `Connection successful: the upstream answered ${answered}.` };
+  if (status === 401 && !row.username && /^bearer/i.test(challenge))
+    return {
+      ok: true,
+      status,
+      message: `Connection successful: the registry answered with its token challenge (${answered}), as registries do.`,
+    };
+  if (status === 401 || status === 403)
+    return {
+      ok: false,
+      status,
+      message: row.username
+        ? `The upstream refused the credentials of '${row.username}' (${answered}).`
+        : `The upstream needs credentials (${answered}): give a user name and password.`,
+    };
+  if (status === 404)
+    return {
+      ok: true,
+      status,
+      message: `Connection successful: the upstream has nothing at its root (${answered}), which is usual for many registries.`,
+    };
+  return { ok: false, status, message: `The upstream answered ${answered}.` };
+}
+
+/** How a remote repository's upstream answered last, and whether it is offline. */
+export async function remoteStateOf(db: Db, key: string): Promise<RemoteState> {
+  const repo = await getRepository(db, key);
+  const row = await db.selectFrom('remote_states').selectAll().where('repo_key', '=', key).executeTakeFirst();
+  return {
+    offline: Number(repo.offline) === 1,
+    reachable: row ? Number(row.reachable) === 1 : null,
+    since: row ? iso(Number(row.since)) : null,
+    lastError: row?.last_error ?? null,
+  };
 }
 
 /**

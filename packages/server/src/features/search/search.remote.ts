@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/principals.js';
-import { outboundFetch } from '../../core/outbound.js';
-import { outboundProxy } from '../../core/proxies.js';
-import { outboundTls } from '../../core/certificates.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import type { UpstreamHit } from '../artifacts/index.js';
-import { listRepositories } from '../repositories/index.js';
+import { listRepositories, upstreamFetch } from '../repositories/index.js';
 import { canSee, readableRepositories } from './aql.service.js';
 
 /** An upstream gets this long to connect and to answer. */
@@ -39,23 +36,15 @@ export async function searchRemotes(
   );
   const answers = await Promise.allSettled(
     remotes.map(async (repo) => {
-      const proxy = await outboundProxy(app.db, repo.proxy_key);
-      const tls = await outboundTls(app.db, repo.client_tls_certificate);
       const base = repo.url.endsWith('/') ? repo.url : `${repo.url}/`;
-      const hits = await app.formatRegistry.for(repo.package_type)!.searchUpstream!(term, (path, headers = {}) => {
-        const url = new URL(path, base).toString();
-        const auth: Record<string, string> =
-          repo.username && new URL(url).host === new URL(base).host
-            ? { authorization: `Basic ${Buffer.from(`${repo.username}:${repo.password ?? ''}`).toString('base64')}` }
-            : {};
-        return outboundFetch(url, {
-          headers: { ...headers, ...auth },
+      const hits = await app.formatRegistry.for(repo.package_type)!.searchUpstream!(term, (path, headers = {}) =>
+        upstreamFetch(app.db, repo, new URL(path, base).toString(), {
+          headers,
           allowed,
+          credentials: true,
           timeouts: UPSTREAM_TIMEOUTS,
-          proxy,
-          tls,
-        });
-      });
+        }),
+      );
       return hits
         .filter((hit) => canSee(readable, repo.key, hit.path))
         .map((hit) => ({ ...hit, repoKey: repo.key, packageType: repo.package_type }));
