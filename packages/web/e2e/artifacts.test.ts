@@ -4,7 +4,14 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, screenshot, startServer, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  type RunningServer,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -12,7 +19,8 @@ let closeBrowser: () => Promise<void>;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startServer();
+  // a remote repository of this test points at this very server: the outbound policy is told
+  server = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   ({ browser, close: closeBrowser } = await launchBrowser());
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(`${server.url}/ui/login`);
@@ -107,6 +115,61 @@ describe('repositories and artifacts in the console', () => {
     // a zip starts with a local file header and names the file inside
     expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(zip.includes(Buffer.from('notes.txt'))).toBe(true);
+  });
+
+  it("tests a remote's settings before saving, shows its upstream's state, its offline switch, a local's quota and replications", async () => {
+    const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+    const created = await fetch(`${server.url}/artifactory/api/repositories/source-local`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+    });
+    expect(created.status).toBe(200);
+    await fetch(`${server.url}/artifactory/source-local/lib/a.txt`, { method: 'PUT', headers: admin, body: 'a' });
+
+    await page.goto(`${server.url}/ui/admin/repositories/new?rclass=remote`);
+    await page.getByLabel('Repository key').fill('source-remote');
+    await page.getByLabel('URL').fill(`${server.url}/artifactory/source-local/`);
+    await page.getByLabel('Socket timeout (milliseconds)').waitFor();
+    await page.getByLabel('User name').fill('admin');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByText("The upstream refused the credentials of 'admin' (401 Unauthorized).").waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByText('Connection successful: the upstream answered 200 OK.').waitFor();
+    await screenshot(page, 'repository-remote-test');
+    // nothing was saved by the test
+    expect((await fetch(`${server.url}/artifactory/api/repositories/source-remote`, { headers: admin })).status).toBe(
+      404,
+    );
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL('**/admin/repositories');
+
+    await page.goto(`${server.url}/ui/admin/repositories/edit/source-remote`);
+    await page.getByText('Not asked yet').waitFor();
+    expect((await fetch(`${server.url}/artifactory/source-remote/lib/a.txt`, { headers: admin })).status).toBe(200);
+    await page.reload();
+    await page.getByText(/Upstream answering since/).waitFor();
+    await page.getByRole('switch', { name: 'Offline' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL('**/admin/repositories');
+    await page.goto(`${server.url}/ui/admin/repositories/edit/source-remote`);
+    await page.getByText('Only cached files are served; the upstream is never asked.', { exact: false }).waitFor();
+    await page.getByText('No replication copies source-remote yet.').waitFor();
+    await screenshot(page, 'repository-remote-edit');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`${server.url}/ui/admin/repositories/edit/source-local`);
+    await page.getByLabel('Storage quota (MB)').fill('1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL('**/admin/repositories');
+    const big = await fetch(`${server.url}/artifactory/source-local/big.bin`, {
+      method: 'PUT',
+      headers: admin,
+      body: Buffer.alloc(2 * 1024 * 1024),
+    });
+    expect(big.status).toBe(413);
   });
 
   it('shows the storage summary with real numbers', async () => {

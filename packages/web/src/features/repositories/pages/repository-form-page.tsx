@@ -17,6 +17,9 @@ import { useRepositories } from '../api/get-repositories';
 import { useRepository } from '../api/get-repository';
 import { useSaveRepository } from '../api/save-repository';
 import { RepositoryClassTag } from '../components/repository-class-tag';
+import { RemoteTest } from '../components/remote-test';
+import { RepositoryReplications } from '../components/repository-replications';
+import { UpstreamState } from '../components/upstream-state';
 import { useServerErrors } from '../../../lib/server-errors';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { FormActions } from '../../../components/form-actions';
@@ -42,10 +45,16 @@ interface FormValues {
   repositories: string[];
   defaultDeploymentRepo: string;
   metadataRetrievalCachePeriodSecs: number;
+  offline: boolean;
+  socketTimeoutMillis: number;
+  /** The storage quota in MB as typed (0: no limit); sent in bytes. */
+  storageQuotaMb: number;
   checksumPolicyType: 'client-checksums' | 'server-generated-checksums';
   suppressPomConsistencyChecks: boolean;
   redeployReleases: boolean;
 }
+
+const MB = 1024 * 1024;
 
 /** Package types laid out as Maven 2 repositories: they have the Maven deploy rules. */
 const MAVEN_TYPES = ['maven', 'gradle'];
@@ -66,6 +75,9 @@ const EMPTY: FormValues = {
   repositories: [],
   defaultDeploymentRepo: '',
   metadataRetrievalCachePeriodSecs: 7200,
+  offline: false,
+  socketTimeoutMillis: 15_000,
+  storageQuotaMb: 0,
   checksumPolicyType: 'client-checksums',
   suppressPomConsistencyChecks: false,
   redeployReleases: true,
@@ -85,7 +97,15 @@ export function RepositoryFormPage() {
   const [form] = Form.useForm<FormValues>();
   const { errors, clear, capture } = useServerErrors();
   const initial = useMemo<FormValues>(
-    () => (existing.data ? { ...EMPTY, ...existing.data, password: '' } : EMPTY),
+    () =>
+      existing.data
+        ? {
+            ...EMPTY,
+            ...existing.data,
+            password: '',
+            storageQuotaMb: Math.round(existing.data.storageQuotaBytes / MB),
+          }
+        : EMPTY,
     [existing.data],
   );
   const values = Form.useWatch([], form) as FormValues | undefined;
@@ -111,8 +131,10 @@ export function RepositoryFormPage() {
 
   const submit = (v: FormValues) => {
     clear();
+    const { storageQuotaMb, ...rest } = v;
     const config: RepositoryConfigInput = {
-      ...v,
+      ...rest,
+      storageQuotaBytes: Math.round((storageQuotaMb ?? 0) * MB),
       key: editKey ?? v.key.trim(),
       rclass,
       ...(v.password ? {} : { password: undefined }),
@@ -142,6 +164,7 @@ export function RepositoryFormPage() {
   return (
     <>
       <PageHeader title={title} description={<RepositoryClassTag rclass={rclass} />} />
+      {editKey && rclass === 'remote' && <UpstreamState repoKey={editKey} />}
       <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit}>
         <Row gutter={20}>
           <Col xs={24} xl={14}>
@@ -197,6 +220,7 @@ export function RepositoryFormPage() {
                       </Form.Item>
                     </Col>
                   </Row>
+                  <RemoteTest form={form} repoKey={editKey} />
                   <Form.Item
                     label="Proxy"
                     name="proxy"
@@ -227,7 +251,38 @@ export function RepositoryFormPage() {
                   >
                     <InputNumber min={0} max={31_536_000} precision={0} style={{ width: 200 }} />
                   </Form.Item>
+                  <Row gutter={16}>
+                    <Col span={12}>
+                      <Form.Item
+                        label="Socket timeout (milliseconds)"
+                        name="socketTimeoutMillis"
+                        extra="How long the upstream gets to connect and to send each part of an answer."
+                        rules={[{ required: true, message: 'This field is mandatory.' }]}
+                      >
+                        <InputNumber min={1_000} max={600_000} step={1_000} precision={0} style={{ width: 200 }} />
+                      </Form.Item>
+                    </Col>
+                    <Col span={12}>
+                      <Form.Item
+                        label="Offline"
+                        name="offline"
+                        valuePropName="checked"
+                        extra="On: only cached files are served and the upstream is never asked."
+                      >
+                        <Switch />
+                      </Form.Item>
+                    </Col>
+                  </Row>
                 </>
+              )}
+              {rclass === 'local' && (
+                <Form.Item
+                  label="Storage quota (MB)"
+                  name="storageQuotaMb"
+                  extra="Deploys that would take the repository past it are refused (413). 0: no limit."
+                >
+                  <InputNumber min={0} precision={0} style={{ width: 200 }} />
+                </Form.Item>
               )}
               {rclass === 'local' && MAVEN_TYPES.includes(packageType) && (
                 <>
@@ -318,6 +373,7 @@ export function RepositoryFormPage() {
               </Form.Item>
               <Typography.Text type="secondary">Changes take effect at once for every client.</Typography.Text>
             </Card>
+            {editKey && rclass !== 'virtual' && <RepositoryReplications repoKey={editKey} />}
           </Col>
         </Row>
         <FormActions

@@ -1,0 +1,2 @@
+export { useReplications } from './api/replications';
+export { RunStatusTag } from './pages/replications-page';
