@@ -146,13 +146,6 @@ export const permissionRestBodySchema = z.object({
 });
 export type PermissionRestBody = z.infer<typeof permissionRestBodySchema>;
 
-/** One principal's effective rights on one repository, as the permission pages show them. */
-export const effectivePermissionSchema = z.object({
-  principal: z.string(),
-  principalType: z.enum(['user', 'group']),
-  actions: z.array(z.enum(PERMISSION_ACTIONS)),
-});
-
 /* ---------- Tokens ---------- */
 
 export const TOKEN_SCOPE_USER = 'applied-permissions/user';
@@ -310,3 +303,31 @@ export type AuditFilter = z.output<typeof auditQuerySchema>;
 
 export const auditPageSchema = z.object({ total: z.number(), events: z.array(auditEventSchema) });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** What one grant lets a user or group do, as the Effective Permissions of a user, group or repository list it. */
+export const effectivePermissionSchema = z.object({
+  /** The permission target, or the project whose membership grants it. */
+  source: z.object({ kind: z.enum(['target', 'project']), name: z.string() }),
+  /** What the grant covers: repositories (or ANY entries), builds, release bundles. */
+  resource: z.enum(['repo', 'build', 'releaseBundle']),
+  /** Repository keys, ANY entries or build patterns. */
+  covers: z.array(z.string()),
+  includes: z.array(z.string()),
+  excludes: z.array(z.string()),
+  /** Who holds the grant: the user itself, one of its groups, or a group. */
+  principal: z.object({ type: z.enum(['user', 'group']), name: z.string() }),
+  actions: z.array(z.enum(PERMISSION_ACTIONS)),
+});
+export type EffectivePermission = z.infer<typeof effectivePermissionSchema>;
+
+export const effectivePermissionsQuerySchema = z
+  .object({ user: z.string().max(64), group: z.string().max(64), repo: z.string().max(64) })
+  .partial()
+  .refine((q) => [q.user, q.group, q.repo].filter(Boolean).length === 1, 'Name one user, group or repository.');
+
+export const effectivePermissionsSchema = z.object({
+  /** The user is an administrator (or the repository's page: administrators may do everything anyway). */
+  admin: z.boolean(),
+  grants: z.array(effectivePermissionSchema),
+});
+export type EffectivePermissions = z.infer<typeof effectivePermissionsSchema>;

@@ -36,6 +36,10 @@ const RANK: Record<Action, number> = Object.fromEntries(PERMISSION_ACTIONS.map((
 /** What each project role may do with the project's repositories. */
 const PROJECT_ROLE_ACTION: Record<ProjectRole, Action> = { viewer: 'read', developer: 'deploy', admin: 'manage' };
 
+/** The actions a project role gives on the project's repositories, the weaker ones included. */
+export const projectRoleActions = (role: ProjectRole): Action[] =>
+  PERMISSION_ACTIONS.slice(0, RANK[PROJECT_ROLE_ACTION[role]] + 1);
+
 interface Grant {
   /** A repository resource's grant, or a build resource's (which covers the build-info repository only). */
   kind: 'repo' | 'build';

@@ -111,6 +111,80 @@ describe.each(ENGINES)('groups and permission targets on %s', (engine) => {
     expect((await rest('GET', '/artifactory/api/v2/security/permissions/libs-dev')).statusCode).toBe(404);
   });
 
+  it("lists a user's, a group's and a repository's effective permissions, from every target and project", async () => {
+    await createUser(t.app, 'ann');
+    await createUser(t.app, 'ben');
+    await createRepo(t.app, 'web-local', { rclass: 'local', packageType: 'generic' });
+    await rest('PUT', '/artifactory/api/security/groups/devs', { userNames: ['ann'] });
+    await rest('PUT', '/artifactory/api/v2/security/permissions/libs-dev', {
+      name: 'libs-dev',
+      repo: {
+        repositories: ['libs'],
+        'include-patterns': ['org/acme/**'],
+        actions: { users: { ann: ['read'] }, groups: { devs: ['read', 'write', 'delete'] } },
+      },
+    });
+    const ui = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+      t.app.inject({
+        method,
+        url: `/ui/api/v1${url}`,
+        headers: { ...ADMIN_BASIC, ...XHR },
+        ...(payload ? { payload: payload as object } : {}),
+      });
+    await ui('POST', '/projects', { projectKey: 'web', displayName: 'Web' });
+    await ui('POST', '/projects/resources/assign', { projectKey: 'web', repositories: ['web-local'] });
+    await ui('PUT', '/projects/web/members', { members: [{ name: 'devs', type: 'group', role: 'developer' }] });
+
+    const effective = async (query: string) => (await ui('GET', `/ui/effective-permissions?${query}`)).json();
+    const ann = await effective('user=ann');
+    expect(ann.admin).toBe(false);
+    const libs = ann.grants.filter((g: { source: { name: string } }) => g.source.name === 'libs-dev');
+    expect(libs).toEqual([
+      {
+        source: { kind: 'target', name: 'libs-dev' },
+        resource: 'repo',
+        covers: ['libs'],
+        includes: ['org/acme/**'],
+        excludes: [],
+        principal: { type: 'user', name: 'ann' },
+        actions: ['read'],
+      },
+      expect.objectContaining({ principal: { type: 'group', name: 'devs' }, actions: ['read', 'deploy', 'delete'] }),
+    ]);
+    expect(ann.grants).toContainEqual({
+      source: { kind: 'project', name: 'web' },
+      resource: 'repo',
+      covers: ['web-local'],
+      includes: ['**'],
+      excludes: [],
+      principal: { type: 'group', name: 'devs' },
+      actions: ['read', 'annotate', 'deploy'],
+    });
+    // ben is in no group: nothing of libs-dev nor of the project
+    const ben = await effective('user=ben');
+    expect(ben.grants.some((g: { source: { name: string } }) => ['libs-dev', 'web'].includes(g.source.name))).toBe(
+      false,
+    );
+    expect((await effective('user=admin')).admin).toBe(true);
+    // a group: its own grants only
+    const devs = await effective('group=devs');
+    expect(devs.grants.map((g: { source: { name: string } }) => g.source.name).sort()).toEqual(['libs-dev', 'web']);
+    // a repository: who may do what on it
+    const onLibs = await effective('repo=libs');
+    expect(
+      onLibs.grants
+        .filter((g: { source: { name: string } }) => g.source.name === 'libs-dev')
+        .map((g: { principal: { name: string } }) => g.principal.name),
+    ).toEqual(['ann', 'devs']);
+    expect((await effective('repo=web-local')).grants).toContainEqual(
+      expect.objectContaining({ source: { kind: 'project', name: 'web' }, principal: { type: 'group', name: 'devs' } }),
+    );
+    // one subject, and one that exists
+    expect((await ui('GET', '/ui/effective-permissions?user=ann&group=devs')).statusCode).toBe(400);
+    const ghost = await ui('GET', '/ui/effective-permissions?user=ghost');
+    expect([ghost.statusCode, messages(ghost)]).toEqual([404, ["User 'ghost' was not found."]]);
+  });
+
   it.each([
     ['an unknown repository', { repo: { repositories: ['nope'] } }, "Repository 'nope' does not exist."],
     ['no repository', { repo: { repositories: [] } }, ACCESS_MESSAGES.noRepositories],

@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  effectivePermissionsQuerySchema,
+  effectivePermissionsSchema,
   type PermissionTarget,
   permissionRestBodySchema,
   permissionTargetFormSchema,
@@ -11,6 +13,7 @@ import {
 import { recordWith } from '../../core/audit.js';
 import {
   deleteTargets,
+  effectivePermissions,
   fromRestBody,
   fromV1Body,
   getTarget,
@@ -50,6 +53,16 @@ const targetsDeleted = (request: FastifyRequest) =>
 export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/ui/permissions', { schema: { response: { 200: z.array(permissionTargetSchema) } } }, async () =>
     listTargets(app.db),
+  );
+
+  // Effective Permissions: what a user, a group, or everyone on a repository may do, grant by grant
+  app.get(
+    '/ui/effective-permissions',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: effectivePermissionsQuerySchema, response: { 200: effectivePermissionsSchema } },
+    },
+    (request) => effectivePermissions(app.db, request.query),
   );
 
   app.get(

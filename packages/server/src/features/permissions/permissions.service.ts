@@ -3,7 +3,16 @@ import { z } from 'zod';
 import {
   ACCESS_MESSAGES,
   ANONYMOUS_USER,
+  ANY_LOCAL,
+  ANY_REMOTE,
+  ANY_REPOSITORY,
   ANY_REPOSITORY_CHOICES,
+  ANY_VIRTUAL,
+  REPOSITORY_MESSAGES,
+  USER_MESSAGES,
+  type EffectivePermission,
+  type EffectivePermissions,
+  type ProjectRole,
   PERMISSION_ACTIONS,
   PERMISSION_RESOURCES,
   REST_ACTION_NAMES,
@@ -18,6 +27,7 @@ import {
 } from '@arca/contracts';
 import type { OnChange } from '../../core/changes.js';
 import type { Db } from '../../db/database.js';
+import { projectRoleActions } from '../../core/permissions.js';
 import { allTargets, deleteTargetRows, findTarget, grantsOf, knownNames, saveTargetRows } from './permissions.store.js';
 import type { PermissionTargetRow } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
@@ -325,4 +335,96 @@ export function toV1Body(name: string, resource: PermissionResource) {
     repositories: resource.repositories,
     principals: { users: letters(resource.users), groups: letters(resource.groups) },
   };
+}
+
+/**
+ * What a user (directly and through its groups), a group, or everyone on a repository may do,
+ * grant by grant: from every permission target and every project membership, as Artifactory's
+ * Effective Permissions tab lists it.
+ */
+export async function effectivePermissions(
+  db: Db,
+  subject: { user?: string; group?: string; repo?: string },
+): Promise<EffectivePermissions> {
+  const targets = await listTargets(db);
+  let admin = false;
+  let holds: (type: 'user' | 'group', name: string) => boolean;
+  let covers: (resource: PermissionResourceKind, repositories: string[]) => boolean = () => true;
+  let repoProject: string | null = null;
+  if (subject.user !== undefined) {
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'admin'])
+      .where('name', '=', subject.user)
+      .executeTakeFirst();
+    if (!user) throw notFound(fill(USER_MESSAGES.notFound, subject.user));
+    admin = Number(user.admin) === 1;
+    const groups = new Set(
+      (await db.selectFrom('group_members').select('group_name').where('user_id', '=', user.id).execute()).map(
+        (g) => g.group_name,
+      ),
+    );
+    holds = (type, name) => (type === 'user' ? name === subject.user : groups.has(name));
+  } else if (subject.group !== undefined) {
+    if (!(await db.selectFrom('groups').select('name').where('name', '=', subject.group).executeTakeFirst()))
+      throw notFound(fill(ACCESS_MESSAGES.groupNotFound, subject.group));
+    holds = (type, name) => type === 'group' && name === subject.group;
+  } else {
+    const repo = await db
+      .selectFrom('repositories')
+      .select(['key', 'rclass', 'project_key'])
+      .where('key', '=', subject.repo!)
+      .executeTakeFirst();
+    if (!repo) throw notFound(formatMessage(REPOSITORY_MESSAGES.notFound, { key: subject.repo! }));
+    repoProject = repo.project_key;
+    const any = { local: ANY_LOCAL, remote: ANY_REMOTE, virtual: ANY_VIRTUAL }[repo.rclass as 'local'];
+    holds = () => true;
+    covers = (resource, repositories) =>
+      resource === 'repo' &&
+      (repositories.includes(repo.key) || repositories.includes(ANY_REPOSITORY) || repositories.includes(any));
+  }
+  const grants: EffectivePermission[] = [];
+  for (const target of targets) {
+    for (const resource of PERMISSION_RESOURCES) {
+      const given = target[resource];
+      if (!given || !covers(resource, given.repositories)) continue;
+      for (const type of ['user', 'group'] as const) {
+        for (const [name, actions] of Object.entries(type === 'user' ? given.users : given.groups)) {
+          if (!holds(type, name) || !actions.length) continue;
+          grants.push({
+            source: { kind: 'target', name: target.name },
+            resource,
+            covers: given.repositories,
+            includes: given.includes,
+            excludes: given.excludes,
+            principal: { type, name },
+            actions: PERMISSION_ACTIONS.filter((a) => actions.includes(a)),
+          });
+        }
+      }
+    }
+  }
+  // project members: their role's actions on every repository of the project
+  let members = db.selectFrom('project_members').select(['project_key', 'principal_type', 'principal_name', 'role']);
+  if (subject.repo !== undefined) members = members.where('project_key', '=', repoProject ?? '');
+  for (const member of await members.orderBy('project_key').execute()) {
+    const type = member.principal_type as 'user' | 'group';
+    if (!holds(type, member.principal_name)) continue;
+    const repositories = await db
+      .selectFrom('repositories')
+      .select('key')
+      .where('project_key', '=', member.project_key)
+      .orderBy('key')
+      .execute();
+    grants.push({
+      source: { kind: 'project', name: member.project_key },
+      resource: 'repo',
+      covers: subject.repo !== undefined ? [subject.repo] : repositories.map((r) => r.key),
+      includes: ['**'],
+      excludes: [],
+      principal: { type, name: member.principal_name },
+      actions: projectRoleActions(member.role as ProjectRole),
+    });
+  }
+  return { admin, grants };
 }
