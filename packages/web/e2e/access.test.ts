@@ -82,6 +82,25 @@ describe('access administration in the console', () => {
     await screenshot(page, 'access-permissions');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
+    // the user's effective permissions: the target, through the group
+    await page.goto(`${server.url}/ui/admin/management/users/edit/dev1`);
+    const userDialog = page.getByRole('dialog');
+    const granted = userDialog.getByRole('row', { name: /Group developers/ });
+    await granted.getByRole('link', { name: 'acme-developers' }).waitFor();
+    for (const action of ['Read', 'Annotate', 'Deploy/Cache', 'Delete/Overwrite'])
+      await granted.getByText(action, { exact: true }).waitFor();
+    expect(await granted.getByText('Manage', { exact: true }).count()).toBe(0);
+    await granted.getByText('org/acme/**').waitFor();
+    await screenshot(page, 'access-user-effective-permissions');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    // the repository's page: who may do what on it
+    await page.goto(`${server.url}/ui/admin/repositories/edit/libs-local`);
+    await page
+      .getByRole('row', { name: /Group developers/ })
+      .getByRole('link', { name: 'acme-developers' })
+      .waitFor();
+
     const dev = { authorization: `Basic ${Buffer.from('dev1:Dev1-password').toString('base64')}` };
     expect(
       (await fetch(`${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`, { headers: dev })).status,

@@ -1,4 +1,5 @@
-import { Checkbox, Form, Input, Select } from 'antd';
+import { Checkbox, Form, Input, Select, Typography } from 'antd';
+import { EffectivePermissions } from '../../permissions';
 import { useEffect } from 'react';
 import { groupFormSchema, type Group } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
@@ -44,7 +45,17 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
       form={form}
       onSubmit={submit}
       onClose={onClose}
-      width={560}
+      width={group ? 820 : 560}
+      after={
+        group && (
+          <>
+            <Typography.Title level={2} style={{ fontSize: 16, marginTop: 20 }}>
+              Effective permissions
+            </Typography.Title>
+            <EffectivePermissions subject={{ group: group.name }} />
+          </>
+        )
+      }
     >
       <Form.Item
         label="Group name"

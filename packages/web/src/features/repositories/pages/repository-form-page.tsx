@@ -26,6 +26,7 @@ import { FormActions } from '../../../components/form-actions';
 import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type-options';
 import { ProxySelect } from '../../settings';
 import { useCertificates } from '../../keys';
+import { EffectivePermissions } from '../../permissions';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -373,7 +374,6 @@ export function RepositoryFormPage() {
               </Form.Item>
               <Typography.Text type="secondary">Changes take effect at once for every client.</Typography.Text>
             </Card>
-            {editKey && rclass !== 'virtual' && <RepositoryReplications repoKey={editKey} />}
           </Col>
         </Row>
         <FormActions
@@ -384,6 +384,14 @@ export function RepositoryFormPage() {
           resetDisabled={!unsaved.dirty}
         />
       </Form>
+      {editKey && (
+        <div style={{ marginTop: 20 }}>
+          {rclass !== 'virtual' && <RepositoryReplications repoKey={editKey} />}
+          <Card title="Effective permissions" style={{ marginBottom: 20 }}>
+            <EffectivePermissions subject={{ repo: editKey }} />
+          </Card>
+        </div>
+      )}
       {unsaved.dialog}
     </>
   );

@@ -1,5 +1,5 @@
 import { UnlockOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Checkbox, Form, Input, Select, Space } from 'antd';
+import { Alert, App, Button, Checkbox, Form, Input, Select, Space, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
@@ -9,6 +9,7 @@ import { formatDateTime } from '../../../components/time';
 import { useUnlockUsers } from '../api/unlock-users';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
+import { EffectivePermissions } from '../../permissions';
 import { useSaveUser } from '../api/save-user';
 import { nameField } from '../../../lib/name-rules';
 import { schemaField } from '../../../lib/schema-rules';
@@ -172,7 +173,18 @@ export function UserModal({
       form={form}
       onSubmit={submit}
       onClose={onClose}
-      after={user && <UserActions user={user} />}
+      width={user ? 820 : undefined}
+      after={
+        user && (
+          <>
+            <UserActions user={user} />
+            <Typography.Title level={2} style={{ fontSize: 16, marginTop: 20 }}>
+              Effective permissions
+            </Typography.Title>
+            <EffectivePermissions subject={{ user: user.name }} />
+          </>
+        )
+      }
     >
       <Form.Item
         label="User name"
