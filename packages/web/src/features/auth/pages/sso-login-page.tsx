@@ -1,7 +1,7 @@
-import { Alert, Card, Spin } from 'antd';
+import { Alert, Spin } from 'antd';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { usePageTitle } from '../../../lib/page-title';
+import { AuthCard } from '../components/auth-card';
 import { providerHref, useLoginProviders } from '../api/login-providers';
 
 /**
@@ -9,7 +9,6 @@ import { providerHref, useLoginProviders } from '../api/login-providers';
  * the one `?provider=` names, else the first — as a bookmark or an intranet link would go.
  */
 export function SsoLoginPage() {
-  usePageTitle('Single sign-on');
   const { ssoLoginType } = useParams();
   const [params] = useSearchParams();
   const providers = useLoginProviders();
@@ -19,21 +18,19 @@ export function SsoLoginPage() {
     if (provider) window.location.assign(providerHref(provider.url));
   }, [provider]);
   return (
-    <main className="arca-login">
-      <Card className="arca-login-card" variant="borderless">
-        {providers.isPending || provider ? (
-          <div style={{ textAlign: 'center', padding: 24 }}>
-            <Spin /> <div style={{ marginTop: 12 }}>Going to your identity provider…</div>
-          </div>
-        ) : (
-          <Alert
-            type="warning"
-            showIcon
-            title="No identity provider of this kind is set up."
-            description={<Link to="/login?local=true">Sign in with a user name and password</Link>}
-          />
-        )}
-      </Card>
-    </main>
+    <AuthCard title="Single sign-on">
+      {providers.isPending || provider ? (
+        <div style={{ textAlign: 'center', padding: 24 }}>
+          <Spin /> <div style={{ marginTop: 12 }}>Going to your identity provider…</div>
+        </div>
+      ) : (
+        <Alert
+          type="warning"
+          showIcon
+          title="No identity provider of this kind is set up."
+          description={<Link to="/login?local=true">Sign in with a user name and password</Link>}
+        />
+      )}
+    </AuthCard>
   );
 }

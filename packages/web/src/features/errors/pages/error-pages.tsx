@@ -19,7 +19,7 @@ export function NotFoundPage() {
     <main className="arca-error-page">
       <Result
         status="404"
-        title="404"
+        title={<h1 className="arca-result-title">404</h1>}
         subTitle="The page you were looking for does not exist."
         extra={<HomeButton />}
       />
@@ -34,7 +34,7 @@ export function NotAcceptablePage() {
     <main className="arca-error-page">
       <Result
         status="warning"
-        title="406"
+        title={<h1 className="arca-result-title">406</h1>}
         subTitle="The server could not answer this request in a form the console accepts."
         extra={<HomeButton />}
       >
@@ -61,7 +61,7 @@ export function ServerErrorPage() {
     <main className="arca-error-page">
       <Result
         status="500"
-        title="500"
+        title={<h1 className="arca-result-title">500</h1>}
         subTitle="Something went wrong on the server. The details are in the product's logs."
         extra={<HomeButton />}
       />
@@ -77,7 +77,7 @@ export function NotAuthorizedPage() {
     <main className="arca-error-page">
       <Result
         status="403"
-        title={ERROR_MESSAGES.notAuthorized}
+        title={<h1 className="arca-result-title">{ERROR_MESSAGES.notAuthorized}</h1>}
         subTitle={message && message !== ERROR_MESSAGES.notAuthorized ? message : 'Ask an administrator for access.'}
         extra={<HomeButton />}
       />
