@@ -245,6 +245,15 @@ describe('the overview and access tokens', () => {
     await page.getByRole('button', { name: 'Hide the menu' }).click();
     await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(64);
     await screenshot(page, 'repositories-1024');
+    // Set Me Up of a Maven repository: every tab in view, none behind the overflow menu
+    await call('PUT', '/artifactory/api/repositories/maven-1024', { rclass: 'local', packageType: 'maven' });
+    await page.goto(`${server.url}/ui/repos/tree/General/maven-1024`);
+    await page.getByRole('button', { name: /Set Me Up/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: '~/.m2/settings.xml' }).waitFor();
+    await expect.poll(() => dialog.locator('.ant-tabs-nav-operations-hidden').count()).toBe(1);
+    await dialog.getByRole('heading', { name: 'Resolve and deploy: ~/.m2/settings.xml' }).waitFor();
+    await screenshot(page, 'set-me-up-1024');
     await page.context().close();
   });
 });

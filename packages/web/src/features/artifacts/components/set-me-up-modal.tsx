@@ -49,7 +49,23 @@ function snippetTabs(snippets: Snippet[]) {
   const groups = new Set<string>();
   snippets.forEach((snippet, i) => {
     if (!snippet.group) {
-      tabs.push({ key: String(i), label: snippet.title, children: <SnippetBlock snippet={snippet} /> });
+      // the tab names the file ("Resolve and deploy: ~/.m2/settings.xml" → "~/.m2/settings.xml"); its page says the rest
+      const label = snippet.title.includes(': ') ? snippet.title.slice(snippet.title.indexOf(': ') + 2) : snippet.title;
+      tabs.push({
+        key: String(i),
+        label,
+        children:
+          label === snippet.title ? (
+            <SnippetBlock snippet={snippet} />
+          ) : (
+            <>
+              <Typography.Title level={5} style={{ marginTop: 0 }}>
+                {snippet.title}
+              </Typography.Title>
+              <SnippetBlock snippet={snippet} />
+            </>
+          ),
+      });
       return;
     }
     if (groups.has(snippet.group)) return;
@@ -112,7 +128,7 @@ export function SetMeUpModal({
     onClose();
   };
   return (
-    <Modal open={open} title={`Set Me Up: ${repoKey}`} footer={null} onCancel={close} width={780} destroyOnHidden>
+    <Modal open={open} title={`Set Me Up: ${repoKey}`} footer={null} onCancel={close} width={860} destroyOnHidden>
       {!served && (
         <Alert
           type="info"
