@@ -162,8 +162,14 @@ describe('the overview and access tokens', () => {
     const { page, problems } = await admins();
     await page.waitForURL('**/ui/overview');
     const menu = () => page.getByRole('button', { name: /User menu for admin/ }).click();
+    // an entry clicked while the menu still slides in may be missed: the click waits for the menu at rest
+    const choose = (name: string) =>
+      page
+        .locator('.ant-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])')
+        .getByRole('menuitem', { name })
+        .click();
     await menu();
-    await page.getByRole('menuitem', { name: 'Getting Started' }).click();
+    await choose('Getting Started');
     const started = page.getByRole('dialog', { name: 'Getting Started' });
     await started.getByText('Create repositories').waitFor();
     // repositories exist and files were deployed: those steps show as done
@@ -171,7 +177,7 @@ describe('the overview and access tokens', () => {
     await screenshot(page, 'getting-started');
     await started.getByRole('button', { name: 'Close', exact: true }).last().click();
     await menu();
-    await page.getByRole('menuitem', { name: 'Set Me Up' }).click();
+    await choose('Set Me Up');
     await page.getByLabel('Repository').click();
     // an option clicked while the list still slides in is missed: the click waits for the list at rest
     await page
@@ -184,10 +190,10 @@ describe('the overview and access tokens', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).last().click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await menu();
-    await page.getByRole('menuitem', { name: 'Switch to Administration' }).click();
+    await choose('Switch to Administration');
     await page.waitForURL('**/ui/admin/**');
     await menu();
-    await page.getByRole('menuitem', { name: 'Switch to Application' }).click();
+    await choose('Switch to Application');
     await page.waitForURL('**/ui/overview');
     expect(problems).toEqual([]);
     await page.context().close();
