@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLES } from '../src/app/route-handles';
+import { restCall } from './clients/clients';
 import {
   ADMIN_PASSWORD,
   launchBrowser,
@@ -14,19 +15,15 @@ let server: RunningServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
-const admin = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+const call = (method: string, url: string, body?: unknown) =>
+  restCall(server.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
 
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   // something for the pages that show one thing to show
-  const created = await fetch(`${server.url}/artifactory/api/repositories/example-local`, {
-    method: 'PUT',
-    headers: { ...admin, 'content-type': 'application/json' },
-    body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
-  });
-  expect(created.status).toBe(200);
-  await fetch(`${server.url}/artifactory/example-local/docs/readme.txt`, { method: 'PUT', headers: admin, body: 'x' });
+  await call('PUT', '/artifactory/api/repositories/example-local', { rclass: 'local', packageType: 'generic' });
+  await call('PUT', '/artifactory/example-local/docs/readme.txt', 'x');
 });
 afterAll(async () => {
   await closeBrowser?.();

@@ -49,25 +49,32 @@ export function reasonOf(error: unknown): string {
   return cause?.message ?? (error as Error).message;
 }
 
-/** What this process last recorded per remote: a state is written when it changes, not on every request. */
+/**
+ * What this process last recorded per remote and settings version: a state is written when it
+ * changes, not on every request, and again by every process once the settings change.
+ */
 const noted = new Map<string, string | null>();
 
 /** Records whether a remote's upstream answered (null) or why not; read by the repository's page. */
-export async function noteRemoteState(db: Db, repoKey: string, error: string | null): Promise<void> {
-  if (noted.has(repoKey) && noted.get(repoKey) === error) return;
-  noted.set(repoKey, error);
+export async function noteRemoteState(
+  db: Db,
+  repo: Pick<RepositoryRow, 'key' | 'updated_at'>,
+  error: string | null,
+): Promise<void> {
+  const memo = `${repo.key}@${repo.updated_at}`;
+  if (noted.has(memo) && noted.get(memo) === error) return;
+  noted.set(memo, error);
   const values = { reachable: error === null ? 1 : 0, since: Date.now(), last_error: error?.slice(0, 1000) ?? null };
   await db
     .insertInto('remote_states')
-    .values({ repo_key: repoKey, ...values })
+    .values({ repo_key: repo.key, ...values })
     .onConflict((oc) => oc.column('repo_key').doUpdateSet(values))
     .execute()
-    .catch(() => noted.delete(repoKey));
+    .catch(() => noted.delete(memo));
 }
 
 /** A remote repository's settings changed: what was recorded of its upstream no longer holds. */
 export async function forgetRemoteState(db: Db, repoKey: string): Promise<void> {
-  noted.delete(repoKey);
   await db.deleteFrom('remote_states').where('repo_key', '=', repoKey).execute();
 }
 
@@ -98,14 +105,10 @@ export async function upstreamFetch(db: Db, repo: RepositoryRow, url: string, in
     });
     const failed = response.status >= 500 || response.status === 429;
     if (!init.probe && sameHost(url, repo.url))
-      await noteRemoteState(
-        db,
-        repo.key,
-        failed ? `it answered ${response.status} ${response.statusText}`.trim() : null,
-      );
+      await noteRemoteState(db, repo, failed ? `it answered ${response.status} ${response.statusText}`.trim() : null);
     return response;
   } catch (error) {
-    if (!init.probe && sameHost(url, repo.url)) await noteRemoteState(db, repo.key, reasonOf(error));
+    if (!init.probe && sameHost(url, repo.url)) await noteRemoteState(db, repo, reasonOf(error));
     throw error;
   }
 }
