@@ -188,7 +188,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     clearInterval(logPruning);
     stopAuditLog();
     metrics.close();
-    jobs.stop();
+    await jobs.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     binaries.close?.();
     await db.destroy();

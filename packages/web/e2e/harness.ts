@@ -135,16 +135,55 @@ export function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** Accessibility violations of serious or critical impact on the current page. */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
+/**
+ * Collects the title of every notification the page shows, from now on and across page loads: a
+ * notification leaves after a few seconds, so a test that was slow to look still learns it came.
+ */
+export async function watchNotices(page: Page): Promise<string[]> {
+  const notices: string[] = [];
+  await page.exposeBinding('arcaNoticeShown', (_source, text: string) => void notices.push(text));
+  const observe = () => {
+    const seen = new WeakSet<Element>();
+    const report = (window as unknown as { arcaNoticeShown(text: string): void }).arcaNoticeShown;
+    const scan = () => {
+      for (const title of document.querySelectorAll('.ant-notification-notice-title, .ant-message-notice-content')) {
+        if (seen.has(title)) continue;
+        seen.add(title);
+        report(title.textContent ?? '');
+      }
+    };
+    const start = () => {
+      new MutationObserver(scan).observe(document.body, { childList: true, subtree: true, characterData: true });
+      scan();
+    };
+    if (document.body) start();
+    else document.addEventListener('DOMContentLoaded', start);
+  };
+  await page.addInitScript(observe);
+  await page.evaluate(observe);
+  return notices;
+}
+
+/**
+ * Accessibility violations of serious or critical impact on the current page, leaving out the
+ * parts named by `exclude` (selectors of parts judged already, such as the console's frame).
+ */
+export async function seriousA11yViolations(page: Page, exclude: string[] = []): Promise<string[]> {
   // judged at rest, as a reader sees it: not under the pointer of the last click, no transition running
   await page.mouse.move(0, 0);
+  // (a dialog or menu being shown passes through motion classes before and after its animation runs)
   await page
-    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, {
-      timeout: 3000,
-    })
+    .waitForFunction(
+      () =>
+        document.getAnimations().every((a) => a.playState !== 'running') &&
+        !document.querySelector('[class*="-appear"], [class*="-enter"], [class*="-leave"]'),
+      undefined,
+      { timeout: 10_000 },
+    )
     .catch(() => undefined);
-  const result = await new AxeBuilder({ page }).analyze();
+  let axe = new AxeBuilder({ page });
+  for (const selector of exclude) axe = axe.exclude(selector);
+  const result = await axe.analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -11,6 +11,7 @@ import {
   signIn,
   startServer,
   watchConsole,
+  watchNotices,
   type RunningServer,
 } from './harness';
 import { startVcsDouble } from '../../server/src/test/vcs-double';
@@ -171,11 +172,12 @@ describe('integrations', () => {
       await page.getByText('No application acts on your behalf.').waitFor();
       // and the administrator deletes the application, after the permanent-delete confirmation
       await page.goto(`${server.url}/ui/admin/configuration/integrations`);
+      const notices = await watchNotices(page);
       await page.getByRole('button', { name: 'Delete integration ci-bot' }).click();
       await page.getByText('The integration is deleted permanently', { exact: false }).waitFor();
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.getByText('Successfully deleted integration').waitFor();
       await page.getByText('No application integrations yet').waitFor();
+      await expect.poll(() => notices).toContain('Successfully deleted integration');
       expect(
         (await fetch(`${server.url}/access/api/v1/tokens`, { headers: { authorization: `Bearer ${accessToken}` } }))
           .status,

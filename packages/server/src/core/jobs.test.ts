@@ -74,7 +74,29 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
     const after = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'long').executeTakeFirstOrThrow();
     expect(after.outcome).toBe('success');
     expect(Number(after.ended_at)).toBeGreaterThanOrEqual(Number(after.started_at));
-    runner.stop();
+    await runner.stop();
+  });
+
+  it('ends the runs under way before the server closes, even one that does not heed its signal', async () => {
+    const runner = createJobRunner({ db: t.app.db, log: t.app.log as never, nodeId: 'node-a', schedules: false });
+    let started!: () => void;
+    const hasStarted = new Promise<void>((resolve) => (started = resolve));
+    runner.register('stubborn', '0 0 1 1 *', async () => {
+      started();
+      await new Promise(() => undefined);
+    });
+    const run = runner.runNow('stubborn');
+    await hasStarted;
+    await runner.stop();
+    // stop resolved only after the run had written its end and given its lease back
+    const history = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'stubborn').execute();
+    expect(history).toEqual([expect.objectContaining({ outcome: 'failure', message: 'the server is stopping' })]);
+    expect(Number(history[0]!.ended_at)).toBeGreaterThan(0);
+    const lease = await t.app.db.selectFrom('job_leases').selectAll().where('name', '=', 'stubborn').executeTakeFirst();
+    expect(Number(lease!.lease_until)).toBe(0);
+    expect(await run).toBe(true);
+    // a stopped runner starts nothing more
+    expect(await runner.runNow('stubborn')).toBe(false);
   });
 
   it('records failures and runs that time out, and lists the schedules registered and removed at run time', async () => {
@@ -110,7 +132,7 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
     expect(runner.unregister('retention-policy-7')).toBe(true);
     expect(runner.list().map((j) => j.name)).not.toContain('retention-policy-7');
     await expect(runner.runNow('retention-policy-7')).rejects.toThrow(/no job/);
-    runner.stop();
+    await runner.stop();
   });
 
   it('shows administrators the schedules and the run history', async () => {

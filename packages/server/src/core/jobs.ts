@@ -105,7 +105,11 @@ export interface JobRunner {
   runNow(name: string): Promise<boolean>;
   /** The registered schedules, with their next run. */
   list(): ScheduledJob[];
-  stop(): void;
+  /**
+   * Stops the schedules and tells the runs under way to stop; resolves once each has ended and
+   * written its outcome (the database and the logs are closed only after).
+   */
+  stop(): Promise<void>;
 }
 
 /** Writes the start of a run to the history; answers its id. */
@@ -189,8 +193,22 @@ export function createJobRunner(options: {
     { cron: string; timer: Cron | undefined; run: (context: JobContext) => Promise<void>; options: JobOptions }
   >();
   const stopping = new AbortController();
+  const stopped = new Promise<never>((_, reject) =>
+    stopping.signal.addEventListener('abort', () => reject(new Error('the server is stopping'))),
+  );
+  stopped.catch(() => undefined);
+  const inFlight = new Set<Promise<boolean>>();
 
-  const runOnce = async (name: string, asked = false): Promise<boolean> => {
+  const runOnce = (name: string, asked = false): Promise<boolean> => {
+    if (stopping.signal.aborted) return Promise.resolve(false);
+    const run = runTracked(name, asked);
+    inFlight.add(run);
+    const forget = () => inFlight.delete(run);
+    run.then(forget, forget);
+    return run;
+  };
+
+  const runTracked = async (name: string, asked: boolean): Promise<boolean> => {
     const job = jobs.get(name);
     if (!job) throw new Error(`no job '${name}'`);
     if (!(await claimJobRun(db, name, nodeId, Date.now(), leaseMs, asked))) return false;
@@ -217,7 +235,8 @@ export function createJobRunner(options: {
     });
     const started = Date.now();
     try {
-      await Promise.race([job.run({ signal: abort.signal }), timedOut]);
+      // a job that does not heed its signal is left behind when the server stops
+      await Promise.race([job.run({ signal: abort.signal }), timedOut, stopped]);
       await endRun(db, runId, 'success', null);
       onRun?.(name, 'success', Date.now() - started);
     } catch (error) {
@@ -263,9 +282,10 @@ export function createJobRunner(options: {
         nextRun: job.timer?.nextRun()?.getTime() ?? null,
       }));
     },
-    stop() {
+    async stop() {
       stopping.abort();
       for (const { timer } of jobs.values()) timer?.stop();
+      await Promise.allSettled([...inFlight]);
     },
   };
   runner.register('job-history-retention', '3 4 * * *', () => pruneJobRuns(db));

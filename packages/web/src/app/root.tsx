@@ -15,6 +15,7 @@ import type { MenuContext } from '../lib/menu';
 import { rememberPathAfterLogin } from '../lib/post-login-path';
 import { StartupContext, type StartupData } from '../lib/startup';
 import { menuItems } from './menu';
+import { ContentLoadingBar } from './layout/content-loading-bar';
 import { setDateFormat } from '../components/time';
 import { useOnboardingState } from '../features/onboarding';
 
@@ -149,6 +150,7 @@ export function Root() {
   }
   return (
     <StartupContext.Provider value={startup}>
+      <ContentLoadingBar />
       <Outlet />
     </StartupContext.Provider>
   );

@@ -1,6 +1,7 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
+import { PageResult } from './page-result';
 
 /**
  * What a page for one thing shows when the thing does not exist: one clear message, as the
@@ -10,9 +11,9 @@ export function NotFoundResult({ title, backTo, backLabel }: { title: string; ba
   usePageTitle(title);
   const navigate = useNavigate();
   return (
-    <Result
+    <PageResult
       status="404"
-      title={<h1 style={{ fontSize: 22, margin: 0 }}>{title}</h1>}
+      title={title}
       subTitle="It may have been deleted or renamed, or the address may be mistyped."
       extra={
         <Button type="primary" onClick={() => navigate(backTo)}>

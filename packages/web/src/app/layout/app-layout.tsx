@@ -38,7 +38,6 @@ import { useStartupData } from '../../lib/startup';
 import { HeaderSearch } from '../../features/search/components/header-search';
 import { FullPageSpinner } from '../root';
 import { useIdleSessionCheck } from '../session-watch';
-import { ContentLoadingBar } from './content-loading-bar';
 
 const GettingStartedModal = lazy(() => import('./user-menu-dialogs').then((m) => ({ default: m.GettingStartedModal })));
 const SetMeUpPicker = lazy(() => import('./user-menu-dialogs').then((m) => ({ default: m.SetMeUpPicker })));
@@ -115,7 +114,6 @@ export function AppLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <ContentLoadingBar />
       {dialog && (
         <Suspense fallback={null}>
           {dialog === 'getting-started' ? (

@@ -16,7 +16,9 @@ describe('the Packages pages', () => {
     const html = renderReadme(
       '# Title\n\nSome **bold** text and a [link](javascript:alert(3)).\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">',
     );
-    expect(html).toContain('<h1>Title</h1>');
+    // the page has its h1: the readme's headings come one level below it
+    expect(html).toContain('<h2>Title</h2>');
+    expect(renderReadme('<h1 class="x">Raw</h1>\n\n###### Six')).toMatch(/^<h2 class="x">Raw<\/h2>\s*<h6>Six<\/h6>/);
     expect(html).toContain('<strong>bold</strong>');
     expect(html).toContain('<img src="x"');
     expect(html).not.toMatch(/<script|\son[a-z]+=|href="javascript:/i);

@@ -1,4 +1,5 @@
-import { Button, Card, Flex, Result, Skeleton, Typography } from 'antd';
+import { Button, Card, Flex, Skeleton, Typography } from 'antd';
+import { PageResult } from '../../../components/page-result';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { APP_INTEGRATION_MESSAGES } from '@arca/contracts';
@@ -25,7 +26,7 @@ export function OAuthAuthorizePage() {
 
   if (!clientId || !redirectUri || request.isError) {
     return (
-      <Result
+      <PageResult
         style={frame}
         status="warning"
         title="This authorisation request cannot be used"

@@ -1,4 +1,5 @@
-import { Button, Card, Flex, Result, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
+import { PageResult } from '../../../components/page-result';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { TERRAFORM_MESSAGES, formatMessage } from '@arca/contracts';
@@ -41,10 +42,10 @@ export function TerraformAuthorizePage() {
   };
 
   if (phase === 'error') {
-    return <Result style={frame} status="error" title="Terraform login" subTitle={TERRAFORM_MESSAGES.error} />;
+    return <PageResult style={frame} status="error" title="Terraform login" subTitle={TERRAFORM_MESSAGES.error} />;
   }
   if (phase === 'after') {
-    return <Result style={frame} status="success" title="Terraform login" subTitle={TERRAFORM_MESSAGES.after} />;
+    return <PageResult style={frame} status="success" title="Terraform login" subTitle={TERRAFORM_MESSAGES.after} />;
   }
   return (
     <Card

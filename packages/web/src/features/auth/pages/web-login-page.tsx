@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Descriptions, Flex, Result, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Skeleton, Typography } from 'antd';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { WEB_LOGIN_MESSAGES, clientLoginCode, isAnonymousName } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { formatDateTime, formatRelative } from '../../../components/time';
+import { PageResult } from '../../../components/page-result';
 import { messagesOf } from '../../../lib/server-errors';
 import { rememberPathAfterLogin } from '../../../lib/post-login-path';
 import { useCurrentUser } from '../api/get-current-user';
@@ -54,12 +55,18 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
   const decided = decide.isSuccess ? decide.variables : undefined;
   if (decided === 'approve') {
     return (
-      <Result style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
+      <PageResult
+        style={frame}
+        status="success"
+        title="Signed in"
+        subTitle={WEB_LOGIN_MESSAGES.approved}
+        extra={back}
+      />
     );
   }
   if (decided === 'deny') {
     return (
-      <Result
+      <PageResult
         style={frame}
         status="info"
         title="Sign-in denied"
@@ -70,10 +77,10 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
   }
   if (!id) {
     return (
-      <Result
+      <PageResult
         style={frame}
         status="info"
-        title={<h1 style={{ fontSize: 24, margin: 0 }}>No sign-in to approve</h1>}
+        title="No sign-in to approve"
         subTitle={WEB_LOGIN_MESSAGES.noRequest}
         extra={back}
       />
@@ -88,7 +95,7 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
   }
   if (request.isError) {
     return (
-      <Result
+      <PageResult
         style={frame}
         status="warning"
         title="This sign-in request is no longer valid"
@@ -101,12 +108,18 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
   const clientName = named || login.client.split('/')[0];
   if (login.status === 'approved') {
     return (
-      <Result style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
+      <PageResult
+        style={frame}
+        status="success"
+        title="Signed in"
+        subTitle={WEB_LOGIN_MESSAGES.approved}
+        extra={back}
+      />
     );
   }
   if (login.status === 'denied') {
     return (
-      <Result
+      <PageResult
         style={frame}
         status="info"
         title="Sign-in denied"

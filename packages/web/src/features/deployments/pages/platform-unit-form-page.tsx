@@ -46,7 +46,7 @@ export function PlatformUnitFormPage() {
   const editing = id && id !== 'add' ? id : undefined;
   const existing = useDeployment(editing);
   if (editing && existing.isError)
-    return <LoadError what="The deployment" error={existing.error} onRetry={() => void existing.refetch()} />;
+    return <LoadError page what="The deployment" error={existing.error} onRetry={() => void existing.refetch()} />;
   if (editing && !existing.data) return <Skeleton active />;
   return <DeploymentForm key={editing ?? 'new'} id={editing} initial={existing.data} />;
 }

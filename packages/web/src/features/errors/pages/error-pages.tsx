@@ -1,4 +1,5 @@
 import { Button, Result, Typography } from 'antd';
+import { PageResult } from '../../../components/page-result';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ERROR_MESSAGES } from '@arca/contracts';
 import { PageHeader } from '../../../components/page-header';
@@ -17,9 +18,9 @@ export function NotFoundPage() {
   usePageTitle('Page not found');
   return (
     <main className="arca-error-page">
-      <Result
+      <PageResult
         status="404"
-        title={<h1 className="arca-result-title">404</h1>}
+        title="404"
         subTitle="The page you were looking for does not exist."
         extra={<HomeButton />}
       />
@@ -32,9 +33,9 @@ export function NotAcceptablePage() {
   const { requestId } = useParams();
   return (
     <main className="arca-error-page">
-      <Result
+      <PageResult
         status="warning"
-        title={<h1 className="arca-result-title">406</h1>}
+        title="406"
         subTitle="The server could not answer this request in a form the console accepts."
         extra={<HomeButton />}
       >
@@ -46,7 +47,7 @@ export function NotAcceptablePage() {
             </Typography.Text>
           </Typography.Paragraph>
         )}
-      </Result>
+      </PageResult>
     </main>
   );
 }
@@ -59,9 +60,9 @@ export function ServerErrorPage() {
   if (!state?.from) return <Navigate to="/" replace />;
   return (
     <main className="arca-error-page">
-      <Result
+      <PageResult
         status="500"
-        title={<h1 className="arca-result-title">500</h1>}
+        title="500"
         subTitle="Something went wrong on the server. The details are in the product's logs."
         extra={<HomeButton />}
       />
@@ -75,9 +76,9 @@ export function NotAuthorizedPage() {
   const message = (location.state as { message?: string } | null)?.message;
   return (
     <main className="arca-error-page">
-      <Result
+      <PageResult
         status="403"
-        title={<h1 className="arca-result-title">{ERROR_MESSAGES.notAuthorized}</h1>}
+        title={ERROR_MESSAGES.notAuthorized}
         subTitle={message && message !== ERROR_MESSAGES.notAuthorized ? message : 'Ask an administrator for access.'}
         extra={<HomeButton />}
       />

@@ -38,9 +38,11 @@ export function FederationWizardPage() {
     return [];
   }, [federations.data, federationId, group, topology]);
   if (candidates.isError)
-    return <LoadError what="The deployments" error={candidates.error} onRetry={() => void candidates.refetch()} />;
+    return <LoadError page what="The deployments" error={candidates.error} onRetry={() => void candidates.refetch()} />;
   if (federations.isError)
-    return <LoadError what="The federations" error={federations.error} onRetry={() => void federations.refetch()} />;
+    return (
+      <LoadError page what="The federations" error={federations.error} onRetry={() => void federations.refetch()} />
+    );
   if (candidates.isPending || federations.isPending) return <Card loading />;
   return (
     <Wizard

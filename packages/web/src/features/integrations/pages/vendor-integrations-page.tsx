@@ -13,6 +13,7 @@ import {
 import { runSafely } from '../../../api/client';
 import { notifyError, notifySuccess } from '../../../api/notifications';
 import { LoadError } from '../../../components/load-error';
+import { ListEmpty } from '../../../components/list-empty';
 import { NotFoundResult } from '../../../components/not-found-result';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';
@@ -78,7 +79,15 @@ function VendorTable({ vendor, service }: { vendor: VcsVendor; service: string |
             loading={list.isPending}
             dataSource={rows}
             pagination={false}
-            locale={{ emptyText: query ? 'No integration matches the filter.' : `No ${label} integration yet.` }}
+            locale={{
+              emptyText: (
+                <ListEmpty query={list} what="The integrations">
+                  {query
+                    ? 'No integration matches the filter.'
+                    : `No ${label} integration yet: connect an account with “Add ${label} integration”.`}
+                </ListEmpty>
+              ),
+            }}
             columns={[
               { title: 'Integration Name', dataIndex: 'name' },
               { title: 'URL', dataIndex: 'url', ellipsis: true },

@@ -34,7 +34,13 @@ const markdown = new Marked({
   },
 });
 
-/** Renders Markdown to sanitised HTML. */
+/**
+ * Renders Markdown to sanitised HTML. Its headings sit one level below the page's own (a readme's
+ * `# Title` is an h2), so that the page keeps its one h1.
+ */
 export function renderReadme(text: string): string {
-  return DOMPurify.sanitize(markdown.parse(text, { async: false }), { USE_PROFILES: { html: true } });
+  return DOMPurify.sanitize(markdown.parse(text, { async: false }), { USE_PROFILES: { html: true } }).replace(
+    /<(\/?)h([1-5])\b/gi,
+    (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`,
+  );
 }

@@ -1,6 +1,5 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import {
-  Alert,
   Button,
   Card,
   Checkbox,
@@ -34,6 +33,7 @@ import {
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
+import { ThingLoadError } from '../../../components/load-error';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
 import { useBuildNames } from '../../builds';
@@ -138,7 +138,16 @@ export function PermissionFormPage() {
   const existing = usePermission(editName);
   const initial = useMemo<Draft>(() => (existing.data ? { ...existing.data } : EMPTY), [existing.data]);
   if (editName && existing.isPending) return <Skeleton active />;
-  if (editName && existing.isError) return <Alert type="error" showIcon title={existing.error.message} />;
+  if (editName && existing.isError)
+    return (
+      <ThingLoadError
+        what={`Permission '${editName}'`}
+        error={existing.error}
+        onRetry={() => void existing.refetch()}
+        backTo="/admin/management/permissions"
+        backLabel="Back to Permissions"
+      />
+    );
   return <PermissionEditor key={`${editName ?? ''}:${existing.dataUpdatedAt}`} editName={editName} initial={initial} />;
 }
 

@@ -357,7 +357,7 @@ export function ProjectSettingsPage() {
         backLabel="Back to Projects"
       />
     ) : (
-      <LoadError what="The project" error={project.error} onRetry={() => void project.refetch()} />
+      <LoadError page what="The project" error={project.error} onRetry={() => void project.refetch()} />
     );
   if (project.isError || !project.data.isCurrentUserProjectAdmin)
     return (

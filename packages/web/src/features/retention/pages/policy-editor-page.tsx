@@ -207,7 +207,7 @@ export function PolicyEditorPage() {
           backLabel="Back to the policies"
         />
       );
-    return <LoadError what="The policy" error={existing.error} onRetry={() => void existing.refetch()} />;
+    return <LoadError page what="The policy" error={existing.error} onRetry={() => void existing.refetch()} />;
   }
   return <PolicyForm key={id ?? 'new'} initial={existing.data ? valuesOf(existing.data) : EMPTY} editing={id} />;
 }

@@ -1,4 +1,4 @@
-import { Alert, Card, Checkbox, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
+import { Card, Checkbox, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PROXY_MESSAGES, SETTINGS_MESSAGES, type ProxyAnswer, type ProxyInput } from '@arca/contracts';
@@ -6,6 +6,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { FormActions } from '../../../components/form-actions';
 import { PageHeader } from '../../../components/page-header';
+import { ThingLoadError } from '../../../components/load-error';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useProxy, useSaveProxy } from '../api/proxies';
@@ -30,7 +31,16 @@ export function ProxyFormPage() {
   const { proxyName } = useParams();
   const existing = useProxy(proxyName);
   if (proxyName !== undefined && existing.isPending) return <Skeleton active />;
-  if (existing.isError) return <Alert type="error" showIcon title={existing.error.message} />;
+  if (existing.isError)
+    return (
+      <ThingLoadError
+        what={`Proxy '${proxyName ?? ''}'`}
+        error={existing.error}
+        onRetry={() => void existing.refetch()}
+        backTo="/admin/proxies/configuration/list"
+        backLabel="Back to Proxies"
+      />
+    );
   return <ProxyForm key={proxyName ?? 'new'} existing={existing.data} />;
 }
 

@@ -84,7 +84,7 @@ export function WebhookDeliveriesPage() {
 
   if (hook.isPending) return <Skeleton active />;
   if (hook.isError)
-    return <LoadError what={`Webhook ${webhookName}`} error={hook.error} onRetry={() => void hook.refetch()} />;
+    return <LoadError page what={`Webhook ${webhookName}`} error={hook.error} onRetry={() => void hook.refetch()} />;
 
   return (
     <>

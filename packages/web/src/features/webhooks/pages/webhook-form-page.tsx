@@ -158,7 +158,9 @@ export function WebhookFormPage() {
   const existing = useWebhook(webhookName);
   if (webhookName && existing.isPending) return <Skeleton active />;
   if (webhookName && existing.isError)
-    return <LoadError what={`Webhook ${webhookName}`} error={existing.error} onRetry={() => void existing.refetch()} />;
+    return (
+      <LoadError page what={`Webhook ${webhookName}`} error={existing.error} onRetry={() => void existing.refetch()} />
+    );
   return (
     <WebhookForm
       key={webhookName ?? 'new'}
