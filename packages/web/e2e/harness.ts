@@ -165,10 +165,14 @@ export async function watchNotices(page: Page): Promise<string[]> {
 }
 
 /**
- * Accessibility violations of serious or critical impact on the current page, leaving out the
- * parts named by `exclude` (selectors of parts judged already, such as the console's frame).
+ * Accessibility violations of serious or critical impact on the current page: within `include`
+ * (a dialog) when given, leaving out the parts named by `exclude` (parts judged already, such as
+ * the console's frame).
  */
-export async function seriousA11yViolations(page: Page, exclude: string[] = []): Promise<string[]> {
+export async function seriousA11yViolations(
+  page: Page,
+  { include, exclude = [] }: { include?: string; exclude?: string[] } = {},
+): Promise<string[]> {
   // judged at rest, as a reader sees it: not under the pointer of the last click, no transition running
   await page.mouse.move(0, 0);
   // (a dialog or menu being shown passes through motion classes before and after its animation runs)
@@ -182,6 +186,7 @@ export async function seriousA11yViolations(page: Page, exclude: string[] = []):
     )
     .catch(() => undefined);
   let axe = new AxeBuilder({ page });
+  if (include) axe = axe.include(include);
   for (const selector of exclude) axe = axe.exclude(selector);
   const result = await axe.analyze();
   return result.violations

@@ -23,7 +23,7 @@ export function PageHeader({ title, description, extra }: PageHeaderProps) {
           </Typography.Paragraph>
         )}
       </div>
-      {extra}
+      {extra && <div className="arca-page-actions">{extra}</div>}
     </Flex>
   );
 }
