@@ -16,6 +16,9 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+
+  /** When the caller may ask again (a 503 of something being made): answered as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, message, undefined, field);
@@ -23,6 +26,8 @@ export const unauthorized = (message: string) => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string = ERROR_MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string, field?: string) => new HttpError(409, message, undefined, field);
+export const unavailable = (message: string, retryAfterSeconds: number) =>
+  Object.assign(new HttpError(503, message), { retryAfterSeconds });
 
 export function errorBody(status: number, message: string, code?: string, field?: string): ErrorBody {
   return { errors: [{ status, message, ...(code ? { code } : {}), ...(field ? { field } : {}) }] };
@@ -44,6 +49,7 @@ export const errorHandlerPlugin = fp(
       if (status >= 500 && error instanceof HttpError) {
         // a failure of something outside (mail server, upstream) whose message is meant for the caller
         request.log.warn({ err: error }, 'request failed');
+        if (error.retryAfterSeconds) reply.header('Retry-After', String(error.retryAfterSeconds));
         return reply.status(status).send(errorBody(status, error.message, error.code));
       }
       if (status >= 500) {

@@ -174,6 +174,22 @@ export interface RepositoriesTable {
 }
 
 /** How a remote repository's upstream answered last: written when that changes, read by the console. */
+/** A file a format made from stored files, shared by the workers and nodes (see the made-files migration). */
+export interface MadeFilesTable {
+  made_key: string;
+  name: string;
+  sha256: string;
+  content_type: string;
+  made_at: number;
+}
+
+/** Who is making the files of a key now, until when. */
+export interface MadeClaimsTable {
+  made_key: string;
+  holder: string;
+  lease_until: number;
+}
+
 export interface RemoteStatesTable {
   repo_key: string;
   reachable: number;
@@ -840,6 +856,8 @@ export interface Database {
   adoption_metrics: AdoptionMetricsTable;
   repositories: RepositoriesTable;
   remote_states: RemoteStatesTable;
+  made_files: MadeFilesTable;
+  made_claims: MadeClaimsTable;
   binaries: BinariesTable;
   items: ItemsTable;
   item_properties: ItemPropertiesTable;

@@ -33,6 +33,7 @@ import * as licenseBuckets from './2026-12-18-license-buckets.js';
 import * as integrations from './2026-12-19-integrations.js';
 import * as findings from './2026-12-20-findings.js';
 import * as remoteSettings from './2026-12-21-remote-settings.js';
+import * as madeFiles from './2026-12-22-made-files.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-19-integrations': integrations,
   '2026-12-20-findings': findings,
   '2026-12-21-remote-settings': remoteSettings,
+  '2026-12-22-made-files': madeFiles,
 };

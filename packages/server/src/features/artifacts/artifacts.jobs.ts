@@ -4,13 +4,14 @@ import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
 import { UploadSessions } from './artifacts.uploads.js';
 import { resumeRepositoryDeletions } from './artifacts.purge.js';
+import { pruneMadeFiles } from './artifacts.made-store.js';
 
 /** Upload sessions untouched this long are swept. */
 const STALE_UPLOAD_MS = 24 * 3600_000;
 
 /**
- * The artifacts feature's hourly jobs: trash retention, binary garbage collection and stale
- * uploads; and the uploads received in parts, shared by every request of this process.
+ * The artifacts feature's jobs: trash retention, binary garbage collection, stale uploads and
+ * made files past their time; and the uploads received in parts, shared by every request of this process.
  */
 export function registerArtifactJobs(app: FastifyInstance): void {
   const { db, binaries: store, config, log } = app;
@@ -35,6 +36,11 @@ export function registerArtifactJobs(app: FastifyInstance): void {
   // a repository deletion whose node died is taken up here, where it stopped, within minutes
   app.jobs.register('repository-deletions', '*/5 * * * *', async () => {
     await resumeRepositoryDeletions(db, log, app.nodeId);
+  });
+  // files made from stored files (merged indexes) are made again after a week, their contents given back
+  app.jobs.register('made-files-retention', '33 3 * * *', async () => {
+    const removed = await pruneMadeFiles(db);
+    if (removed) log.info({ removed }, 'made files past their time removed');
   });
   app.jobs.register('binary-gc', '27 * * * *', async () => {
     const collected = await collectGarbage(db, store);

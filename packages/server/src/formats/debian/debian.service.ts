@@ -6,12 +6,14 @@ import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
   madeCache,
+  madeStore,
   deployBytes,
   readLimited,
   systemContent,
   withBody,
   type AdmittedFile,
   type DerivedFile,
+  type MadeStore,
   type PlainPaths,
   type RepoContent,
   type Resolved,
@@ -78,6 +80,8 @@ export class DebianIndexes {
   constructor(
     private readonly content: RepoContent,
     private readonly app: FastifyInstance,
+    /** Where virtual repositories' merged indexes are kept for every worker and node. */
+    private readonly made?: MadeStore,
   ) {}
 
   /** A local repository's indexes after a change at `path`: the package there (re)indexed, what was under it gone. */
@@ -180,8 +184,8 @@ export class DebianIndexes {
   private async virtualDist(repo: RepositoryRow, dist: string): Promise<Map<string, DerivedFile> | undefined> {
     const releases = await this.content.resolveEach(repo.key, `dists/${dist}/Release`);
     if (!releases.length) return undefined;
-    const key = `virtual|${repo.key}|${dist}|${releases.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
-    return keep(key, async () => {
+    const key = `debian-virtual|${repo.key}|${dist}|${releases.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
+    const make = async () => {
       const indexes: MergeRequest['indexes'] = [];
       for (const release of releases) {
         const stanza = parseStanzas((await this.content.read(release.item)).toString('utf8'))[0] ?? [];
@@ -211,7 +215,9 @@ export class DebianIndexes {
       }
       files.set(`dists/${dist}/Release`, { body: Buffer.from(this.release(repo, dist, listed)), contentType: TEXT });
       return files;
-    });
+    };
+    // merged once for all the workers and nodes; a process without the shared store merges for itself
+    return this.made ? this.made.get(key, make) : keep(key, make);
   }
 
   /** A member's index as the member has it: plain, or compressed as the upstream has it. */
@@ -316,6 +322,12 @@ export async function admitDebianPackage(
  * asked; a virtual repository answers its members' indexes merged.
  */
 export function debianPlainPaths(app: FastifyInstance): PlainPaths {
+  const made = madeStore({
+    db: app.db,
+    binaries: app.binaries,
+    holder: `${app.nodeId}/${process.pid}`,
+    busy: { message: DEBIAN_MESSAGES.merging, retryAfterSeconds: 10 },
+  });
   return {
     async deploy(content, target, request) {
       const { path } = request;
@@ -355,7 +367,7 @@ export function debianPlainPaths(app: FastifyInstance): PlainPaths {
       await new DebianIndexes(systemContent(app), app).reindex(repo, path);
     },
     async read(content, repo, path) {
-      return new DebianIndexes(content, app).answer(repo, path);
+      return new DebianIndexes(content, app, made).answer(repo, path);
     },
   };
 }

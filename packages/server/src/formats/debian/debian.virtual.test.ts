@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import * as openpgp from 'openpgp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ThreadCalls } from '../../core/threads.js';
 import { ADMIN_BASIC, startTestApp, type TestApp } from '../../test/harness.js';
 import { startDebianMirror, type DebianMirror } from '../../test/debian-mirror.js';
 
@@ -67,5 +68,38 @@ describe('a virtual Debian repository over mirrors of a real size', () => {
     }
     // the next reader is answered from what was merged
     expect((await get('dists/stable/InRelease')).body).toBe(first.body);
+
+    // another process of the deployment (a worker, a node) answers the merged indexes from the
+    // shared store: the same files, and no merge of its own
+    const made = await t.app.db
+      .selectFrom('made_files')
+      .select('name')
+      .where('made_key', 'like', 'debian-virtual|debian-all|stable|%')
+      .execute();
+    expect(made.map((m) => m.name).sort()).toEqual([
+      'dists/stable/Release',
+      'dists/stable/main/binary-amd64/Packages',
+      'dists/stable/main/binary-amd64/Packages.gz',
+      'dists/stable/main/binary-arm64/Packages',
+      'dists/stable/main/binary-arm64/Packages.gz',
+    ]);
+    const other = await startTestApp('sqlite', { ARCA_DATA_DIR: t.dataDir });
+    const merges = vi.spyOn(ThreadCalls.prototype, 'call');
+    try {
+      const fromOther = (path: string) =>
+        other.app.inject({ url: `/artifactory/debian-all/${path}`, headers: ADMIN_BASIC });
+      for (const arch of ['amd64', 'arm64']) {
+        const path = `dists/stable/main/binary-${arch}/Packages.gz`;
+        expect((await fromOther(path)).rawPayload.equals((await get(path)).rawPayload)).toBe(true);
+      }
+      const again = await openpgp.readCleartextMessage({
+        cleartextMessage: (await fromOther('dists/stable/InRelease')).body,
+      });
+      expect((await openpgp.verify({ message: again, verificationKeys: key, expectSigned: true })).data).toBe(release);
+      expect(merges).not.toHaveBeenCalled();
+    } finally {
+      merges.mockRestore();
+      await other.app.close();
+    }
   });
 });

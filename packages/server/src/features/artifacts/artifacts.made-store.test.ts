@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
+import { HttpError } from '../../core/errors.js';
+import { MADE_FILES_KEPT_MS, madeStore, pruneMadeFiles, type MadeFile } from './artifacts.made-store.js';
+
+const files = (text: string) =>
+  new Map<string, MadeFile>([
+    ['Packages', { body: Buffer.from(text), contentType: 'text/plain' }],
+    ['Release', { body: Buffer.from(`Release of ${text}`), contentType: 'text/plain' }],
+  ]);
+const busy = { message: 'being made', retryAfterSeconds: 10 };
+
+describe.each(ENGINES)('files made once for every worker and node on %s', (engine) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp(engine);
+  });
+  afterEach(() => t.close());
+
+  /** A process of the deployment: its own store over the shared database and binary store. */
+  const process = (holder: string, waitMs = 5_000) =>
+    madeStore({ db: t.app.db, binaries: t.app.binaries, holder, waitMs, pollMs: 20, busy });
+
+  it('makes a key once: another process answers what the first made, from the shared store', async () => {
+    const a = process('node-a/1');
+    const b = process('node-b/1');
+    let makings = 0;
+    const made = await a.get('view|1', async () => {
+      makings += 1;
+      return files('one');
+    });
+    expect(made.get('Packages')!.body.toString()).toBe('one');
+    const answered = await b.get('view|1', async () => {
+      makings += 1;
+      return files('made twice');
+    });
+    expect(makings).toBe(1);
+    expect(answered.get('Packages')!.body.toString()).toBe('one');
+    expect(answered.get('Release')).toEqual({ body: Buffer.from('Release of one'), contentType: 'text/plain' });
+    // the contents are held like an item's: garbage collection keeps them
+    const rows = await t.app.db.selectFrom('made_files').select('sha256').where('made_key', '=', 'view|1').execute();
+    const held = await t.app.db
+      .selectFrom('binaries')
+      .select('ref_count')
+      .where(
+        'sha256',
+        'in',
+        rows.map((r) => r.sha256),
+      )
+      .execute();
+    expect(held.map((h) => Number(h.ref_count))).toEqual([1, 1]);
+  });
+
+  it('has the others wait while one process makes a key, and answers 503 with Retry-After past their wait', async () => {
+    const a = process('node-a/1');
+    const b = process('node-b/1');
+    const impatient = process('node-c/1', 100);
+    let finish!: () => void;
+    const slow = new Promise<void>((resolve) => (finish = resolve));
+    let started!: () => void;
+    const hasStarted = new Promise<void>((resolve) => (started = resolve));
+    const making = a.get('view|2', async () => {
+      started();
+      await slow;
+      return files('two');
+    });
+    await hasStarted;
+    const waiting = b.get('view|2', async () => files('made twice'));
+    const refused = await impatient.get('view|2', async () => files('made twice')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused).toMatchObject({ statusCode: 503, message: 'being made', retryAfterSeconds: 10 });
+    finish();
+    expect((await making).get('Packages')!.body.toString()).toBe('two');
+    expect((await waiting).get('Packages')!.body.toString()).toBe('two');
+    // asked again, the impatient one is answered
+    expect((await impatient.get('view|2', async () => files('made twice'))).get('Packages')!.body.toString()).toBe(
+      'two',
+    );
+  });
+
+  it('gives the key to another process when the making fails, and to one whose holder stopped once its claim ran out', async () => {
+    const a = process('node-a/1');
+    await expect(
+      a.get('view|3', async () => {
+        throw new Error('the members could not be read');
+      }),
+    ).rejects.toThrow('the members could not be read');
+    expect(await t.app.db.selectFrom('made_files').selectAll().where('made_key', '=', 'view|3').execute()).toEqual([]);
+    expect((await process('node-b/1').get('view|3', async () => files('three'))).get('Packages')!.body.toString()).toBe(
+      'three',
+    );
+    // a holder that died mid-making: its claim stands until it runs out, then another makes the key
+    await t.app.db
+      .insertInto('made_claims')
+      .values({ made_key: 'view|4', holder: 'node-dead/1', lease_until: Date.now() - 1 })
+      .execute();
+    expect((await process('node-b/1').get('view|4', async () => files('four'))).get('Packages')!.body.toString()).toBe(
+      'four',
+    );
+  });
+
+  it('removes made files past their time and gives their contents back', async () => {
+    await process('node-a/1').get('view|5', async () => files('five'));
+    const shas = (await t.app.db.selectFrom('made_files').select('sha256').execute()).map((r) => r.sha256);
+    expect(await pruneMadeFiles(t.app.db)).toBe(0);
+    expect(await pruneMadeFiles(t.app.db, Date.now() + MADE_FILES_KEPT_MS + 1)).toBe(2);
+    expect(await t.app.db.selectFrom('made_files').selectAll().execute()).toEqual([]);
+    const counts = await t.app.db.selectFrom('binaries').select('ref_count').where('sha256', 'in', shas).execute();
+    expect(counts.map((c) => Number(c.ref_count))).toEqual([0, 0]);
+  });
+});
