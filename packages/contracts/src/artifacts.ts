@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 export const ARTIFACT_MESSAGES = {
+  /** A virtual repository's indexes asked while another worker or node merges them (503, Retry-After). */
+  merging: 'The indexes of this virtual repository are being merged after a change of its members; ask again shortly.',
   /** {key}, {url}, {reason} are replaced: a remote repository whose upstream cannot answer (502). */
   upstreamUnavailable: "The remote repository '{key}' could not get an answer from its upstream {url}: {reason}",
   notFound: 'The object you were looking for could not be found.',

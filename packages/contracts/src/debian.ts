@@ -16,5 +16,4 @@ export const DEBIAN_MESSAGES = {
   republish:
     '{name} {version} ({architecture}) is already in {distribution}/{component} with other content: a released package never changes, deploy a new version.',
   metadata: "'{path}' is calculated by Arca: the indexes under dists/ cannot be deployed.",
-  merging: 'The indexes of this virtual repository are being merged after a change of its members; ask again shortly.',
 } as const;

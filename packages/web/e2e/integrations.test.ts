@@ -96,6 +96,8 @@ describe('integrations', () => {
     const callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/cb`;
     try {
       const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
+      // a notification leaves after seconds: each is collected as it shows
+      const notices = await watchNotices(page);
       await page.goto(`${server.url}/ui/admin/configuration/integrations`);
       await page.getByText('No application integrations yet').waitFor();
       await page.getByRole('button', { name: 'New Integration' }).first().click();
@@ -106,8 +108,8 @@ describe('integrations', () => {
       await page.getByLabel('Callback URL').fill(callbackUrl);
       await screenshot(page, 'app-integrations-new');
       await page.getByRole('button', { name: 'Create' }).click();
-      await page.getByText('Successfully created integration').waitFor();
       await page.getByText('The secret is shown once and not retrievable later: copy it now.').first().waitFor();
+      await expect.poll(() => notices).toContain('Successfully created integration');
       const clientId = (await page.getByLabel('Client ID').textContent())!.trim();
       const secret = (await page.getByLabel('Secret').textContent())!.trim();
       expect(clientId).toMatch(/^arca-/);
@@ -168,11 +170,10 @@ describe('integrations', () => {
       await page.getByRole('button', { name: 'Unlock' }).click();
       await page.getByRole('button', { name: 'Revoke ci-bot' }).click();
       await page.getByRole('button', { name: 'Revoke', exact: true }).click();
-      await page.getByText('The authorisation was revoked.').waitFor();
       await page.getByText('No application acts on your behalf.').waitFor();
+      await expect.poll(() => notices).toContain('The authorisation was revoked.');
       // and the administrator deletes the application, after the permanent-delete confirmation
       await page.goto(`${server.url}/ui/admin/configuration/integrations`);
-      const notices = await watchNotices(page);
       await page.getByRole('button', { name: 'Delete integration ci-bot' }).click();
       await page.getByText('The integration is deleted permanently', { exact: false }).waitFor();
       await page.getByRole('button', { name: 'Delete', exact: true }).click();

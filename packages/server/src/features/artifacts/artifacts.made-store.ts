@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { ARTIFACT_MESSAGES } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { unavailable } from '../../core/errors.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
@@ -125,6 +127,16 @@ export function madeStore(options: MadeStoreOptions) {
 }
 
 export type MadeStore = ReturnType<typeof madeStore>;
+
+/** The made store of this process of the deployment, as the formats use it. */
+export function madeStoreOf(app: FastifyInstance): MadeStore {
+  return madeStore({
+    db: app.db,
+    binaries: app.binaries,
+    holder: `${app.nodeId}/${process.pid}`,
+    busy: { message: ARTIFACT_MESSAGES.merging, retryAfterSeconds: 10 },
+  });
+}
 
 /** Removes made files past their time and gives their contents back (a key still asked for is made again). */
 export async function pruneMadeFiles(db: Db, now = Date.now()): Promise<number> {

@@ -30,7 +30,7 @@ export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';
 export { madeCache } from './artifacts.made-cache.js';
-export { madeStore, pruneMadeFiles, type MadeStore } from './artifacts.made-store.js';
+export { madeStoreOf, type MadeStore } from './artifacts.made-store.js';
 export {
   TooLarge,
   TooManyEntries,

@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
   madeCache,
-  madeStore,
+  madeStoreOf,
   deployBytes,
   readLimited,
   systemContent,
@@ -322,12 +322,7 @@ export async function admitDebianPackage(
  * asked; a virtual repository answers its members' indexes merged.
  */
 export function debianPlainPaths(app: FastifyInstance): PlainPaths {
-  const made = madeStore({
-    db: app.db,
-    binaries: app.binaries,
-    holder: `${app.nodeId}/${process.pid}`,
-    busy: { message: DEBIAN_MESSAGES.merging, retryAfterSeconds: 10 },
-  });
+  const made = madeStoreOf(app);
   return {
     async deploy(content, target, request) {
       const { path } = request;

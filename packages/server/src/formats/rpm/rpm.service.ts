@@ -6,6 +6,7 @@ import { badRequest, conflict } from '../../core/errors.js';
 import {
   changeMetadataFile,
   madeCache,
+  madeStoreOf,
   deployBytes,
   decompress,
   readLimited,
@@ -13,6 +14,7 @@ import {
   withBody,
   type AdmittedFile,
   type DerivedFile,
+  type MadeStore,
   type PlainPaths,
   type RepoContent,
 } from '../../features/artifacts/index.js';
@@ -108,6 +110,8 @@ export class RpmRepodata {
   constructor(
     private readonly content: RepoContent,
     private readonly app: FastifyInstance,
+    /** Where virtual repositories' merged repodata is kept for every worker and node. */
+    private readonly made?: MadeStore,
   ) {}
 
   packages(repo: RepositoryRow): Promise<RepoPackage[]> {
@@ -172,8 +176,8 @@ export class RpmRepodata {
   private async virtualView(repo: RepositoryRow): Promise<Map<string, DerivedFile> | undefined> {
     const repomds = await this.content.resolveEach(repo.key, REPOMD);
     if (!repomds.length) return undefined;
-    const key = `virtual|${repo.key}|${repomds.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
-    return keep(key, async () => {
+    const key = `rpm-virtual|${repo.key}|${repomds.map((r) => `${r.repo.key}:${r.item.sha256}`).join(',')}`;
+    const make = async () => {
       const blocks = { primary: [] as string[], filelists: [] as string[], other: [] as string[] };
       const seen = new Set<string>();
       for (const repomd of repomds) {
@@ -211,7 +215,9 @@ export class RpmRepodata {
           { body, contentType: path.endsWith('.gz') ? 'application/gzip' : XML },
         ]),
       );
-    });
+    };
+    // merged once for all the workers and nodes; a process without the shared store merges for itself
+    return this.made ? this.made.get(key, make) : keep(key, make);
   }
 
   /** What a repository answers itself under `repodata/`: the signature of repomd.xml, a virtual repository's merged files. */
@@ -240,6 +246,7 @@ export class RpmRepodata {
  * content refused), `repodata/` is the server's own, written on every deploy and delete.
  */
 export function rpmPlainPaths(app: FastifyInstance): PlainPaths {
+  const made = madeStoreOf(app);
   return {
     async deploy(content, target, request) {
       const { path } = request;
@@ -273,7 +280,7 @@ export function rpmPlainPaths(app: FastifyInstance): PlainPaths {
       await new RpmRepodata(systemContent(app), app).reindex(repo, path);
     },
     async read(content, repo, path) {
-      return new RpmRepodata(content, app).answer(repo, path);
+      return new RpmRepodata(content, app, made).answer(repo, path);
     },
   };
 }

@@ -50,31 +50,23 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
       <Button>Go to the console</Button>
     </Link>
   );
+  const approved = (
+    <PageResult style={frame} status="success" title="Signed in" subTitle={WEB_LOGIN_MESSAGES.approved} extra={back} />
+  );
+  const denied = (
+    <PageResult
+      style={frame}
+      status="info"
+      title="Sign-in denied"
+      subTitle="The command line was told. Nothing was signed in."
+      extra={back}
+    />
+  );
   // the answer given here is what the page shows, whatever the client did since (it may have
   // collected its token before the page asked again)
   const decided = decide.isSuccess ? decide.variables : undefined;
-  if (decided === 'approve') {
-    return (
-      <PageResult
-        style={frame}
-        status="success"
-        title="Signed in"
-        subTitle={WEB_LOGIN_MESSAGES.approved}
-        extra={back}
-      />
-    );
-  }
-  if (decided === 'deny') {
-    return (
-      <PageResult
-        style={frame}
-        status="info"
-        title="Sign-in denied"
-        subTitle="The command line was told. Nothing was signed in."
-        extra={back}
-      />
-    );
-  }
+  if (decided === 'approve') return approved;
+  if (decided === 'deny') return denied;
   if (!id) {
     return (
       <PageResult
@@ -106,28 +98,8 @@ function WebLoginApproval({ id, code, clientName: named }: { id: string; code?: 
   }
   const login = request.data;
   const clientName = named || login.client.split('/')[0];
-  if (login.status === 'approved') {
-    return (
-      <PageResult
-        style={frame}
-        status="success"
-        title="Signed in"
-        subTitle={WEB_LOGIN_MESSAGES.approved}
-        extra={back}
-      />
-    );
-  }
-  if (login.status === 'denied') {
-    return (
-      <PageResult
-        style={frame}
-        status="info"
-        title="Sign-in denied"
-        subTitle="The command line was told. Nothing was signed in."
-        extra={back}
-      />
-    );
-  }
+  if (login.status === 'approved') return approved;
+  if (login.status === 'denied') return denied;
   return (
     <Card
       style={frame}
