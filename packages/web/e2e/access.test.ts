@@ -9,6 +9,7 @@ import {
   seriousA11yViolations,
   signIn,
   startServer,
+  chooseMenuItem,
 } from './harness';
 
 let server: RunningServer;
@@ -140,7 +141,7 @@ describe('access administration in the console', () => {
   it('generates a token from Edit Profile that a client can use until it is revoked', async () => {
     const { page, problems } = await signedIn('dev1', 'Dev1-password');
     await page.getByRole('button', { name: 'User menu for dev1' }).click();
-    await page.getByRole('menuitem', { name: /Edit Profile/ }).click();
+    await chooseMenuItem(page, /Edit Profile/);
     await page.getByLabel('Current password').fill('Dev1-password');
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('button', { name: /Generate Token/ }).click();

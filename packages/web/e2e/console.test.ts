@@ -13,6 +13,7 @@ import {
   signIn,
   startServer,
   watchConsole,
+  chooseMenuItem,
 } from './harness';
 
 let server: RunningServer;
@@ -107,7 +108,7 @@ describe('the console against a real server', () => {
     await screenshot(page, 'users');
 
     await page.getByRole('button', { name: /User menu for admin/ }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await chooseMenuItem(page, 'Log out');
     await page.waitForURL('**/ui/login?logout=true');
     // the form is enabled once the session has ended on the server
     await expect.poll(() => page.getByLabel('Username').isEnabled()).toBe(true);

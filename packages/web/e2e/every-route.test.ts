@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restCall } from './clients/clients';
 import {
   ADMIN_PASSWORD,
+  chooseMenuItem,
   launchBrowser,
   seriousA11yViolations,
   signIn,
@@ -104,11 +105,7 @@ describe('every page and dialog of the console', () => {
     // the user menu's dialogs
     for (const entry of ['Getting Started', 'Set Me Up']) {
       await page.getByRole('button', { name: /User menu for admin/ }).click();
-      // an entry clicked while the menu still slides in may be missed: the click waits for the menu at rest
-      await page
-        .locator('.ant-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])')
-        .getByRole('menuitem', { name: entry })
-        .click();
+      await chooseMenuItem(page, entry);
       await judgeDialog(`user menu › ${entry}`);
     }
 

@@ -194,6 +194,14 @@ export async function seriousA11yViolations(
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** Clicks an entry of the dropdown menu on screen once the menu is at rest (a click while it slides in may be missed). */
+export async function chooseMenuItem(page: Page, name: string | RegExp): Promise<void> {
+  await page
+    .locator('.ant-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])')
+    .getByRole('menuitem', { name })
+    .click();
+}
+
 /** Picks an option of an Ant Design select: opens it, narrows it by typing when it searches, clicks the option. */
 export async function chooseOption(page: Page, select: Locator, text: string): Promise<void> {
   const root = select.locator('xpath=ancestor::div[contains(@class,"ant-select ")][1]');
