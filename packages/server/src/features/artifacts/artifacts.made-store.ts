@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { ARTIFACT_MESSAGES } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import { unavailable } from '../../core/errors.js';
@@ -155,9 +154,6 @@ export async function pruneMadeFiles(db: Db, now = Date.now()): Promise<number> 
       if (Number(deleted.numDeletedRows) > 0) await releaseBinaries(tx, [row.sha256], now);
     });
   }
-  await db
-    .deleteFrom('made_claims')
-    .where('lease_until', '<', sql<number>`${now}`)
-    .execute();
+  await db.deleteFrom('made_claims').where('lease_until', '<', now).execute();
   return old.length;
 }
