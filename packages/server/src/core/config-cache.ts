@@ -26,6 +26,12 @@ interface ConfigCache {
   due: boolean;
   /** The check under way, which reads wait for. */
   checking: Promise<void> | undefined;
+  /**
+   * The generation a change of this process set (in a transaction that may not have committed
+   * yet): until a check sees it, every read checks again, so that nothing read from before the
+   * commit is kept. (After a rollback, reads check once each until any change reaches it.)
+   */
+  awaited: number;
 }
 
 const caches = new WeakMap<Db, ConfigCache>();
@@ -48,6 +54,7 @@ export function enableConfigCache(db: Db, dataVersion?: () => number): void {
     seenDataVersion: undefined,
     due: true,
     checking: undefined,
+    awaited: 0,
   };
   caches.set(db, cache);
   live.add(cache);
@@ -66,7 +73,7 @@ export function disableConfigCache(db: Db): void {
 function configMayHaveChanged(db: Db): boolean {
   const cache = caches.get(db);
   if (!cache) return false;
-  if (!cache.dataVersion || cache.generation === undefined) return true;
+  if (!cache.dataVersion || cache.generation === undefined || cache.generation < cache.awaited) return true;
   return cache.dataVersion() !== cache.seenDataVersion;
 }
 
@@ -109,6 +116,8 @@ async function checkConfigGeneration(db: Db): Promise<void> {
     cache.generation = generation;
     if (known) listeners.forEach((listener) => listener());
   }
+  // this process's own change has not committed yet: the next read checks again
+  if (generation < cache.awaited) cache.due = true;
 }
 
 /** The cached value of `key`, loaded once per generation; a failed load is not kept. */
@@ -116,7 +125,12 @@ export function cachedConfig<T>(db: Db, key: string, load: () => Promise<T>): Pr
   const cache = caches.get(db);
   if (!cache) return load();
   const checking = configCurrent(db);
-  if (checking) return checking.then(() => cachedConfig(db, key, load));
+  // one check per read: while a change of this process commits, the next read checks again
+  if (checking) return checking.then(() => cachedEntry(cache, key, load));
+  return cachedEntry(cache, key, load);
+}
+
+function cachedEntry<T>(cache: ConfigCache, key: string, load: () => Promise<T>): Promise<T> {
   let entry = cache.entries.get(key) as Promise<T> | undefined;
   if (!entry) {
     entry = load();
@@ -131,14 +145,18 @@ export function cachedConfig<T>(db: Db, key: string, load: () => Promise<T>): Pr
  * processes see it once it commits) and drops this process's caches now.
  */
 export async function bumpConfigGeneration(trx: Db): Promise<void> {
-  await trx
+  const bumped = await trx
     .updateTable('generations')
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', 'config')
-    .execute();
+    .returning('value')
+    .executeTakeFirst();
+  const awaited = Number(bumped?.value ?? 0);
   for (const cache of live) {
     cache.entries.clear();
     cache.generation = undefined;
+    cache.due = true;
+    cache.awaited = Math.max(cache.awaited, awaited);
   }
   listeners.forEach((listener) => listener());
 }
