@@ -29,5 +29,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     testTimeout: 20_000,
+    // as many at a time as the server lane beside it (see vitest.config.ts)
+    maxWorkers: Number(process.env.ARCA_TEST_WORKERS) || 2,
   },
 });

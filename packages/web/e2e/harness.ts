@@ -112,6 +112,11 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
       '--disable-sync',
     ],
   });
+  // every page asks for reduced motion, as a person may: the console then draws no animations, so
+  // that no step waits for one to end (nor for one Ant Design leaves hanging) and a page at rest
+  // costs no repaints. (Browser.newPage makes its context through newContext too.)
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ reducedMotion: 'reduce', ...options });
   return {
     browser,
     close: async () => {

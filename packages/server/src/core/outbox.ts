@@ -103,24 +103,24 @@ export async function claimEvents(
     .execute();
   if (!candidates.length) return [];
   const leaseUntil = now + leaseMs;
-  for (const { id } of candidates) {
-    // claimed only when nobody else holds a live lease on it and it is due (re-checked in the statement)
-    await db
-      .insertInto('event_receipts')
-      .values({ consumer, event_id: id, holder, lease_until: leaseUntil, delivered_at: null })
-      .onConflict((oc) =>
-        oc
-          .columns(['consumer', 'event_id'])
-          .doUpdateSet({ holder, lease_until: leaseUntil })
-          .where('event_receipts.delivered_at', 'is', null)
-          .where('event_receipts.dead_at', 'is', null)
-          .where('event_receipts.lease_until', '<', now)
-          .where((eb) =>
-            eb.or([eb('event_receipts.next_attempt_at', 'is', null), eb('event_receipts.next_attempt_at', '<=', now)]),
-          ),
-      )
-      .execute();
-  }
+  // claimed only where nobody else holds a live lease and it is due (re-checked in the statement)
+  await db
+    .insertInto('event_receipts')
+    .values(
+      candidates.map(({ id }) => ({ consumer, event_id: id, holder, lease_until: leaseUntil, delivered_at: null })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['consumer', 'event_id'])
+        .doUpdateSet({ holder, lease_until: leaseUntil })
+        .where('event_receipts.delivered_at', 'is', null)
+        .where('event_receipts.dead_at', 'is', null)
+        .where('event_receipts.lease_until', '<', now)
+        .where((eb) =>
+          eb.or([eb('event_receipts.next_attempt_at', 'is', null), eb('event_receipts.next_attempt_at', '<=', now)]),
+        ),
+    )
+    .execute();
   const rows = await db
     .selectFrom('events as e')
     .innerJoin('event_receipts as r', 'r.event_id', 'e.id')

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { NOTIFICATION_SECONDS, setNotifier } from '../api/notifications';
 
 export function createQueryClient(): QueryClient {
@@ -52,10 +52,30 @@ export const THEME = {
   },
 };
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+/** Whether the person asked their system for reduced motion (followed as it changes). */
+function usePrefersReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(() => window.matchMedia?.(REDUCED_MOTION).matches ?? false);
+  useEffect(() => {
+    const query = window.matchMedia?.(REDUCED_MOTION);
+    if (!query) return;
+    const follow = () => setReduced(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, []);
+  return reduced;
+}
+
 export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(
+    () => (reducedMotion ? { ...THEME, token: { ...THEME.token, motion: false } } : THEME),
+    [reducedMotion],
+  );
   return (
     <QueryClientProvider client={client}>
-      <ConfigProvider theme={THEME}>
+      <ConfigProvider theme={theme}>
         <AntApp>
           <NotificationBridge />
           {children}
