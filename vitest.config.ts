@@ -6,10 +6,10 @@ const alias = { '@arca/contracts': contracts };
 // expect.poll waits for what a server or a page does in its own time: on two loaded cores that can
 // take well over Vitest's default second, so the wait ends on the condition, not on a short clock
 const expectations = { poll: { timeout: 15_000 } };
-// `npm test` runs the server and browser lanes side by side (scripts/test.ts); each lane's files
-// run in this many workers at a time. Most of a test's time is spent waiting on another process
-// (a server, a client, Chromium), so two per lane keep both cores busy on a two-core machine.
-const workers = Number(process.env.ARCA_TEST_WORKERS) || 2;
+// `npm test` runs the server and browser lanes side by side (scripts/test.ts), a file at a time
+// each by default: on two cores that keeps both busy (a browser file's Chromium, server and
+// clients take about one core; so does a server file). More cores: ARCA_TEST_WORKERS files per lane.
+const workers = Number(process.env.ARCA_TEST_WORKERS) || 1;
 
 export default defineConfig({
   test: {

@@ -30,6 +30,6 @@ export default defineConfig({
     css: false,
     testTimeout: 20_000,
     // as many at a time as the server lane beside it (see vitest.config.ts)
-    maxWorkers: Number(process.env.ARCA_TEST_WORKERS) || 2,
+    maxWorkers: Number(process.env.ARCA_TEST_WORKERS) || 1,
   },
 });

@@ -55,6 +55,7 @@ function shellBlocks(): Command[][] {
 /** Commands not run here, and why. */
 const NOT_RUN: { command: RegExp; why: string }[] = [
   { command: /^npm ci && npm test$/, why: 'this test is part of it' },
+  { command: /^npm (test --|run test:changed)/, why: 'runs tests of this suite: npm test runs them all' },
   {
     command: /^(ARCA_\w+=\S+ )*npm (ci && npm )?start$/,
     why: 'starts the platform: the harness starts the same built server (npm start runs it), on a free port',

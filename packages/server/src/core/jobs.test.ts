@@ -56,13 +56,13 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
       .selectAll()
       .where('name', '=', 'long')
       .executeTakeFirstOrThrow();
-    // twice the lease later, the lease has been renewed: another node may not take the job over
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const renewed = await t.app.db
-      .selectFrom('job_leases')
-      .selectAll()
-      .where('name', '=', 'long')
-      .executeTakeFirstOrThrow();
+    // once the first lease has run out, the lease has been renewed: another node may not take the job over
+    const lease = () =>
+      t.app.db.selectFrom('job_leases').selectAll().where('name', '=', 'long').executeTakeFirstOrThrow();
+    await expect
+      .poll(async () => Date.now() > Number(first.lease_until) && Number((await lease()).lease_until) > Date.now())
+      .toBe(true);
+    const renewed = await lease();
     expect(Number(renewed.lease_until)).toBeGreaterThan(Number(first.lease_until));
     expect(renewed.holder).toBe('node-a');
     await t.app.db.updateTable('job_leases').set({ last_slot: 0 }).where('name', '=', 'long').execute();

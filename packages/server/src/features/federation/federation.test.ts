@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, FEDERATION_MESSAGES } from '@arca/contracts';
+import { consumerStates } from '../../core/outbox.js';
 import { ADMIN_BASIC, ENGINES, startListeningApp as listening } from '../../test/harness.js';
 
 type Instance = Awaited<ReturnType<typeof listening>>;
@@ -36,6 +37,15 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Waits until every federation sender of `at` has handled each change recorded so far: what it was to send has arrived. */
+async function allSent(at: Instance): Promise<void> {
+  await eventually(
+    async () =>
+      (await consumerStates(at.app.db)).filter((c) => c.name.startsWith('federation:')).every((c) => c.pending === 0),
+    'the federation senders to catch up',
+  );
 }
 
 const userOn = async (at: Instance, name: string) =>
@@ -231,7 +241,7 @@ describe.each(ENGINES)('access federation on %s', (engine) => {
     expect((await call(management, 'GET', FED)).json).toEqual([]);
     expect((await call(east, 'GET', '/access/api/v1/federation/member')).json.federated).toBe(false);
     await call(east, 'PUT', '/artifactory/api/security/users/after', { email: 'a@x.io', password: 'After-pass-1' });
-    await new Promise((r) => setTimeout(r, 1500));
+    await allSent(east);
     expect(await userOn(west, 'after')).toBeUndefined();
     // the tokens the members held for each other are revoked
     const left = await west.app.db
@@ -262,7 +272,7 @@ describe.each(ENGINES)('access federation on %s', (engine) => {
       email: 's@x.io',
       password: 'Spoke-pass-1',
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    await allSent(east);
     expect(await userOn(management, 'spoke-user')).toBeUndefined();
     expect(await userOn(west, 'spoke-user')).toBeUndefined();
     // nor can it be unregistered
