@@ -19,6 +19,7 @@ import { createLoggers, pruneLogs } from './core/logger.js';
 import { Metrics } from './core/metrics.js';
 import { heartbeat, markNodeStopped, registerNode, setNodeAddress } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { setPasswordHashCost } from './core/passwords.js';
 import { createJobRunner } from './core/jobs.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     throw error;
   };
   await migrateToLatest(db).catch(abandon);
+  setPasswordHashCost(config.passwordHashCost);
   const license = await LicenseService.open(db, config.dataDir, config.licenseIssuerKeys);
   await license.ensureLicense();
   const generatedAdminPassword = await ensureAdminUser(db, config.adminPassword);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { SERVICE_NAMES, type ServiceName } from '@arca/contracts';
+import { DEFAULT_PASSWORD_HASH_COST } from './core/passwords.js';
 
 /** Everything the server reads from its environment. See the README's configuration table. */
 export interface Config {
@@ -26,6 +27,8 @@ export interface Config {
    * directory user removed or disabled in the directory is refused once it has passed.
    */
   credentialsCacheMs: number;
+  /** scrypt's cost (N, a power of two) for the password hashes made from now on. */
+  passwordHashCost: number;
   /** Whether the Prometheus metrics are kept and answered at `/metrics`. */
   metricsEnabled: boolean;
   /** `/metrics` is open to anyone (a scrape inside a trusted network); else administrators or the scrape token. */
@@ -192,6 +195,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   return value;
 }
 
+function powerOfTwo(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const value = integer(env, name, fallback, min);
+  if (!Number.isInteger(Math.log2(value))) throw new Error(`${name} must be a power of two, got '${env[name]}'`);
+  return value;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -254,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     backupKeep: integer(env, 'ARCA_BACKUP_KEEP', 7, 1),
     nodeAddress: env.ARCA_NODE_ADDRESS || undefined,
     credentialsCacheMs: integer(env, 'ARCA_CREDENTIALS_CACHE_SECONDS', 60, 0) * 1000,
+    passwordHashCost: powerOfTwo(env, 'ARCA_PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, 1024),
     metricsEnabled: flag(env, 'ARCA_METRICS', true),
     metricsPublic: flag(env, 'ARCA_METRICS_PUBLIC', false),
     metricsToken: env.ARCA_METRICS_TOKEN || undefined,

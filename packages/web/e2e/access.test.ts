@@ -47,7 +47,6 @@ describe('access administration in the console', () => {
     await page.getByRole('button', { name: /New Group/ }).click();
     await page.getByLabel('Group name').fill('developers');
     await page.getByLabel('Description').fill('Build and deploy the apps');
-    await page.waitForTimeout(400);
     await screenshot(page, 'access-group-new');
     await page.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Edit developers' }).isVisible()).toBe(true);
@@ -150,7 +149,6 @@ describe('access administration in the console', () => {
     const secret = page.locator('code').filter({ hasText: /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/ });
     await expect.poll(() => secret.isVisible()).toBe(true);
     const token = (await secret.textContent())!;
-    await page.waitForTimeout(400);
     await screenshot(page, 'access-profile');
     expect(await seriousA11yViolations(page)).toEqual([]);
     const url = `${server.url}/artifactory/libs-local/org/acme/app/1.0/app-1.0.jar`;

@@ -94,7 +94,6 @@ describe('repositories and artifacts in the console', () => {
     // … and restore it from the trash can
     await page.goto(`${server.url}/ui/repos/tree/General/auto-trashcan/team-local/docs/notes.txt`);
     await page.getByText('team-local/docs/notes.txt').first().waitFor();
-    await page.waitForTimeout(400); // let the tree's expand animation finish for the screenshot
     await screenshot(page, 'trash-item');
     await page.getByRole('button', { name: 'Restore' }).click();
     await page.waitForURL('**/repos/tree/General/team-local/docs/notes.txt');
@@ -179,7 +178,6 @@ describe('repositories and artifacts in the console', () => {
     // today's used space (the chart fills in day by day), and where team-local's space goes
     await page.getByText(/^One sample so far \(\d{4}-\d{2}-\d{2}\)/).waitFor();
     await page.getByRole('cell', { name: 'docs/' }).waitFor();
-    await page.waitForTimeout(300);
     await screenshot(page, 'storage-summary');
   });
 

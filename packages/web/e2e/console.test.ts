@@ -137,7 +137,6 @@ describe('the console against a real server', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('You have unsaved changes. Leaving this page will discard changes.').waitFor();
     await dialog.getByRole('button', { name: 'Discard' }).waitFor();
-    await page.waitForTimeout(400); // let the opening animation finish for the screenshot
     await screenshot(page, 'unsaved-changes');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(page.url()).toContain('/license_management/licenses');

@@ -58,6 +58,8 @@ export async function startServer(
       ARCA_DATABASE_URL: '',
       // one process unless a test asks for more: in-process state (mail capture, progress) stays in reach
       ARCA_WORKERS: '1',
+      // the lowest scrypt cost: the suites sign in often (passwords.test.ts proves the default)
+      ARCA_PASSWORD_HASH_COST: '1024',
       ...(options.onboarding ? {} : { ARCA_ONBOARDING: 'false' }),
       ...env,
     },
@@ -125,7 +127,26 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
   };
 }
 
+/**
+ * Waits until nothing on the page moves: no animation running, nothing passing through Ant
+ * Design's motion classes (pages ask for reduced motion, so this is at once but for what a
+ * component moves itself). Gives up quietly after 10 s: what is judged then is what shows.
+ */
+export async function atRest(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document.getAnimations().every((a) => a.playState !== 'running') &&
+        !document.querySelector('[class*="-appear"], [class*="-enter"], [class*="-leave"]'),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+}
+
+/** A full-page screenshot under test-results/, once the page is at rest. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await atRest(page);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -180,16 +201,7 @@ export async function seriousA11yViolations(
 ): Promise<string[]> {
   // judged at rest, as a reader sees it: not under the pointer of the last click, no transition running
   await page.mouse.move(0, 0);
-  // (a dialog or menu being shown passes through motion classes before and after its animation runs)
-  await page
-    .waitForFunction(
-      () =>
-        document.getAnimations().every((a) => a.playState !== 'running') &&
-        !document.querySelector('[class*="-appear"], [class*="-enter"], [class*="-leave"]'),
-      undefined,
-      { timeout: 10_000 },
-    )
-    .catch(() => undefined);
+  await atRest(page);
   let axe = new AxeBuilder({ page });
   if (include) axe = axe.include(include);
   for (const selector of exclude) axe = axe.exclude(selector);

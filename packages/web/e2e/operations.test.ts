@@ -57,7 +57,6 @@ describe('operations in the console', () => {
     await page.locator('.ant-select-item-option[title="Access (users, tokens, audit)"]').click();
     await expect.poll(() => page.getByLabel('Contents of jfac-service.log').isVisible()).toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
     await screenshot(page, 'system-logs');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
@@ -75,7 +74,6 @@ describe('operations in the console', () => {
     await expect.poll(() => removeButton.isVisible(), { timeout: 15_000 }).toBe(true);
     // the running node offers no removal
     expect(await page.getByRole('button', { name: /^Remove node / }).count()).toBe(1);
-    await page.waitForTimeout(300);
     await screenshot(page, 'service-status-stopped-node');
     await removeButton.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
@@ -103,7 +101,6 @@ describe('operations in the console', () => {
     await dialog.getByLabel('Thread dumps', { exact: true }).fill('2');
     await dialog.getByLabel('Interval (seconds)', { exact: true }).fill('1');
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
     await screenshot(page, 'support-zone-create');
     await dialog.getByRole('button', { name: 'Create' }).click();
     // listed at once as being made, then ready (the list refreshes every 3 s while one is made)
@@ -112,7 +109,6 @@ describe('operations in the console', () => {
       .poll(() => page.locator('td').getByText('Ready', { exact: true }).isVisible(), { timeout: 20_000 })
       .toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
     await screenshot(page, 'support-zone');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -140,7 +136,6 @@ describe('operations in the console', () => {
     await expect.poll(() => page.getByRole('cell', { name: 'SQLite' }).isVisible(), { timeout: 20_000 }).toBe(true);
     await expect.poll(() => page.getByRole('button', { name: 'Back Up Now' }).isEnabled()).toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
     await screenshot(page, 'backups');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

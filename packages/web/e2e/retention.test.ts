@@ -65,7 +65,6 @@ describe('retention and archive in the console', () => {
     await expect.poll(() => page.locator('.ant-descriptions-item-content').first().textContent()).toBe('18');
     expect(await preview.getByText('archive-local/releases/v1/app-1.bin').isVisible()).toBe(true);
     expect(await preview.getByText('archive-local/releases/v0/app-0.bin').count()).toBe(0);
-    await page.waitForTimeout(300);
     await screenshot(page, 'retention-policy-editor');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -80,16 +79,13 @@ describe('retention and archive in the console', () => {
       .poll(() => page.getByRole('row', { name: /old-releases/ }).textContent(), { timeout: 20_000 })
       .toMatch(/Complete.*18 of 18/);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
     await screenshot(page, 'retention-policies');
 
     await page.getByRole('tab', { name: 'Executions' }).click();
     await page.getByRole('row', { name: /Archiving/ }).waitFor();
-    await page.waitForTimeout(300);
     await screenshot(page, 'retention-executions');
     await page.getByRole('button', { name: /Artifacts of the archiving run/ }).click();
     await page.getByRole('dialog').getByText('archive-local/releases/v1/app-1.bin').waitFor();
-    await page.waitForTimeout(300);
     await screenshot(page, 'retention-execution-items');
     await page.keyboard.press('Escape');
 
@@ -104,7 +100,6 @@ describe('retention and archive in the console', () => {
     await page.getByRole('button', { name: 'Restore archive-local/releases/v5/app-5.bin' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Restore to the original location').waitFor();
-    await page.waitForTimeout(300);
     await screenshot(page, 'archive-restore-dialog');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Restore' }).click();
@@ -129,7 +124,6 @@ describe('retention and archive in the console', () => {
     await page.goto(`${server.url}/ui/admin/artifactory/services/retention/cold_storage_monitoring`);
     await page.getByRole('heading', { name: 'Cold Storage' }).waitFor();
     await page.getByText('17', { exact: true }).first().waitFor();
-    await page.waitForTimeout(500);
     await screenshot(page, 'cold-storage');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

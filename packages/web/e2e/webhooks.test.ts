@@ -192,7 +192,6 @@ describe('webhooks against a real server', () => {
       await page.getByRole('button', { name: 'View delivery' }).first().click();
       await expect.poll(() => page.getByText('Attempt 1').isVisible()).toBe(true);
       await expect.poll(() => page.getByText('received').first().isVisible()).toBe(true);
-      await page.waitForTimeout(400);
       await screenshot(page, 'webhooks-delivery');
       await page.getByRole('dialog').getByRole('button', { name: 'Re-send' }).click();
       await expect

@@ -8,7 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import * as OTPAuth from 'otpauth';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import type { DbEngine } from '../db/database.js';
+import { migrateToLatest, openDatabase, type DbEngine } from '../db/database.js';
 import { createPostgresDatabase } from './postgres.js';
 
 export const ADMIN_PASSWORD = 'Adm1n-test-password';
@@ -25,10 +25,33 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a temporary data directory and a fresh database of the given engine. */
+/**
+ * A SQLite database file migrated to the latest schema, made once per test process and copied
+ * into each app's data directory instead of replaying every migration.
+ */
+let sqliteTemplate: Promise<string> | undefined;
+function migratedSqliteFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const { db } = openDatabase({ dataDir: dir });
+    try {
+      await migrateToLatest(db);
+    } finally {
+      // closing the last connection writes the log back into the file: one file to copy
+      await db.destroy();
+    }
+    return path.join(dir, 'arca.db');
+  })();
+  return sqliteTemplate;
+}
+
+/** The real app on a temporary data directory and a fresh database (of the latest schema) of the given engine. */
 export async function startTestApp(engine: DbEngine, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-test-'));
-  const pgDb = engine === 'postgres' ? await createPostgresDatabase() : undefined;
+  const pgDb = engine === 'postgres' ? await createPostgresDatabase({ migrated: true }) : undefined;
+  if (engine === 'sqlite' && !env.ARCA_DATABASE_URL)
+    fs.copyFileSync(await migratedSqliteFile(), path.join(dataDir, 'arca.db'));
   const config = loadConfig({
     ARCA_DATA_DIR: dataDir,
     ARCA_PORT: '0',
@@ -36,6 +59,8 @@ export async function startTestApp(engine: DbEngine, env: Record<string, string>
     ARCA_LOG_LEVEL: 'warn',
     ARCA_LOG_STDOUT: 'false',
     ARCA_WEB_DIR: path.join(dataDir, 'no-web'),
+    // the lowest scrypt cost: tests sign in thousands of times (passwords.test.ts proves the default)
+    ARCA_PASSWORD_HASH_COST: '1024',
     ...(pgDb ? { ARCA_DATABASE_URL: pgDb.url } : {}),
     ...env,
   });

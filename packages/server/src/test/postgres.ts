@@ -1,23 +1,73 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migrateToLatest, openDatabase } from '../db/database.js';
+import { migrations } from '../db/migrations/index.js';
 
-/** A fresh database on the test PostgreSQL server (`ARCA_TEST_DATABASE_URL`), and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.ARCA_TEST_DATABASE_URL!;
-  const name = `arca_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
+const adminUrl = () => process.env.ARCA_TEST_DATABASE_URL!;
+
+function urlOf(name: string): string {
+  const url = new URL(adminUrl());
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The name of a database migrated to the latest schema, made once per test server and schema (its
+ * name carries a digest of the migrations' names) and copied for each app instead of replaying
+ * every migration. Workers that ask at the same time wait for the one that makes it.
+ */
+let template: Promise<string> | undefined;
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const digest = createHash('sha256').update(Object.keys(migrations).join('\n')).digest('hex').slice(0, 12);
+    const name = `arca_template_${digest}`;
+    await asAdmin(async (client) => {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      try {
+        const known = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (known.rowCount) return;
+        const building = `${name}_building`;
+        await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        await client.query(`CREATE DATABASE ${building}`);
+        const { db } = openDatabase({ dataDir: '', databaseUrl: urlOf(building) });
+        try {
+          await migrateToLatest(db);
+        } finally {
+          await db.destroy();
+        }
+        await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+      }
+    });
+    return name;
+  })();
+  template.catch(() => (template = undefined));
+  return template;
+}
+
+/**
+ * A fresh database on the test PostgreSQL server (`ARCA_TEST_DATABASE_URL`), and how to drop it:
+ * empty, or (`migrated`) with the latest schema, copied from a template.
+ */
+export async function createPostgresDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `arca_test_${randomBytes(6).toString('hex')}`;
+  const from = options.migrated ? await migratedTemplate() : undefined;
+  await asAdmin((client) => client.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}` : ''}`));
   return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+    url: urlOf(name),
+    drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
