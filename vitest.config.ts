@@ -45,8 +45,9 @@ export default defineConfig({
           maxWorkers: Number(process.env.ARCA_TEST_BROWSER_WORKERS) || workers,
           // after the other projects when one Vitest run takes them all (npm test gives it a lane of its own)
           sequence: { groupOrder: 1 },
-          testTimeout: 180_000,
-          hookTimeout: 180_000,
+          // a stop for a hung test, not a measure: a browser file on a loaded machine can take minutes
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           expect: expectations,
         },
       },

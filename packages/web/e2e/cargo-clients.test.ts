@@ -113,7 +113,7 @@ beforeAll(async () => {
   // "crates.io": a crate published there with cargo
   const dep = crate('up_dep', '0.3.0', 'pub fn hello() -> &\'static str { "hello from up_dep 0.3.0" }\n');
   await cargo(['publish', '--registry', 'up', '--allow-dirty'], dep);
-}, 240_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

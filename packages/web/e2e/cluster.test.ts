@@ -92,7 +92,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         body: JSON.stringify({ rclass: 'local', packageType: 'npm' }),
       });
       expect(npmRepo.status).toBe(200);
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await proxy?.stop();

@@ -51,7 +51,7 @@ beforeAll(async () => {
     email: 'ci@example.com',
     password: 'Ci-bot-password-1',
   });
-}, 60_000);
+});
 afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();

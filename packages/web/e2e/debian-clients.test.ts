@@ -122,7 +122,7 @@ beforeAll(async () => {
   );
   // "the Debian mirror": a dependency there
   expect((await deploy(upstream, 'debian-public', buildDeb('up-tool', '2.0.0'), ADMIN)).status).toBe(201);
-}, 120_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

@@ -290,7 +290,7 @@ describe('the first hour in the console', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname !== '/ui/repos/tree/General/libs-local');
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 
   it('shows one clear not-found page with a way back for unknown repositories and users', async () => {
     const { page } = await admin();

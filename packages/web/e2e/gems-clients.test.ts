@@ -92,7 +92,7 @@ beforeAll(async () => {
   tokens.dev = await token(arca, DEV);
   tokens.reader = await token(arca, READER);
   await push(upstream, 'gems-public', buildGem('up_tool', '2.0.0'), tokens.upstream);
-}, 180_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

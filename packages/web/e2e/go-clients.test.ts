@@ -129,7 +129,7 @@ beforeAll(async () => {
   const admin = { user: 'admin', password: ADMIN_PASSWORD };
   expect(await publish(upstream, 'go-public', greet('v1.0.0'), admin)).toEqual([201, 201, 201]);
   expect(await publish(upstream, 'go-public', greet('v1.1.0'), admin)).toEqual([201, 201, 201]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await proxy?.stop();

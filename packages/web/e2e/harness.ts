@@ -69,7 +69,7 @@ export async function startServer(
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
@@ -78,7 +78,7 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in 30 s:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`server did not start in 120 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

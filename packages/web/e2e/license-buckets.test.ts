@@ -76,7 +76,7 @@ beforeAll(async () => {
     expect(registered.status).toBe(201);
   }
   ({ browser, close: closeBrowser } = await launchBrowser());
-}, 120_000);
+});
 afterAll(async () => {
   await closeBrowser?.();
   await Promise.all([management?.stop(), ...members.map((m) => m.stop())]);

@@ -114,7 +114,7 @@ beforeAll(async () => {
   writeSettings();
   // "Central": a library published there
   await deployFile(upstream, 'central', 'org.upstream:lib:2.0', 'upstream library 2.0');
-}, 180_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

@@ -85,7 +85,7 @@ beforeAll(async () => {
   );
   npmrc(pad, `${upstream.url}/artifactory/api/npm/public/`, token);
   await npm(['publish'], pad);
-}, 120_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

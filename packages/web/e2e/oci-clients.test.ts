@@ -94,7 +94,7 @@ beforeAll(async () => {
     },
     { platform: { architecture: 'arm64', os: 'linux' }, layers: [{ 'etc/hello': 'hello from arm64\n' }] },
   ]);
-}, 120_000);
+});
 
 afterAll(async () => {
   registry?.kill('SIGTERM');

@@ -48,7 +48,7 @@ beforeAll(async () => {
   await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
   ({ browser, close: closeBrowser } = await launchBrowser());
   ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 }));
-}, 120_000);
+});
 afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();

@@ -93,7 +93,7 @@ beforeAll(async () => {
   // "PyPI": a dependency published there with twine
   await twine(upstream, 'public', 'admin', ADMIN_PASSWORD, build('tiny-dep', '0.3.0'));
   await run('python3', ['-m', 'venv', venv], { cwd: home, env });
-}, 120_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

@@ -141,7 +141,7 @@ beforeAll(async () => {
     },
   );
   expect((await deploy(upstream, 'rpm-public', buildRpm('up-tool', '2.0.0'), ADMIN)).status).toBe(201);
-}, 180_000);
+});
 
 afterAll(async () => {
   await arca?.stop();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   await deploy('files/reports/other.txt', 'other');
   ({ browser, close: closeBrowser } = await launchBrowser());
   ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 }));
-}, 120_000);
+});
 afterAll(async () => {
   await closeBrowser?.();
   await server?.stop();

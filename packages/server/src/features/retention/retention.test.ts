@@ -266,6 +266,18 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
     await createRepo(t.app, 'age-local', { rclass: 'local' });
     for (const name of ['old-unused', 'old-used', 'new']) await put(t.app, `/artifactory/age-local/${name}.bin`, name);
     await t.app.inject({ url: '/artifactory/age-local/old-used.bin', headers: ADMIN_BASIC });
+    // downloads are counted in memory and written a moment later: once written, the clock below stays
+    await expect
+      .poll(async () => {
+        const row = await t.app.db
+          .selectFrom('items')
+          .select('download_count')
+          .where('repo_key', '=', 'age-local')
+          .where('name', '=', 'old-used.bin')
+          .executeTakeFirstOrThrow();
+        return Number(row.download_count);
+      })
+      .toBe(1);
     // the clock of these files: two deployed a year ago, one of them downloaded last week
     const yearAgo = Date.now() - 365 * 86_400_000;
     await t.app.db
