@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { mustRun } from './run.ts';
-import { lane, npm, root, runTests, vitestRun, type Step } from './test-lanes.ts';
+import { lane, npm, root, runTests, vitestRun } from './test-lanes.ts';
 
 /** Feature folders and formats whose browser tests are not named after them. */
 const BROWSER_FILES: Record<string, string[]> = {
@@ -107,12 +107,8 @@ await runTests(async () => {
     ]),
   ];
   if (browser.length > 0) {
-    const files: Step = vitestRun('browser', [
-      '--project',
-      'e2e',
-      ...browser.map((f) => `packages/web/e2e/${f}.test.ts`),
-    ]);
-    lanes.push(lane('browser', [files]));
+    const files = browser.map((f) => `packages/web/e2e/${f}.test.ts`);
+    lanes.push(lane('browser', [vitestRun('browser', ['--project', 'e2e', ...files])]));
   }
   return (await Promise.all(lanes)).every(Boolean);
 });
