@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
 import { HttpError } from '../../core/errors.js';
+import type { Db } from '../../db/database.js';
 import { MADE_FILES_KEPT_MS, madeStore, pruneMadeFiles, type MadeFile } from './artifacts.made-store.js';
 
 const files = (text: string) =>
@@ -76,6 +77,55 @@ describe.each(ENGINES)('files made once for every worker and node on %s', (engin
     expect((await impatient.get('view|2', async () => files('made twice'))).get('Packages')!.body.toString()).toBe(
       'two',
     );
+  });
+
+  /**
+   * The database as a process sees it when another process keeps a key's files just after this
+   * one first looked for them and found none (so the claim it takes next is free again).
+   */
+  const othersKeepAfterTheFirstLook = (others: () => Promise<unknown>): Db => {
+    let looked = false;
+    const wrap = <T extends object>(target: T, onMadeFiles: boolean): T =>
+      new Proxy(target, {
+        get(object, property) {
+          const value: unknown = Reflect.get(object, property);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            const out: unknown = value.apply(object, args);
+            if (property === 'execute' && onMadeFiles && !looked) {
+              looked = true;
+              return (out as Promise<unknown>).then(async (rows) => {
+                await others();
+                return rows;
+              });
+            }
+            const watched = onMadeFiles || (property === 'selectFrom' && args[0] === 'made_files');
+            return out && typeof out === 'object' && !(out instanceof Promise) ? wrap(out, watched) : out;
+          };
+        },
+      });
+    return wrap(t.app.db, false);
+  };
+
+  it('answers the files another process kept between its look and its claim, and makes nothing', async () => {
+    const a = process('node-a/1');
+    let madeByB = 0;
+    const b = madeStore({
+      db: othersKeepAfterTheFirstLook(() => a.get('view|6', async () => files('six'))),
+      binaries: t.app.binaries,
+      holder: 'node-b/1',
+      pollMs: 20,
+      busy,
+    });
+    const answered = await b.get('view|6', async () => {
+      madeByB += 1;
+      return files('made twice');
+    });
+    expect(madeByB).toBe(0);
+    expect(answered.get('Packages')!.body.toString()).toBe('six');
+    const kept = await t.app.db.selectFrom('made_files').select('name').where('made_key', '=', 'view|6').execute();
+    expect(kept.map((r) => r.name).sort()).toEqual(['Packages', 'Release']);
+    expect(await t.app.db.selectFrom('made_claims').selectAll().where('made_key', '=', 'view|6').execute()).toEqual([]);
   });
 
   it('gives the key to another process when the making fails, and to one whose holder stopped once its claim ran out', async () => {

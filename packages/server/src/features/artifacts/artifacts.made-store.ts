@@ -68,6 +68,10 @@ export function madeStore(options: MadeStoreOptions) {
     return row?.holder === holder;
   };
 
+  const release = async (key: string): Promise<void> => {
+    await db.deleteFrom('made_claims').where('made_key', '=', key).where('holder', '=', holder).execute();
+  };
+
   const keep = async (key: string, files: Map<string, MadeFile>): Promise<void> => {
     const now = Date.now();
     const written: { name: string; sha256: string; sha1: string; md5: string; size: number; type: string }[] = [];
@@ -100,16 +104,17 @@ export function madeStore(options: MadeStoreOptions) {
       if (found) return found;
       if (await claim(key)) {
         try {
+          // the claim may have been free because the files were kept between the look and the claim
+          const keptMeanwhile = await stored(key);
+          if (keptMeanwhile) {
+            await release(key);
+            return keptMeanwhile;
+          }
           const files = await build();
           await keep(key, files);
           return files;
         } catch (error) {
-          await db
-            .deleteFrom('made_claims')
-            .where('made_key', '=', key)
-            .where('holder', '=', holder)
-            .execute()
-            .catch(() => undefined);
+          await release(key).catch(() => undefined);
           throw error;
         }
       }
