@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import axe, { type AxeResults, type ElementContext } from 'axe-core';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../server/src/test/free-port.js';
@@ -193,7 +193,9 @@ export async function watchNotices(page: Page): Promise<string[]> {
 /**
  * Accessibility violations of serious or critical impact on the current page: within `include`
  * (a dialog) when given, leaving out the parts named by `exclude` (parts judged already, such as
- * the console's frame).
+ * the console's frame). axe-core runs in the page itself, put there once per document (and into
+ * each frame, so that it judges their contents too): every rule of its default set, only the
+ * violations gathered in full.
  */
 export async function seriousA11yViolations(
   page: Page,
@@ -202,13 +204,24 @@ export async function seriousA11yViolations(
   // judged at rest, as a reader sees it: not under the pointer of the last click, no transition running
   await page.mouse.move(0, 0);
   await atRest(page);
-  let axe = new AxeBuilder({ page });
-  if (include) axe = axe.include(include);
-  for (const selector of exclude) axe = axe.exclude(selector);
-  const result = await axe.analyze();
-  return result.violations
+  for (const frame of page.frames()) {
+    if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axe.source);
+  }
+  const context = include ? { include: [include], exclude } : { exclude };
+  const violations = await page.evaluate(async (context) => {
+    const { axe } = window as unknown as {
+      axe: { run(context: ElementContext, options: object): Promise<AxeResults> };
+    };
+    const result = await axe.run(context as ElementContext, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  }, context);
+  return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Clicks an entry of the dropdown menu on screen once the menu is at rest (a click while it slides in may be missed). */
