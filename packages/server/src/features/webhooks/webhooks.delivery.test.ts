@@ -357,6 +357,38 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
       await new Promise((resolve) => back.close(resolve));
     }
   });
+  it('does not deliver what happened before a subscription was made, however late the event is taken', async () => {
+    const before = Date.now() - 1;
+    await subscribe(
+      'from-now-on',
+      'repository',
+      ['created'],
+      { anyLocal: true },
+      { url: receiver.url('/from-now-on') },
+    );
+    const created = (createdAt: number): StoredEvent => ({
+      id: randomUUID(),
+      seq: 2_000_000,
+      type: 'repository.created',
+      repoKey: 'libs-local',
+      path: '',
+      payload: { rclass: 'local', packageType: 'generic' },
+      actor: 'admin',
+      createdAt,
+    });
+    // an event recorded before the subscription, taken by a consumer that lags behind; then one after it
+    const earlier = created(before);
+    const later = created(Date.now());
+    await dispatch(t.app, earlier);
+    await dispatch(t.app, later);
+    const rows = await t.app.db
+      .selectFrom('webhook_deliveries')
+      .select('event_id')
+      .where('webhook_key', '=', 'from-now-on')
+      .execute();
+    expect(rows).toEqual([{ event_id: later.id }]);
+  });
+
   it('matches an event against the subscriptions as the database holds them, on a node whose cache lags', async () => {
     // another node of the deployment, on the same database
     const other = await startTestApp(engine, {

@@ -107,7 +107,8 @@ export function matches(hook: WebhookRow, described: DomainEvent): boolean {
 /**
  * Turns an event into deliveries: one per matching enabled subscription, handler and domain event
  * (a property change of two keys is two), each with its body made now, so that every attempt
- * sends the same bytes. Applying an event twice (a crash before it was marked done) adds nothing.
+ * sends the same bytes. Applying an event twice (a crash before it was marked done) adds nothing;
+ * an event older than a subscription is not the subscription's, even when it is taken after it.
  */
 export async function dispatch(app: FastifyInstance, event: StoredEvent): Promise<number> {
   const hooks = await currentWebhooks(app.db);
@@ -118,6 +119,8 @@ export async function dispatch(app: FastifyInstance, event: StoredEvent): Promis
   described.forEach((d, index) => {
     const eventId = index === 0 ? event.id : `${event.id}-${index}`;
     for (const hook of hooks) {
+      // a subscription hears what happens from its making on, however late an event is taken
+      if (event.createdAt < Number(hook.created_at)) continue;
       if (hook.domain !== d.domain || !(JSON.parse(hook.event_types) as string[]).includes(d.eventType)) continue;
       if (!matches(hook, d)) continue;
       const handlers = JSON.parse(hook.handlers) as { url: string }[];
