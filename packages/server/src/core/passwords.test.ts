@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { startTestApp } from '../test/harness.js';
 import { DEFAULT_PASSWORD_HASH_COST, hashPassword, setPasswordHashCost, verifyPassword } from './passwords.js';
 
 describe('password hashes', () => {
+  // the cost is the process's: an app started earlier in this process set its own
+  beforeEach(() => setPasswordHashCost(DEFAULT_PASSWORD_HASH_COST));
   afterEach(() => setPasswordHashCost(DEFAULT_PASSWORD_HASH_COST));
 
   it('are made with scrypt at the cost set, and verified at the cost each was made with', async () => {
