@@ -30,9 +30,6 @@ export default defineConfig({
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',
           maxWorkers: workers,
-          // the files of a worker share its modules: the server's code is imported once per worker,
-          // not once per file (each file starts its own apps; what a module keeps is keyed by app or database)
-          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           expect: expectations,

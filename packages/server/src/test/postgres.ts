@@ -65,7 +65,15 @@ export async function createPostgresDatabase(
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `arca_test_${randomBytes(6).toString('hex')}`;
   const from = options.migrated ? await migratedTemplate() : undefined;
-  await asAdmin((client) => client.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}` : ''}`));
+  await asAdmin(async (client) => {
+    // PostgreSQL 15 copies a template through its write-ahead log unless told to copy the files
+    // (a checkpoint, then a copy): four times faster for a test database, which no replica follows
+    const version = Number(
+      (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0]!.v,
+    );
+    const strategy = from && version >= 150000 ? ' STRATEGY FILE_COPY' : '';
+    await client.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}${strategy}` : ''}`);
+  });
   return {
     url: urlOf(name),
     drop: () => asAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
