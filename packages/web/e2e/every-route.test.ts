@@ -10,7 +10,7 @@ import {
   startServer,
   type RunningServer,
 } from './harness';
-import { openInConsole, openablePaths, settled } from './route-walk';
+import { openInConsole, openablePaths, settled, trackRequests } from './route-walk';
 
 let server: RunningServer;
 let browser: Browser;
@@ -83,6 +83,7 @@ describe('every page and dialog of the console', () => {
   it('has one h1 on every route, and no serious accessibility finding on any route or dialog, as an administrator', async () => {
     const { page } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
     await page.waitForURL('**/ui/overview');
+    await trackRequests(page);
     const findings: string[] = [];
     const dialogs: string[] = [];
     const framesJudged = new Set<string>();

@@ -50,16 +50,44 @@ export async function openInConsole(page: Page, path: string): Promise<void> {
 }
 
 /**
+ * Counts the page's requests in flight (`arcaInFlight`), in this document and in those it loads
+ * next, so that `settled` knows when its data has arrived even where nothing on screen says it
+ * is loading (a list that asks for its rows once its code is there).
+ */
+export async function trackRequests(page: Page): Promise<void> {
+  const install = () => {
+    const state = window as unknown as { arcaInFlight?: number };
+    if (state.arcaInFlight !== undefined) return;
+    state.arcaInFlight = 0;
+    const original = window.fetch.bind(window);
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      state.arcaInFlight! += 1;
+      try {
+        return await original(...args);
+      } finally {
+        state.arcaInFlight! -= 1;
+      }
+    };
+  };
+  await page.addInitScript(install);
+  await page.evaluate(install);
+}
+
+/**
  * Waits until the page has settled: its code and its data arrived (no loading bar, skeleton or
- * spinner) and nothing changed that for 300 ms from now. False when it has not within 15 s.
+ * spinner, no request in flight where `trackRequests` counts them) and nothing changed that for
+ * 300 ms from now. False when it has not within 15 s.
  */
 export async function settled(page: Page): Promise<boolean> {
   await page.evaluate(() => ((window as unknown as { settledSince?: number }).settledSince = undefined));
   return page
     .waitForFunction(
       () => {
-        const state = window as unknown as { settledSince?: number };
-        if (document.querySelector('.arca-loading-bar, .ant-skeleton, .ant-spin-spinning')) {
+        const state = window as unknown as { settledSince?: number; arcaInFlight?: number };
+        if (
+          (state.arcaInFlight ?? 0) > 0 ||
+          document.querySelector('.arca-loading-bar, .ant-skeleton, .ant-spin-spinning')
+        ) {
           state.settledSince = undefined;
           return false;
         }
