@@ -492,7 +492,12 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         // node 3 as a service manager runs it: two workers, its own process group
         await nodes[2]!.stop();
         nodes[2] = undefined;
-        const stopped = await startServer({ ...nodeEnv(2), ARCA_WORKERS: '2' }, { processGroup: true });
+        // a grace period longer than any wait of this test: the node must outlast the slow client because
+        // the download is in flight, never because the test happened to be quick
+        const stopped = await startServer(
+          { ...nodeEnv(2), ARCA_WORKERS: '2', ARCA_STOP_GRACE_SECONDS: '600' },
+          { processGroup: true },
+        );
         nodes[2] = stopped;
         const received: Buffer[] = [];
         let length = 0;
@@ -552,7 +557,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         // the others serve every request meanwhile
         for (let i = 0; i < 12; i++) {
           const ping = await fetch(`${proxy.url}/artifactory/api/system/ping`);
-          expect(ping.status).toBe(200);
+          expect(ping.status, proxy.errorLog()).toBe(200);
         }
         expect(stopped.process.exitCode).toBeNull();
 

@@ -242,9 +242,11 @@ export async function chooseOption(page: Page, select: Locator, text: string): P
     '.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])',
   );
   await list.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
-  // a single select closes on its own; one that stays open (a multiple one) takes an Escape itself.
-  // An Escape sent to a select already closed would travel on and close the dialog around it
-  if ((await select.getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
+  // a single select closes on its own; a multiple one stays open and takes an Escape. Whether to send
+  // it follows from the kind of select, not from its state read at a moment: an Escape that arrives
+  // once the list has closed would travel on and close the dialog around it
+  if ((await root.getAttribute('class'))?.split(/\s+/).includes('ant-select-multiple'))
+    await page.keyboard.press('Escape');
   // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
   await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
 }
@@ -340,7 +342,7 @@ export function selfSignedCertificate(dir: string): { cert: string; key: string 
 export async function startNginx(
   ports: number[],
   options: { tls?: { cert: string; key: string } } = {},
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; errorLog(): string; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-nginx-'));
   const port = await freePort();
   const { tls } = options;
@@ -359,7 +361,7 @@ export async function startNginx(
     .replace(/listen \[::\]:80;/, '');
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
-    `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nworker_processes 1;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n${site}\n}\n`,
+    `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nworker_processes 1;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  fastcgi_temp_path ${dir}/fastcgi;\n  uwsgi_temp_path ${dir}/uwsgi;\n  scgi_temp_path ${dir}/scgi;\n${site}\n}\n`,
   );
   const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir, '-g', 'daemon off;'], {
     stdio: 'ignore',
@@ -381,6 +383,8 @@ export async function startNginx(
   }
   return {
     url,
+    /** What nginx logged about its upstreams (why it answered 502, for one). */
+    errorLog: () => fs.readFileSync(path.join(dir, 'error.log'), 'utf8'),
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
