@@ -10,6 +10,7 @@ import {
   type StoredEvent,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
+import { isPostgres } from '../../db/dialect.js';
 import { onEventWriting, recordAudit, type ChangeActor } from '../../core/changes.js';
 import { onConfigChanged } from '../../core/config-cache.js';
 import { HttpError, conflict } from '../../core/errors.js';
@@ -64,13 +65,9 @@ interface Clock {
   base_origin: string;
 }
 
-async function clockOf(db: Db, type: string, name: string): Promise<Clock> {
-  const row = await db
-    .selectFrom('federation_clocks')
-    .selectAll()
-    .where('entity_type', '=', type)
-    .where('name', '=', name)
-    .executeTakeFirst();
+async function clockOf(db: Db, type: string, name: string, options: { lock?: boolean } = {}): Promise<Clock> {
+  const query = db.selectFrom('federation_clocks').selectAll().where('entity_type', '=', type).where('name', '=', name);
+  const row = await (options.lock && isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
   return row
     ? { clock: Number(row.clock), origin: row.origin, base_clock: Number(row.base_clock), base_origin: row.base_origin }
     : { clock: 0, origin: '', base_clock: 0, base_origin: '' };
@@ -328,11 +325,31 @@ export async function applyVersions(
       continue;
     }
     let changed: string[] = [];
+    // a local change of the entity may commit while this transaction decides (PostgreSQL runs them
+    // side by side): its clock is read again once this transaction holds the entity's rows, and
+    // the decision is made afresh when it moved, so that neither change overwrites the other's clock
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const tally = await applyOne(version, (names) => (changed = names));
+        result.applied += tally.applied;
+        result.stale += tally.stale;
+        result.conflicts += tally.conflicts;
+        break;
+      } catch (error) {
+        if (!(error instanceof ChangedMeanwhile) || attempt >= 5) throw error;
+      }
+    }
+    afterApply(changed);
+  }
+  return result;
+
+  async function applyOne(version: EntityVersion, setChanged: (names: string[]) => void) {
+    const tally = { applied: 0, stale: 0, conflicts: 0 };
     await app.db.transaction().execute(async (trx) => {
       const local = await clockOf(trx, version.type, version.name);
       const same = version.clock === local.clock && version.origin === local.origin;
       if (same) {
-        result.stale++;
+        tally.stale++;
         return;
       }
       const newer = version.clock > local.clock || (version.clock === local.clock && version.origin > local.origin);
@@ -343,7 +360,7 @@ export async function applyVersions(
         (version.base_clock !== local.clock || version.base_origin !== local.origin) &&
         (local.base_clock !== version.clock || local.base_origin !== version.origin);
       if (concurrent) {
-        result.conflicts++;
+        tally.conflicts++;
         await trx
           .insertInto('federation_conflicts')
           .values({
@@ -359,10 +376,13 @@ export async function applyVersions(
           .execute();
       }
       if (!newer) {
-        if (!concurrent) result.stale++;
+        if (!concurrent) tally.stale++;
         return;
       }
-      changed = await applyState(trx, version, actor);
+      const changed = await applyState(trx, version, actor);
+      const held = await clockOf(trx, version.type, version.name, { lock: true });
+      if (held.clock !== local.clock || held.origin !== local.origin) throw new ChangedMeanwhile();
+      setChanged(changed);
       const { clock, origin: from, base_clock, base_origin } = version;
       await putClock(
         trx,
@@ -371,12 +391,14 @@ export async function applyVersions(
         { clock, origin: from, base_clock, base_origin },
         version.data === null,
       );
-      result.applied++;
+      tally.applied++;
     });
-    afterApply(changed);
+    return tally;
   }
-  return result;
 }
+
+/** The entity's clock moved while a version of it was being applied: the decision is made again. */
+class ChangedMeanwhile extends Error {}
 
 /**
  * Sends every entity this member federates to each peer (a full re-sync); answers what failed per
