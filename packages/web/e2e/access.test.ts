@@ -37,12 +37,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const signedIn = (user = 'admin', password = ADMIN_PASSWORD) => signIn(browser, server.url, user, password);
+/** Signed in as `user`, on the console's page at `at` (the landing page unless told). */
+const signedIn = (user = 'admin', password = ADMIN_PASSWORD, at?: string) =>
+  signIn(browser, server.url, user, password, { at });
 
 describe('access administration in the console', () => {
   it('creates a group, a user in it and a permission target, and the user then reads only what it grants', async () => {
-    const { page, problems } = await signedIn();
-    await page.goto(`${server.url}/ui/admin/management/groups`);
+    const { page, problems } = await signedIn('admin', ADMIN_PASSWORD, '/admin/management/groups');
     await expect.poll(() => page.getByText('No groups yet').isVisible()).toBe(true);
     await page.getByRole('button', { name: /New Group/ }).click();
     await page.getByLabel('Group name').fill('developers');
@@ -115,8 +116,7 @@ describe('access administration in the console', () => {
   });
 
   it('saves security settings and shows every change in the audit trail', async () => {
-    const { page, problems } = await signedIn();
-    await page.goto(`${server.url}/ui/admin/artifactory/security/general`);
+    const { page, problems } = await signedIn('admin', ADMIN_PASSWORD, '/admin/artifactory/security/general');
     await page.getByLabel('Allow anonymous access').click();
     await page.getByLabel('Minimum length').fill('10');
     await screenshot(page, 'access-security-settings');
@@ -163,8 +163,7 @@ describe('access administration in the console', () => {
   });
 
   it('lets an administrator set up a project and its project admin manage the members', async () => {
-    const { page, problems } = await signedIn();
-    await page.goto(`${server.url}/ui/admin/projects`);
+    const { page, problems } = await signedIn('admin', ADMIN_PASSWORD, '/admin/projects');
     await page.getByRole('button', { name: /New Project/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Display name').fill('Web Shop');
@@ -229,8 +228,7 @@ describe('access administration in the console', () => {
       body: JSON.stringify({ email: 'outsider@example.com', password: 'Outsider-pass-1' }),
     });
     expect(created.status).toBeLessThan(300);
-    const outsider = await signedIn('outsider', 'Outsider-pass-1');
-    await outsider.page.goto(`${server.url}/ui/projects/webshop/members`);
+    const outsider = await signedIn('outsider', 'Outsider-pass-1', '/projects/webshop/members');
     await outsider.page.waitForURL('**/ui/authorization');
     await outsider.page.getByText('Only the administrators of project webshop may open its settings.').waitFor();
     expect(await outsider.page.getByRole('cell', { name: 'dev1', exact: true }).count()).toBe(0);

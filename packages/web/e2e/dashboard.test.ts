@@ -57,8 +57,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function admins(viewport?: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
-  return signIn(browser, server.url, 'admin', ADMIN_PASSWORD, viewport);
+/** Signed in as the administrator, on the console's page at `at` (the landing page unless told). */
+async function admins(
+  at?: string,
+  viewport?: { width: number; height: number },
+): Promise<{ page: Page; problems: string[] }> {
+  return signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { at, viewport });
 }
 
 describe('the overview and access tokens', () => {
@@ -107,8 +111,7 @@ describe('the overview and access tokens', () => {
   });
 
   it('generates a refreshable token for another user, shown once, and filters the list', async () => {
-    const { page, problems } = await admins();
-    await page.goto(`${server.url}/ui/admin/management/access_tokens`);
+    const { page, problems } = await admins('/admin/management/access_tokens');
     await page.getByRole('button', { name: 'Generate Token' }).click();
     const dialog = page.getByRole('dialog', { name: 'Generate Access Token' });
     // an option clicked while the list still slides in is missed: chooseOption waits for the list at rest
@@ -215,8 +218,7 @@ describe('the overview and access tokens', () => {
   });
 
   it('counts repositories alike on Storage Summary and Repositories', async () => {
-    const { page } = await admins();
-    await page.goto(`${server.url}/ui/admin/repositories`);
+    const { page } = await admins('/admin/repositories');
     await page.getByText('All (3)').waitFor();
     await page.goto(`${server.url}/ui/admin/monitoring/storage-summary`);
     await page.getByText('3 repositories', { exact: true }).waitFor();
@@ -224,7 +226,7 @@ describe('the overview and access tokens', () => {
   });
 
   it('keeps the overview and lists usable at 1024 px', async () => {
-    const { page } = await admins({ width: 1024, height: 768 });
+    const { page } = await admins(undefined, { width: 1024, height: 768 });
     await page.waitForURL('**/ui/overview');
     await page.getByText('app-1.1.zip').first().waitFor();
     // the sidebar folds to its icons, the search keeps a usable width

@@ -28,16 +28,18 @@ afterAll(async () => {
 describe('platform deployments', () => {
   it('pairs a deployment with a token made on it, shows its status and tests it', async () => {
     // the member's administrator makes a pairing token
-    const memberSession = await signIn(browser, member.url, 'admin', ADMIN_PASSWORD);
-    await memberSession.page.goto(`${member.url}/ui/admin/mission_control/platform_units`);
+    const memberSession = await signIn(browser, member.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/mission_control/platform_units',
+    });
     await memberSession.page.getByText('No deployments yet.', { exact: false }).waitFor();
     await memberSession.page.getByRole('button', { name: 'Generate Pairing Token' }).click();
     const token = (await memberSession.page.locator('code').filter({ hasText: 'arcapair_' }).textContent())!.trim();
     expect(token).toMatch(/^arcapair_/);
     await memberSession.page.context().close();
 
-    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${management.url}/ui/admin/mission_control/platform_units`);
+    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/mission_control/platform_units',
+    });
     await page.getByRole('button', { name: 'Add Deployment' }).click();
     await page.waitForURL('**/platform_units/add');
     await page.getByLabel('Name', { exact: true }).fill('member-eu');
@@ -75,8 +77,9 @@ describe('platform deployments', () => {
     });
     expect(registered.status).toBe(201);
     const { id } = (await registered.json()) as { id: string };
-    const { page } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${management.url}/ui/admin/mission_control/platform_units/${id}`);
+    const { page } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD, {
+      at: `/admin/mission_control/platform_units/${id}`,
+    });
     await page.getByRole('heading', { name: 'Edit member-moving' }).waitFor();
     // the same address asks for nothing more
     expect(await page.locator('input#pairing_token').count()).toBe(0);

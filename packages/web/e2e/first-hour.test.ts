@@ -55,8 +55,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const admin = (viewport?: { width: number; height: number }) =>
-  signIn(browser, server.url, 'admin', ADMIN_PASSWORD, viewport);
+/** Signed in as the administrator, on the console's page at `at` (the landing page unless told). */
+const admin = (at?: string, viewport?: { width: number; height: number }) =>
+  signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { at, viewport });
 
 async function open(page: Page, path: string) {
   await page.goto(`${server.url}/ui${path}`);
@@ -64,8 +65,9 @@ async function open(page: Page, path: string) {
 
 describe('the first hour in the console', () => {
   it('shows a read-only user the actions it may not take as disabled, with the reason, and no errors', async () => {
-    const { page, problems } = await signIn(browser, server.url, 'reader', READER_PASSWORD);
-    await open(page, '/repos/tree/General/libs-local/docs/guide-1.txt');
+    const { page, problems } = await signIn(browser, server.url, 'reader', READER_PASSWORD, {
+      at: '/repos/tree/General/libs-local/docs/guide-1.txt',
+    });
     await page.getByRole('button', { name: /Download/ }).waitFor();
     const reason = "You do not have delete permission on 'libs-local/docs/guide-1.txt'.";
     await expect.poll(() => page.getByRole('button', { name: /^delete Delete$/ }).isDisabled()).toBe(true);
@@ -88,8 +90,7 @@ describe('the first hour in the console', () => {
   });
 
   it('copies a folder only to fitting repositories, shows the conflicts of a dry run and reports what it did', async () => {
-    const { page, problems } = await admin();
-    await open(page, '/repos/tree/General/libs-local/docs');
+    const { page, problems } = await admin('/repos/tree/General/libs-local/docs');
     await page.getByRole('button', { name: /^copy Copy$/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Target repository').click();
@@ -134,8 +135,7 @@ describe('the first hour in the console', () => {
   });
 
   it('offers readable Set Me Up snippets with copy buttons and fills in a generated token', async () => {
-    const { page, problems } = await admin();
-    await open(page, '/repos/tree/General/libs-local');
+    const { page, problems } = await admin('/repos/tree/General/libs-local');
     await page.getByRole('button', { name: /Set Me Up/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('<PASSWORD>').first().waitFor();
@@ -162,8 +162,7 @@ describe('the first hour in the console', () => {
     });
     const wrong = { authorization: `Basic ${Buffer.from('locked1:wrong').toString('base64')}` };
     for (let i = 0; i < 5; i++) await rest('GET', '/artifactory/api/repositories', undefined, wrong);
-    const { page, problems } = await admin();
-    await open(page, '/admin/management/users');
+    const { page, problems } = await admin('/admin/management/users');
     await page.getByText(/Locked until/).waitFor();
     await page.getByText('1 user is locked after too many failed sign-ins').waitFor();
     await page.getByLabel('Select locked1').check();
@@ -180,8 +179,7 @@ describe('the first hour in the console', () => {
   it('deletes a repository with its content after the key is typed, with progress, and audits it', async () => {
     await repo('old-local', { rclass: 'local' });
     for (let i = 0; i < 5; i++) await rest('PUT', `/artifactory/old-local/f${i}.bin`, 'x'.repeat(100));
-    const { page, problems } = await admin();
-    await open(page, '/admin/repositories');
+    const { page, problems } = await admin('/admin/repositories');
     await page.getByRole('button', { name: 'Delete old-local' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('5 files, 500 B, are deleted for good').waitFor();
@@ -212,8 +210,7 @@ describe('the first hour in the console', () => {
       { projectKey: 'shop', repositories: ['release-local'] },
       { ...adminAuth, 'x-requested-with': 'XMLHttpRequest' },
     );
-    const { page, problems } = await admin();
-    await open(page, '/repos/tree/General/');
+    const { page, problems } = await admin('/repos/tree/General/');
     await page.getByRole('tree').getByText('libs-local').waitFor();
     await chooseOption(page, page.getByRole('combobox', { name: 'Project', exact: true }), 'Shop');
     // the user stays where he was (the tree), which now shows the project's repositories; the
@@ -233,8 +230,7 @@ describe('the first hour in the console', () => {
 
   it('fits the repositories page at 1024 and 768 px with the actions and the title in view', async () => {
     for (const width of [1024, 768]) {
-      const { page } = await admin({ width, height: 800 });
-      await open(page, '/admin/repositories');
+      const { page } = await admin('/admin/repositories', { width, height: 800 });
       await page.getByRole('button', { name: 'Delete libs-local' }).waitFor();
       const [scroll, client] = await page.evaluate(() => [
         document.documentElement.scrollWidth,
@@ -296,8 +292,7 @@ describe('the first hour in the console', () => {
   });
 
   it('shows one clear not-found page with a way back for unknown repositories and users', async () => {
-    const { page } = await admin();
-    await open(page, '/admin/repositories/edit/nope');
+    const { page } = await admin('/admin/repositories/edit/nope');
     await page.getByRole('heading', { level: 1, name: "Repository 'nope' was not found" }).waitFor();
     await page.getByRole('button', { name: 'Back to Repositories' }).click();
     await page.waitForURL('**/admin/repositories');
@@ -308,8 +303,7 @@ describe('the first hour in the console', () => {
   });
 
   it('asks before signing out when an invitation link is opened while signed in', async () => {
-    const { page } = await admin();
-    await open(page, '/login/invitation?token=whatever');
+    const { page } = await admin('/login/invitation?token=whatever');
     await page.getByText('You are signed in as admin').waitFor();
     await page.getByRole('button', { name: 'Stay signed in as admin' }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));

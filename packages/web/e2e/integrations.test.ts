@@ -194,8 +194,7 @@ describe('integrations', () => {
     const account = { user: 'octo-dev', token: 'ghp_e2e0123456789TOKEN' };
     const double = await startVcsDouble(account);
     try {
-      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-      await page.goto(`${server.url}/ui/integrations`);
+      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { at: '/integrations' });
       await page.getByRole('region', { name: 'Source control' }).waitFor();
       await page.getByRole('region', { name: 'Developer Tools' }).waitFor();
       await screenshot(page, 'integrations-empty');
@@ -283,8 +282,7 @@ describe('integrations', () => {
   });
 
   it("sets up the CLI with the user's API key after the password is confirmed", async () => {
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/integrations`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { at: '/integrations' });
     await page.getByRole('button', { name: 'Set up JFrog CLI' }).click();
     const modal = page.getByRole('dialog', { name: 'Set up JFrog CLI' });
     await modal.getByLabel('Current password').fill(ADMIN_PASSWORD);

@@ -85,8 +85,9 @@ afterAll(async () => {
 
 describe('license buckets', () => {
   it('adds a bucket, attaches its licenses to two deployments, reports, splits and deletes', async () => {
-    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${management.url}/ui/admin/license_management/license_buckets`);
+    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/license_management/license_buckets',
+    });
     await page.getByText('No license buckets yet').waitFor();
     await screenshot(page, 'license-buckets-empty');
 
@@ -142,8 +143,9 @@ describe('license buckets', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // the sites show the license in their footer and licenses page
-    const site = await signIn(browser, members[0]!.url, 'admin', ADMIN_PASSWORD);
-    await site.page.goto(`${members[0]!.url}/ui/admin/license_management/licenses`);
+    const site = await signIn(browser, members[0]!.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/license_management/licenses',
+    });
     await site.page.getByTestId('footer-license').getByText('Enterprise license, licensed to Acme').waitFor();
     await site.page.getByText('2 (one per node, from a license bucket)').waitFor();
     await screenshot(site.page, 'license-buckets-site-licenses');

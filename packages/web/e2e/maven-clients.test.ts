@@ -210,7 +210,9 @@ describe('mvn against Arca', () => {
   it('shows the deployed artifact on the Packages pages with its coordinates', async () => {
     const { browser, close } = await launchBrowser();
     try {
-      const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
+      const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+        viewport: { width: 1400, height: 900 },
+      });
       const versions = await openCataloguedPackage(page, arca.url, 'org.acme:demo');
       expect(await versions.allTextContents()).toEqual(['1.1-SNAPSHOT', '1.0']);
       await versions.last().click();

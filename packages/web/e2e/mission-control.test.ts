@@ -59,8 +59,9 @@ afterAll(async () => {
 
 describe('mission control', () => {
   it('runs the federation wizard, and a user made here can then sign in on the member', async () => {
-    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${management.url}/ui/admin/mission_control/access_federation`);
+    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/mission_control/access_federation',
+    });
     await page.getByText('No federation yet.', { exact: false }).waitFor();
     await screenshot(page, 'access-federation-empty');
     await page.getByRole('button', { name: 'New Full Mesh' }).click();
@@ -126,8 +127,9 @@ describe('mission control', () => {
   });
 
   it('creates a replication, runs it and watches its history, and draws the fleet', async () => {
-    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${management.url}/ui/admin/mission_control/replications`);
+    const { page, problems } = await signIn(browser, management.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/mission_control/replications',
+    });
     await page.getByText('No replication yet.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'New Replication' }).click();
     const dialog = page.getByRole('dialog');

@@ -210,7 +210,9 @@ describe('skopeo against Arca', () => {
   it('shows the pushed image on the Packages pages with its tags and layers', async () => {
     const { browser, close } = await launchBrowser();
     try {
-      const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 });
+      const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+        viewport: { width: 1400, height: 900 },
+      });
       const versions = await openCataloguedPackage(page, arca.url, 'team/app');
       expect(await versions.allTextContents()).toEqual(['1.0']);
       // the package page pulls by registry host and repository too, and says which tag is newest

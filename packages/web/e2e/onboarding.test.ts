@@ -136,8 +136,9 @@ describe('first run', () => {
 
 describe('settings pages', () => {
   it('names the server in titles, shows an uploaded logo, writes the nginx configuration and keeps proxies', async () => {
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/admin/configuration/general`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/configuration/general',
+    });
     await page.getByRole('heading', { name: 'General Settings' }).waitFor();
     await page.getByLabel('Server name', { exact: true }).fill('Acme Artifacts');
     await page.getByLabel('Date format').click();
@@ -267,8 +268,7 @@ describe('help, teasers and the playground', () => {
   it('reads the guides in the Education Center and explains the services Arca does not run', async () => {
     // whatever ran before: this administrator has seen Getting Started, so that / leads to the overview
     expect((await consoleCall('PUT', 'ui/userCustomData/gettingStartedSeen', { value: true })).status).toBe(204);
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/education-center`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, { at: '/education-center' });
     await page.getByRole('heading', { name: 'Education Center' }).waitFor();
     await page.getByLabel('Arca guide').getByRole('heading', { name: 'Arca', exact: true }).waitFor();
     await page.getByRole('menuitem', { name: 'Deployment guide' }).click();
@@ -299,8 +299,7 @@ describe('help, teasers and the playground', () => {
   it('opens the template and the demo playground when the tested-feature flag is on', async () => {
     const playground = await startServer({ ARCA_TESTED_FEATURES: 'true' });
     try {
-      const { page, problems } = await signIn(browser, playground.url, 'admin', ADMIN_PASSWORD);
-      await page.goto(`${playground.url}/ui/template`);
+      const { page, problems } = await signIn(browser, playground.url, 'admin', ADMIN_PASSWORD, { at: '/template' });
       await page.getByRole('heading', { name: 'Page template' }).waitFor();
       await page.getByText('No things yet. Create one to see it here.').waitFor();
       await screenshot(page, 'template');
@@ -322,8 +321,9 @@ describe('help, teasers and the playground', () => {
 
 describe('keys management', () => {
   it('generates a GPG key pair, verifies it and shows the keys that sign repository metadata', async () => {
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/admin/artifactory/security/keys_management`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/artifactory/security/keys_management',
+    });
     await page.getByRole('heading', { name: 'Keys Management' }).waitFor();
     await page.getByText('No key pairs yet.').waitFor();
     await page.getByRole('button', { name: 'Add Key Pair' }).click();

@@ -24,8 +24,9 @@ describe('operations in the console', () => {
   });
 
   it('shows a node’s live log, a line appearing after an action, with pause and resume', async () => {
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/admin/monitoring/system_logs`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/monitoring/system_logs',
+    });
     await page.getByRole('heading', { name: 'System Logs' }).waitFor();
     await page.getByLabel('File', { exact: true }).click();
     await page.locator('.ant-select-item-option[title="jfrt-request.log"]').click();
@@ -67,8 +68,9 @@ describe('operations in the console', () => {
     const second = await startServer({}, { dataDir: server.dataDir });
     const port = new URL(second.url).port;
     await second.stop();
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/admin/monitoring/service-status`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/monitoring/service-status',
+    });
     await page.getByRole('heading', { name: 'Service Status' }).waitFor();
     const removeButton = page.getByRole('button', { name: new RegExp(`^Remove node .*-${port}$`) });
     await expect.poll(() => removeButton.isVisible(), { timeout: 15_000 }).toBe(true);
@@ -84,8 +86,9 @@ describe('operations in the console', () => {
   });
 
   it('creates a support bundle, shows it being made, then downloads its zip', async () => {
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/admin/support-zone`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/support-zone',
+    });
     await page.getByRole('heading', { name: 'Support Zone' }).waitFor();
     // the list is fetched again after the deletion: a loaded machine takes more than the default second
     await expect.poll(() => page.getByText(/No support bundles yet/).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -128,8 +131,9 @@ describe('operations in the console', () => {
   });
 
   it('backs the deployment up from the Backups page and lists the backup', async () => {
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/admin/configuration/backups`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/configuration/backups',
+    });
     await page.getByRole('heading', { name: 'Backups' }).waitFor();
     await expect.poll(() => page.getByText(/No backup yet/).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Back Up Now' }).click();

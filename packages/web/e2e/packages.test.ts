@@ -47,7 +47,9 @@ beforeAll(async () => {
   server = await startServer();
   await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
   ({ browser, close: closeBrowser } = await launchBrowser());
-  ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, { width: 1400, height: 900 }));
+  ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+    viewport: { width: 1400, height: 900 },
+  }));
 });
 afterAll(async () => {
   await closeBrowser?.();

@@ -42,8 +42,9 @@ describe('retention and archive in the console', () => {
   });
 
   it('creates a policy, previews what it takes, runs it, finds an artifact in the archive and restores it', async () => {
-    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${server.url}/ui/admin/artifactory/services/retention/policies`);
+    const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/artifactory/services/retention/policies',
+    });
     await page.getByRole('heading', { name: 'Retention Policies' }).waitFor();
     await page.getByText('No retention policy yet.').waitFor();
     await page.getByRole('button', { name: 'New Policy' }).click();

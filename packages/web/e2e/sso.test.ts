@@ -69,8 +69,9 @@ function npmrc(registry: string, user: string, password: string): string {
 
 describe('directory sign-in', () => {
   it('connects an LDAP server from the console, imports its groups, and lets its users in with their directory password', async () => {
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/admin/security/authentication-providers`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/security/authentication-providers',
+    });
     await page.getByRole('heading', { name: 'Authentication Providers' }).waitFor();
     await page.getByText('No directory yet.', { exact: false }).waitFor();
 
@@ -144,8 +145,7 @@ describe('directory sign-in', () => {
     expect(bob.status).toBe(403);
 
     // alice in the console: her realm, her groups; no password of hers to change here
-    const session = await signIn(browser, arca.url, 'alice', 'alice-directory-pw');
-    await session.page.goto(`${arca.url}/ui/profile`);
+    const session = await signIn(browser, arca.url, 'alice', 'alice-directory-pw', { at: '/profile' });
     await session.page.getByLabel('Current password').fill('alice-directory-pw');
     await session.page.getByRole('button', { name: 'Unlock' }).click();
     await session.page.getByText('ldap', { exact: true }).waitFor();
@@ -159,8 +159,9 @@ describe('directory sign-in', () => {
 
   it('signs in through an OpenID provider from the login page, and sends everyone there when it is the way in', async () => {
     await call('PUT', '/artifactory/api/security/groups/platform-team', { description: 'Platform' });
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/admin/security/authentication-providers/oidc`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/security/authentication-providers/oidc',
+    });
     await page.getByText('No identity provider yet.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'New Provider' }).click();
     const form = page.getByRole('dialog', { name: 'New OpenID Connect Provider' });
@@ -226,8 +227,9 @@ describe('directory sign-in', () => {
 
   it('signs in through a SAML identity provider and signs out of it too', async () => {
     await call('PUT', '/artifactory/api/security/groups/auditors-group', { description: 'Auditors' });
-    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${arca.url}/ui/admin/security/authentication-providers/saml`);
+    const { page, problems } = await signIn(browser, arca.url, 'admin', ADMIN_PASSWORD, {
+      at: '/admin/security/authentication-providers/saml',
+    });
     await page.getByText('No SAML identity provider yet.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'New SAML Provider' }).click();
     const form = page.getByRole('dialog', { name: 'New SAML Provider' });

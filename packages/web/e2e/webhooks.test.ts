@@ -141,8 +141,9 @@ describe('webhooks against a real server', () => {
     });
 
     it('creates a webhook, tests it, sees a deploy’s delivery in the log and re-sends it', async () => {
-      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD);
-      await page.goto(`${server.url}/ui/admin/configuration/webhooks`);
+      const { page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
+        at: '/admin/configuration/webhooks',
+      });
       await expect.poll(() => page.getByText('No webhooks yet').isVisible()).toBe(true);
       await screenshot(page, 'webhooks-empty');
       await page.getByRole('button', { name: /New Webhook/ }).click();
