@@ -5,7 +5,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import axe, { type AxeResults, type ElementContext } from 'axe-core';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../server/src/test/free-port.js';
 
@@ -266,6 +266,9 @@ export async function signIn(
   options: { viewport?: { width: number; height: number }; at?: string } = {},
 ): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1366, height: 860 } });
+  // a session a test opened ends with the test: a page left open keeps polling and rendering while
+  // the file's later tests run (one opened for the whole file, in beforeAll, lives as long)
+  if (expect.getState().currentTestName !== undefined) onTestFinished(() => context.close());
   const answer = await context.request.post(`${serverUrl}/ui/api/v1/ui/auth/login`, {
     headers: { 'x-requested-with': 'XMLHttpRequest' },
     data: { user, password, type: 'login' },
