@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../test/harness.js';
-import { configCheckDue } from './config-cache.js';
+import { ENGINES, startListeningApp, startTestApp, type TestApp } from '../test/harness.js';
+import { configChangeListeners, configCheckDue } from './config-cache.js';
 import { getSetting, putSetting } from './settings.store.js';
 
 describe.each(ENGINES)('the configuration cache on %s', (engine) => {
@@ -43,5 +43,15 @@ describe.each(ENGINES)('the configuration cache on %s', (engine) => {
       .execute();
     configCheckDue(db);
     expect((await getSetting(db, 'general')).serverName).toBe('cached');
+  });
+});
+
+describe('following configuration changes', () => {
+  it('ends with the app: a closed app leaves no listener behind to run on later changes', async () => {
+    const before = configChangeListeners();
+    const t = await startListeningApp('sqlite');
+    expect(configChangeListeners()).toBeGreaterThan(before);
+    await t.close();
+    expect(configChangeListeners()).toBe(before);
   });
 });

@@ -40,10 +40,18 @@ const listeners = new Set<() => void>();
 
 /**
  * Called when this process learns that configuration changed (here or in another process): other
- * per-process caches (verified client credentials) drop what they hold.
+ * per-process caches (verified client credentials) drop what they hold. Answers how to stop
+ * listening: what an app registers ends with the app, or the listener (and the app it holds)
+ * outlives it and keeps running on every later change.
  */
-export function onConfigChanged(listener: () => void): void {
+export function onConfigChanged(listener: () => void): () => void {
   listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** How many listeners follow configuration changes in this process (what a closed app left behind shows here). */
+export function configChangeListeners(): number {
+  return listeners.size;
 }
 
 export function enableConfigCache(db: Db, dataVersion?: () => number): void {

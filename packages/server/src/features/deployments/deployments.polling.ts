@@ -20,7 +20,11 @@ export function registerDeploymentPolling(app: FastifyInstance): void {
   };
   followers.set(app, follow);
   app.addHook('onReady', follow);
-  onConfigChanged(() => void follow().catch(() => undefined));
+  const unfollow = onConfigChanged(() => void follow().catch(() => undefined));
+  app.addHook('onClose', async () => {
+    unfollow();
+    followers.delete(app);
+  });
 }
 
 /** After a deployment is registered or deleted on this node. */

@@ -219,12 +219,13 @@ export function registerFederationMember(app: FastifyInstance): void {
   links.set(app, own);
   let open = true;
   app.addHook('onReady', () => own.follow());
+  const unfollow = onConfigChanged(() => {
+    if (open) void own.follow();
+  });
   app.addHook('onClose', async () => {
     open = false;
+    unfollow();
     await own.stop();
-  });
-  onConfigChanged(() => {
-    if (open) void own.follow();
   });
 }
 

@@ -330,10 +330,11 @@ export function registerReplications(app: FastifyInstance): void {
     if (app.polls) await endAbandonedRuns(app);
     await follow();
   });
+  const unfollow = onConfigChanged(() => void follow().catch(() => undefined));
   app.addHook('onClose', async () => {
     open = false;
+    unfollow();
   });
-  onConfigChanged(() => void follow().catch(() => undefined));
 
   new OutboxConsumer(
     app,

@@ -67,6 +67,7 @@ export class SshService {
   private problem = '';
   private reconciling: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private unfollow: (() => void) | undefined;
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -145,7 +146,7 @@ export class SshService {
   /** From when the HTTP server listens: follow the settings until the app closes. */
   startFollowing(): void {
     if (this.timer) return;
-    onConfigChanged(() => void this.reconcile());
+    this.unfollow = onConfigChanged(() => void this.reconcile());
     this.timer = setInterval(() => void this.reconcile(), RECONCILE_MS);
     this.timer.unref();
     void this.reconcile();
@@ -154,6 +155,8 @@ export class SshService {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
     await this.serialized(() => this.apply(undefined));
   }
 
