@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { preparedQuery, type Db } from '../db/database.js';
 
 const generationOf = preparedQuery<{ value: number }, [name: string]>((db) =>
@@ -47,6 +48,14 @@ const listeners = new Set<() => void>();
 export function onConfigChanged(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Follows configuration changes for as long as `app` is open (what an app-wide follower should use). */
+export function followConfigWhileOpen(app: FastifyInstance, listener: () => void): void {
+  const unfollow = onConfigChanged(listener);
+  app.addHook('onClose', async () => {
+    unfollow();
+  });
 }
 
 /** How many listeners follow configuration changes in this process (what a closed app left behind shows here). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { onConfigChanged } from '../../core/config-cache.js';
+import { followConfigWhileOpen } from '../../core/config-cache.js';
 import { checkAll } from './deployments.service.js';
 
 const JOB = 'deployment-status';
@@ -20,9 +20,8 @@ export function registerDeploymentPolling(app: FastifyInstance): void {
   };
   followers.set(app, follow);
   app.addHook('onReady', follow);
-  const unfollow = onConfigChanged(() => void follow().catch(() => undefined));
+  followConfigWhileOpen(app, () => void follow().catch(() => undefined));
   app.addHook('onClose', async () => {
-    unfollow();
     followers.delete(app);
   });
 }

@@ -12,7 +12,7 @@ import {
 import type { Db } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import { onEventWriting, recordAudit, type ChangeActor } from '../../core/changes.js';
-import { onConfigChanged } from '../../core/config-cache.js';
+import { followConfigWhileOpen } from '../../core/config-cache.js';
 import { HttpError, conflict } from '../../core/errors.js';
 import { OutboundRefused, outboundRequest } from '../../core/outbound.js';
 import { OutboxConsumer, ensureConsumer, type RetryPolicy } from '../../core/outbox.js';
@@ -219,12 +219,11 @@ export function registerFederationMember(app: FastifyInstance): void {
   links.set(app, own);
   let open = true;
   app.addHook('onReady', () => own.follow());
-  const unfollow = onConfigChanged(() => {
+  followConfigWhileOpen(app, () => {
     if (open) void own.follow();
   });
   app.addHook('onClose', async () => {
     open = false;
-    unfollow();
     await own.stop();
   });
 }
@@ -325,27 +324,27 @@ export async function applyVersions(
       result.stale++;
       continue;
     }
-    let changed: string[] = [];
     // a local change of the entity may commit while this transaction decides (PostgreSQL runs them
     // side by side): its clock is read again once this transaction holds the entity's rows, and
     // the decision is made afresh when it moved, so that neither change overwrites the other's clock
     for (let attempt = 1; ; attempt++) {
       try {
-        const tally = await applyOne(version, (names) => (changed = names));
+        const tally = await applyOne(version);
         result.applied += tally.applied;
         result.stale += tally.stale;
         result.conflicts += tally.conflicts;
+        afterApply(tally.changed);
         break;
       } catch (error) {
         if (!(error instanceof ChangedMeanwhile) || attempt >= 5) throw error;
       }
     }
-    afterApply(changed);
   }
   return result;
 
-  async function applyOne(version: EntityVersion, setChanged: (names: string[]) => void) {
-    const tally = { applied: 0, stale: 0, conflicts: 0 };
+  /** One version in one transaction: what it counts as, and the names of what it changed. */
+  async function applyOne(version: EntityVersion) {
+    const tally = { applied: 0, stale: 0, conflicts: 0, changed: [] as string[] };
     await app.db.transaction().execute(async (trx) => {
       const local = await clockOf(trx, version.type, version.name);
       const same = version.clock === local.clock && version.origin === local.origin;
@@ -383,7 +382,7 @@ export async function applyVersions(
       const changed = await applyState(trx, version, actor);
       const held = await clockOf(trx, version.type, version.name, { lock: true });
       if (held.clock !== local.clock || held.origin !== local.origin) throw new ChangedMeanwhile();
-      setChanged(changed);
+      tally.changed = changed;
       const { clock, origin: from, base_clock, base_origin } = version;
       await putClock(
         trx,

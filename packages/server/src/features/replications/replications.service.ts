@@ -12,7 +12,7 @@ import {
 import type { ReplicationRunsTable, ReplicationsTable } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
-import { onConfigChanged } from '../../core/config-cache.js';
+import { followConfigWhileOpen } from '../../core/config-cache.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { callDeployment, deploymentToken } from '../deployments/index.js';
@@ -330,10 +330,9 @@ export function registerReplications(app: FastifyInstance): void {
     if (app.polls) await endAbandonedRuns(app);
     await follow();
   });
-  const unfollow = onConfigChanged(() => void follow().catch(() => undefined));
+  followConfigWhileOpen(app, () => void follow().catch(() => undefined));
   app.addHook('onClose', async () => {
     open = false;
-    unfollow();
   });
 
   new OutboxConsumer(
