@@ -210,6 +210,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     dbEngine: engine,
     accessLog: loggers.jfac,
     nodeId,
+    flushLogs: loggers.flush,
     binaries,
     jobs,
     polls,

@@ -71,6 +71,8 @@ export interface AppContext {
   accessLog: Logger;
   /** This process's node id in the `nodes` table. */
   nodeId: string;
+  /** Writes out the log lines this process has gathered; resolves once its log files hold them. */
+  flushLogs(): Promise<void>;
   /** Where artifact contents live. */
   binaries: BinaryStore;
   /** Scheduled jobs: features register theirs. */
@@ -93,6 +95,7 @@ export const contextPlugin = fp(
     app.decorate('dbEngine', context.dbEngine);
     app.decorate('accessLog', context.accessLog);
     app.decorate('nodeId', context.nodeId);
+    app.decorate('flushLogs', context.flushLogs);
     app.decorate('binaries', context.binaries);
     app.decorate('jobs', context.jobs);
     app.decorate('polls', context.polls);

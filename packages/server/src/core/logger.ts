@@ -20,6 +20,8 @@ export interface Loggers {
   audit(line: AuditLine): void;
   /** This process's log folder. */
   dir: string;
+  /** Writes out the lines gathered so far; resolves once the log files hold every line handed to them. */
+  flush(): Promise<void>;
   /** Flushes and closes the log files. */
   close(): Promise<void>;
 }
@@ -30,19 +32,38 @@ export interface Loggers {
  * that a busy server writes its log in a few large writes, off the request path, not one per line.
  */
 class BatchedLines extends Writable {
+  private waiting: (() => void)[] = [];
+
   constructor(private readonly target: Writable) {
     super({ highWaterMark: 1024 * 1024 });
   }
 
+  /** Resolves once every line handed to this file so far is written to it. */
+  written(): Promise<void> {
+    if (this.writableLength === 0 || this.destroyed) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.target.write(chunk, callback);
+    this.target.write(chunk, this.then(callback));
   }
 
   override _writev(
     chunks: { chunk: Buffer; encoding: BufferEncoding }[],
     callback: (error?: Error | null) => void,
   ): void {
-    this.target.write(Buffer.concat(chunks.map((c) => c.chunk)), callback);
+    this.target.write(Buffer.concat(chunks.map((c) => c.chunk)), this.then(callback));
+  }
+
+  /** A write's callback that, once nothing is left to write, answers those waiting in `written`. */
+  private then(callback: (error?: Error | null) => void) {
+    return (error?: Error | null) => {
+      callback(error);
+      if (this.writableLength > 0 && !error) return;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const resolve of waiting) resolve();
+    };
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -86,7 +107,7 @@ const day = (time: Date) => time.toISOString().slice(0, 10);
  * counter (`jfrt-service.2026-11-25.1.log`); at most `maxFiles` are kept, older ones are removed
  * by age (see `pruneLogs`).
  */
-function rotatingFile(dir: string, name: string): Writable {
+function rotatingFile(dir: string, name: string): BatchedLines {
   const base = name.replace(/\.log$/, '');
   return new BatchedLines(
     createStream((time, index) => (time ? `${base}.${day(new Date(time))}.${index ?? 1}.log` : name), {
@@ -145,7 +166,7 @@ export interface AuditLine {
  */
 export function createLoggers(config: Config, nodeId: string): Loggers {
   const logsDir = logsDirOf(config.dataDir, nodeId);
-  const files: Writable[] = [];
+  const files: BatchedLines[] = [];
   const outputs: Record<LogKey, pino.StreamEntry[]> = { jfrt: [], jfac: [] };
   const requestOutputs: Writable[] = [];
   const auditOutputs: Writable[] = [];
@@ -202,6 +223,10 @@ export function createLoggers(config: Config, nodeId: string): Loggers {
       if (closed) return;
       const text = `${JSON.stringify({ level: 30, time: new Date().toISOString(), service: 'jfac', ...line, msg: 'audit' })}\n`;
       for (const output of auditOutputs) output.write(text);
+    },
+    flush: async () => {
+      flush();
+      await Promise.all(files.map((f) => f.written()));
     },
     close: () => {
       flush();

@@ -130,6 +130,7 @@ export const publicLogRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await fromNode(request);
+      await app.flushLogs();
       const file = path.join(logsDirOf(app.config.dataDir, app.nodeId), request.params.name);
       const stat = await fs.promises.stat(file).catch(() => undefined);
       if (!stat) throw notFound(`The log file '${request.params.name}' does not exist on this node.`);

@@ -294,6 +294,8 @@ export async function writeBundle(app: FastifyInstance, request: BundleRequest, 
     const wanted = (name: string) => LOG_FILE_PATTERN.test(name) && products.some((p) => name.startsWith(p));
     const nodes = await app.db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
     const ids = new Set([app.nodeId, ...nodes.map((n) => n.node_id)]);
+    // this process's last lines (the request log gathers them for a moment) are in its files first
+    await app.flushLogs();
     for (const nodeId of ids) {
       const dir = logsDirOf(app.config.dataDir, nodeId);
       if (fs.existsSync(dir)) {
