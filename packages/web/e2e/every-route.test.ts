@@ -45,9 +45,12 @@ const DRAWER = '.ant-drawer-open .ant-drawer-content';
 
 /**
  * Marks what a page offers that may open a dialog — its header's actions, the first row's edit
- * and delete — and answers how many there are; `data-opener` numbers them.
+ * and delete — and answers how many there are; `data-opener` numbers them. None while the route
+ * itself shows a dialog (a form's own route): what is behind it cannot be clicked, and the page
+ * it stands on is walked at its own route.
  */
 async function markOpeners(page: Page): Promise<string[]> {
+  if (await page.locator(`${MODAL}:visible, ${DRAWER}:visible`).count()) return [];
   return page.evaluate(() => {
     const main = document.querySelector('#main-content');
     if (!main) return [];
