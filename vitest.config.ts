@@ -30,6 +30,9 @@ export default defineConfig({
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',
           maxWorkers: workers,
+          // the files of a worker share its modules: the server is imported once per worker, not
+          // once per file (docs/testing.md: what a file must leave behind for that)
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           expect: expectations,

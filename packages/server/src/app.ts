@@ -178,16 +178,19 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   // A stopping node leaves the load balancer first: no new connections, 503 to any request on a
   // kept-alive one (nginx passes it to another node), Offline in the nodes table. The requests in
   // flight finish within the grace period; what is left after it is cut, then the node closes.
+  let cutOff: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     clearInterval(timer);
     await beating;
     await markNodeStopped(db, nodeId).catch(() => undefined);
     app.log.info({ graceSeconds: config.stopGraceMs / 1000 }, 'stopping: finishing the requests in flight');
-    setTimeout(() => app.server.closeAllConnections(), config.stopGraceMs).unref();
+    cutOff = setTimeout(() => app.server.closeAllConnections(), config.stopGraceMs);
+    cutOff.unref();
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);
     clearInterval(timer);
+    clearTimeout(cutOff);
     clearInterval(logPruning);
     stopAuditLog();
     metrics.close();

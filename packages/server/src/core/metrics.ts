@@ -252,8 +252,11 @@ export class Metrics {
     }
   }
 
+  /** Stops following events and lets go of the database (the process's collectors outlive it). */
   close(): void {
     for (const stop of this.unsubscribe) stop();
+    this.registry.clear();
+    this.sources = undefined;
   }
 
   private async packageTypeOf(repoKey: string): Promise<string> {

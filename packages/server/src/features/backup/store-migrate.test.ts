@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli.js';
 import { ADMIN_BASIC, createRepo, put, startTestApp, type TestApp } from '../../test/harness.js';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../test/s3-server.js';
@@ -27,8 +27,9 @@ describe('moving the binaries between the file store and an object store', () =>
 
   /** Runs `arca …` against the shared data directory and the test bucket; answers its code and lines. */
   async function arca(...args: string[]) {
-    const saved = { ...process.env };
-    Object.assign(process.env, S3_TEST_CREDENTIALS, s3.env, { ARCA_DATA_DIR: dataDir });
+    for (const [name, value] of Object.entries({ ...S3_TEST_CREDENTIALS, ...s3.env, ARCA_DATA_DIR: dataDir })) {
+      vi.stubEnv(name, value);
+    }
     const lines: string[] = [];
     try {
       const code = await runCli(args, (line) => lines.push(line));
@@ -37,7 +38,7 @@ describe('moving the binaries between the file store and an object store', () =>
     } catch (error) {
       return { code: 1, lines: [(error as Error).message] };
     } finally {
-      process.env = saved;
+      vi.unstubAllEnvs();
     }
   }
 

@@ -1,7 +1,7 @@
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   LICENSE_BUCKET_MESSAGES,
   LICENSE_MESSAGES,
@@ -242,9 +242,9 @@ describe.each(ENGINES)('licence buckets on %s', (engine) => {
   });
 
   it('issues a bucket from the command line with the deployment issuer key', async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, { ARCA_DATA_DIR: mc.dataDir, ARCA_LOG_STDOUT: 'false' });
-    if (mc.config.databaseUrl) process.env.ARCA_DATABASE_URL = mc.config.databaseUrl;
+    vi.stubEnv('ARCA_DATA_DIR', mc.dataDir);
+    vi.stubEnv('ARCA_LOG_STDOUT', 'false');
+    if (mc.config.databaseUrl) vi.stubEnv('ARCA_DATABASE_URL', mc.config.databaseUrl);
     const lines: string[] = [];
     try {
       const code = await runCli(
@@ -262,7 +262,7 @@ describe.each(ENGINES)('licence buckets on %s', (engine) => {
         ),
       ).toBe(2);
     } finally {
-      process.env = saved;
+      vi.unstubAllEnvs();
     }
     const file = JSON.parse(lines.join('\n'));
     expect(file).toMatchObject({ license_type: 'EDGE', subject: 'Edge Team', quantity: 3 });

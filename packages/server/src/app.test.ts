@@ -1,0 +1,25 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, startListeningApp, type TestApp } from './test/harness.js';
+
+// the collector on demand, to tell a released app from one something still holds
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+describe.each(ENGINES)('an app on %s', (engine) => {
+  it('is let go once closed: nothing it started (timers, listeners, metrics) holds it', async () => {
+    let t: TestApp | undefined = await startListeningApp(engine, { ARCA_METRICS: 'true' });
+    expect((await t.app.inject({ url: '/artifactory/api/system/ping' })).body).toBe('OK');
+    const released = new WeakRef(t.app);
+    await t.close();
+    t = undefined;
+    await expect
+      .poll(async () => {
+        collectGarbage();
+        await new Promise((resolve) => setImmediate(resolve));
+        return released.deref() === undefined;
+      })
+      .toBe(true);
+  });
+});
