@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { CLIENT_FILES } from './scripts/test-projects.ts';
 
 const contracts = path.resolve(import.meta.dirname, 'packages/contracts/src/index.ts');
 const alias = { '@arca/contracts': contracts };
@@ -10,6 +11,8 @@ const expectations = { poll: { timeout: 15_000 } };
 // each by default: on two cores that keeps both busy (a browser file's Chromium, server and
 // clients take about one core; so does a server file). More cores: ARCA_TEST_WORKERS files per lane.
 const workers = Number(process.env.ARCA_TEST_WORKERS) || 1;
+// end-to-end timeouts stop a hung test, they measure nothing: a browser file on a loaded machine can take minutes
+const endToEnd = { testTimeout: 300_000, hookTimeout: 300_000, expect: expectations };
 
 export default defineConfig({
   test: {
@@ -44,14 +47,23 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['packages/web/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...CLIENT_FILES],
           environment: 'node',
           maxWorkers: Number(process.env.ARCA_TEST_BROWSER_WORKERS) || workers,
           // after the other projects when one Vitest run takes them all (npm test gives it a lane of its own)
           sequence: { groupOrder: 1 },
-          // a stop for a hung test, not a measure: a browser file on a loaded machine can take minutes
-          testTimeout: 300_000,
-          hookTimeout: 300_000,
-          expect: expectations,
+          ...endToEnd,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'clients',
+          include: CLIENT_FILES,
+          environment: 'node',
+          maxWorkers: workers,
+          sequence: { groupOrder: 1 },
+          ...endToEnd,
         },
       },
     ],

@@ -108,7 +108,7 @@ await runTests(async () => {
   ];
   if (browser.length > 0) {
     const files = browser.map((f) => `packages/web/e2e/${f}.test.ts`);
-    lanes.push(lane('browser', [vitestRun('browser', ['--project', 'e2e', ...files])]));
+    lanes.push(lane('browser', [vitestRun('browser', ['--project', 'e2e', '--project', 'clients', ...files])]));
   }
   return (await Promise.all(lanes)).every(Boolean);
 });

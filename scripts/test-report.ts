@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { CLIENT_FILES } from './test-projects.ts';
 
 interface FileResult {
   name: string;
@@ -33,7 +34,7 @@ const root = path.resolve(import.meta.dirname, '..');
 /** The Vitest project a test file belongs to, by where it lives. */
 function projectOf(file: string): string {
   const relative = path.relative(root, file);
-  if (relative.startsWith('packages/web/e2e/')) return 'e2e';
+  if (relative.startsWith('packages/web/e2e/')) return CLIENT_FILES.includes(relative) ? 'clients' : 'e2e';
   if (relative.startsWith('packages/web/')) return 'web';
   if (relative.startsWith('packages/server/')) return 'server';
   if (relative.startsWith('packages/contracts/')) return 'contracts';

@@ -4,7 +4,8 @@
  *
  * - checks: typecheck, then ESLint and Prettier;
  * - server: the contracts, server (SQLite and, when ARCA_TEST_DATABASE_URL is set, PostgreSQL) and
- *   console unit projects, their files in parallel workers;
+ *   console unit projects, and the end-to-end files that drive package clients without a browser
+ *   (the `clients` project);
  * - browser: the end-to-end project (Chromium against real servers, real package clients).
  *
  * Each lane's lines carry its name. The run ends with the slowest files, each project's wall time
@@ -37,7 +38,18 @@ await runTests(async () => {
       [npm, ['run', 'typecheck']],
       [npm, ['run', 'lint']],
     ]),
-    lane('server', [vitestRun('server', ['--project', 'contracts', '--project', 'server', '--project', 'web'])]),
+    lane('server', [
+      vitestRun('server', [
+        '--project',
+        'contracts',
+        '--project',
+        'server',
+        '--project',
+        'web',
+        '--project',
+        'clients',
+      ]),
+    ]),
     lane('browser', [vitestRun('browser', ['--project', 'e2e'])]),
   ]);
   return lanes.every(Boolean);
