@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { mustRun } from './run.ts';
+import { UNIT_PROJECTS, projectArgs } from './test-projects.ts';
 import { lane, npm, root, runTests, vitestRun } from './test-lanes.ts';
 
 /** Feature folders and formats whose browser tests are not named after them. */
@@ -94,21 +95,12 @@ await runTests(async () => {
   await mustRun(npm, ['run', 'build']);
   const lanes: Promise<boolean>[] = [
     lane('server', [
-      vitestRun('server', [
-        `--changed${base ? `=${base}` : ''}`,
-        '--passWithNoTests',
-        '--project',
-        'contracts',
-        '--project',
-        'server',
-        '--project',
-        'web',
-      ]),
+      vitestRun('server', [`--changed${base ? `=${base}` : ''}`, '--passWithNoTests', ...projectArgs(UNIT_PROJECTS)]),
     ]),
   ];
   if (browser.length > 0) {
     const files = browser.map((f) => `packages/web/e2e/${f}.test.ts`);
-    lanes.push(lane('browser', [vitestRun('browser', ['--project', 'e2e', '--project', 'clients', ...files])]));
+    lanes.push(lane('browser', [vitestRun('browser', [...projectArgs(['e2e', 'clients']), ...files])]));
   }
   return (await Promise.all(lanes)).every(Boolean);
 });

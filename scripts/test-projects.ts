@@ -12,3 +12,9 @@ export const CLIENT_FILES = [
   'rpm-clients',
   'readme',
 ].map((name) => `packages/web/e2e/${name}.test.ts`);
+
+/** The Vitest projects of units and server files: the server lane of `npm test` and of `test:changed`. */
+export const UNIT_PROJECTS = ['contracts', 'server', 'web'];
+
+/** `--project` arguments for the given projects. */
+export const projectArgs = (projects: string[]): string[] => projects.flatMap((p) => ['--project', p]);

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { mustRun } from './run.ts';
+import { UNIT_PROJECTS, projectArgs } from './test-projects.ts';
 import { lane, npm, root, runTests, vitestRun } from './test-lanes.ts';
 
 const filters = process.argv.slice(2);
@@ -38,18 +39,7 @@ await runTests(async () => {
       [npm, ['run', 'typecheck']],
       [npm, ['run', 'lint']],
     ]),
-    lane('server', [
-      vitestRun('server', [
-        '--project',
-        'contracts',
-        '--project',
-        'server',
-        '--project',
-        'web',
-        '--project',
-        'clients',
-      ]),
-    ]),
+    lane('server', [vitestRun('server', projectArgs([...UNIT_PROJECTS, 'clients']))]),
     lane('browser', [vitestRun('browser', ['--project', 'e2e'])]),
   ]);
   return lanes.every(Boolean);
