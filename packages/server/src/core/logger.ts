@@ -45,18 +45,18 @@ class BatchedLines extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.target.write(chunk, this.then(callback));
+    this.target.write(chunk, this.afterWrite(callback));
   }
 
   override _writev(
     chunks: { chunk: Buffer; encoding: BufferEncoding }[],
     callback: (error?: Error | null) => void,
   ): void {
-    this.target.write(Buffer.concat(chunks.map((c) => c.chunk)), this.then(callback));
+    this.target.write(Buffer.concat(chunks.map((c) => c.chunk)), this.afterWrite(callback));
   }
 
   /** A write's callback that, once nothing is left to write, answers those waiting in `written`. */
-  private then(callback: (error?: Error | null) => void) {
+  private afterWrite(callback: (error?: Error | null) => void) {
     return (error?: Error | null) => {
       callback(error);
       if (this.writableLength > 0 && !error) return;
