@@ -242,11 +242,10 @@ export async function chooseOption(page: Page, select: Locator, text: string): P
     '.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])',
   );
   await list.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
-  // a single select closes on its own; a multiple one stays open and takes an Escape. Whether to send
-  // it follows from the kind of select, not from its state read at a moment: an Escape that arrives
-  // once the list has closed would travel on and close the dialog around it
-  if ((await root.getAttribute('class'))?.split(/\s+/).includes('ant-select-multiple'))
-    await page.keyboard.press('Escape');
+  // a single select closes on its own; a multiple one stays open until it loses the focus. It is
+  // closed by taking the focus away, never by an Escape: an Escape that arrives once the list has
+  // closed (it may close on its own while the page is busy) travels on and closes the dialog around it
+  if ((await root.getAttribute('class'))?.split(/\s+/).includes('ant-select-multiple')) await select.blur();
   // closed and its animation over, so that nothing half-visible is left for the next step (or axe)
   await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
 }
