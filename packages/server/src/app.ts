@@ -21,6 +21,7 @@ import { heartbeat, markNodeStopped, registerNode, setNodeAddress } from './core
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { setPasswordHashCost } from './core/passwords.js';
 import { createJobRunner } from './core/jobs.js';
+import { createWork, pruneWork } from './core/work.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
@@ -96,12 +97,18 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   // one process per node polls the outbox and runs the schedules: the first worker, or the only process
   const polls = config.backgroundWork && (!worker || worker === '1');
+  // each process of a node holds its own tasks (the node id names the worker unless it was given)
+  const holder = worker && !nodeId.endsWith(`-w${worker}`) ? `${nodeId}-w${worker}` : nodeId;
+  const work = createWork({ db, log: loggers.jfrt, holder, polls, pollMs: config.workPollMs });
   const jobs = createJobRunner({
-    db,
+    work,
     log: loggers.jfrt,
-    nodeId,
     schedules: polls,
     onRun: (job, outcome, ms) => metrics.jobRun(job, outcome, ms / 1000),
+  });
+  jobs.register('work-retention', '13 4 * * *', async () => {
+    const removed = await pruneWork(db);
+    if (removed) loggers.jfrt.info({ tasks: removed }, 'removed finished tasks past their time');
   });
   jobs.register('rate-limit-retention', '53 * * * *', async () => {
     await pruneLimits(db);
@@ -112,19 +119,15 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   await registerNode(db, { nodeId, version: BUILD.version, services: config.services });
   if (config.nodeAddress) await setNodeAddress(db, nodeId, config.nodeAddress);
-  let beating: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    beating = heartbeat(db, nodeId).catch((error: unknown) => loggers.jfrt.error({ err: error }, 'heartbeat failed'));
-  }, config.heartbeatMs);
-  timer.unref();
+  // the loops every process runs on its own are registered with the kernel, in its one list
+  work.every('heartbeat', config.heartbeatMs, () => heartbeat(db, nodeId));
   // each process removes its own rotated log files past retention, at start and daily
   const pruneOwnLogs = () => {
     const removed = pruneLogs(loggers.dir, config.logRetentionDays);
     if (removed) loggers.jfrt.info({ removed }, 'log files past retention removed');
   };
   pruneOwnLogs();
-  const logPruning = setInterval(pruneOwnLogs, 86_400_000);
-  logPruning.unref();
+  work.every('log-pruning', 86_400_000, pruneOwnLogs);
 
   const app: FastifyInstance = Fastify({
     loggerInstance: loggers.jfrt as FastifyBaseLogger,
@@ -180,8 +183,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   // flight finish within the grace period; what is left after it is cut, then the node closes.
   let cutOff: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
-    clearInterval(timer);
-    await beating;
+    // no heartbeat after the node is marked stopped: it would mark it Online again
+    await work.endLoop('heartbeat');
     await markNodeStopped(db, nodeId).catch(() => undefined);
     app.log.info({ graceSeconds: config.stopGraceMs / 1000 }, 'stopping: finishing the requests in flight');
     cutOff = setTimeout(() => app.server.closeAllConnections(), config.stopGraceMs);
@@ -189,12 +192,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
   app.addHook('onClose', async () => {
     disableConfigCache(db);
-    clearInterval(timer);
     clearTimeout(cutOff);
-    clearInterval(logPruning);
     stopAuditLog();
     metrics.close();
-    await jobs.stop();
+    jobs.stop();
+    await work.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     binaries.close?.();
     await db.destroy();
@@ -216,6 +218,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     flushLogs: loggers.flush,
     binaries,
     jobs,
+    work,
     polls,
     formats: FORMAT_FACTS,
   });

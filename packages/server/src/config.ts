@@ -85,6 +85,8 @@ export interface Config {
   };
   loginLockout: { maxFailures: number; windowMs: number; lockMs: number };
   heartbeatMs: number;
+  /** How often this node looks for due work of the durable-work kernel (queued tasks, tasks whose holder died). */
+  workPollMs: number;
   /**
    * How long a stopping node lets the requests in flight finish (downloads, uploads) before it
    * cuts what is left and exits; it takes no new ones meanwhile.
@@ -288,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       lockMs: integer(env, 'ARCA_LOGIN_LOCK_MINUTES', 5, 1) * minutes,
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
+    workPollMs: integer(env, 'ARCA_WORK_POLL_MS', 1000, 50),
     stopGraceMs: integer(env, 'ARCA_STOP_GRACE_SECONDS', 60, 0) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
     outboxRetentionDays: integer(env, 'ARCA_OUTBOX_RETENTION_DAYS', 7, 1),

@@ -343,7 +343,10 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
         try {
           await expect
             .poll(
-              async () => Number((await db.query("select count(*) as n from job_runs where job = 'backup'")).rows[0].n),
+              async () =>
+                Number(
+                  (await db.query("select count(*) as n from work_tasks where serial_key = 'job:backup'")).rows[0].n,
+                ),
               {
                 timeout: 75_000,
                 interval: 1_000,
@@ -351,7 +354,7 @@ describe.runIf(process.env.ARCA_TEST_DATABASE_URL && fs.existsSync(NGINX))(
             )
             .toBeGreaterThan(0);
           const perSlot = await db.query(
-            "select floor(started_at / 60000) as slot, count(*) as n from job_runs where job = 'backup' group by 1 having count(*) > 1",
+            "select floor(started_at / 60000) as slot, count(*) as n from work_tasks where serial_key = 'job:backup' group by 1 having count(*) > 1",
           );
           expect(perSlot.rows).toEqual([]);
           // whichever node made them, every node lists the same backups

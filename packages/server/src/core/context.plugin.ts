@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Db, DbEngine } from '../db/database.js';
 import type { BinaryStore } from '../storage/binary-store.js';
 import type { JobRunner } from './jobs.js';
+import type { Work } from './work.js';
 import type { RepositoryRow } from '../db/schema.js';
 
 /** What the rest of the server asks of the package formats (see `formats/index.ts`). */
@@ -77,6 +78,8 @@ export interface AppContext {
   binaries: BinaryStore;
   /** Scheduled jobs: features register theirs. */
   jobs: JobRunner;
+  /** The durable-work kernel: features define their kinds of task and submit tasks. */
+  work: Work;
   /** Whether this process polls the outbox and runs the schedules: one per node (its first worker). */
   polls: boolean;
   formats: FormatFacts;
@@ -98,6 +101,7 @@ export const contextPlugin = fp(
     app.decorate('flushLogs', context.flushLogs);
     app.decorate('binaries', context.binaries);
     app.decorate('jobs', context.jobs);
+    app.decorate('work', context.work);
     app.decorate('polls', context.polls);
     app.decorate('formats', context.formats);
   },

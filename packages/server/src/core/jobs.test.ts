@@ -1,111 +1,176 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, startTestApp, type TestApp } from '../test/harness.js';
-import { JOB_LEASE_MS, claimJobRun, createJobRunner, releaseJob } from './jobs.js';
+import { JOB_TASK, createJobRunner, latestRun, type JobRunner } from './jobs.js';
+import { createWork, type Work } from './work.js';
 
+const quiet = pino({ level: 'silent' });
+
+/**
+ * Scheduled jobs run as tasks of the durable-work kernel: one node per scheduled minute, a run held
+ * under a lease its node renews, taken over when that node dies; two runners on one database stand
+ * for two nodes.
+ */
 describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
   let t: TestApp;
-  beforeEach(async () => {
-    t = await startTestApp(engine);
+  const nodes: { work: Work; jobs: JobRunner }[] = [];
+  /** A node: its kernel polls only when the test says so, its runner has no timers. */
+  const node = (holder: string, leaseMs = 60_000) => {
+    const work = createWork({ db: t.app.db, log: quiet, holder, polls: false, leaseMs });
+    const jobs = createJobRunner({ work, log: quiet, schedules: false });
+    nodes.push({ work, jobs });
+    return { work, jobs };
+  };
+  beforeAll(async () => {
+    // the app's own node looks for due work only when asked: the test's nodes are the ones that take runs over
+    t = await startTestApp(engine, { ARCA_WORK_POLL_MS: '3600000' });
   });
-  afterEach(() => t.close());
+  afterAll(async () => {
+    for (const { work, jobs } of nodes) {
+      jobs.stop();
+      await work.stop();
+    }
+    await t.close();
+  });
 
   it('lets exactly one node run each scheduled run', async () => {
-    const now = Date.parse('2026-11-23T10:17:00Z');
-    const claims = await Promise.all(
-      ['node-a', 'node-b', 'node-c'].map((node) => claimJobRun(t.app.db, 'gc', node, now)),
-    );
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    // the same slot is not run twice, even after the run is over
-    const winner = ['node-a', 'node-b', 'node-c'][claims.indexOf(true)]!;
-    await releaseJob(t.app.db, 'gc', winner);
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + 20_000)).toBe(false);
-    // the next hour's run goes to whoever claims it first
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + 3_600_000)).toBe(true);
-    // another job has its own runs
-    expect(await claimJobRun(t.app.db, 'trash-retention', 'node-c', now)).toBe(true);
+    const a = node('one-a');
+    const b = node('one-b');
+    const c = node('one-c');
+    let runs = 0;
+    for (const { jobs } of [a, b, c]) jobs.register('gc-one', '0 * * * *', async () => void (runs += 1));
+    const at = Date.parse('2026-11-23T10:00:00Z');
+    const ran = await Promise.all([a, b, c].map(({ jobs }) => jobs.runScheduled('gc-one', at)));
+    expect(ran.filter(Boolean)).toHaveLength(1);
+    expect(runs).toBe(1);
+    // the same minute is not run twice, even after its run is over
+    expect(await b.jobs.runScheduled('gc-one', at + 20_000)).toBe(false);
+    // the next hour's run goes to whoever takes it first
+    expect(await b.jobs.runScheduled('gc-one', at + 3_600_000)).toBe(true);
+    expect(runs).toBe(2);
+    expect((await latestRun(a.work, 'gc-one'))?.node).toBe('one-b');
   });
 
-  it('takes over the lease of a node that stopped renewing it (killed) once it has run out', async () => {
-    const now = Date.parse('2026-11-23T10:17:00Z');
-    expect(await claimJobRun(t.app.db, 'gc', 'node-a', now)).toBe(true);
-    // node-a dies mid-run: its lease is not renewed; the next slots wait until it has run out
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + JOB_LEASE_MS - 1)).toBe(false);
-    expect(await claimJobRun(t.app.db, 'gc', 'node-b', now + JOB_LEASE_MS + 60_000)).toBe(true);
+  it('runs again on another node the run of a node that died, once its lease has run out', async () => {
+    const b = node('dead-b');
+    let runs = 0;
+    b.jobs.register('gc-dead', '0 * * * *', async () => void (runs += 1));
+    // a run another node claimed: it stops renewing its lease when it dies
+    const id = randomUUID();
+    await t.app.db
+      .insertInto('work_tasks')
+      .values({
+        id,
+        kind: JOB_TASK,
+        task_key: 'gc-dead@1',
+        serial_key: 'job:gc-dead',
+        payload: JSON.stringify({ name: 'gc-dead' }),
+        state: 'running',
+        attempts: 1,
+        max_attempts: 1,
+        progress: null,
+        result: null,
+        message: null,
+        holder: 'node-gone',
+        lease_until: Date.now() + 60_000,
+        run_after: 0,
+        stop_requested: 0,
+        created_at: Date.now(),
+        started_at: Date.now(),
+        ended_at: null,
+        updated_at: Date.now(),
+      })
+      .execute();
+    // while its lease lasts, no other run of the job starts and nobody takes it
+    expect(await b.jobs.runScheduled('gc-dead', Date.now() + 60_000)).toBe(false);
+    expect(await b.work.poll()).toBe(0);
+    expect(await latestRun(b.work, 'gc-dead')).toMatchObject({ outcome: 'running', node: 'node-gone' });
+    await t.app.db
+      .updateTable('work_tasks')
+      .set({ lease_until: Date.now() - 1 })
+      .where('id', '=', id)
+      .execute();
+    expect(await b.work.poll()).toBe(1);
+    await b.work.idle();
+    expect(runs).toBe(1);
+    expect(await latestRun(b.work, 'gc-dead')).toMatchObject({ outcome: 'success', node: 'dead-b' });
   });
 
-  it('keeps the lease of a run longer than the lease, and writes its history', async () => {
-    const runner = createJobRunner({
-      db: t.app.db,
-      log: t.app.log as never,
-      nodeId: 'node-a',
-      leaseMs: 1500,
-      schedules: false,
-    });
+  it('keeps the lease of a run longer than the lease, with its progress for every node to read', async () => {
+    const a = node('long-a', 1500);
+    const b = node('long-b', 1500);
     let finish!: () => void;
     const running = new Promise<void>((resolve) => (finish = resolve));
     let started!: () => void;
     const hasStarted = new Promise<void>((resolve) => (started = resolve));
-    runner.register('long', '0 0 1 1 *', async () => {
+    a.jobs.register('long', '0 0 1 1 *', async ({ progress }) => {
+      await progress({ step: 'copying', done: 3, total: 10 });
       started();
       await running;
     });
-    const run = runner.runNow('long');
+    b.jobs.register('long', '0 0 1 1 *', async () => undefined);
+    const run = a.jobs.runNow('long');
     await hasStarted;
-    const first = await t.app.db
-      .selectFrom('job_leases')
-      .selectAll()
-      .where('name', '=', 'long')
-      .executeTakeFirstOrThrow();
-    // once the first lease has run out, the lease has been renewed: another node may not take the job over
-    const lease = () =>
-      t.app.db.selectFrom('job_leases').selectAll().where('name', '=', 'long').executeTakeFirstOrThrow();
-    await expect
-      .poll(async () => Date.now() > Number(first.lease_until) && Number((await lease()).lease_until) > Date.now())
-      .toBe(true);
-    const renewed = await lease();
-    expect(Number(renewed.lease_until)).toBeGreaterThan(Number(first.lease_until));
-    expect(renewed.holder).toBe('node-a');
-    await t.app.db.updateTable('job_leases').set({ last_slot: 0 }).where('name', '=', 'long').execute();
-    expect(await claimJobRun(t.app.db, 'long', 'node-b', Date.now(), 1500)).toBe(false);
-    const during = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'long').execute();
-    expect(during).toEqual([expect.objectContaining({ node: 'node-a', outcome: 'running', ended_at: null })]);
+    const lease = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('work_tasks')
+            .select('lease_until')
+            .where('serial_key', '=', 'job:long')
+            .executeTakeFirstOrThrow()
+        ).lease_until,
+      );
+    const first = await lease();
+    // once the first lease has run out, it has been renewed: the other node may not take the run over
+    await expect.poll(async () => Date.now() > first && (await lease()) > Date.now()).toBe(true);
+    expect(await b.work.poll()).toBe(0);
+    expect(await b.jobs.runNow('long')).toBe(false);
+    expect(await latestRun(b.work, 'long')).toMatchObject({
+      node: 'long-a',
+      outcome: 'running',
+      endedAt: null,
+      progress: { step: 'copying', done: 3, total: 10 },
+    });
     finish();
     expect(await run).toBe(true);
-    const after = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'long').executeTakeFirstOrThrow();
-    expect(after.outcome).toBe('success');
-    expect(Number(after.ended_at)).toBeGreaterThanOrEqual(Number(after.started_at));
-    await runner.stop();
+    const after = (await latestRun(b.work, 'long'))!;
+    expect(after).toMatchObject({ outcome: 'success', progress: null });
+    expect(after.endedAt).toBeGreaterThanOrEqual(after.startedAt);
   });
 
-  it('ends the runs under way before the server closes, even one that does not heed its signal', async () => {
-    const runner = createJobRunner({ db: t.app.db, log: t.app.log as never, nodeId: 'node-a', schedules: false });
+  it('hands a run back when its node stops, even one that does not heed its signal, and starts nothing after', async () => {
+    const a = node('stop-a');
     let started!: () => void;
     const hasStarted = new Promise<void>((resolve) => (started = resolve));
-    runner.register('stubborn', '0 0 1 1 *', async () => {
+    a.jobs.register('stubborn', '0 0 1 1 *', async () => {
       started();
       await new Promise(() => undefined);
     });
-    const run = runner.runNow('stubborn');
+    const run = a.jobs.runNow('stubborn');
     await hasStarted;
-    await runner.stop();
-    // stop resolved only after the run had written its end and given its lease back
-    const history = await t.app.db.selectFrom('job_runs').selectAll().where('job', '=', 'stubborn').execute();
-    expect(history).toEqual([expect.objectContaining({ outcome: 'failure', message: 'the server is stopping' })]);
-    expect(Number(history[0]!.ended_at)).toBeGreaterThan(0);
-    const lease = await t.app.db.selectFrom('job_leases').selectAll().where('name', '=', 'stubborn').executeTakeFirst();
-    expect(Number(lease!.lease_until)).toBe(0);
+    a.jobs.stop();
+    await a.work.stop();
+    // stop resolved once the run was handed back: another node takes it up at once
+    const task = await t.app.db
+      .selectFrom('work_tasks')
+      .selectAll()
+      .where('serial_key', '=', 'job:stubborn')
+      .executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ state: 'queued', holder: '' });
+    expect(Number(task.lease_until)).toBe(0);
     expect(await run).toBe(true);
-    // a stopped runner starts nothing more
-    expect(await runner.runNow('stubborn')).toBe(false);
+    expect(await a.jobs.runNow('stubborn')).toBe(false);
   });
 
   it('records failures and runs that time out, and lists the schedules registered and removed at run time', async () => {
-    const runner = createJobRunner({ db: t.app.db, log: t.app.log as never, nodeId: 'node-a', schedules: true });
-    runner.register('broken', '0 0 1 1 *', async () => {
+    const { jobs } = node('fail-a');
+    jobs.register('broken', '0 0 1 1 *', async () => {
       throw new Error('the disk is full');
     });
     let aborted = false;
-    runner.register(
+    jobs.register(
       'stuck',
       '0 0 1 1 *',
       ({ signal }) =>
@@ -117,22 +182,22 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
         }),
       { timeoutMs: 200 },
     );
-    expect(await runner.runNow('broken')).toBe(true);
-    expect(await runner.runNow('stuck')).toBe(true);
+    expect(await jobs.runNow('broken')).toBe(true);
+    expect(await jobs.runNow('stuck')).toBe(true);
     expect(aborted).toBe(true);
-    const runs = await t.app.db.selectFrom('job_runs').select(['job', 'outcome', 'message']).orderBy('job').execute();
-    expect(runs.filter((r) => r.job === 'broken' || r.job === 'stuck')).toEqual([
-      { job: 'broken', outcome: 'failure', message: 'the disk is full' },
-      { job: 'stuck', outcome: 'timeout', message: expect.stringContaining('200 ms') },
+    const runs = await jobs.runs({ limit: 100 });
+    expect(
+      runs.filter((r) => r.job === 'broken' || r.job === 'stuck').map((r) => [r.job, r.outcome, r.message]),
+    ).toEqual([
+      ['stuck', 'timeout', expect.stringContaining('200 ms')],
+      ['broken', 'failure', 'the disk is full'],
     ]);
     // a policy's schedule comes and goes at run time
-    runner.register('retention-policy-7', '15 2 * * *', async () => undefined);
-    expect(runner.list()).toContainEqual(expect.objectContaining({ name: 'retention-policy-7', cron: '15 2 * * *' }));
-    expect(runner.list().find((j) => j.name === 'retention-policy-7')!.nextRun).toBeGreaterThan(Date.now());
-    expect(runner.unregister('retention-policy-7')).toBe(true);
-    expect(runner.list().map((j) => j.name)).not.toContain('retention-policy-7');
-    await expect(runner.runNow('retention-policy-7')).rejects.toThrow(/no job/);
-    await runner.stop();
+    jobs.register('retention-policy-7', '15 2 * * *', async () => undefined);
+    expect(jobs.list()).toContainEqual(expect.objectContaining({ name: 'retention-policy-7', cron: '15 2 * * *' }));
+    expect(jobs.unregister('retention-policy-7')).toBe(true);
+    expect(jobs.list().map((j) => j.name)).not.toContain('retention-policy-7');
+    await expect(jobs.runNow('retention-policy-7')).rejects.toThrow(/no job/);
   });
 
   it('shows administrators the schedules and the run history', async () => {
@@ -141,6 +206,7 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
     expect(answer.statusCode).toBe(200);
     const body = answer.json();
     expect(body.jobs).toContainEqual(expect.objectContaining({ name: 'trash-retention', cron: '17 * * * *' }));
+    expect(body.jobs.find((j: { name: string }) => j.name === 'trash-retention').nextRun).toBeGreaterThan(Date.now());
     expect(body.runs[0]).toMatchObject({ job: 'sign-in-cleanup', node: t.app.nodeId, outcome: 'success' });
     const user = await t.app.inject({ method: 'GET', url: '/ui/api/v1/system/jobs' });
     expect(user.statusCode).toBe(401);

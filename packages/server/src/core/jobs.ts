@@ -1,79 +1,37 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
-import type { Db } from '../db/database.js';
+import type { TaskView, Work } from './work.js';
 
-/** How long a claim on a job lasts unless its holder renews it (a run renews it while it lasts). */
-export const JOB_LEASE_MS = 60_000;
 /** The longest a run may take unless its job says otherwise: it is then abandoned (outcome `timeout`). */
 export const DEFAULT_JOB_TIMEOUT_MS = 6 * 60 * 60_000;
-/** Runs kept in the history, by age. */
-const HISTORY_DAYS = 30;
-
-/**
- * Claims one run of a job for this node: a run is one minute slot of its schedule, and only the
- * first node to claim a slot (with no other holder's lease still running) runs it. A holder that
- * died leaves a lease that runs out; the next slot is then claimed by another node.
- */
-export async function claimJobRun(
-  db: Db,
-  name: string,
-  holder: string,
-  now = Date.now(),
-  leaseMs = JOB_LEASE_MS,
-  /** A run asked for by an operator: any slot, its own included, as long as no run is under way. */
-  asked = false,
-): Promise<boolean> {
-  const slot = Math.floor(now / 60_000);
-  await db
-    .insertInto('job_leases')
-    .values({ name, holder: '', lease_until: 0, last_slot: 0 })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const claimed = await db
-    .updateTable('job_leases')
-    .set({ holder, lease_until: now + leaseMs, last_slot: slot })
-    .where('name', '=', name)
-    .where((eb) =>
-      asked
-        ? eb('lease_until', '<', now)
-        : eb.and([eb('last_slot', '<', slot), eb.or([eb('lease_until', '<', now), eb('holder', '=', holder)])]),
-    )
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1;
-}
-
-/** Extends this node's lease on a job while its run goes on; false when the lease is no longer this node's. */
-export async function renewJobLease(
-  db: Db,
-  name: string,
-  holder: string,
-  now = Date.now(),
-  leaseMs = JOB_LEASE_MS,
-): Promise<boolean> {
-  const renewed = await db
-    .updateTable('job_leases')
-    .set({ lease_until: now + leaseMs })
-    .where('name', '=', name)
-    .where('holder', '=', holder)
-    .where('lease_until', '>=', now)
-    .executeTakeFirst();
-  return Number(renewed.numUpdatedRows) === 1;
-}
-
-/** Ends this node's lease on a job once its run is over. */
-export async function releaseJob(db: Db, name: string, holder: string): Promise<void> {
-  await db
-    .updateTable('job_leases')
-    .set({ lease_until: 0 })
-    .where('name', '=', name)
-    .where('holder', '=', holder)
-    .execute();
-}
+/** The durable-work kernel's kind for a job's run: each run is a task, the job's name its serial key. */
+export const JOB_TASK = 'job';
 
 /** What a run gets: a signal that aborts when the run times out or the server stops. */
 export interface JobContext {
   signal: AbortSignal;
+  /** Records where the run is, for every node to show (`latestRun`), with the renewal of its hold. */
+  progress(progress: JobProgress): Promise<void>;
+}
+
+/** Where a run is: a step's name and how far it has come. */
+export interface JobProgress {
+  step: string;
+  done: number;
+  total: number;
+}
+
+/** A run of a job as administrators see it, whichever node ran it. */
+export interface JobRun {
+  id: string;
+  job: string;
+  node: string;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'running' | 'success' | 'failure' | 'timeout';
+  message: string | null;
+  progress: JobProgress | null;
 }
 
 export interface JobOptions {
@@ -103,158 +61,116 @@ export interface JobRunner {
    * whenever no run of it is under way, even in a minute that already had one.
    */
   runNow(name: string): Promise<boolean>;
+  /** Runs the scheduled run of the minute `at` falls in, unless a node ran it or a run is under way (the schedule calls it). */
+  runScheduled(name: string, at: number): Promise<boolean>;
+  /** The runs of every node (of one job, or all), newest first. */
+  runs(query: { job?: string; limit: number }): Promise<JobRun[]>;
   /** The registered schedules, with their next run. */
   list(): ScheduledJob[];
-  /**
-   * Stops the schedules and tells the runs under way to stop; resolves once each has ended and
-   * written its outcome (the database and the logs are closed only after).
-   */
-  stop(): Promise<void>;
+  /** Stops the schedules (the kernel ends the runs under way when it stops). */
+  stop(): void;
 }
 
-/** Writes the start of a run to the history; answers its id. */
-async function startRun(db: Db, job: string, node: string, now: number): Promise<string> {
-  const id = uuidv7();
-  await db
-    .insertInto('job_runs')
-    .values({ id, job, node, started_at: now, ended_at: null, outcome: 'running', message: null })
-    .execute();
-  return id;
+const TIMED_OUT = 'the run took longer than';
+
+function runOf(task: TaskView<{ name: string }, JobProgress>): JobRun {
+  const ended = task.state === 'done' || task.state === 'failed' || task.state === 'stopped';
+  const outcome = !ended
+    ? 'running'
+    : task.state === 'done'
+      ? 'success'
+      : task.message?.startsWith(TIMED_OUT)
+        ? 'timeout'
+        : 'failure';
+  return {
+    id: task.id,
+    job: task.payload.name,
+    node: task.holder ?? task.lastHolder ?? '',
+    startedAt: task.startedAt ?? task.createdAt,
+    endedAt: task.endedAt,
+    outcome,
+    message: task.message,
+    progress: ended ? null : task.progress,
+  };
 }
 
-async function endRun(db: Db, id: string, outcome: 'success' | 'failure' | 'timeout', message: string | null) {
-  await db
-    .updateTable('job_runs')
-    .set({ ended_at: Date.now(), outcome, message: message?.slice(0, 2000) ?? null })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** A job's newest run, whichever node ran it; `running` only while its holder's lease lasts (a dead node's run is not). */
-export async function latestRun(
-  db: Db,
-  job: string,
-  now = Date.now(),
-): Promise<
-  | { node: string; startedAt: number; outcome: 'running' | 'success' | 'failure' | 'timeout'; message: string | null }
-  | undefined
-> {
-  const run = await db
-    .selectFrom('job_runs')
-    .select(['node', 'started_at', 'outcome', 'message'])
-    .where('job', '=', job)
-    .orderBy('started_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!run) return undefined;
-  const outcome = run.outcome as 'running' | 'success' | 'failure' | 'timeout';
-  if (outcome === 'running') {
-    const lease = await db
-      .selectFrom('job_leases')
-      .select('lease_until')
-      .where('name', '=', job)
-      .where('holder', '=', run.node)
-      .executeTakeFirst();
-    if (!lease || Number(lease.lease_until) < now) {
-      return {
-        node: run.node,
-        startedAt: Number(run.started_at),
-        outcome: 'failure',
-        message: `the node ${run.node} stopped during the run`,
-      };
-    }
-  }
-  return { node: run.node, startedAt: Number(run.started_at), outcome, message: run.message };
-}
-
-/** Removes runs older than the history keeps. */
-export async function pruneJobRuns(db: Db, now = Date.now()): Promise<void> {
-  await db
-    .deleteFrom('job_runs')
-    .where('started_at', '<', now - HISTORY_DAYS * 86_400_000)
-    .execute();
+/** A job's newest run, whichever node ran it: `running` while it is held or waits for a node to take it over. */
+export async function latestRun(work: Work, job: string): Promise<JobRun | undefined> {
+  const [task] = await work.list<{ name: string }, JobProgress>(JOB_TASK, { serialKey: `job:${job}`, limit: 1 });
+  return task && runOf(task);
 }
 
 class TimeoutError extends Error {}
 
 export function createJobRunner(options: {
-  db: Db;
+  work: Work;
   log: Logger;
-  nodeId: string;
   /** False on a node's other worker processes: they keep the registry but run no schedule. */
   schedules?: boolean;
-  leaseMs?: number;
   /** Told of each run that ended on this node: its job, outcome and time taken (metrics). */
   onRun?: (job: string, outcome: 'success' | 'failure' | 'timeout', ms: number) => void;
 }): JobRunner {
-  const { db, log, nodeId, schedules = true, leaseMs = JOB_LEASE_MS, onRun } = options;
+  const { work, log, schedules = true, onRun } = options;
   const jobs = new Map<
     string,
     { cron: string; timer: Cron | undefined; run: (context: JobContext) => Promise<void>; options: JobOptions }
   >();
-  const stopping = new AbortController();
-  const stopped = new Promise<never>((_, reject) =>
-    stopping.signal.addEventListener('abort', () => reject(new Error('the server is stopping'))),
-  );
-  stopped.catch(() => undefined);
-  const inFlight = new Set<Promise<boolean>>();
+  let stopped = false;
 
-  const runOnce = (name: string, asked = false): Promise<boolean> => {
-    if (stopping.signal.aborted) return Promise.resolve(false);
-    const run = runTracked(name, asked);
-    inFlight.add(run);
-    const forget = () => inFlight.delete(run);
-    run.then(forget, forget);
-    return run;
-  };
+  // a run is a task of the kernel: held under its lease on one node, taken over if that node dies
+  work.define<{ name: string }, JobProgress, null>(JOB_TASK, {
+    run: async (task) => {
+      const job = jobs.get(task.payload.name);
+      if (!job) throw new Error(`no job '${task.payload.name}' on this node`);
+      const timeoutMs = job.options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+      const abort = new AbortController();
+      const onAbort = () => abort.abort(task.signal.reason);
+      task.signal.addEventListener('abort', onAbort);
+      let timeout: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => {
+          // the run is over for the history first; then the job is told to stop
+          reject(new TimeoutError(`${TIMED_OUT} ${timeoutMs} ms`));
+          abort.abort(new TimeoutError(`${TIMED_OUT} its timeout`));
+        }, timeoutMs);
+        timeout.unref();
+      });
+      const started = Date.now();
+      try {
+        await Promise.race([job.run({ signal: abort.signal, progress: (p) => task.hold(p) }), timedOut]);
+        onRun?.(task.payload.name, 'success', Date.now() - started);
+        return null;
+      } catch (error) {
+        const outcome = error instanceof TimeoutError ? 'timeout' : 'failure';
+        if (!task.signal.aborted) {
+          log.error(
+            { err: error, job: task.payload.name },
+            outcome === 'timeout' ? 'a scheduled job timed out' : 'a scheduled job failed',
+          );
+          onRun?.(task.payload.name, outcome, Date.now() - started);
+        }
+        throw error;
+      } finally {
+        clearTimeout(timeout);
+        task.signal.removeEventListener('abort', onAbort);
+      }
+    },
+  });
 
-  const runTracked = async (name: string, asked: boolean): Promise<boolean> => {
-    const job = jobs.get(name);
-    if (!job) throw new Error(`no job '${name}'`);
-    if (!(await claimJobRun(db, name, nodeId, Date.now(), leaseMs, asked))) return false;
-    const runId = await startRun(db, name, nodeId, Date.now());
-    const abort = new AbortController();
-    const onStop = () => abort.abort(new Error('the server is stopping'));
-    stopping.signal.addEventListener('abort', onStop);
-    // the lease is renewed while the run lasts, so that no other node takes the job over meanwhile
-    const renew = setInterval(() => {
-      renewJobLease(db, name, nodeId, Date.now(), leaseMs).then(
-        (held) => held || log.warn({ job: name }, 'a job lost its lease while running'),
-        (error: unknown) => log.warn({ err: error, job: name }, 'renewing a job lease failed'),
-      );
-    }, leaseMs / 3);
-    renew.unref();
-    let timeout: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timeout = setTimeout(() => {
-        // the run is over for the history first; then the job is told to stop
-        reject(new TimeoutError(`the run took longer than ${job.options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS} ms`));
-        abort.abort(new TimeoutError('the run took longer than its timeout'));
-      }, job.options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
-      timeout.unref();
-    });
-    const started = Date.now();
-    try {
-      // a job that does not heed its signal is left behind when the server stops
-      await Promise.race([job.run({ signal: abort.signal }), timedOut, stopped]);
-      await endRun(db, runId, 'success', null);
-      onRun?.(name, 'success', Date.now() - started);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const outcome = error instanceof TimeoutError ? 'timeout' : 'failure';
-      log.error(
-        { err: error, job: name },
-        outcome === 'timeout' ? 'a scheduled job timed out' : 'a scheduled job failed',
-      );
-      await endRun(db, runId, outcome, message).catch(() => undefined);
-      onRun?.(name, outcome, Date.now() - started);
-    } finally {
-      clearInterval(renew);
-      clearTimeout(timeout);
-      stopping.signal.removeEventListener('abort', onStop);
-      await releaseJob(db, name, nodeId).catch(() => undefined);
-    }
-    return true;
+  /**
+   * Runs a job here: a scheduled run once per minute slot of its schedule across the nodes (the
+   * slot is the task's key), an asked one whenever no run of it is under way (or waiting).
+   */
+  const runOnce = async (name: string, asked: boolean, at = Date.now()): Promise<boolean> => {
+    if (!jobs.has(name)) throw new Error(`no job '${name}'`);
+    if (stopped) return false;
+    const serialKey = `job:${name}`;
+    const [newest] = await work.list(JOB_TASK, { serialKey, limit: 1 });
+    if (newest && (newest.state === 'queued' || newest.state === 'running')) return false;
+    const key = asked ? `${name}@asked-${uuidv7()}` : `${name}@${Math.floor(at / 60_000)}`;
+    const { here, done } = await work.submit(JOB_TASK, { name }, { key, serialKey, runHere: true, once: !asked });
+    await done;
+    return here;
   };
 
   const runner: JobRunner = {
@@ -262,7 +178,9 @@ export function createJobRunner(options: {
       if (jobs.has(name)) throw new Error(`the job '${name}' is registered twice`);
       const timer = schedules
         ? new Cron(cron, { protect: true, unref: true }, () => {
-            void runOnce(name).catch((error: unknown) => log.error({ err: error, job: name }, 'claiming a job failed'));
+            void runOnce(name, false).catch((error: unknown) =>
+              log.error({ err: error, job: name }, 'claiming a job failed'),
+            );
           })
         : undefined;
       jobs.set(name, { cron, timer, run, options: jobOptions });
@@ -275,6 +193,7 @@ export function createJobRunner(options: {
       return true;
     },
     runNow: (name) => runOnce(name, true),
+    runScheduled: (name, at) => runOnce(name, false, at),
     list() {
       return [...jobs].map(([name, job]) => ({
         name,
@@ -282,12 +201,17 @@ export function createJobRunner(options: {
         nextRun: job.timer?.nextRun()?.getTime() ?? null,
       }));
     },
-    async stop() {
-      stopping.abort();
+    async runs(query) {
+      const tasks = await work.list<{ name: string }, JobProgress>(JOB_TASK, {
+        ...(query.job ? { serialKey: `job:${query.job}` } : {}),
+        limit: query.limit,
+      });
+      return tasks.map(runOf);
+    },
+    stop() {
+      stopped = true;
       for (const { timer } of jobs.values()) timer?.stop();
-      await Promise.allSettled([...inFlight]);
     },
   };
-  runner.register('job-history-retention', '3 4 * * *', () => pruneJobRuns(db));
   return runner;
 }

@@ -64,22 +64,40 @@ export interface RateLimitsTable {
 }
 
 /** A repository being deleted with its content (or deleted lately), whichever node runs it. */
-export interface RepositoryDeletionsTable {
-  repo_key: string;
-  state: 'running' | 'done' | 'failed';
-  files: number;
-  bytes: number;
-  deleted_files: number;
-  deleted_bytes: number;
+/** A task of the durable-work kernel (`core/work.ts`): shared by every node, held under a lease. */
+export interface WorkTasksTable {
+  id: string;
+  kind: string;
+  /** Unique per kind: a task submitted again under its key while unfinished is the same task. */
+  task_key: string;
+  /** Tasks with one serial key run one at a time, in the order they were submitted. */
+  serial_key: string | null;
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'stopped';
+  attempts: number;
+  max_attempts: number;
+  progress: string | null;
+  result: string | null;
   message: string | null;
-  /** The node running it; another takes it up once `lease_until` has passed. */
+  /** The node process running it; another takes it over once `lease_until` has passed. */
   holder: string;
   lease_until: number;
-  /** Who asked for it, recorded in the audit entry whichever node finishes it. */
-  actor: string;
-  source_ip: string;
-  started_at: number;
+  run_after: number;
+  stop_requested: number;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
   updated_at: number;
+}
+
+/** What happened to a task: claimed, taken over, an attempt failed, ended. */
+export interface WorkHistoryTable {
+  id: string;
+  task_id: string;
+  at: number;
+  node: string;
+  event: string;
+  message: string | null;
 }
 
 export interface StorageSamplesTable {
@@ -405,14 +423,6 @@ export interface ProjectMembersTable {
   role: string;
 }
 
-/** Which node runs a scheduled job: the holder of an unexpired lease, once per slot (minute). */
-export interface JobLeasesTable {
-  name: string;
-  holder: string;
-  lease_until: number;
-  last_slot: number;
-}
-
 /** A consumer's claim on an outbox event: leased while being delivered, then delivered. */
 export interface EventReceiptsTable {
   consumer: string;
@@ -434,17 +444,6 @@ export interface OutboxConsumersTable {
   name: string;
   position: number;
   created_at: number;
-}
-
-/** One run of a scheduled job. */
-export interface JobRunsTable {
-  id: string;
-  job: string;
-  node: string;
-  started_at: number;
-  ended_at: number | null;
-  outcome: 'running' | 'success' | 'failure' | 'timeout';
-  message: string | null;
 }
 
 /** Files, folders and bytes of a repository, kept up to date by every change of its items. */
@@ -826,7 +825,8 @@ export interface Database {
   support_bundles: SupportBundlesTable;
   storage_samples: StorageSamplesTable;
   rate_limits: RateLimitsTable;
-  repository_deletions: RepositoryDeletionsTable;
+  work_tasks: WorkTasksTable;
+  work_history: WorkHistoryTable;
   signing_keys: SigningKeysTable;
   user_custom_data: UserCustomDataTable;
   key_pairs: KeyPairsTable;
@@ -877,10 +877,8 @@ export interface Database {
   web_logins: WebLoginsTable;
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
-  job_leases: JobLeasesTable;
   event_receipts: EventReceiptsTable;
   outbox_consumers: OutboxConsumersTable;
-  job_runs: JobRunsTable;
   repository_usage: RepositoryUsageTable;
   generations: GenerationsTable;
   package_versions: PackageVersionsTable;

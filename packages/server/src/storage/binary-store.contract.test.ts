@@ -36,6 +36,9 @@ interface Subject {
 
 Object.assign(process.env, S3_TEST_CREDENTIALS);
 
+/** The bucket of the S3 subject's server (each test server makes one of its own name). */
+let s3Bucket = '';
+
 const SUBJECTS: Record<'file' | 's3', () => Promise<Subject>> = {
   file: async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-store-'));
@@ -56,6 +59,7 @@ const SUBJECTS: Record<'file' | 's3', () => Promise<Subject>> = {
   },
   s3: async () => {
     const server: S3TestServer = await startS3Server();
+    s3Bucket = server.bucket;
     const options = { endpoint: server.endpoint, bucket: server.bucket, prefix: 'deployment-1', region: 'us-east-1' };
     const store = await openS3Store({ ...options, nodeId: 'node-a', oneCopyBytes: 6 * 1024 * 1024 });
     const otherNode = await openS3Store({ ...options, nodeId: 'node-b' });
@@ -251,7 +255,7 @@ describe.each(['file', 's3'] as const)('the binary store contract on %s', (kind)
     if (kind === 'file') expect(figures.freeBytes).toBeGreaterThan(0);
     else
       expect(figures.location).toBe(
-        `s3://arca-test/deployment-1/ at ${(store as S3BinaryStore).location.split(' at ')[1]}`,
+        `s3://${s3Bucket}/deployment-1/ at ${(store as S3BinaryStore).location.split(' at ')[1]}`,
       );
   });
 });

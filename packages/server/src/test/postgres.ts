@@ -23,13 +23,15 @@ async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 
 /**
  * The name of a database migrated to the latest schema, made once per test server and schema (its
- * name carries a digest of the migrations' names) and copied for each app instead of replaying
+ * name carries a digest of the migrations' names and code) and copied for each app instead of replaying
  * every migration. Workers that ask at the same time wait for the one that makes it.
  */
 let template: Promise<string> | undefined;
 function migratedTemplate(): Promise<string> {
   template ??= (async () => {
-    const digest = createHash('sha256').update(Object.keys(migrations).join('\n')).digest('hex').slice(0, 12);
+    // the migrations' names and code: a migration changed while it is being written makes a new template
+    const schema = Object.entries(migrations).map(([name, migration]) => `${name}\n${migration.up.toString()}`);
+    const digest = createHash('sha256').update(schema.join('\n')).digest('hex').slice(0, 12);
     const name = `arca_template_${digest}`;
     await asAdmin(async (client) => {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);

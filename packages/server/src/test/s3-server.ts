@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -25,10 +26,24 @@ export const S3_TEST_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACC
  * Starts an S3-API server (s3rver, objects on disk) in its own process with one bucket. Its
  * continuation tokens use a cipher OpenSSL 3 keeps in its legacy provider, hence the flag.
  */
-export async function startS3Server(bucket = 'arca-test'): Promise<S3TestServer> {
+export async function startS3Server(bucket = `arca-test-${randomBytes(4).toString('hex')}`): Promise<S3TestServer> {
+  // a bucket of its own name: a server of another test that drew the same port (ours then fails
+  // to bind) answers 404 for it, so that the wait below never takes the other server for ours
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(bucket, await freePort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The server could not listen on its port: another process took it first. */
+class PortTaken extends Error {}
+
+async function startOnce(bucket: string, port: number): Promise<S3TestServer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-s3-'));
   const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin/s3rver.js');
-  const port = await freePort();
   const child = spawn(
     process.execPath,
     [
@@ -52,7 +67,11 @@ export async function startS3Server(bucket = 'arca-test'): Promise<S3TestServer>
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the S3 test server exited: ${errors}`);
+    if (child.exitCode !== null) {
+      fs.rmSync(directory, { recursive: true, force: true });
+      if (errors.includes('EADDRINUSE')) throw new PortTaken(errors);
+      throw new Error(`the S3 test server exited: ${errors}`);
+    }
     const answer = await fetch(`${endpoint}/${bucket}?list-type=2&max-keys=1`).catch(() => undefined);
     if (answer?.ok) break;
     if (Date.now() > deadline) {

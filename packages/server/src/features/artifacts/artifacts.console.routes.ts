@@ -47,7 +47,7 @@ import { isAdmin } from '../../core/principals.js';
 import { findRepository, listRepositories } from '../repositories/index.js';
 import { auditActor } from '../../core/audit.js';
 import { startDownloadStats } from './artifacts.stats.js';
-import { deleteRepositoryWithContent, repositoryDeletion, settleRepositoryDeletions } from './artifacts.purge.js';
+import { deleteRepositoryWithContent, repositoryDeletion } from './artifacts.purge.js';
 import { listArchive, readArchiveEntry } from './artifacts.archive.js';
 import { describeItem, repoKind, treeChildren } from './artifacts.browse.js';
 import { repoContent } from './artifacts.content.js';
@@ -156,7 +156,6 @@ const NO_FIGURES = { files: 0, bytes: 0, deletedFiles: 0, deletedBytes: 0, messa
 /** The tree browser and artifact actions of the console (spec part 2 §7.9–7.10). */
 export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(uploadRoute);
-  app.addHook('onClose', settleRepositoryDeletions);
   startDownloadStats(app);
 
   // deleting a repository with what it holds is the content's owner's job
@@ -173,8 +172,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const progress = await deleteRepositoryWithContent(
         app.db,
-        request.log,
-        app.nodeId,
+        app.work,
         request.params.key,
         request.body.confirmKey,
         auditActor(request),
@@ -191,7 +189,7 @@ export const artifactsConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: z.object({ key: z.string().min(1) }), response: { 200: repositoryDeletionSchema } },
     },
     async (request) => {
-      const progress = await repositoryDeletion(app.db, request.params.key);
+      const progress = await repositoryDeletion(app.work, request.params.key);
       if (progress) return progress;
       // deleted long ago (its progress forgotten), or never asked to be
       if (await findRepository(app.db, request.params.key))

@@ -3,7 +3,7 @@ import { sampleStorage, sampledToday } from './artifacts.usage.js';
 import { collectGarbage } from './artifacts.gc.js';
 import { emptyTrash } from './artifacts.trash.js';
 import { UploadSessions } from './artifacts.uploads.js';
-import { resumeRepositoryDeletions } from './artifacts.purge.js';
+import { defineRepositoryDeletion } from './artifacts.purge.js';
 import { pruneMadeFiles } from './artifacts.made-store.js';
 
 /** Upload sessions untouched this long are swept. */
@@ -11,7 +11,7 @@ const STALE_UPLOAD_MS = 24 * 3600_000;
 
 /**
  * The artifacts feature's jobs: trash retention, binary garbage collection, stale uploads and
- * made files past their time; and the uploads received in parts, shared by every request of this process.
+ * made files past their time; its kind of background task (repository deletions); and the uploads received in parts, shared by every request of this process.
  */
 export function registerArtifactJobs(app: FastifyInstance): void {
   const { db, binaries: store, config, log } = app;
@@ -33,10 +33,8 @@ export function registerArtifactJobs(app: FastifyInstance): void {
   app.addHook('onReady', async () => {
     if (app.polls && !(await sampledToday(db))) await sampleStorage(db);
   });
-  // a repository deletion whose node died is taken up here, where it stopped, within minutes
-  app.jobs.register('repository-deletions', '*/5 * * * *', async () => {
-    await resumeRepositoryDeletions(db, log, app.nodeId);
-  });
+  // a repository deletion runs on the durable-work kernel: one whose node died is taken over by another
+  defineRepositoryDeletion(app.work, db);
   // files made from stored files (merged indexes) are made again after a week, their contents given back
   app.jobs.register('made-files-retention', '33 3 * * *', async () => {
     const removed = await pruneMadeFiles(db);

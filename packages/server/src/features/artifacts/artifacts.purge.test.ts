@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, XHR, createRepo, login, put, startTestApp, type TestApp } from '../../test/harness.js';
 
@@ -9,7 +10,8 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
   let t: TestApp;
   let headers: Record<string, string>;
   beforeEach(async () => {
-    t = await startTestApp(engine);
+    // the node looks for due work only when the test says so (its poll), not on its own every second
+    t = await startTestApp(engine, { ARCA_WORK_POLL_MS: '3600000' });
     headers = { ...XHR, cookie: (await login(t.app)).cookie };
     await createRepo(t.app, 'big-local', { rclass: 'local' });
     for (let i = 0; i < 12; i++) {
@@ -37,20 +39,26 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
   /** A deletion another node started, its lease until `leaseUntil`: past, that node died. */
   const deletionOfAnotherNode = (leaseUntil: number) =>
     t.app.db
-      .insertInto('repository_deletions')
+      .insertInto('work_tasks')
       .values({
-        repo_key: 'big-local',
+        id: randomUUID(),
+        kind: 'repository-deletion',
+        task_key: 'big-local',
+        serial_key: null,
+        payload: JSON.stringify({ actor: 'admin', sourceIp: '10.1.2.3', files: 12, bytes: 130 }),
         state: 'running',
-        files: 12,
-        bytes: 130,
-        deleted_files: 0,
-        deleted_bytes: 0,
+        attempts: 1,
+        max_attempts: 1,
+        progress: null,
+        result: null,
         message: null,
         holder: 'node-gone',
         lease_until: leaseUntil,
-        actor: 'admin',
-        source_ip: '10.1.2.3',
+        run_after: Date.now() - 120_000,
+        stop_requested: 0,
+        created_at: Date.now() - 120_000,
         started_at: Date.now() - 120_000,
+        ended_at: null,
         updated_at: Date.now() - 120_000,
       })
       .execute();
@@ -77,15 +85,17 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
     expect(asked.statusCode).toBe(202);
     expect(asked.json()).toMatchObject({ state: 'running', files: 12, deletedFiles: 0 });
     expect(Number(await files())).toBe(15);
-    // the job leaves it too: its node still holds it
-    expect(await t.app.jobs.runNow('repository-deletions')).toBe(true);
+    // the kernel leaves it too: its node still holds it
+    expect(await t.app.work.poll()).toBe(0);
     expect(Number(await files())).toBe(15);
   });
 
   it('takes up the deletion of a node that died, finishes it and records it for the one who asked', async () => {
     await deletionOfAnotherNode(Date.now() - 1);
     expect(await progress()).toMatchObject({ state: 'running', deletedFiles: 0 });
-    expect(await t.app.jobs.runNow('repository-deletions')).toBe(true);
+    // any node's next look for due work takes it over
+    expect(await t.app.work.poll()).toBe(1);
+    await t.app.work.idle();
     expect(await progress()).toMatchObject({ state: 'done', files: 12, deletedFiles: 12 });
     expect(Number(await files())).toBe(0);
     expect((await t.app.inject({ url: '/artifactory/api/repositories/big-local', headers })).statusCode).toBe(404);

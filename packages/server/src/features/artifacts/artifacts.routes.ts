@@ -92,14 +92,7 @@ export const artifactsRestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { key } = request.params;
-      const progress = await deleteRepositoryWithContent(
-        app.db,
-        request.log,
-        app.nodeId,
-        key,
-        key,
-        auditActor(request),
-      );
+      const progress = await deleteRepositoryWithContent(app.db, app.work, key, key, auditActor(request));
       if (progress.state === 'failed')
         throw new HttpError(500, progress.message ?? 'The repository could not be deleted.');
       reply.type('text/plain');

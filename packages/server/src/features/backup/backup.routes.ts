@@ -60,21 +60,18 @@ function refusal(app: FastifyInstance): string | null {
   return app.dbEngine === 'postgres' && !app.config.backupDirChosen ? BACKUP_MESSAGES.sharedFolder : null;
 }
 
-/**
- * The backup under way and the newest run's failure, the same on every node: this node's own
- * progress when it is the one making the backup, else the run history of the cluster.
- */
+/** The backup under way (with its progress, from whichever node makes it) and the newest run's failure. */
 async function backupState(app: FastifyInstance): Promise<Pick<BackupsAnswer, 'running' | 'lastError'>> {
-  if (app.backups.running) return { running: { ...app.backups.running, node: app.nodeId }, lastError: null };
-  const run = await latestRun(app.db, BACKUP_JOB);
+  const run = await latestRun(app.work, BACKUP_JOB);
   if (run?.outcome === 'running') {
-    return {
-      running: { step: 'starting', done: 0, total: 1, startedAt: run.startedAt, node: run.node },
-      lastError: null,
-    };
+    const { step, done, total } = run.progress ?? { step: 'starting', done: 0, total: 1 };
+    return { running: { step, done, total, startedAt: run.startedAt, node: run.node }, lastError: null };
   }
   return { running: null, lastError: run && run.outcome !== 'success' ? run.message : null };
 }
+
+/** Progress told at most this often (and at each new step): every node reads it from the database. */
+const PROGRESS_EVERY_MS = 500;
 
 /**
  * Backups from the console: a job that writes a new folder under the backup folder (its
@@ -82,20 +79,28 @@ async function backupState(app: FastifyInstance): Promise<Pick<BackupsAnswer, 'r
  * newest `ARCA_BACKUP_KEEP`, and runs on a schedule when one is set.
  */
 export function registerBackups(app: FastifyInstance): void {
-  const state: { running: BackupsAnswer['running'] } = { running: null };
-  app.decorate('backups', state);
-  app.jobs.register(BACKUP_JOB, app.config.backupSchedule ?? NEVER, async () => {
+  app.jobs.register(BACKUP_JOB, app.config.backupSchedule ?? NEVER, async ({ progress }) => {
     const refused = refusal(app);
     if (refused) throw new Error(refused);
     const dir = app.config.backupDir;
     const startedAt = Date.now();
-    state.running = { step: 'starting', done: 0, total: 1, startedAt };
+    let told = { step: '', at: 0 };
+    let telling: Promise<void> = Promise.resolve();
+    const tell = (step: string, done: number, total: number) => {
+      const now = Date.now();
+      if (step === told.step && now - told.at < PROGRESS_EVERY_MS && done < total) return;
+      told = { step, at: now };
+      telling = telling.then(() => progress({ step, done, total }));
+      // a failure to tell (the run lost its hold) ends the backup where it is awaited, never unhandled
+      telling.catch(() => undefined);
+    };
+    tell('starting', 0, 1);
     const target = path.join(dir, stamp(startedAt));
     try {
       const previous = (await listBackups(dir))[0];
       await fs.promises.mkdir(target, { recursive: true });
       if (previous && fs.existsSync(path.join(dir, previous.name, 'filestore'))) {
-        state.running = { step: 'linking the previous backup', done: 0, total: 1, startedAt };
+        tell('linking the previous backup', 0, 1);
         await linkTree(path.join(dir, previous.name, 'filestore'), path.join(target, 'filestore'));
         if (fs.existsSync(path.join(dir, previous.name, 'coldstore')))
           await linkTree(path.join(dir, previous.name, 'coldstore'), path.join(target, 'coldstore'));
@@ -108,8 +113,9 @@ export function registerBackups(app: FastifyInstance): void {
           store: app.binaries,
           cold: app.retention?.cold,
         },
-        (step, done, total) => (state.running = { step, done, total, startedAt }),
+        tell,
       );
+      await telling;
       app.log.info({ backup: target, binaries: manifest.binaries, seconds: manifest.seconds }, 'backup made');
       for (const old of (await listBackups(dir)).slice(app.config.backupKeep)) {
         await fs.promises.rm(path.join(dir, old.name), { recursive: true, force: true });
@@ -117,8 +123,6 @@ export function registerBackups(app: FastifyInstance): void {
     } catch (error) {
       await fs.promises.rm(target, { recursive: true, force: true });
       throw error;
-    } finally {
-      state.running = null;
     }
   });
 }
@@ -149,10 +153,3 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(202).send({ started: true });
   });
 };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The backup this node is making, with its progress. */
-    backups: { running: BackupsAnswer['running'] };
-  }
-}

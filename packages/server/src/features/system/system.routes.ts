@@ -21,7 +21,7 @@ import { BUILD } from '../../core/build-info.js';
 import { listNodes, removeStoppedNode, servicesMap } from '../../core/nodes.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
-import { addAdoptionMetric, listJobRuns } from './system.store.js';
+import { addAdoptionMetric } from './system.store.js';
 
 /** Features this build offers; the console gates menu entries and routes on them. */
 function features(app: FastifyInstance): Record<string, boolean> {
@@ -115,7 +115,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/system/jobs',
     { config: { access: 'admin' }, schema: { querystring: jobsQuerySchema, response: { 200: jobsAnswerSchema } } },
-    async (request) => ({ jobs: app.jobs.list(), runs: await listJobRuns(app.db, request.query) }),
+    async (request) => ({ jobs: app.jobs.list(), runs: await app.jobs.runs(request.query) }),
   );
 };
 

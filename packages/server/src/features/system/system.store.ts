@@ -24,19 +24,3 @@ export function findAdoptionMetric(db: Db, featureName: string, action: string) 
     .where('action', '=', action)
     .executeTakeFirst();
 }
-
-/** The newest runs of scheduled jobs (of one job, or all), newest first. */
-export async function listJobRuns(db: Db, query: { job?: string; limit: number }) {
-  let runs = db.selectFrom('job_runs').selectAll();
-  if (query.job) runs = runs.where('job', '=', query.job);
-  const rows = await runs.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
-  return rows.map((r) => ({
-    id: r.id,
-    job: r.job,
-    node: r.node,
-    startedAt: Number(r.started_at),
-    endedAt: r.ended_at === null ? null : Number(r.ended_at),
-    outcome: r.outcome,
-    message: r.message,
-  }));
-}

@@ -1,0 +1,590 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Logger } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../db/database.js';
+import type { Database, WorkTasksTable } from '../db/schema.js';
+
+/**
+ * The durable-work kernel: long-running, resumable work shared by every node. A task has a kind,
+ * a key (one unfinished task per key), an optional serial key (tasks sharing one run one at a
+ * time, in the order they were submitted), a payload, a state, attempts with backoff, progress,
+ * a result and a history. Any node claims a due task under a lease that its run renews; a node
+ * that dies leaves a lease that runs out, and the next poll of any node takes the task over
+ * where its progress says it stopped. Features define their kinds and submit tasks; they never
+ * hold leases of their own.
+ */
+
+/** How long a claim lasts unless its holder renews it (a run renews it every third of it). */
+export const WORK_LEASE_MS = 60_000;
+/** Finished tasks (and their history) are kept this long, for their progress and result to answer. */
+const KEPT_MS = 7 * 86_400_000;
+/** Tasks claimed by one poll. */
+const CLAIM_BATCH = 8;
+
+export type TaskState = WorkTasksTable['state'];
+
+/** A task as its feature reads it, whichever node holds it. */
+export interface TaskView<P = unknown, G = unknown, R = unknown> {
+  id: string;
+  kind: string;
+  key: string;
+  payload: P;
+  /** `running` only while its holder's lease lasts; a task whose holder died is `queued` again. */
+  state: TaskState;
+  attempts: number;
+  progress: G | null;
+  result: R | null;
+  message: string | null;
+  holder: string | null;
+  /** The node process that held it last (its runner once it has ended). */
+  lastHolder: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+/** What a run of a task gets. */
+export interface TaskRun<P, G> {
+  readonly id: string;
+  readonly key: string;
+  readonly payload: P;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The progress last committed, by this node or the one that held the task before. */
+  readonly progress: G | null;
+  /** Aborts when the task is to stop: asked to, taken over by another node, or this node stopping. */
+  readonly signal: AbortSignal;
+  /**
+   * Renews this node's hold and records `progress`, in `trx` when given (so that progress commits
+   * with the work it counts). Throws `TaskLost` when the task is no longer this node's.
+   */
+  hold(progress?: G, trx?: Db): Promise<void>;
+}
+
+/** A kind of task: how one is run, and how often it is tried. */
+export interface TaskKind<P, G, R> {
+  run(task: TaskRun<P, G>): Promise<R>;
+  /** Attempts before the task fails (default 1). */
+  maxAttempts?: number;
+  /** The wait before the second attempt; doubled each time up to `backoffCapMs`, with jitter. */
+  backoffMs?: number;
+  backoffCapMs?: number;
+}
+
+export interface SubmitOptions {
+  /** One unfinished task per key and kind (default: a key of its own). A finished one is replaced. */
+  key?: string;
+  serialKey?: string;
+  /** Not before this time (default now). */
+  runAfter?: number;
+  /** True to run it on this node at once (a call waiting for small work); it is then claimed here. */
+  runHere?: boolean;
+  /** A key that has been used once is never run again, even once its task has ended (a schedule's minute). */
+  once?: boolean;
+}
+
+/** Thrown in a run whose task another node has taken over (or that was stopped). */
+export class TaskLost extends Error {
+  constructor(id: string) {
+    super(`the task ${id} is no longer held by this node`);
+  }
+}
+
+/** A loop that runs in every process on its own (heartbeat, log pruning, counters' flush). */
+export interface ProcessLoop {
+  name: string;
+  everyMs: number;
+}
+
+export interface Work {
+  define<P, G, R>(kind: string, handler: TaskKind<P, G, R>): void;
+  /**
+   * Submits a task, or answers the unfinished one under its key (`created` false). With `runHere`
+   * the answer's `done` resolves when this node's run of it has ended.
+   */
+  submit<P>(
+    kind: string,
+    payload: P,
+    options?: SubmitOptions,
+  ): Promise<{ task: TaskView<P>; created: boolean; here: boolean; done: Promise<void> }>;
+  get<P = unknown, G = unknown, R = unknown>(kind: string, key: string): Promise<TaskView<P, G, R> | undefined>;
+  /** A kind's tasks (of one serial key when given), newest first. */
+  list<P = unknown, G = unknown, R = unknown>(
+    kind: string,
+    query?: { serialKey?: string; limit?: number },
+  ): Promise<TaskView<P, G, R>[]>;
+  /** What happened to a task, oldest first. */
+  history(id: string): Promise<{ at: number; node: string; event: string; message: string | null }[]>;
+  /** Asks a task to stop: a queued one stops at once, a running one when its holder next renews. */
+  requestStop(id: string): Promise<boolean>;
+  /** Claims and starts the due tasks of the kinds defined here (the poller calls it; tests may). */
+  poll(): Promise<number>;
+  /** Resolves once the runs under way in this process have ended. */
+  idle(): Promise<void>;
+  /** Registers a loop that every process runs on its own, in the one list (`loops`). */
+  every(name: string, everyMs: number, run: () => Promise<void> | void): void;
+  loops(): ProcessLoop[];
+  /** Ends a loop: no further run, and the run under way (if any) has finished when this resolves. */
+  endLoop(name: string): Promise<void>;
+  /** Stops polling and the loops, asks the runs under way to stop, and hands their tasks back. */
+  stop(): Promise<void>;
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason as Error);
+    else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+}
+
+function parse<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+function viewOf<P, G, R>(row: WorkTasksTable, now = Date.now()): TaskView<P, G, R> {
+  const lapsed = row.state === 'running' && Number(row.lease_until) < now;
+  return {
+    id: row.id,
+    kind: row.kind,
+    key: row.task_key,
+    payload: JSON.parse(row.payload) as P,
+    state: lapsed ? 'queued' : row.state,
+    attempts: Number(row.attempts),
+    progress: parse<G>(row.progress),
+    result: parse<R>(row.result),
+    message: row.message,
+    holder: row.state === 'running' && !lapsed ? row.holder : null,
+    lastHolder: row.holder || null,
+    createdAt: Number(row.created_at),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    endedAt: row.ended_at === null ? null : Number(row.ended_at),
+  };
+}
+
+/** The wait before attempt `attempt + 1`: doubling from `first` up to `cap`, with ±25 % jitter. */
+export function backoffDelay(attempt: number, first: number, cap: number, random = Math.random): number {
+  const base = Math.min(cap, first * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+/** The unfinished tasks of a task's (`t`) serial key submitted before it: while there is one, the task waits. */
+function earlierOfSerial(eb: ExpressionBuilder<Database & { t: WorkTasksTable }, 't'>) {
+  return eb
+    .selectFrom('work_tasks as e')
+    .select('e.id')
+    .whereRef('e.serial_key', '=', 't.serial_key')
+    .where('e.state', 'in', ['queued', 'running'])
+    .where((inner) =>
+      inner.or([
+        inner('e.created_at', '<', inner.ref('t.created_at')),
+        inner.and([inner('e.created_at', '=', inner.ref('t.created_at')), inner('e.id', '<', inner.ref('t.id'))]),
+      ]),
+    );
+}
+
+export function createWork(options: {
+  db: Db;
+  log: Logger;
+  /** This process's name as a holder (the node id, with the worker's number on a node of several). */
+  holder: string;
+  /** False on processes that run no background work: they submit and read, and run only what they are asked to run here. */
+  polls: boolean;
+  pollMs?: number;
+  leaseMs?: number;
+}): Work {
+  const { db, log, holder, polls, pollMs = 1_000, leaseMs = WORK_LEASE_MS } = options;
+  const kinds = new Map<string, TaskKind<unknown, unknown, unknown>>();
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const loops = new Map<string, { everyMs: number; timer: NodeJS.Timeout; current: Promise<void>; busy: boolean }>();
+  let stopped = false;
+  let polling: Promise<number> | undefined;
+  let poller: NodeJS.Timeout | undefined;
+
+  const note = (id: string, event: string, message: string | null = null) =>
+    db
+      .insertInto('work_history')
+      .values({
+        id: uuidv7(),
+        task_id: id,
+        at: Date.now(),
+        node: holder,
+        event,
+        message: message?.slice(0, 2000) ?? null,
+      })
+      .execute()
+      .then(() => undefined);
+
+  /** Takes a task if it is due (queued and its time has come, or running under a lease that ran out). */
+  const claim = async (id: string): Promise<WorkTasksTable | undefined> => {
+    const now = Date.now();
+    const claimed = await db
+      .updateTable('work_tasks as t')
+      .set((eb) => ({
+        state: 'running',
+        holder,
+        lease_until: now + leaseMs,
+        attempts: eb('t.attempts', '+', 1),
+        started_at: eb.fn.coalesce('t.started_at', eb.val(now)),
+        updated_at: now,
+      }))
+      .where('t.id', '=', id)
+      .where('t.stop_requested', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('t.state', '=', 'queued'), eb('t.run_after', '<=', now)]),
+          eb.and([eb('t.state', '=', 'running'), eb('t.lease_until', '<', now)]),
+        ]),
+      )
+      .where((eb) => eb.or([eb('t.serial_key', 'is', null), eb.not(eb.exists(earlierOfSerial(eb)))]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    return db.selectFrom('work_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  };
+
+  const finish = async (id: string, set: Partial<WorkTasksTable>): Promise<boolean> => {
+    const now = Date.now();
+    const ended = await db
+      .updateTable('work_tasks')
+      .set({ ...set, lease_until: 0, updated_at: now })
+      .where('id', '=', id)
+      .where('holder', '=', holder)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(ended.numUpdatedRows) === 1;
+  };
+
+  const start = (row: WorkTasksTable, previousHolder: string): Promise<void> => {
+    const kind = kinds.get(row.kind);
+    if (!kind) throw new Error(`no task kind '${row.kind}' on this node`);
+    const abort = new AbortController();
+    let progress = parse<unknown>(row.progress);
+    const hold = async (next?: unknown, trx: Db = db) => {
+      if (abort.signal.aborted) throw new TaskLost(row.id);
+      if (next !== undefined) progress = next;
+      const now = Date.now();
+      const held = await trx
+        .updateTable('work_tasks')
+        .set({
+          lease_until: now + leaseMs,
+          updated_at: now,
+          ...(next !== undefined ? { progress: JSON.stringify(next) } : {}),
+        })
+        .where('id', '=', row.id)
+        .where('holder', '=', holder)
+        .where('state', '=', 'running')
+        .where('stop_requested', '=', 0)
+        .executeTakeFirst();
+      if (Number(held.numUpdatedRows) !== 1) {
+        abort.abort(new TaskLost(row.id));
+        throw new TaskLost(row.id);
+      }
+    };
+    // the lease is renewed while the run lasts; a stop asked for meanwhile is heard here
+    const renew = setInterval(() => {
+      hold().catch((error: unknown) => {
+        if (!(error instanceof TaskLost)) log.warn({ err: error, task: row.id }, 'renewing a task lease failed');
+      });
+    }, leaseMs / 3);
+    renew.unref();
+    const attempt = Number(row.attempts);
+    const run = async () => {
+      if (previousHolder && previousHolder !== holder)
+        await note(row.id, 'taken-over', `from ${previousHolder}, attempt ${attempt}`);
+      else await note(row.id, 'started', `attempt ${attempt}`);
+      try {
+        // a run that does not heed its signal is left behind: what it writes later is fenced by its hold
+        const result = await Promise.race([
+          kind.run({
+            id: row.id,
+            key: row.task_key,
+            payload: JSON.parse(row.payload),
+            attempt,
+            progress,
+            signal: abort.signal,
+            hold,
+          }),
+          aborted(abort.signal),
+        ]);
+        if (
+          await finish(row.id, {
+            state: 'done',
+            result: result === undefined ? null : JSON.stringify(result),
+            message: null,
+            ended_at: Date.now(),
+          })
+        )
+          await note(row.id, 'done');
+      } catch (error) {
+        await failed(row, attempt, kind, error, abort.signal);
+      }
+    };
+    const done = run()
+      .catch((error: unknown) => log.error({ err: error, task: row.id }, 'a task could not record its end'))
+      .finally(() => {
+        clearInterval(renew);
+        running.delete(row.id);
+      });
+    running.set(row.id, { abort, done });
+    return done;
+  };
+
+  const failed = async (
+    row: WorkTasksTable,
+    attempt: number,
+    kind: TaskKind<unknown, unknown, unknown>,
+    error: unknown,
+    signal: AbortSignal,
+  ) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (stopped) {
+      // this node stops: the task goes back to the queue for any node, where its progress says it was
+      if (await finish(row.id, { state: 'queued', run_after: Date.now(), holder: '' }))
+        await note(row.id, 'handed-back', 'the node stopped');
+      return;
+    }
+    if (error instanceof TaskLost || (signal.aborted && signal.reason instanceof TaskLost)) {
+      // another node has it, or it was asked to stop: a stop is recorded by whoever sees it
+      const current = await db
+        .selectFrom('work_tasks')
+        .select(['stop_requested', 'holder', 'state'])
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (current?.stop_requested && current.holder === holder && current.state === 'running') {
+        await finish(row.id, { state: 'stopped', message: 'stopped on request', ended_at: Date.now() });
+        await note(row.id, 'stopped');
+      } else log.warn({ task: row.id, kind: row.kind }, 'another node took over a task of this node');
+      return;
+    }
+    const maxAttempts = Number(row.max_attempts);
+    log.error({ err: error, task: row.id, kind: row.kind, attempt }, 'a task failed');
+    if (attempt < maxAttempts) {
+      const wait = backoffDelay(attempt, kind.backoffMs ?? 5_000, kind.backoffCapMs ?? 3_600_000);
+      if (await finish(row.id, { state: 'queued', run_after: Date.now() + wait, message }))
+        await note(row.id, 'retry', `attempt ${attempt} failed: ${message}; next in ${wait} ms`);
+      return;
+    }
+    if (await finish(row.id, { state: 'failed', message, ended_at: Date.now() })) await note(row.id, 'failed', message);
+  };
+
+  const pollOnce = async (): Promise<number> => {
+    if (stopped || !kinds.size) return 0;
+    const now = Date.now();
+    // due, of a kind defined here, and first of its serial key among the unfinished ones
+    const due = await db
+      .selectFrom('work_tasks as t')
+      .select(['t.id', 't.holder'])
+      .where('t.kind', 'in', [...kinds.keys()])
+      .where('t.stop_requested', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('t.state', '=', 'queued'), eb('t.run_after', '<=', now)]),
+          eb.and([eb('t.state', '=', 'running'), eb('t.lease_until', '<', now)]),
+        ]),
+      )
+      .where((eb) => eb.or([eb('t.serial_key', 'is', null), eb.not(eb.exists(earlierOfSerial(eb)))]))
+      .orderBy('t.created_at')
+      .limit(CLAIM_BATCH)
+      .execute();
+    let started = 0;
+    for (const { id, holder: previous } of due) {
+      if (stopped || running.has(id)) continue;
+      const row = await claim(id);
+      if (!row) continue;
+      started += 1;
+      void start(row, previous);
+    }
+    return started;
+  };
+
+  const poll = (): Promise<number> => {
+    // one poll at a time per process; a poll asked for during one is answered by it
+    polling ??= pollOnce().finally(() => {
+      polling = undefined;
+    });
+    return polling;
+  };
+
+  const schedule = () => {
+    if (stopped || !polls) return;
+    poller = setTimeout(() => {
+      poll()
+        .catch((error: unknown) => log.error({ err: error }, 'polling for work failed'))
+        .finally(schedule);
+    }, pollMs);
+    poller.unref();
+  };
+  schedule();
+
+  const read = async (kind: string, key: string) =>
+    db.selectFrom('work_tasks').selectAll().where('kind', '=', kind).where('task_key', '=', key).executeTakeFirst();
+
+  const work: Work = {
+    define(kind, handler) {
+      if (kinds.has(kind)) throw new Error(`the task kind '${kind}' is defined twice`);
+      kinds.set(kind, handler as TaskKind<unknown, unknown, unknown>);
+    },
+    async submit(kind, payload, submitOptions = {}) {
+      const now = Date.now();
+      const id = uuidv7();
+      const key = submitOptions.key ?? id;
+      const row: WorkTasksTable = {
+        id,
+        kind,
+        task_key: key,
+        serial_key: submitOptions.serialKey ?? null,
+        payload: JSON.stringify(payload),
+        state: 'queued',
+        attempts: 0,
+        max_attempts: kinds.get(kind)?.maxAttempts ?? 1,
+        progress: null,
+        result: null,
+        message: null,
+        holder: submitOptions.runHere ? holder : '',
+        lease_until: 0,
+        run_after: submitOptions.runAfter ?? now,
+        stop_requested: 0,
+        created_at: now,
+        started_at: null,
+        ended_at: null,
+        updated_at: now,
+      };
+      const before = await read(kind, key);
+      // a finished task under the key is replaced; an unfinished one (queued, or running under a live lease) stays
+      const written = await db
+        .insertInto('work_tasks')
+        .values(row)
+        .onConflict((oc) =>
+          submitOptions.once
+            ? oc.columns(['kind', 'task_key']).doNothing()
+            : oc
+                .columns(['kind', 'task_key'])
+                .doUpdateSet(row)
+                .where((eb) =>
+                  eb.or([
+                    eb('work_tasks.state', 'in', ['done', 'failed', 'stopped']),
+                    eb.and([eb('work_tasks.state', '=', 'running'), eb('work_tasks.lease_until', '<', now)]),
+                  ]),
+                ),
+        )
+        .executeTakeFirst();
+      const created = Number(written.numInsertedOrUpdatedRows ?? 0) === 1;
+      const current = (await read(kind, key))!;
+      // a replaced task's history goes with it
+      if (created && before && before.id !== current.id)
+        await db.deleteFrom('work_history').where('task_id', '=', before.id).execute();
+      let done = Promise.resolve();
+      let here = false;
+      if (created && submitOptions.runHere && !stopped) {
+        const claimed = await claim(current.id);
+        if (claimed) {
+          here = true;
+          done = start(claimed, '');
+        }
+      }
+      if (created && !here && polls) void poll().catch(() => undefined);
+      return { task: viewOf((await read(kind, key)) ?? current), created, here, done };
+    },
+    async get(kind, key) {
+      const row = await read(kind, key);
+      return row && viewOf(row);
+    },
+    async list(kind, query = {}) {
+      let rows = db.selectFrom('work_tasks').selectAll().where('kind', '=', kind);
+      if (query.serialKey !== undefined) rows = rows.where('serial_key', '=', query.serialKey);
+      return (
+        await rows
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit ?? 100)
+          .execute()
+      ).map((row) => viewOf(row));
+    },
+    async history(id) {
+      const rows = await db
+        .selectFrom('work_history')
+        .select(['at', 'node', 'event', 'message'])
+        .where('task_id', '=', id)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({ ...row, at: Number(row.at) }));
+    },
+    async requestStop(id) {
+      const now = Date.now();
+      const queued = await db
+        .updateTable('work_tasks')
+        .set({ state: 'stopped', message: 'stopped on request', ended_at: now, updated_at: now })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]),
+        )
+        .executeTakeFirst();
+      if (Number(queued.numUpdatedRows) === 1) {
+        await note(id, 'stopped');
+        return true;
+      }
+      const asked = await db
+        .updateTable('work_tasks')
+        .set({ stop_requested: 1, updated_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      // a run of this process hears it at once; another node's at its next renewal
+      running.get(id)?.abort.abort(new TaskLost(id));
+      return Number(asked.numUpdatedRows) === 1;
+    },
+    poll,
+    async idle() {
+      while (running.size) await Promise.allSettled([...running.values()].map(({ done }) => done));
+    },
+    every(name, everyMs, run) {
+      if (loops.has(name)) throw new Error(`the loop '${name}' is registered twice`);
+      const timer = setInterval(() => {
+        const loop = loops.get(name);
+        // a run still under way takes the tick: runs never pile up behind a slow one
+        if (!loop || loop.busy) return;
+        loop.busy = true;
+        loop.current = Promise.resolve()
+          .then(run)
+          .catch((error: unknown) => log.error({ err: error, loop: name }, 'a process loop failed'))
+          .finally(() => (loop.busy = false));
+      }, everyMs);
+      timer.unref();
+      loops.set(name, { everyMs, timer, current: Promise.resolve(), busy: false });
+    },
+    loops: () => [...loops].map(([name, { everyMs }]) => ({ name, everyMs })),
+    async endLoop(name) {
+      const loop = loops.get(name);
+      if (!loop) return;
+      clearInterval(loop.timer);
+      loops.delete(name);
+      await loop.current;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(poller);
+      await Promise.all([...loops.keys()].map((name) => work.endLoop(name)));
+      await polling?.catch(() => undefined);
+      for (const { abort } of running.values()) abort.abort(new Error('the node is stopping'));
+      await Promise.allSettled([...running.values()].map(({ done }) => done));
+    },
+  };
+  return work;
+}
+
+/** Removes finished tasks and their history past a week (a job of the job runner). */
+export async function pruneWork(db: Db, now = Date.now()): Promise<number> {
+  const old = db
+    .selectFrom('work_tasks')
+    .select('id')
+    .where('state', 'in', ['done', 'failed', 'stopped'])
+    .where('updated_at', '<', now - KEPT_MS);
+  await db.deleteFrom('work_history').where('task_id', 'in', old).execute();
+  const removed = await db
+    .deleteFrom('work_tasks')
+    .where('state', 'in', ['done', 'failed', 'stopped'])
+    .where('updated_at', '<', now - KEPT_MS)
+    .executeTakeFirst();
+  return Number(removed.numDeletedRows);
+}
