@@ -165,8 +165,7 @@ export function createJobRunner(options: {
     if (!jobs.has(name)) throw new Error(`no job '${name}'`);
     if (stopped) return false;
     const serialKey = `job:${name}`;
-    const [newest] = await work.list(JOB_TASK, { serialKey, limit: 1 });
-    if (newest && (newest.state === 'queued' || newest.state === 'running')) return false;
+    if ((await work.list(JOB_TASK, { serialKey, unfinished: true, limit: 1 })).length) return false;
     const key = asked ? `${name}@asked-${uuidv7()}` : `${name}@${Math.floor(at / 60_000)}`;
     const { here, done } = await work.submit(JOB_TASK, { name }, { key, serialKey, runHere: true, once: !asked });
     await done;

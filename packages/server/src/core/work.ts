@@ -108,10 +108,10 @@ export interface Work {
     options?: SubmitOptions,
   ): Promise<{ task: TaskView<P>; created: boolean; here: boolean; done: Promise<void> }>;
   get<P = unknown, G = unknown, R = unknown>(kind: string, key: string): Promise<TaskView<P, G, R> | undefined>;
-  /** A kind's tasks (of one serial key when given), newest first. */
+  /** A kind's tasks (of one serial key, the unfinished ones, when told), newest first. */
   list<P = unknown, G = unknown, R = unknown>(
     kind: string,
-    query?: { serialKey?: string; limit?: number },
+    query?: { serialKey?: string; unfinished?: boolean; limit?: number },
   ): Promise<TaskView<P, G, R>[]>;
   /** What happened to a task, oldest first. */
   history(id: string): Promise<{ at: number; node: string; event: string; message: string | null }[]>;
@@ -492,6 +492,7 @@ export function createWork(options: {
     async list(kind, query = {}) {
       let rows = db.selectFrom('work_tasks').selectAll().where('kind', '=', kind);
       if (query.serialKey !== undefined) rows = rows.where('serial_key', '=', query.serialKey);
+      if (query.unfinished) rows = rows.where('state', 'in', ['queued', 'running']);
       return (
         await rows
           .orderBy('created_at', 'desc')

@@ -203,27 +203,29 @@ class RunLog {
   }
 }
 
-const running = new Set<string>();
+/** The durable-work kernel's kind for a replication's run: its key is the run's id, its serial key the replication's. */
+export const REPLICATION_RUN = 'replication-run';
 
-/** Whether a run of this replication is under way on this node. */
-export const isRunning = (key: string) => running.has(key);
+interface RunPayload {
+  replicationKey: string;
+  trigger: Trigger;
+}
+
+const serialOf = (key: string) => `replication:${key}`;
+
+/** Whether a run of this replication is under way (or waits for a node to take it over), on any node. */
+export async function isRunning(app: FastifyInstance, key: string): Promise<boolean> {
+  return (await app.work.list(REPLICATION_RUN, { serialKey: serialOf(key), unfinished: true, limit: 1 })).length > 0;
+}
 
 /**
- * Runs a replication once, whole: the two sides' manifests compared, what differs sent (four
- * files at a time), deletions mirrored when asked; progress is kept in its run row as it goes.
- * Answers the run's id.
+ * Starts a run of a replication as a task of the durable-work kernel, on this node: its row is
+ * written first (so that its id answers at once), and a node that dies during the run leaves it to
+ * another, which runs it again from the comparison of the two sides (what was sent is not sent
+ * twice). Answers the run's id; the run goes on after.
  */
-export async function runReplication(
-  app: FastifyInstance,
-  key: string,
-  trigger: Trigger,
-  onStarted?: (id: string) => void,
-): Promise<string> {
-  const row = await app.db.selectFrom('replications').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+export async function startReplicationRun(app: FastifyInstance, key: string, trigger: Trigger): Promise<string> {
   const id = randomUUID();
-  const counters = zero();
-  const log = new RunLog();
-  const started = Date.now();
   await app.db
     .insertInto('replication_runs')
     .values({
@@ -232,14 +234,60 @@ export async function runReplication(
       trigger,
       status: 'running',
       node_id: app.nodeId,
-      started_at: started,
+      started_at: Date.now(),
       finished_at: null,
-      ...counters,
+      ...zero(),
       output: '',
     })
     .execute();
-  running.add(key);
-  onStarted?.(id);
+  await app.work.submit<RunPayload>(
+    REPLICATION_RUN,
+    { replicationKey: key, trigger },
+    { key: id, serialKey: serialOf(key), runHere: true },
+  );
+  return id;
+}
+
+/** Defines the replication run's kind of work on this process (a run goes on on any node). */
+export function defineReplicationRuns(app: FastifyInstance): void {
+  app.work.define<RunPayload, never, null>(REPLICATION_RUN, {
+    run: async (task) => {
+      await runReplication(app, task.key, task.payload.replicationKey, task.signal);
+      return null;
+    },
+  });
+}
+
+/**
+ * Runs a replication once, whole: the two sides' manifests compared, what differs sent (four
+ * files at a time), deletions mirrored when asked; progress is kept in its run row as it goes.
+ */
+async function runReplication(app: FastifyInstance, id: string, key: string, signal: AbortSignal): Promise<void> {
+  const row = await app.db.selectFrom('replications').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+  const counters = zero();
+  const log = new RunLog();
+  const started = Date.now();
+  const before = await app.db.selectFrom('replication_runs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (before?.output) {
+    // taken over: what the node before did still counts, and the run starts again from the
+    // comparison of the two sides, which leaves out what it sent
+    for (const name of [
+      'files_transferred',
+      'files_deduplicated',
+      'files_properties',
+      'files_deleted',
+      'files_failed',
+      'bytes_transferred',
+    ] as const)
+      counters[name] = Number(before[name]);
+    for (const line of before.output.split('\n')) log.lines.push(line);
+    log.add(`Taken over from ${before.node_id}: comparing the two sides again.`);
+  }
+  await app.db
+    .updateTable('replication_runs')
+    .set({ node_id: app.nodeId, status: 'running' })
+    .where('id', '=', id)
+    .execute();
   let savedAt = 0;
   const save = async (final?: string) => {
     savedAt = Date.now();
@@ -278,6 +326,8 @@ export async function runReplication(
     let next = 0;
     const worker = async () => {
       for (;;) {
+        // a run told to stop (its node stops: another takes it over) ends between two files
+        signal.throwIfAborted();
         const i = next++;
         if (i >= work.length) return;
         const { entry, onlyProperties } = work[i]!;
@@ -316,12 +366,10 @@ export async function runReplication(
     );
     await save(counters.files_failed ? 'partial' : 'success');
   } catch (error) {
+    if (signal.aborted) throw error;
     log.add(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     await save('failed');
-  } finally {
-    running.delete(key);
   }
-  return id;
 }
 
 function count(counters: Counters, done: { outcome: Outcome; bytes: number }): void {
@@ -409,15 +457,4 @@ async function recordEventRun(app: FastifyInstance, key: string, add: Counters, 
       .where('id', '=', id)
       .execute();
   });
-}
-
-/** Ends the runs this node left running when it stopped (it starts again): they failed. */
-export async function endAbandonedRuns(app: FastifyInstance): Promise<void> {
-  const now = Date.now();
-  await app.db
-    .updateTable('replication_runs')
-    .set({ status: 'failed', finished_at: now })
-    .where('node_id', '=', app.nodeId)
-    .where('status', '=', 'running')
-    .execute();
 }

@@ -16,7 +16,7 @@ import { followConfigWhileOpen } from '../../core/config-cache.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { callDeployment, deploymentToken } from '../deployments/index.js';
-import { endAbandonedRuns, isRunning, pushChange, runReplication } from './replications.engine.js';
+import { defineReplicationRuns, isRunning, pushChange, startReplicationRun } from './replications.engine.js';
 
 const JOB = (key: string) => `replication:${key}`;
 
@@ -208,25 +208,12 @@ export async function deleteReplication(request: FastifyRequest, key: string): P
 export async function startRun(request: FastifyRequest, key: string): Promise<{ message: string; run_id: string }> {
   const app = request.server;
   await getReplication(app, key);
-  const under = await app.db
-    .selectFrom('replication_runs')
-    .select('id')
-    .where('replication_key', '=', key)
-    .where('status', '=', 'running')
-    .where('trigger', '!=', 'event')
-    .where('started_at', '>', Date.now() - 6 * 3_600_000)
-    .executeTakeFirst();
-  if (under || isRunning(key)) throw conflict(REPLICATION_MESSAGES.running);
-  const started = new Promise<string>((resolve, reject) => {
-    runReplication(app, key, 'manual', resolve).catch((error: unknown) => {
-      app.log.warn({ err: error }, `replication ${key} failed`);
-      reject(error instanceof Error ? error : new Error(String(error)));
-    });
-  });
+  if (await isRunning(app, key)) throw conflict(REPLICATION_MESSAGES.running);
+  const id = await startReplicationRun(app, key, 'manual');
   await recordChange(app.db, auditActor(request), {
     audit: { category: 'repository', action: 'run replication', target: key },
   });
-  return { message: REPLICATION_MESSAGES.started, run_id: await started };
+  return { message: REPLICATION_MESSAGES.started, run_id: id };
 }
 
 export async function listRuns(
@@ -301,7 +288,7 @@ const CHANGE_EVENTS = new Set([
 ]);
 
 /**
- * Replications' schedules (one leased job each) and the outbox consumer that pushes every change
+ * Replications' runs (tasks of the durable-work kernel), their schedules and the outbox consumer that pushes every change
  * of a repository with an event replication, retried while the other deployment is down.
  */
 export function registerReplications(app: FastifyInstance): void {
@@ -319,17 +306,20 @@ export function registerReplications(app: FastifyInstance): void {
     for (const [name, row] of wanted) {
       if (scheduled.get(name) === row.cron) continue;
       if (scheduled.has(name)) app.jobs.unregister(name);
+      // the schedule starts a run (a task of its own, which a node that dies leaves to another)
       app.jobs.register(name, row.cron, async () => {
-        await runReplication(app, row.key, 'schedule');
+        if (await isRunning(app, row.key)) {
+          app.log.warn({ replication: row.key }, 'a scheduled replication run skipped: the one before is under way');
+          return;
+        }
+        await startReplicationRun(app, row.key, 'schedule');
       });
       scheduled.set(name, row.cron);
     }
   };
   followers.set(app, follow);
-  app.addHook('onReady', async () => {
-    if (app.polls) await endAbandonedRuns(app);
-    await follow();
-  });
+  defineReplicationRuns(app);
+  app.addHook('onReady', follow);
   followConfigWhileOpen(app, () => void follow().catch(() => undefined));
   app.addHook('onClose', async () => {
     open = false;

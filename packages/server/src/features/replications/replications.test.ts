@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, REPLICATION_MESSAGES } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, messages, startListeningApp as listening } from '../../test/harness.js';
-import { endAbandonedRuns } from './replications.engine.js';
 
 type Instance = Awaited<ReturnType<typeof listening>>;
 
@@ -154,7 +153,8 @@ describe.each(ENGINES)('replications on %s', (engine) => {
     expect(after.has('org/app/0/file-990.txt')).toBe(false);
     expect(String(third.output)).toContain('11 to send, 5 to delete');
 
-    // a run this node left running when it stopped blocks a new one until the node starts again
+    // a run of a node that died: it blocks a new one while its lease lasts, then any node takes
+    // it over and ends it, comparing the two sides again (what was sent is not sent twice)
     await here.app.db
       .insertInto('replication_runs')
       .values({
@@ -162,7 +162,7 @@ describe.each(ENGINES)('replications on %s', (engine) => {
         replication_key: 'libs-push',
         trigger: 'schedule',
         status: 'running',
-        node_id: here.app.nodeId,
+        node_id: 'node-gone',
         started_at: Date.now() - 60_000,
         finished_at: null,
         files_total: 10,
@@ -173,24 +173,52 @@ describe.each(ENGINES)('replications on %s', (engine) => {
         files_deleted: 0,
         files_failed: 0,
         bytes_transferred: 30,
-        output: '',
+        output: '2026-11-28T10:00:00.000Z Push libs → there libs',
+      })
+      .execute();
+    const task = randomUUID();
+    await here.app.db
+      .insertInto('work_tasks')
+      .values({
+        id: task,
+        kind: 'replication-run',
+        task_key: 'abandoned',
+        serial_key: 'replication:libs-push',
+        payload: JSON.stringify({ replicationKey: 'libs-push', trigger: 'schedule' }),
+        state: 'running',
+        attempts: 1,
+        max_attempts: 1,
+        progress: null,
+        result: null,
+        message: null,
+        holder: 'node-gone',
+        lease_until: Date.now() + 60_000,
+        run_after: 0,
+        stop_requested: 0,
+        created_at: Date.now() - 60_000,
+        started_at: Date.now() - 60_000,
+        ended_at: null,
+        updated_at: Date.now() - 60_000,
       })
       .execute();
     const blocked = await here.app.inject({ method: 'POST', url: `${API}/libs-push/run`, headers: admin });
     expect(blocked.statusCode).toBe(409);
     expect(messages(blocked)[0]).toBe(REPLICATION_MESSAGES.running);
-    await endAbandonedRuns(here.app);
-    const ended = await here.app.db
-      .selectFrom('replication_runs')
-      .select('status')
-      .where('id', '=', 'abandoned')
-      .executeTakeFirst();
-    expect(ended?.status).toBe('failed');
-    await here.app.db.deleteFrom('replication_runs').where('id', '=', 'abandoned').execute();
+    await here.app.db
+      .updateTable('work_tasks')
+      .set({ lease_until: Date.now() - 1 })
+      .where('id', '=', task)
+      .execute();
+    await here.app.work.poll();
+    await here.app.work.idle();
+    const taken = await here.app.inject({ method: 'GET', url: `${API}/runs/abandoned`, headers: admin });
+    expect(taken.json().run).toMatchObject({ status: 'success', files_transferred: 3, bytes_transferred: 30 });
+    expect(taken.json().output).toContain('Taken over from node-gone: comparing the two sides again.');
+    expect(taken.json().output).toContain('0 to send, 0 to delete');
 
-    // the history lists the three runs
+    // the history lists the four runs
     const history = await here.app.inject({ method: 'GET', url: `${API}/runs?strategy=push`, headers: admin });
-    expect(history.json()).toHaveLength(3);
+    expect(history.json()).toHaveLength(4);
   }, 180_000);
 
   it('pulls from the other deployment, with properties, and pushes each change on its own as it happens', async () => {
