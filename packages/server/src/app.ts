@@ -99,7 +99,15 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const polls = config.backgroundWork && (!worker || worker === '1');
   // each process of a node holds its own tasks (the node id names the worker unless it was given)
   const holder = worker && !nodeId.endsWith(`-w${worker}`) ? `${nodeId}-w${worker}` : nodeId;
-  const work = createWork({ db, log: loggers.jfrt, holder, polls, pollMs: config.workPollMs });
+  const work = createWork({
+    db,
+    log: loggers.jfrt,
+    holder,
+    polls,
+    pollMs: config.workPollMs,
+    // a node id given, or made from a fixed port, names this process across restarts
+    reclaimOwn: Boolean(process.env.ARCA_NODE_ID) || config.port !== 0,
+  });
   const jobs = createJobRunner({
     work,
     log: loggers.jfrt,

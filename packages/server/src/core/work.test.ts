@@ -286,6 +286,40 @@ describe.each(ENGINES)('the durable-work kernel on %s', (engine) => {
     expect((await b.history(task.id)).map((h) => h.event)).toEqual(['started', 'handed-back', 'started', 'done']);
   });
 
+  it('takes up at once what its process slot held before a restart, when its name is its own across restarts', async () => {
+    const before = node('slot-7');
+    let runs = 0;
+    before.define<null, never, null>('resumed', {
+      run: async () => {
+        runs += 1;
+        return null;
+      },
+    });
+    const { task } = await before.submit('resumed', null, { key: 'r' });
+    // claimed by the slot's previous life, its lease still running when the process died
+    await t.app.db
+      .updateTable('work_tasks')
+      .set({ state: 'running', holder: 'slot-7', lease_until: Date.now() + 60_000, attempts: 1 })
+      .where('id', '=', task.id)
+      .execute();
+    const other = createWork({ db: t.app.db, log: quiet, holder: 'slot-8', polls: false, reclaimOwn: true });
+    kernels.push(other);
+    other.define<null, never, null>('resumed', { run: async () => null });
+    expect(await other.poll()).toBe(0);
+    const after = createWork({ db: t.app.db, log: quiet, holder: 'slot-7', polls: false, reclaimOwn: true });
+    kernels.push(after);
+    after.define<null, never, null>('resumed', {
+      run: async () => {
+        runs += 1;
+        return null;
+      },
+    });
+    expect(await after.poll()).toBe(1);
+    await after.idle();
+    expect(runs).toBe(1);
+    expect(await after.get('resumed', 'r')).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
   it('forgets finished tasks and their history past a week, never an unfinished one', async () => {
     const a = node('prune-a');
     a.define<null, never, null>('old', { run: async () => null });

@@ -192,8 +192,14 @@ export function createWork(options: {
   polls: boolean;
   pollMs?: number;
   leaseMs?: number;
+  /**
+   * True when `holder` names this process slot across restarts (a configured node id, or one made
+   * from a fixed port): the tasks it held before a restart are taken up at once, not after their
+   * leases run out. Never for a name several live processes may share.
+   */
+  reclaimOwn?: boolean;
 }): Work {
-  const { db, log, holder, polls, pollMs = 1_000, leaseMs = WORK_LEASE_MS } = options;
+  const { db, log, holder, polls, pollMs = 1_000, leaseMs = WORK_LEASE_MS, reclaimOwn = false } = options;
   const kinds = new Map<string, TaskKind<unknown, unknown, unknown>>();
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   const loops = new Map<string, { everyMs: number; timer: NodeJS.Timeout; current: Promise<void>; busy: boolean }>();
@@ -215,8 +221,21 @@ export function createWork(options: {
       .execute()
       .then(() => undefined);
 
+  // what this process slot held before it restarted is nobody's now: due at the first poll
+  const reclaimed: Promise<unknown> = reclaimOwn
+    ? db
+        .updateTable('work_tasks')
+        .set({ lease_until: 0 })
+        .where('holder', '=', holder)
+        .where('state', '=', 'running')
+        .execute()
+        .catch((error: unknown) => log.warn({ err: error }, 'taking up the tasks of a previous start failed'))
+    : Promise.resolve();
+
   /** Takes a task if it is due (queued and its time has come, or running under a lease that ran out). */
   const claim = async (id: string): Promise<WorkTasksTable | undefined> => {
+    // nothing is claimed before the tasks of a previous start are given up (it would give up this one)
+    await reclaimed;
     const now = Date.now();
     const claimed = await db
       .updateTable('work_tasks as t')
@@ -368,6 +387,7 @@ export function createWork(options: {
   };
 
   const pollOnce = async (): Promise<number> => {
+    await reclaimed;
     if (stopped || !kinds.size) return 0;
     const now = Date.now();
     // due, of a kind defined here, and first of its serial key among the unfinished ones

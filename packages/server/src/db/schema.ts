@@ -739,9 +739,6 @@ export interface ArchiveExecutionsTable {
   /** A restore's destination choices (JSON). */
   options: string | null;
   stop_requested: number;
-  /** The node running it; another takes it up once `lease_until` has passed. */
-  holder: string;
-  lease_until: number;
   /** When the run stops at its policy's duration limit; null: none. */
   deadline: number | null;
   actor: string;

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * The durable-work kernel's tasks, shared by every node: each is held under a lease that its
  * holder renews while it runs, and any node takes over one whose lease ran out. Repository
- * deletions and the scheduled jobs' runs move onto it (their progress and history are the
- * task's), and their own tables and leases go.
+ * deletions, the scheduled jobs' runs and the archive runs move onto it (their progress and
+ * history are the task's), and their own tables and leases go.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -116,4 +116,40 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   await db.schema.dropTable('job_runs').execute();
   await db.schema.dropTable('job_leases').execute();
+
+  // an archive or restore run under way goes on as a task (any node takes it), its own lease goes
+  const active = (await db
+    .selectFrom('archive_executions')
+    .select(['id', 'started_at'])
+    .where('state', 'in', ['PENDING', 'TRIGGERED', 'IN_PROGRESS', 'IN_PROGRESS_WITH_ERRORS', 'STOPPING'])
+    .execute()) as { id: string; started_at: number }[];
+  for (const run of active) {
+    const now = Date.now();
+    await db
+      .insertInto('work_tasks')
+      .values({
+        id: run.id,
+        kind: 'archive-run',
+        task_key: run.id,
+        serial_key: null,
+        payload: 'null',
+        state: 'queued',
+        attempts: 0,
+        max_attempts: 1,
+        progress: null,
+        result: null,
+        message: null,
+        holder: '',
+        lease_until: 0,
+        run_after: now,
+        stop_requested: 0,
+        created_at: Number(run.started_at),
+        started_at: null,
+        ended_at: null,
+        updated_at: now,
+      })
+      .execute();
+  }
+  await db.schema.alterTable('archive_executions').dropColumn('holder').execute();
+  await db.schema.alterTable('archive_executions').dropColumn('lease_until').execute();
 }

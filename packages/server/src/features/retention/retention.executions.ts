@@ -14,6 +14,7 @@ import { isPostgres, type Db } from '../../db/database.js';
 import type { ArchiveExecutionsTable, ArchivePoliciesTable, ArchivedItemsTable } from '../../db/schema.js';
 import { HttpError, conflict } from '../../core/errors.js';
 import { recordAudit, type ChangeActor } from '../../core/changes.js';
+import { TaskLost, type TaskRun, type Work } from '../../core/work.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
 import {
   putBackFiles,
@@ -42,9 +43,9 @@ export const ACTIVE_STATES: ArchiveExecutionsTable['state'][] = [
   'IN_PROGRESS_WITH_ERRORS',
   'STOPPING',
 ];
-/** How long a run's claim lasts unless its node renews it (each batch renews it). */
-export const EXECUTION_LEASE_MS = 60_000;
-/** Items moved between two looks at the run's row (stop asked, lease, deadline). */
+/** The durable-work kernel's kind for an archive or restore run; its key is the run's id. */
+export const ARCHIVE_RUN = 'archive-run';
+/** Items moved between two looks at the run's row (stop asked, hold, deadline). */
 const BATCH = 200;
 /** Contents copied to (or from) the cold store at once. */
 const COPIES_AT_ONCE = 16;
@@ -152,30 +153,20 @@ export interface RunnerContext {
   hot: BinaryStore;
   cold: BinaryStore;
   log: FastifyBaseLogger;
-  nodeId: string;
+  /** The durable-work kernel the runs are tasks of. */
+  work: Work;
   /** Contents written or touched this recently are left to the garbage collection rather than removed at once. */
   releaseGraceMs: number;
 }
 
 /**
- * The runs this process holds. Each goes on after the call that started it answers; its row in
- * the database is what every node reads.
+ * Starts archive and restore runs, each a task of the durable-work kernel: it goes on after the
+ * call that started it answers, on this node; its row in the database is what every node reads,
+ * and a node that dies leaves it to another, which continues with the items left.
  */
 export class ArchiveRunner {
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly stopping = new AbortController();
-
-  constructor(private readonly ctx: RunnerContext) {}
-
-  /** Runs under way on this process, for tests and for stopping. */
-  settled(): Promise<void> {
-    return Promise.all([...this.running.values()]).then(() => undefined);
-  }
-
-  /** Stops this process's runs after their current item; their rows stay for another node to take up. */
-  async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.settled();
+  constructor(private readonly ctx: RunnerContext) {
+    ctx.work.define<null, never, null>(ARCHIVE_RUN, { run: (task) => this.runTask(task) });
   }
 
   /**
@@ -199,8 +190,6 @@ export class ArchiveRunner {
       message: null,
       options: null,
       stop_requested: 0,
-      holder: this.ctx.nodeId,
-      lease_until: now + EXECUTION_LEASE_MS,
       deadline: policy.duration_minutes > 0 ? now + policy.duration_minutes * 60_000 : null,
       actor: who.actor,
       source_ip: who.sourceIp,
@@ -229,7 +218,7 @@ export class ArchiveRunner {
         message: how === 'TRIGGERED' ? 'run asked for' : 'run on schedule',
       });
     });
-    this.launch(id);
+    await this.ctx.work.submit(ARCHIVE_RUN, null, { key: id, runHere: true });
     return executionView(row);
   }
 
@@ -271,8 +260,6 @@ export class ArchiveRunner {
       message: null,
       options: JSON.stringify(options),
       stop_requested: 0,
-      holder: this.ctx.nodeId,
-      lease_until: now + EXECUTION_LEASE_MS,
       deadline: null,
       actor: who.actor,
       source_ip: who.sourceIp,
@@ -294,7 +281,7 @@ export class ArchiveRunner {
         after: options,
       });
     });
-    this.launch(id);
+    await this.ctx.work.submit(ARCHIVE_RUN, null, { key: id, runHere: true });
     return executionView(row);
   }
 
@@ -316,89 +303,62 @@ export class ArchiveRunner {
     if (!stopped) throw conflict(fill(RETENTION_MESSAGES.notRunning, { key }));
   }
 
-  /**
-   * Takes up the runs no live node holds: those of this node's previous life at once, others'
-   * once their lease has run out; and forgets runs ended long ago.
-   */
-  async resume(): Promise<number> {
-    const { db, nodeId } = this.ctx;
-    const now = Date.now();
+  /** Forgets runs (and their items) ended long ago. */
+  async forgetOld(): Promise<void> {
+    const { db } = this.ctx;
     const old = await db
       .selectFrom('archive_executions')
       .select('id')
       .where('state', 'not in', ACTIVE_STATES)
-      .where('updated_at', '<', now - KEPT_MS)
+      .where('updated_at', '<', Date.now() - KEPT_MS)
       .execute();
     for (const { id } of old) {
       await db.deleteFrom('archive_execution_items').where('execution_id', '=', id).execute();
       await db.deleteFrom('archive_executions').where('id', '=', id).execute();
     }
-    const orphans = await db
-      .selectFrom('archive_executions')
-      .select(['id', 'holder'])
-      .where('state', 'in', ACTIVE_STATES)
-      .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', nodeId)]))
-      .execute();
-    let resumed = 0;
-    for (const orphan of orphans) {
-      if (this.running.has(orphan.id)) continue;
-      const taken = await db
+  }
+
+  /** A run as a task: a failure ends the run FAILED with its reason (a stop or a take-over does not). */
+  private async runTask(task: TaskRun<null, never>): Promise<null> {
+    try {
+      await this.run(task);
+    } catch (error) {
+      if (task.signal.aborted || error instanceof TaskLost) throw error;
+      this.ctx.log.error({ err: error, execution: task.key }, 'an archive run failed');
+      await this.ctx.db
         .updateTable('archive_executions')
-        .set({ holder: nodeId, lease_until: now + EXECUTION_LEASE_MS, updated_at: now })
-        .where('id', '=', orphan.id)
-        .where('state', 'in', ACTIVE_STATES)
-        .where((eb) => eb.or([eb('lease_until', '<', now), eb('holder', '=', nodeId)]))
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) continue;
-      this.ctx.log.info({ execution: orphan.id, from: orphan.holder }, 'taking up an archive run where it stopped');
-      this.launch(orphan.id);
-      resumed += 1;
+        .set({
+          state: 'FAILED',
+          message: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
+          ended_at: Date.now(),
+          updated_at: Date.now(),
+        })
+        .where('id', '=', task.key)
+        .execute();
+      throw error;
     }
-    return resumed;
+    return null;
   }
 
-  private launch(id: string): void {
-    const run = this.run(id)
-      .catch(async (error: unknown) => {
-        this.ctx.log.error({ err: error, execution: id }, 'an archive run failed');
-        await this.ctx.db
-          .updateTable('archive_executions')
-          .set({
-            state: 'FAILED',
-            message: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
-            ended_at: Date.now(),
-            updated_at: Date.now(),
-          })
-          .where('id', '=', id)
-          .where('holder', '=', this.ctx.nodeId)
-          .execute()
-          .catch(() => undefined);
-      })
-      .finally(() => this.running.delete(id));
-    this.running.set(id, run);
-  }
-
-  /** Renews this node's claim; false when it is no longer this node's run. */
-  private async renew(id: string): Promise<ArchiveExecutionsTable | undefined> {
-    const now = Date.now();
-    const renewed = await this.ctx.db
-      .updateTable('archive_executions')
-      .set({ lease_until: now + EXECUTION_LEASE_MS, updated_at: now })
-      .where('id', '=', id)
-      .where('holder', '=', this.ctx.nodeId)
+  /** Renews this node's hold on the run and reads its row; throws `TaskLost` when it is no longer this node's. */
+  private async renew(task: TaskRun<null, never>): Promise<ArchiveExecutionsTable | undefined> {
+    await task.hold();
+    return this.ctx.db
+      .selectFrom('archive_executions')
+      .selectAll()
+      .where('id', '=', task.key)
       .where('state', 'in', ACTIVE_STATES)
       .executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) !== 1) return undefined;
-    return this.ctx.db.selectFrom('archive_executions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  private async run(id: string): Promise<void> {
+  private async run(task: TaskRun<null, never>): Promise<void> {
     const { db } = this.ctx;
-    let execution = await this.renew(id);
+    const id = task.key;
+    let execution = await this.renew(task);
     if (!execution) return;
     if (execution.kind === 'archive' && (execution.state === 'PENDING' || execution.state === 'TRIGGERED')) {
       await this.chooseItems(execution);
-      execution = await this.renew(id);
+      execution = await this.renew(task);
       if (!execution) return;
     }
     const policy =
@@ -410,11 +370,8 @@ export class ArchiveRunner {
             .executeTakeFirst()
         : undefined;
     for (;;) {
-      if (this.stopping.signal.aborted) {
-        // this process stops: the run is left for the next one to take up
-        await db.updateTable('archive_executions').set({ lease_until: 0 }).where('id', '=', id).execute();
-        return;
-      }
+      // this node stops: the kernel hands the run to the next node, which goes on with the items left
+      task.signal.throwIfAborted();
       if (execution.stop_requested === 1) return this.end(execution, 'STOPPED_BY_USER', null);
       if (execution.deadline !== null && Date.now() >= Number(execution.deadline)) {
         const left =
@@ -441,7 +398,7 @@ export class ArchiveRunner {
           return this.end(execution, 'FAILED', fill(RETENTION_MESSAGES.notFound, { key: execution.policy_key! }));
         await this.archiveBatch(execution, policy, batch);
       } else await this.restoreBatch(execution, batch);
-      execution = await this.renew(id);
+      execution = await this.renew(task);
       if (!execution) return;
     }
   }
@@ -672,9 +629,8 @@ export class ArchiveRunner {
     const now = Date.now();
     await this.ctx.db
       .updateTable('archive_executions')
-      .set({ state, message, ended_at: now, updated_at: now, lease_until: 0 })
+      .set({ state, message, ended_at: now, updated_at: now })
       .where('id', '=', execution.id)
-      .where('holder', '=', this.ctx.nodeId)
       .execute();
     this.ctx.log.info(
       { execution: execution.id, policy: execution.policy_key, kind: execution.kind, state },

@@ -9,8 +9,8 @@ import { nextRuns } from './retention.policies.js';
 const COLD_GC_GRACE_MS = 60 * 60_000;
 
 /**
- * Opens the cold store and the runner of archive runs, and the jobs: every minute (on one node)
- * the due policies start and runs whose node died are taken up, expired archived items go; once
+ * Opens the cold store and the runner of archive runs (tasks of the durable-work kernel), and the
+ * jobs: every minute (on one node) the due policies start, expired archived items go; once
  * a day the archive's figures are sampled and unused cold contents removed.
  */
 export async function registerRetention(app: FastifyInstance): Promise<void> {
@@ -21,7 +21,7 @@ export async function registerRetention(app: FastifyInstance): Promise<void> {
     hot: app.binaries,
     cold,
     log,
-    nodeId: app.nodeId,
+    work: app.work,
     releaseGraceMs: config.archiveReleaseGraceMs,
   };
   const runner = new ArchiveRunner(context);
@@ -54,7 +54,7 @@ export async function registerRetention(app: FastifyInstance): Promise<void> {
         log.warn({ err: error, policy: policy.key }, 'a scheduled archive run did not start');
       });
     }
-    await runner.resume();
+    await runner.forgetOld();
     const expired = await expireArchived(context);
     if (expired) log.info({ expired }, 'archived items past their expiration deleted');
   });
@@ -63,12 +63,9 @@ export async function registerRetention(app: FastifyInstance): Promise<void> {
     const removed = await collectColdGarbage(db, cold, COLD_GC_GRACE_MS);
     if (removed) log.info({ removed }, 'cold store garbage collection');
   });
-  app.addHook('onReady', async () => {
-    // this node's runs cut short by its previous life go on at once
-    if (app.polls) await runner.resume();
-  });
   app.addHook('onClose', async () => {
-    await runner.stop();
+    // the runs under way end first (the kernel stops before the app closes), then the cold store
+    await app.work.idle();
     cold.close?.();
   });
 }

@@ -515,7 +515,7 @@ describe('an archive whose cold store is an S3 bucket', () => {
       (await t.app.inject({ method: 'POST', url: `${BASE}/archive/policies`, headers, payload: policy })).statusCode,
     ).toBe(201);
     await t.app.inject({ method: 'POST', url: `${BASE}/archive/policies/to-bucket/trigger`, headers });
-    await t.app.retention.runner.settled();
+    await t.app.work.idle();
     const sha = sha256('one in the bucket');
     const object = path.join(s3.directory, s3.bucket, 'archive', 'sha256', sha.slice(0, 2), sha.slice(2, 4), sha);
     expect(fs.readdirSync(path.dirname(path.dirname(object))).length).toBeGreaterThan(0);
@@ -530,7 +530,7 @@ describe('an archive whose cold store is an S3 bucket', () => {
       headers,
       payload: { itemsToRestore: [{ repoKey: 'cold-local', path: 'a/one.bin' }] },
     });
-    await t.app.retention.runner.settled();
+    await t.app.work.idle();
     expect((await t.app.inject({ url: '/artifactory/cold-local/a/one.bin', headers: ADMIN_BASIC })).body).toBe(
       'one in the bucket',
     );
