@@ -201,13 +201,6 @@ export interface MadeFilesTable {
   made_at: number;
 }
 
-/** Who is making the files of a key now, until when. */
-export interface MadeClaimsTable {
-  made_key: string;
-  holder: string;
-  lease_until: number;
-}
-
 export interface RemoteStatesTable {
   repo_key: string;
   reachable: number;
@@ -854,7 +847,6 @@ export interface Database {
   repositories: RepositoriesTable;
   remote_states: RemoteStatesTable;
   made_files: MadeFilesTable;
-  made_claims: MadeClaimsTable;
   binaries: BinariesTable;
   items: ItemsTable;
   item_properties: ItemPropertiesTable;

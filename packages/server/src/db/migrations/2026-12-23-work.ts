@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * The durable-work kernel's tasks, shared by every node: each is held under a lease that its
  * holder renews while it runs, and any node takes over one whose lease ran out. Repository
- * deletions, the scheduled jobs' runs and the archive runs move onto it (their progress and
- * history are the task's), and their own tables and leases go.
+ * deletions, the scheduled jobs' runs, the archive runs and the makings of derived files move onto
+ * it (their progress and history are the task's), and their own tables and leases go.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -152,4 +152,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   await db.schema.alterTable('archive_executions').dropColumn('holder').execute();
   await db.schema.alterTable('archive_executions').dropColumn('lease_until').execute();
+  // the making of a key's files is a task too: a making under way when this runs is made again
+  await db.schema.dropTable('made_claims').execute();
 }

@@ -2,7 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
 import { HttpError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
-import { MADE_FILES_KEPT_MS, madeStore, pruneMadeFiles, type MadeFile } from './artifacts.made-store.js';
+import pino from 'pino';
+import { createWork, type Work } from '../../core/work.js';
+import { MADE_FILE, MADE_FILES_KEPT_MS, madeStore, pruneMadeFiles, type MadeFile } from './artifacts.made-store.js';
+
+const quiet = pino({ level: 'silent' });
 
 const files = (text: string) =>
   new Map<string, MadeFile>([
@@ -13,14 +17,35 @@ const busy = { message: 'being made', retryAfterSeconds: 10 };
 
 describe.each(ENGINES)('files made once for every worker and node on %s', (engine) => {
   let t: TestApp;
+  const kernels: Work[] = [];
   beforeEach(async () => {
     t = await startTestApp(engine);
   });
-  afterEach(() => t.close());
+  afterEach(async () => {
+    await Promise.all(kernels.splice(0).map((k) => k.stop()));
+    await t.close();
+  });
 
-  /** A process of the deployment: its own store over the shared database and binary store. */
+  /** A process's kernel over the shared database. */
+  const kernel = (holder: string) => {
+    const work = createWork({ db: t.app.db, log: quiet, holder, polls: false });
+    kernels.push(work);
+    return work;
+  };
+  /** A process of the deployment: its own store and kernel over the shared database and binary store. */
   const process = (holder: string, waitMs = 5_000) =>
-    madeStore({ db: t.app.db, binaries: t.app.binaries, holder, waitMs, pollMs: 20, busy });
+    madeStore({ db: t.app.db, binaries: t.app.binaries, work: kernel(holder), waitMs, pollMs: 20, busy });
+  /** The makings of a key not ended (none once its files are kept). */
+  const unfinished = async (key: string) =>
+    (
+      await t.app.db
+        .selectFrom('work_tasks')
+        .select('state')
+        .where('kind', '=', MADE_FILE)
+        .where('task_key', '=', key)
+        .where('state', 'in', ['queued', 'running'])
+        .execute()
+    ).length;
 
   it('makes a key once: another process answers what the first made, from the shared store', async () => {
     const a = process('node-a/1');
@@ -113,7 +138,7 @@ describe.each(ENGINES)('files made once for every worker and node on %s', (engin
     const b = madeStore({
       db: othersKeepAfterTheFirstLook(() => a.get('view|6', async () => files('six'))),
       binaries: t.app.binaries,
-      holder: 'node-b/1',
+      work: kernel('node-b/1'),
       pollMs: 20,
       busy,
     });
@@ -125,7 +150,7 @@ describe.each(ENGINES)('files made once for every worker and node on %s', (engin
     expect(answered.get('Packages')!.body.toString()).toBe('six');
     const kept = await t.app.db.selectFrom('made_files').select('name').where('made_key', '=', 'view|6').execute();
     expect(kept.map((r) => r.name).sort()).toEqual(['Packages', 'Release']);
-    expect(await t.app.db.selectFrom('made_claims').selectAll().where('made_key', '=', 'view|6').execute()).toEqual([]);
+    expect(await unfinished('view|6')).toBe(0);
   });
 
   it('gives the key to another process when the making fails, and to one whose holder stopped once its claim ran out', async () => {
@@ -139,14 +164,34 @@ describe.each(ENGINES)('files made once for every worker and node on %s', (engin
     expect((await process('node-b/1').get('view|3', async () => files('three'))).get('Packages')!.body.toString()).toBe(
       'three',
     );
-    // a holder that died mid-making: its claim stands until it runs out, then another makes the key
+    // a holder that died mid-making: its making stands until its lease runs out, then another makes the key
+    const dead = process('node-dead/1');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const hasStarted = new Promise<void>((resolve) => (started = resolve));
+    const dying = dead.get('view|4', async () => {
+      started();
+      await held;
+      return files('never kept');
+    });
+    await hasStarted;
+    const waiting = process('node-b/1', 60).get('view|4', async () => files('four'));
+    await expect(waiting).rejects.toMatchObject({ statusCode: 503 });
     await t.app.db
-      .insertInto('made_claims')
-      .values({ made_key: 'view|4', holder: 'node-dead/1', lease_until: Date.now() - 1 })
+      .updateTable('work_tasks')
+      .set({ lease_until: Date.now() - 1 })
+      .where('kind', '=', MADE_FILE)
+      .where('task_key', '=', 'view|4')
       .execute();
-    expect((await process('node-b/1').get('view|4', async () => files('four'))).get('Packages')!.body.toString()).toBe(
+    expect((await process('node-c/1').get('view|4', async () => files('four'))).get('Packages')!.body.toString()).toBe(
       'four',
     );
+    // the dead one's making, should it come back, keeps nothing over what is kept
+    release();
+    await dying.catch(() => undefined);
+    const kept = await t.app.db.selectFrom('made_files').select('name').where('made_key', '=', 'view|4').execute();
+    expect(kept).toHaveLength(2);
   });
 
   it('removes made files past their time and gives their contents back', async () => {
