@@ -179,12 +179,12 @@ export type AccessToken = z.infer<typeof accessTokenSchema>;
 export const TOKEN_MAX_EXPIRES_IN_SECONDS = 10 * 366 * 24 * 3600;
 
 export const createTokenSchema = z.object({
-  description: z.string().trim().min(1, 'This field is mandatory.').max(1024),
+  description: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(1024),
   /** Seconds until expiry; 0 never expires. */
   expiresIn: z.number().int().min(0).max(TOKEN_MAX_EXPIRES_IN_SECONDS),
   scope: z.string().default(TOKEN_SCOPE_USER),
   /** Administrators only: the user the token is for (the caller when absent). */
-  username: z.string().min(1, 'This field is mandatory.').max(64).optional(),
+  username: z.string().min(1, ERROR_MESSAGES.mandatory).max(64).optional(),
   /** With a refresh token that replaces the pair once (answered once, as the token is). */
   refreshable: z.boolean().optional(),
 });

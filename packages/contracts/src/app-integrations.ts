@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * Application integrations (spec part 1 §2 "Application integrations form", part 2 §7.12, §8.4):
@@ -12,7 +13,7 @@ export const APP_INTEGRATION_MESSAGES = {
   secretOnce: 'The secret is shown once and not retrievable later: copy it now.',
   deleteConfirm:
     'The integration is deleted permanently: the application can no longer sign users in, and every token issued to it stops working.',
-  mandatory: 'This field is mandatory.',
+  mandatory: ERROR_MESSAGES.mandatory,
   nameRule: 'Name cannot contain spaces or special characters',
   callbackUrl: 'The callback URL must be an absolute http or https address.',
   baseUrl: 'The platform base URL must be an absolute http or https address.',

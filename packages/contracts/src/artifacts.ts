@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 export const ARTIFACT_MESSAGES = {
   /** A virtual repository's indexes asked while another worker or node merges them (503, Retry-After). */
@@ -181,7 +182,7 @@ export type ConflictPolicy = (typeof CONFLICT_POLICIES)[number];
 export const copyMoveBodySchema = z.object({
   repoKey: z.string().min(1),
   path: z.string().min(1, ARTIFACT_MESSAGES.pathEmpty),
-  targetRepoKey: z.string().min(1, 'This field is mandatory.'),
+  targetRepoKey: z.string().min(1, ERROR_MESSAGES.mandatory),
   targetPath: z.string().default(''),
   /** Answer what would happen, change nothing. */
   dryRun: z.boolean().default(false),
@@ -217,7 +218,7 @@ export const propertiesBodySchema = z.object({
   repoKey: z.string().min(1),
   path: z.string().default(''),
   key: z.string().regex(PROPERTY_KEY_PATTERN, ARTIFACT_MESSAGES.propertyKey),
-  values: z.array(z.string().max(4000)).min(1, 'This field is mandatory.'),
+  values: z.array(z.string().max(4000)).min(1, ERROR_MESSAGES.mandatory),
   recursive: z.boolean().default(false),
 });
 export type PropertiesBody = z.input<typeof propertiesBodySchema>;

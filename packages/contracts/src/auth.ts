@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** User data answered by `GET ui/auth/current` and by a successful login (spec part 1 §3). */
 export const userDataSchema = z.object({
@@ -23,8 +24,8 @@ export const userDataSchema = z.object({
 export type UserData = z.infer<typeof userDataSchema>;
 
 export const loginBodySchema = z.object({
-  user: z.string().trim().min(1, 'This field is mandatory.').max(256),
-  password: z.string().min(1, 'This field is mandatory.').max(1024),
+  user: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(256),
+  password: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),
   type: z.literal('login').default('login'),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
@@ -155,24 +156,24 @@ export const PASSWORD_FLOW_MESSAGES = {
 } as const;
 
 export const forgotPasswordBodySchema = z.object({
-  user: z.string().trim().min(1, 'This field is mandatory.').max(256),
+  user: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(256),
 });
 export const resetPasswordBodySchema = z.object({
   user: z.string().max(256).optional(),
-  password: z.string().min(1, 'This field is mandatory.').max(1024),
+  password: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),
 });
 export const keyQuerySchema = z.object({ key: z.string().min(1).max(256) });
 export const changePasswordBodySchema = z.object({
-  userName: z.string().trim().min(1, 'This field is mandatory.').max(256),
-  oldPassword: z.string().min(1, 'This field is mandatory.').max(1024),
-  newPassword1: z.string().min(1, 'This field is mandatory.').max(1024),
+  userName: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(256),
+  oldPassword: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),
+  newPassword1: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),
   newPassword2: z.string().max(1024).optional(),
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 export const invitationTokenSchema = z.object({ token: z.string().min(1).max(256) });
 export const setPasswordBodySchema = z.object({
   token: z.string().min(1).max(256),
-  password: z.string().min(1, 'This field is mandatory.').max(1024),
+  password: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),
 });
 
 /* ---------- Mail settings ---------- */

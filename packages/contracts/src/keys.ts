@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * Keys Management (`/admin/artifactory/security/keys_management/:label?`): named GPG and RSA key
@@ -37,7 +38,7 @@ export const keyPairBodySchema = z.object({
   pairName: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, KEY_MESSAGES.nameInvalid),
   pairType: z.enum(KEY_PAIR_TYPES),
@@ -89,12 +90,12 @@ export const certificateBodySchema = z.object({
   alias: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, CERTIFICATE_MESSAGES.aliasInvalid),
   kind: z.enum(CERTIFICATE_KINDS).default('client'),
   /** The certificate (with its chain) and, for a client certificate, its private key, in PEM. */
-  pem: z.string().min(1, 'This field is mandatory.').max(262_144),
+  pem: z.string().min(1, ERROR_MESSAGES.mandatory).max(262_144),
 });
 export type CertificateBody = z.input<typeof certificateBodySchema>;
 
@@ -134,10 +135,10 @@ export const trustedKeyBodySchema = z.object({
   alias: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, TRUSTED_KEY_MESSAGES.aliasInvalid),
-  publicKey: z.string().min(1, 'This field is mandatory.').max(262_144),
+  publicKey: z.string().min(1, ERROR_MESSAGES.mandatory).max(262_144),
 });
 export type TrustedKeyBody = z.input<typeof trustedKeyBodySchema>;
 
@@ -200,7 +201,7 @@ export const KEYSTORE_MESSAGES = {
 
 /** The key store file, base64, and its password. */
 export const keyStoreReadBodySchema = z.object({
-  file: z.string().min(1, 'This field is mandatory.').max(1_400_000, KEYSTORE_MESSAGES.tooLarge),
+  file: z.string().min(1, ERROR_MESSAGES.mandatory).max(1_400_000, KEYSTORE_MESSAGES.tooLarge),
   password: z.string().max(1024).default(''),
 });
 export type KeyStoreReadBody = z.input<typeof keyStoreReadBodySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * Directory sign-in: LDAP / Active Directory servers (Access's `/access/api/v1/ldap/settings`)
@@ -65,7 +66,7 @@ export const ldapSettingBodySchema = z
     key: z
       .string()
       .trim()
-      .min(1, 'This field is mandatory.')
+      .min(1, ERROR_MESSAGES.mandatory)
       .max(64)
       .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, LDAP_MESSAGES.keyInvalid),
     enabled: z.boolean().default(true),
@@ -122,14 +123,14 @@ export const ldapGroupSettingBodySchema = z.object({
   name: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, LDAP_MESSAGES.keyInvalid),
-  ldapSettingKey: z.string().min(1, 'This field is mandatory.'),
+  ldapSettingKey: z.string().min(1, ERROR_MESSAGES.mandatory),
   groupBaseDn: z.string().trim().max(1024).default(''),
-  groupNameAttribute: z.string().trim().min(1, 'This field is mandatory.').max(128).default('cn'),
+  groupNameAttribute: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(128).default('cn'),
   /** STATIC: the group's attribute naming members (member, uniqueMember); DYNAMIC: the user's naming groups (memberOf). */
-  groupMemberAttribute: z.string().trim().min(1, 'This field is mandatory.').max(128).default('member'),
+  groupMemberAttribute: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(128).default('member'),
   subTree: z.boolean().default(true),
   filter: z.string().trim().max(1024).default('(objectClass=groupOfNames)'),
   descriptionAttribute: z.string().trim().max(128).default('description'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { licenseEditionSchema } from './license.js';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * License buckets (spec part 1 §2 license_management/license_buckets, §3, §5; part 2 §7.7, §8.3,
@@ -20,7 +21,7 @@ export const LICENSE_BUCKET_MESSAGES = {
   removed: 'Successfully removed bucket',
   fetchFailed: 'Unable to fetch License Buckets',
   nameRule: 'Name can only contain alphanumeric characters, dashes and periods.',
-  mandatory: 'This field is mandatory.',
+  mandatory: ERROR_MESSAGES.mandatory,
   fileExtension: 'File should have an extension of .json',
   fileSize: 'File size should be less than 13 MB',
   tooMany: 'Licenses to be applied is more than the available number of licenses in the bucket.',

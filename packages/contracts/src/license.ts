@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** Licence editions and their ranks, exactly as the console specification lists them. */
 export const LICENSE_EDITION_RANKS = {
@@ -66,7 +67,7 @@ export const installLicenseBodySchema = z.object({
   licenseKey: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64 * 1024),
 });
 export type InstallLicenseBody = z.infer<typeof installLicenseBodySchema>;

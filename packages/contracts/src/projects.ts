@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** Project roles: what members may do with the project's repositories, weakest first. */
 export const PROJECT_ROLES = ['viewer', 'developer', 'admin'] as const;
@@ -26,7 +27,7 @@ export const PROJECT_MESSAGES = {
   keyLength: `A project key has at most ${PROJECT_KEY_MAX} characters.`,
   keyTaken: "A project with the key '{name}' already exists.",
   notFound: "Project '{name}' was not found.",
-  nameRequired: 'This field is mandatory.',
+  nameRequired: ERROR_MESSAGES.mandatory,
   createFailed: 'Failed to create a project',
   defaultProject: 'The default project cannot be deleted.',
   notProjectAdmin: 'Only administrators and admins of this project may change it.',
@@ -69,7 +70,7 @@ export const projectMembersBodySchema = z.object({ members: z.array(projectMembe
 /** `POST /projects/resources/assign`: put repositories in a project (or take them out with null). */
 export const assignResourcesSchema = z.object({
   projectKey: z.string().max(PROJECT_KEY_MAX).nullable(),
-  repositories: z.array(z.string().min(1)).min(1, 'This field is mandatory.'),
+  repositories: z.array(z.string().min(1)).min(1, ERROR_MESSAGES.mandatory),
 });
 
 /** A project admin creates a local repository in the project (its key starts with '{projectKey}-'). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** Package type ids a repository can hold. */
 export const PACKAGE_TYPES = [
@@ -245,10 +246,10 @@ export const repositorySummarySchema = z.object({
 export type RepositorySummary = z.infer<typeof repositorySummarySchema>;
 
 export const quickCreateBodySchema = z.object({
-  packageType: z.string().min(1, 'This field is mandatory.'),
+  packageType: z.string().min(1, ERROR_MESSAGES.mandatory),
   prefix: z
     .string()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,40}$/, REPOSITORY_MESSAGES.keyFormat),
   remoteUrl: z.string().max(2048).default(''),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * General settings (`/admin/configuration/general`, spec part 1 §3 General config and Reverse
@@ -53,7 +54,7 @@ const hostName = z
 
 /** Docker served under its own port (PORTPERREPO) or host name (SUBDOMAIN): which repository, where. */
 export const reverseProxyRepositorySchema = z.object({
-  repoKey: z.string().min(1, 'This field is mandatory.'),
+  repoKey: z.string().min(1, ERROR_MESSAGES.mandatory),
   /** PORTPERREPO: the port this repository listens on at the reverse proxy. */
   port: port.optional(),
 });
@@ -124,13 +125,13 @@ export const proxySchema = z.object({
   key: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, PROXY_MESSAGES.keyInvalid),
   host: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(253)
     .regex(/^[^\s/]+$/, SETTINGS_MESSAGES.hostInvalid),
   port,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * The SSH server (`/admin/artifactory/security/keys_management/ssh-server`): clients that hold an
@@ -18,7 +19,7 @@ export const SSH_MESSAGES = {
   publicKeyInvalid: 'The public key is not an OpenSSH public key (ssh-ed25519, ssh-rsa or ecdsa-sha2-…).',
   /** {user} is replaced. */
   keyTaken: "This key is registered already (by '{user}').",
-  titleMissing: 'This field is mandatory.',
+  titleMissing: ERROR_MESSAGES.mandatory,
   /** {id} is replaced. */
   notFound: "There is no SSH key '{id}'.",
   /** {command} is replaced; what a client that asks for anything else reads on its error stream. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * Single sign-on through OpenID Connect providers (Keycloak, Okta, Entra ID, Google, GitLab): the
@@ -41,11 +42,11 @@ export const oidcProviderBodySchema = z.object({
   name: z
     .string()
     .trim()
-    .min(1, 'This field is mandatory.')
+    .min(1, ERROR_MESSAGES.mandatory)
     .max(64)
     .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, OIDC_MESSAGES.nameInvalid),
   /** What the login page's button says: "Sign in with {displayName}". */
-  displayName: z.string().trim().min(1, 'This field is mandatory.').max(64),
+  displayName: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(64),
   enabled: z.boolean().default(true),
   issuerUrl: z
     .string()
@@ -61,7 +62,7 @@ export const oidcProviderBodySchema = z.object({
         return false;
       }
     }, OIDC_MESSAGES.issuerInvalid),
-  clientId: z.string().trim().min(1, 'This field is mandatory.').max(256),
+  clientId: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(256),
   /** Write only: left out keeps the stored one. */
   clientSecret: z.string().max(1024).optional(),
   scopes: z.string().trim().max(512).default('openid profile email'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /** Service names of spec part 1 §3. */
 export const SERVICE_NAMES = [
@@ -79,8 +80,8 @@ export const featuresConfigSchema = z.object({
 export type FeaturesConfig = z.infer<typeof featuresConfigSchema>;
 
 export const adoptionMetricBodySchema = z.object({
-  featureName: z.string().trim().min(1, 'This field is mandatory.').max(200),
-  action: z.string().trim().min(1, 'This field is mandatory.').max(200),
+  featureName: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(200),
+  action: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(200),
   type: z.literal('Increase').default('Increase'),
   value: z.number().int().positive().max(1_000_000).default(1),
 });
@@ -205,7 +206,7 @@ export const supportBundleParametersSchema = z
 export type SupportBundleParameters = z.infer<typeof supportBundleParametersSchema>;
 
 export const supportBundleBodySchema = z.object({
-  name: z.string().trim().min(1, 'This field is mandatory.').max(200),
+  name: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(200),
   description: z.string().trim().max(1000).default(''),
   parameters: supportBundleParametersSchema,
   service: z.enum(SUPPORT_BUNDLE_SERVICES).default('artifactory'),

@@ -23,7 +23,7 @@ export type UserListItem = z.infer<typeof userListItemSchema>;
 export const userListSchema = z.array(userListItemSchema);
 
 /** Users to release from a lockout (console and `POST /api/security/unlockUsers`). */
-export const unlockUsersSchema = z.object({ names: z.array(z.string().min(1)).min(1, 'This field is mandatory.') });
+export const unlockUsersSchema = z.object({ names: z.array(z.string().min(1)).min(1, ERROR_MESSAGES.mandatory) });
 
 /** Default page size of console lists (spec part 2 §9). */
 export const DEFAULT_LIST_PAGE_SIZE = 100;
@@ -96,4 +96,4 @@ export const userFormSchema = z.object({
 });
 export type UserForm = z.input<typeof userFormSchema>;
 
-export const bulkDeleteUsersSchema = z.object({ names: z.array(z.string()).min(1, 'This field is mandatory.') });
+export const bulkDeleteUsersSchema = z.object({ names: z.array(z.string()).min(1, ERROR_MESSAGES.mandatory) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /*
  * Webhooks: subscriptions in the shape of JFrog's Event service API (`/event/api/v1/subscriptions`),
@@ -47,7 +48,7 @@ export const WEBHOOK_MESSAGES = {
   nameExists: 'This name already exist',
   invalidUrl: 'Enter a valid URL',
   headerIncomplete: 'Header must contain name and value',
-  mandatory: 'This field is mandatory.',
+  mandatory: ERROR_MESSAGES.mandatory,
   testSent: 'Dummy Webhook was sent successfully',
   testFailed: 'Sending a dummy Webhook failed',
   testUnreachable: 'Request failed, unable to test Webhook',

@@ -2,6 +2,11 @@ import type { Rule } from 'antd/es/form';
 import { ERROR_MESSAGES } from '@arca/contracts';
 import type { z } from 'zod';
 
+/** The rule of a field that must be filled in, with the spec's message. */
+export const REQUIRED: Rule = { required: true, message: ERROR_MESSAGES.mandatory };
+/** The rule of a text field that must hold more than spaces. */
+export const REQUIRED_TEXT: Rule = { required: true, whitespace: true, message: ERROR_MESSAGES.mandatory };
+
 /** The first message a schema gives for a value, or undefined when the value passes. */
 export function schemaProblem(schema: z.ZodType, value: unknown): string | undefined {
   const checked = schema.safeParse(value ?? '');

@@ -245,7 +245,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
       ).statusCode,
     ).toBe(201);
     await t.app.inject({ method: 'POST', url: '/ui/api/v1/ui/retention/archive/policies/old-files/trigger', headers });
-    await t.app.retention.runner.settled();
+    await t.app.work.idle();
     expect((await t.app.inject({ url: '/artifactory/old-local/old/f1.bin', headers: ADMIN_BASIC })).statusCode).toBe(
       404,
     );
@@ -284,7 +284,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
           payload: { itemsToRestore: [{ repoKey: 'old-local', path: 'old/f1.bin' }] },
         });
         expect(asked.statusCode).toBe(202);
-        await restored.app.retention.runner.settled();
+        await restored.app.work.idle();
         const back = await restored.app.inject({ url: '/artifactory/old-local/old/f1.bin', headers: ADMIN_BASIC });
         expect(back.body).toBe('archived 1');
       } finally {

@@ -8,8 +8,9 @@ import { PageHeader } from '../../../components/page-header';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useAppIntegrationActions, useApplicationTypes } from '../api/app-integrations';
 import { APP_INTEGRATIONS_PATH } from './app-integrations-page';
+import { REQUIRED_TEXT } from '../../../lib/schema-rules';
 
-const required = [{ required: true, whitespace: true, message: APP_INTEGRATION_MESSAGES.mandatory }];
+const required = [REQUIRED_TEXT];
 
 /** The credentials of a new application: the secret this once, with the warning the spec asks for. */
 function Created({ created, onDone }: { created: AppIntegrationCreated; onDone: () => void }) {

@@ -1,12 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { App, Button, Checkbox, Empty, Form, Input, Space, Table, Typography } from 'antd';
-import { PROPERTY_KEY_PATTERN, ARTIFACT_MESSAGES } from '@arca/contracts';
+import { ARTIFACT_MESSAGES, PROPERTY_KEY_PATTERN } from '@arca/contracts';
 import { ErrorList } from '../../../components/error-list';
 import { useDeleteProperty } from '../api/delete-property';
 import { useProperties } from '../api/get-properties';
 import { useSetProperty } from '../api/set-property';
 import { useServerErrors } from '../../../lib/server-errors';
 import { runSafely } from '../../../api/client';
+import { REQUIRED, REQUIRED_TEXT } from '../../../lib/schema-rules';
 
 /** Properties of an item: list, add (comma-separated values, optionally recursive), delete. */
 export function PropertiesTab({
@@ -55,14 +56,11 @@ export function PropertiesTab({
         >
           <Form.Item
             name="key"
-            rules={[
-              { required: true, message: 'This field is mandatory.' },
-              { pattern: PROPERTY_KEY_PATTERN, message: ARTIFACT_MESSAGES.propertyKey },
-            ]}
+            rules={[REQUIRED, { pattern: PROPERTY_KEY_PATTERN, message: ARTIFACT_MESSAGES.propertyKey }]}
           >
             <Input placeholder="Name" aria-label="Property name" />
           </Form.Item>
-          <Form.Item name="values" rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}>
+          <Form.Item name="values" rules={[REQUIRED_TEXT]}>
             <Input
               placeholder="Value (comma-separated for several)"
               aria-label="Property value"

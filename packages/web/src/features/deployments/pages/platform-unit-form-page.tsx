@@ -23,6 +23,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useDeployment, useDeploymentActions } from '../api/deployments';
 import { DeploymentStatusTag, UNITS } from './platform-units-page';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 interface Values {
   name: string;
@@ -142,20 +143,14 @@ function DeploymentForm({
               <Form.Item
                 label="Name"
                 name="name"
-                rules={[
-                  { required: true, message: 'This field is mandatory.' },
-                  { pattern: NAME, message: DEPLOYMENT_MESSAGES.nameInvalid },
-                ]}
+                rules={[REQUIRED, { pattern: NAME, message: DEPLOYMENT_MESSAGES.nameInvalid }]}
               >
                 <Input autoFocus={!id} placeholder="arca-eu-west" />
               </Form.Item>
               <Form.Item
                 label="URL"
                 name="url"
-                rules={[
-                  { required: true, message: 'This field is mandatory.' },
-                  { type: 'url', message: DEPLOYMENT_MESSAGES.urlInvalid },
-                ]}
+                rules={[REQUIRED, { type: 'url', message: DEPLOYMENT_MESSAGES.urlInvalid }]}
               >
                 <Input placeholder="https://arca-eu.acme.com" />
               </Form.Item>
@@ -226,20 +221,12 @@ function DeploymentForm({
                   ) : (
                     <Row gutter={12}>
                       <Col span={12}>
-                        <Form.Item
-                          label="User name"
-                          name="username"
-                          rules={[{ required: true, message: 'This field is mandatory.' }]}
-                        >
+                        <Form.Item label="User name" name="username" rules={[REQUIRED]}>
                           <Input autoComplete="off" />
                         </Form.Item>
                       </Col>
                       <Col span={12}>
-                        <Form.Item
-                          label="Password"
-                          name="password"
-                          rules={[{ required: true, message: 'This field is mandatory.' }]}
-                        >
+                        <Form.Item label="Password" name="password" rules={[REQUIRED]}>
                           <Input.Password autoComplete="new-password" />
                         </Form.Item>
                       </Col>

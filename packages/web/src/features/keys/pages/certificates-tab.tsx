@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Card, Empty, Form, Input, Radio, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useState } from 'react';
-import { CERTIFICATE_MESSAGES, type Certificate, type CertificateBody } from '@arca/contracts';
+import { type Certificate, CERTIFICATE_MESSAGES, type CertificateBody } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
@@ -9,6 +9,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDate } from '../../../components/time';
 import { useCertificateActions, useCertificates } from '../api/keys';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 const DAY_MS = 86_400_000;
 
@@ -134,10 +135,7 @@ function AddCertificateModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="Alias"
         name="alias"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: CERTIFICATE_MESSAGES.aliasInvalid },
-        ]}
+        rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: CERTIFICATE_MESSAGES.aliasInvalid }]}
       >
         <Input placeholder="upstream-client" autoFocus />
       </Form.Item>
@@ -152,7 +150,7 @@ function AddCertificateModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="PEM"
         name="pem"
-        rules={[{ required: true, message: 'This field is mandatory.' }]}
+        rules={[REQUIRED]}
         extra={
           kind === 'client'
             ? 'The certificate (its chain may follow) and its unencrypted private key.'

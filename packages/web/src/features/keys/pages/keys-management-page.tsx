@@ -18,7 +18,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { KEY_MESSAGES, KEYS_LABELS, type KeyPair, type KeyPairBody } from '@arca/contracts';
+import { KEY_MESSAGES, type KeyPair, type KeyPairBody, KEYS_LABELS } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
@@ -32,6 +32,7 @@ import { KeyStoreTab } from './key-store-tab';
 import { PublicKeysTab } from './public-keys-tab';
 import { SshServerTab } from './ssh-server-tab';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 const BASE = '/admin/artifactory/security/keys_management';
 const shortFingerprint = (f: string) => `${f.slice(0, 8)}…${f.slice(-8)}`;
@@ -223,10 +224,7 @@ function AddKeyPairModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="Name"
         name="pairName"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: KEY_MESSAGES.nameInvalid },
-        ]}
+        rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: KEY_MESSAGES.nameInvalid }]}
       >
         <Input placeholder="release-signing" autoFocus />
       </Form.Item>
@@ -250,7 +248,7 @@ function AddKeyPairModal({ onClose }: { onClose: () => void }) {
           <Form.Item
             label="Private key"
             name="privateKey"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
+            rules={[REQUIRED]}
             extra={type === 'GPG' ? 'ASCII-armored OpenPGP private key.' : 'PEM (PKCS#8 or PKCS#1), encrypted or not.'}
           >
             <Input.TextArea rows={5} spellCheck={false} style={{ fontFamily: 'monospace', fontSize: 12 }} />

@@ -9,6 +9,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDate } from '../../../components/time';
 import { useTrustedKeyActions, useTrustedKeys } from '../api/keys';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 /** Public keys: OpenPGP keys of others, trusted to sign the files kept beside their detached signatures. */
 export function PublicKeysTab() {
@@ -132,17 +133,14 @@ function AddPublicKeyModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="Alias"
         name="alias"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: TRUSTED_KEY_MESSAGES.aliasInvalid },
-        ]}
+        rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: TRUSTED_KEY_MESSAGES.aliasInvalid }]}
       >
         <Input placeholder="vendor-release" autoFocus />
       </Form.Item>
       <Form.Item
         label="Public key"
         name="publicKey"
-        rules={[{ required: true, message: 'This field is mandatory.' }]}
+        rules={[REQUIRED]}
         extra="The armored OpenPGP public key, as gpg --armor --export prints it."
       >
         <Input.TextArea rows={8} spellCheck={false} style={{ fontFamily: 'monospace', fontSize: 12 }} />

@@ -30,6 +30,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useAllSshKeys, useSshServer, useSshServerActions } from '../api/keys';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 /**
  * The SSH server: turned on and off with its port, its host key (shown as the line clients add
@@ -215,7 +216,7 @@ function ImportHostKeyModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="Private key"
         name="privateKey"
-        rules={[{ required: true, message: 'This field is mandatory.' }]}
+        rules={[REQUIRED]}
         extra="An unencrypted OpenSSH, RSA or ECDSA private key (for example /etc/ssh/ssh_host_ed25519_key)."
       >
         <Input.TextArea rows={8} spellCheck={false} style={{ fontFamily: 'monospace', fontSize: 12 }} autoFocus />

@@ -1,16 +1,17 @@
 import type { FormRule as Rule } from 'antd';
 import { LICENSE_BUCKET_MESSAGES } from '@arca/contracts';
+import { REQUIRED, REQUIRED_TEXT } from '../../../lib/schema-rules';
 
 /** Bucket names (spec part 1 §5): letters, digits, dashes, underscores and periods. */
 export const bucketNameRules: Rule[] = [
-  { required: true, whitespace: true, message: LICENSE_BUCKET_MESSAGES.mandatory },
+  REQUIRED_TEXT,
   { pattern: /^[A-Za-z0-9._-]+$/, message: LICENSE_BUCKET_MESSAGES.nameRule },
   { max: 64 },
 ];
 
 /** A number of licenses: a whole number from 1 to `max` ('Decimal not allowed', 'Value too high'). */
 export const countRules = (max: number): Rule[] => [
-  { required: true, message: LICENSE_BUCKET_MESSAGES.mandatory },
+  REQUIRED,
   {
     validator: (_, value: number | null | undefined) => {
       if (value === null || value === undefined) return Promise.resolve();

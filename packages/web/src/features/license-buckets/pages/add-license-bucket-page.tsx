@@ -10,6 +10,7 @@ import { useServerErrors } from '../../../lib/server-errors';
 import { useBucketActions } from '../api/license-buckets';
 import { bucketNameRules } from '../components/rules';
 import { BUCKETS_PATH } from './license-buckets-page';
+import { REQUIRED_TEXT } from '../../../lib/schema-rules';
 
 type Source = 'file' | 'url' | 'signed_url' | 'key';
 
@@ -21,7 +22,7 @@ interface Values {
   key?: string;
 }
 
-const mandatory = [{ required: true, whitespace: true, message: LICENSE_BUCKET_MESSAGES.mandatory }];
+const mandatory = [REQUIRED_TEXT];
 
 /** Add New Bucket: a name and the bucket as a file, a URL, a signed URL or its key. */
 export function AddLicenseBucketPage() {

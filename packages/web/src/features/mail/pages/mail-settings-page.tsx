@@ -25,6 +25,7 @@ import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useMailSettings, useSaveMailSettings, useSendTestMail } from '../api/mail';
 import { useServerErrors } from '../../../lib/server-errors';
 import { FormActions } from '../../../components/form-actions';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 /** Mail server settings (`/admin/configuration/mail`), with a test message before saving. */
 export function MailSettingsPage() {
@@ -93,7 +94,7 @@ function MailSettingsForm({ initial }: { initial: MailSettings }) {
                   </Form.Item>
                 </Col>
                 <Col span={8}>
-                  <Form.Item label="Port" name="port" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+                  <Form.Item label="Port" name="port" rules={[REQUIRED]}>
                     <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} aria-label="Port" />
                   </Form.Item>
                 </Col>

@@ -6,6 +6,8 @@ import { ListToolbar } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 
+import { REQUIRED } from '../../../lib/schema-rules';
+
 /**
  * The page template (`/template`): the parts every console page is built of, in their places —
  * header with its action, a list with its toolbar and empty state, a form with its buttons —
@@ -57,7 +59,7 @@ export function TemplatePage() {
         <Col xs={24} xl={10}>
           <Card title="A form">
             <Form layout="vertical">
-              <Form.Item label="Name" name="name" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+              <Form.Item label="Name" name="name" rules={[REQUIRED]}>
                 <Input />
               </Form.Item>
               <Form.Item label="Description" name="description">

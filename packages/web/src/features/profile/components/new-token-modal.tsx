@@ -1,13 +1,7 @@
 import { Checkbox, Form, Input, Radio, Select } from 'antd';
-import {
-  ERROR_MESSAGES,
-  TOKEN_SCOPE_GROUPS_PREFIX,
-  TOKEN_SCOPE_USER,
-  createTokenSchema,
-  type CreatedToken,
-} from '@arca/contracts';
+import { TOKEN_SCOPE_GROUPS_PREFIX, TOKEN_SCOPE_USER, createTokenSchema, type CreatedToken } from '@arca/contracts';
 import { FormModal } from '../../../components/form-modal';
-import { schemaField } from '../../../lib/schema-rules';
+import { REQUIRED, schemaField } from '../../../lib/schema-rules';
 import { useCreateToken } from '../api/tokens';
 
 export const EXPIRY_CHOICES = [
@@ -104,7 +98,7 @@ export function NewTokenModal({
         />
       </Form.Item>
       {scope === 'groups' && (
-        <Form.Item label="Groups" name="groups" rules={[{ required: true, message: ERROR_MESSAGES.mandatory }]}>
+        <Form.Item label="Groups" name="groups" rules={[REQUIRED]}>
           <Select mode="tags" open={false} aria-label="Groups" placeholder="Type the names of the groups" />
         </Form.Item>
       )}

@@ -9,6 +9,8 @@ import { formatDate, formatDateTime, formatRelative } from '../../../components/
 import { useMySshKeyActions, useMySshKeys } from '../api/ssh-keys';
 import { ListEmpty } from '../../../components/list-empty';
 
+import { REQUIRED } from '../../../lib/schema-rules';
+
 /** The SSH keys the signed-in user signs in with over SSH (`jfrog-authenticate`). */
 export function SshKeysCard() {
   const keys = useMySshKeys();
@@ -130,7 +132,7 @@ function AddSshKeyModal({ onClose }: { onClose: () => void }) {
       <Form.Item
         label="Public key"
         name="publicKey"
-        rules={[{ required: true, message: 'This field is mandatory.' }]}
+        rules={[REQUIRED]}
         extra="The one line of your .pub file: ssh-ed25519, ssh-rsa (2048 bits or more) or ecdsa-sha2-…"
       >
         <Input.TextArea
@@ -146,7 +148,7 @@ function AddSshKeyModal({ onClose }: { onClose: () => void }) {
           }}
         />
       </Form.Item>
-      <Form.Item label="Title" name="title" rules={[{ required: true, message: 'This field is mandatory.' }]}>
+      <Form.Item label="Title" name="title" rules={[REQUIRED]}>
         <Input placeholder="Work laptop" maxLength={128} />
       </Form.Item>
     </FormModal>

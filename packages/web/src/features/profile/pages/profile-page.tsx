@@ -26,6 +26,8 @@ import { SshKeysCard } from '../components/ssh-keys-card';
 import { useServerErrors } from '../../../lib/server-errors';
 import { AuthorizedAppsCard } from '../../app-integrations';
 
+import { REQUIRED } from '../../../lib/schema-rules';
+
 /** Asks for the password before the profile shows keys and tokens. */
 function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
   const unlock = useUnlockProfile();
@@ -45,11 +47,7 @@ function Unlock({ onUnlocked }: { onUnlocked: (profile: Profile) => void }) {
           })
         }
       >
-        <Form.Item
-          label="Current password"
-          name="password"
-          rules={[{ required: true, message: 'This field is mandatory.' }]}
-        >
+        <Form.Item label="Current password" name="password" rules={[REQUIRED]}>
           <Input.Password autoFocus autoComplete="current-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={unlock.isPending}>

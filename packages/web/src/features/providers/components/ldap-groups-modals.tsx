@@ -14,6 +14,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { messagesOf } from '../../../lib/server-errors';
 import { useDirectoryGroups, useLdapActions } from '../api/ldap';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 const NEW: LdapGroupSettingBody = {
   name: '',
@@ -61,20 +62,13 @@ export function GroupSettingModal({
           <Form.Item
             label="Name"
             name="name"
-            rules={[
-              { required: true, message: 'This field is mandatory.' },
-              { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: LDAP_MESSAGES.keyInvalid },
-            ]}
+            rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: LDAP_MESSAGES.keyInvalid }]}
           >
             <Input placeholder="corp-groups" autoFocus={!existing} />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item
-            label="LDAP setting"
-            name="ldapSettingKey"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
-          >
+          <Form.Item label="LDAP setting" name="ldapSettingKey" rules={[REQUIRED]}>
             <Select options={settings.map((s) => ({ value: s.key, label: s.key }))} />
           </Form.Item>
         </Col>

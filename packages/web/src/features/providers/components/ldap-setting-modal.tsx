@@ -6,6 +6,7 @@ import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { messagesOf } from '../../../lib/server-errors';
 import { useLdapActions } from '../api/ldap';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 type Values = Omit<LdapSettingBody, 'managerPassword'> & { managerPassword?: string };
 
@@ -125,10 +126,7 @@ export function LdapSettingModal({ editing, onClose }: { editing: LdapSetting | 
           <Form.Item
             label="Name"
             name="key"
-            rules={[
-              { required: true, message: 'This field is mandatory.' },
-              { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: LDAP_MESSAGES.keyInvalid },
-            ]}
+            rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: LDAP_MESSAGES.keyInvalid }]}
           >
             <Input placeholder="corp-ldap" autoFocus={!existing} />
           </Form.Item>
@@ -142,10 +140,7 @@ export function LdapSettingModal({ editing, onClose }: { editing: LdapSetting | 
       <Form.Item
         label="LDAP URL"
         name="ldapUrl"
-        rules={[
-          { required: true, message: 'This field is mandatory.' },
-          { pattern: /^ldaps?:\/\/[^/\s:]+(:\d{1,5})?(\/\S*)?$/i, message: LDAP_MESSAGES.urlInvalid },
-        ]}
+        rules={[REQUIRED, { pattern: /^ldaps?:\/\/[^/\s:]+(:\d{1,5})?(\/\S*)?$/i, message: LDAP_MESSAGES.urlInvalid }]}
         extra="The base DN may follow the host: ldap://ldap.acme.com:389/dc=acme,dc=com"
       >
         <Input />

@@ -9,6 +9,7 @@ import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useOidcActions, useOidcProviders, useSsoSettings } from '../api/oidc';
 import { useSamlProviders } from '../api/saml';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 /** OpenID Connect providers, and the one the login page may send everyone to. */
 export function OidcTab() {
@@ -154,10 +155,7 @@ function OidcProviderModal({ editing, onClose }: { editing: OidcProvider | 'new'
           <Form.Item
             label="Name"
             name="name"
-            rules={[
-              { required: true, message: 'This field is mandatory.' },
-              { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: OIDC_MESSAGES.nameInvalid },
-            ]}
+            rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: OIDC_MESSAGES.nameInvalid }]}
             extra="Part of the redirect URI."
           >
             <Input placeholder="keycloak" autoFocus={!existing} />
@@ -167,7 +165,7 @@ function OidcProviderModal({ editing, onClose }: { editing: OidcProvider | 'new'
           <Form.Item
             label="Button text"
             name="displayName"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
+            rules={[REQUIRED]}
             extra="The login page says: Sign in with …"
           >
             <Input placeholder="Acme ID" />
@@ -177,7 +175,7 @@ function OidcProviderModal({ editing, onClose }: { editing: OidcProvider | 'new'
           <Form.Item
             label="Issuer URL"
             name="issuerUrl"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
+            rules={[REQUIRED]}
             extra="Its /.well-known/openid-configuration is read, e.g. https://keycloak.acme.com/realms/acme"
           >
             <Input />
@@ -189,11 +187,7 @@ function OidcProviderModal({ editing, onClose }: { editing: OidcProvider | 'new'
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item
-            label="Client ID"
-            name="clientId"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
-          >
+          <Form.Item label="Client ID" name="clientId" rules={[REQUIRED]}>
             <Input />
           </Form.Item>
         </Col>

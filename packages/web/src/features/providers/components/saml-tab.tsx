@@ -24,6 +24,7 @@ import { enabledColumn, providerNameColumn } from './provider-columns';
 import { useSamlActions, useSamlProviders } from '../api/saml';
 import { useKeyPairs } from '../../keys';
 import { ListEmpty } from '../../../components/list-empty';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 /** SAML 2.0 identity providers: their metadata in, Arca's service provider details out. */
 export function SamlTab() {
@@ -151,20 +152,13 @@ function SamlProviderModal({ editing, onClose }: { editing: SamlProvider | 'new'
           <Form.Item
             label="Name"
             name="name"
-            rules={[
-              { required: true, message: 'This field is mandatory.' },
-              { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: OIDC_MESSAGES.nameInvalid },
-            ]}
+            rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: OIDC_MESSAGES.nameInvalid }]}
           >
             <Input placeholder="adfs" autoFocus={!existing} />
           </Form.Item>
         </Col>
         <Col span={9}>
-          <Form.Item
-            label="Button text"
-            name="displayName"
-            rules={[{ required: true, message: 'This field is mandatory.' }]}
-          >
+          <Form.Item label="Button text" name="displayName" rules={[REQUIRED]}>
             <Input placeholder="Acme SSO" />
           </Form.Item>
         </Col>

@@ -27,6 +27,7 @@ import { packageTypeOptions, packageTypeSearch } from '../../../lib/package-type
 import { ProxySelect } from '../../settings';
 import { useCertificates } from '../../keys';
 import { EffectivePermissions } from '../../permissions';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 type Rclass = 'local' | 'remote' | 'virtual';
 
@@ -174,18 +175,11 @@ export function RepositoryFormPage() {
               <Form.Item
                 label="Repository key"
                 name="key"
-                rules={[
-                  { required: true, message: 'This field is mandatory.' },
-                  { pattern: REPOSITORY_KEY_PATTERN, message: REPOSITORY_MESSAGES.keyFormat },
-                ]}
+                rules={[REQUIRED, { pattern: REPOSITORY_KEY_PATTERN, message: REPOSITORY_MESSAGES.keyFormat }]}
               >
                 <Input disabled={Boolean(editKey)} placeholder="e.g. libs-release-local" autoFocus={!editKey} />
               </Form.Item>
-              <Form.Item
-                label="Package type"
-                name="packageType"
-                rules={[{ required: true, message: 'This field is mandatory.' }]}
-              >
+              <Form.Item label="Package type" name="packageType" rules={[REQUIRED]}>
                 <Select
                   showSearch={packageTypeSearch}
                   disabled={Boolean(editKey)}
@@ -198,10 +192,7 @@ export function RepositoryFormPage() {
                   <Form.Item
                     label="URL"
                     name="url"
-                    rules={[
-                      { required: true, message: 'This field is mandatory.' },
-                      { type: 'url', message: ERROR_MESSAGES.invalidUrl },
-                    ]}
+                    rules={[REQUIRED, { type: 'url', message: ERROR_MESSAGES.invalidUrl }]}
                   >
                     <Input placeholder="https://registry.example.com/" />
                   </Form.Item>
@@ -248,7 +239,7 @@ export function RepositoryFormPage() {
                     label="Metadata retrieval cache period (seconds)"
                     name="metadataRetrievalCachePeriodSecs"
                     extra="How long cached metadata (npm packuments and the like) is served before the upstream is asked again. Package files are kept for good."
-                    rules={[{ required: true, message: 'This field is mandatory.' }]}
+                    rules={[REQUIRED]}
                   >
                     <InputNumber min={0} max={31_536_000} precision={0} style={{ width: 200 }} />
                   </Form.Item>
@@ -258,7 +249,7 @@ export function RepositoryFormPage() {
                         label="Socket timeout (milliseconds)"
                         name="socketTimeoutMillis"
                         extra="How long the upstream gets to connect and to send each part of an answer."
-                        rules={[{ required: true, message: 'This field is mandatory.' }]}
+                        rules={[REQUIRED]}
                       >
                         <InputNumber min={1_000} max={600_000} step={1_000} precision={0} style={{ width: 200 }} />
                       </Form.Item>

@@ -8,6 +8,8 @@ import { useSaveSecuritySettings, useSecuritySettings } from '../api/security-se
 import { useServerErrors } from '../../../lib/server-errors';
 import { FormActions } from '../../../components/form-actions';
 
+import { REQUIRED } from '../../../lib/schema-rules';
+
 /** Security settings (`/admin/artifactory/security/general`). */
 export function SecuritySettingsPage() {
   const settings = useSecuritySettings();
@@ -41,12 +43,7 @@ function SecuritySettingsForm({ initial }: { initial: SecuritySettings }) {
     unit: string,
     extra?: string,
   ) => (
-    <Form.Item
-      label={label}
-      name={name}
-      extra={extra}
-      rules={[{ required: true, message: 'This field is mandatory.' }]}
-    >
+    <Form.Item label={label} name={name} extra={extra} rules={[REQUIRED]}>
       <InputNumber min={min} max={max} precision={0} suffix={unit} style={{ width: 200 }} aria-label={label} />
     </Form.Item>
   );

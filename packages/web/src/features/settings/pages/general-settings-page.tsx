@@ -27,11 +27,11 @@ import {
   DATE_FORMATS,
   DOCKER_REVERSE_PROXY_LABELS,
   DOCKER_REVERSE_PROXY_METHODS,
+  type GeneralConfigAnswer,
+  type GeneralSettings,
   LOGO_MAX_BYTES,
   LOGO_TYPES,
   SETTINGS_MESSAGES,
-  type GeneralConfigAnswer,
-  type GeneralSettings,
 } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifyError, notifySuccess } from '../../../api/notifications';
@@ -42,6 +42,7 @@ import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useRepositories } from '../../repositories';
 import { useGeneralConfig, useLogo, useNginxConfig, useSaveGeneralConfig } from '../api/general-config';
+import { REQUIRED } from '../../../lib/schema-rules';
 
 type FormValues = GeneralSettings;
 
@@ -117,7 +118,7 @@ function GeneralSettingsForm({ initial: answer }: { initial: GeneralConfigAnswer
                     label="File upload limit (MB)"
                     name="fileUploadMaxSizeMb"
                     extra="Largest file deployed from the console; 0 for no limit. Clients such as npm or Maven are not limited by it."
-                    rules={[{ required: true, message: 'This field is mandatory.' }]}
+                    rules={[REQUIRED]}
                   >
                     <InputNumber min={0} precision={0} style={{ width: '100%' }} aria-label="File upload limit (MB)" />
                   </Form.Item>
@@ -267,11 +268,7 @@ function ReverseProxyCard({
                   {
                     title: 'Docker repository',
                     render: (_: unknown, field) => (
-                      <Form.Item
-                        name={[field.name, 'repoKey']}
-                        noStyle
-                        rules={[{ required: true, message: 'This field is mandatory.' }]}
-                      >
+                      <Form.Item name={[field.name, 'repoKey']} noStyle rules={[REQUIRED]}>
                         <Select
                           aria-label="Docker repository"
                           style={{ width: '100%' }}

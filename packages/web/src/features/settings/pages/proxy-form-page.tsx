@@ -1,7 +1,7 @@
 import { Card, Checkbox, Col, Form, Input, InputNumber, Row, Select, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { PROXY_MESSAGES, SETTINGS_MESSAGES, type ProxyAnswer, type ProxyInput } from '@arca/contracts';
+import { PROXY_MESSAGES, type ProxyAnswer, type ProxyInput, SETTINGS_MESSAGES } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { FormActions } from '../../../components/form-actions';
@@ -11,6 +11,7 @@ import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useProxy, useSaveProxy } from '../api/proxies';
 import { PROXIES_PATH } from './proxies-page';
+import { REQUIRED, REQUIRED_TEXT } from '../../../lib/schema-rules';
 
 type FormValues = Omit<ProxyInput, 'redirectToHosts'> & { redirectToHosts: string[] };
 
@@ -85,20 +86,13 @@ function ProxyForm({ existing }: { existing?: ProxyAnswer }) {
               <Form.Item
                 label="Key"
                 name="key"
-                rules={[
-                  { required: true, message: 'This field is mandatory.' },
-                  { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: PROXY_MESSAGES.keyInvalid },
-                ]}
+                rules={[REQUIRED, { pattern: /^[A-Za-z][A-Za-z0-9._-]*$/, message: PROXY_MESSAGES.keyInvalid }]}
               >
                 <Input disabled={existing !== undefined} placeholder="corporate" autoFocus={!existing} />
               </Form.Item>
               <Row gutter={16}>
                 <Col span={16}>
-                  <Form.Item
-                    label="Host"
-                    name="host"
-                    rules={[{ required: true, whitespace: true, message: 'This field is mandatory.' }]}
-                  >
+                  <Form.Item label="Host" name="host" rules={[REQUIRED_TEXT]}>
                     <Input placeholder="proxy.example.com" />
                   </Form.Item>
                 </Col>

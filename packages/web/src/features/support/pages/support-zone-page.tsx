@@ -28,7 +28,7 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { supportBundleBodySchema, type SupportBundle, type SupportBundleService } from '@arca/contracts';
+import { type SupportBundle, supportBundleBodySchema, type SupportBundleService } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
@@ -36,7 +36,7 @@ import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime } from '../../../components/time';
-import { schemaField } from '../../../lib/schema-rules';
+import { REQUIRED, schemaField } from '../../../lib/schema-rules';
 import { bundleDownloadUrl, useBundles, useCreateBundle, useDeleteBundle } from '../api/support';
 import { ListEmpty } from '../../../components/list-empty';
 
@@ -307,18 +307,13 @@ export function SupportZonePage() {
               label="Thread dumps"
               name="count"
               extra="Node.js diagnostic reports, 0 for none"
-              rules={[{ required: true, message: 'This field is mandatory.' }]}
+              rules={[REQUIRED]}
             >
               <InputNumber min={0} max={10} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item
-              label="Interval (seconds)"
-              name="interval"
-              extra="Time between two reports"
-              rules={[{ required: true, message: 'This field is mandatory.' }]}
-            >
+            <Form.Item label="Interval (seconds)" name="interval" extra="Time between two reports" rules={[REQUIRED]}>
               <InputNumber min={0} max={60} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
