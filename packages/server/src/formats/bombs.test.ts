@@ -53,7 +53,7 @@ function emptyFileHeader(name: string): Buffer {
 
 /** An ar archive (a `.deb`): the magic, then each member with its 60-byte header. */
 function arOf(members: [string, Buffer][]): Buffer {
-  const parts = [Buffer.from('!<arch>\n')];
+  const parts: Buffer[] = [Buffer.from('!<arch>\n')];
   for (const [name, body] of members) {
     const header = `${name}/`.padEnd(16) + '0'.padEnd(12) + '0'.padEnd(6) + '0'.padEnd(6) + '100644'.padEnd(8);
     parts.push(Buffer.from(`${header}${String(body.length).padEnd(10)}\`\n`, 'latin1'), body);
@@ -108,7 +108,7 @@ describe.each(ENGINES)('decompression bombs on %s', (engine) => {
   });
 
   /** Sends a request and answers its response with how much the process grew meanwhile (resident memory). */
-  const measured = async (send: () => ReturnType<TestApp['app']['inject']>) => {
+  const measured = async (send: () => PromiseLike<Awaited<ReturnType<TestApp['app']['inject']>>>) => {
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);

@@ -116,7 +116,9 @@ export function messages(res: LightMyRequestResponse): string[] {
 }
 
 /** Basic credentials of the test admin, as package clients send them. */
-export const ADMIN_BASIC = { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` };
+export const ADMIN_BASIC: { authorization: string; [header: string]: string } = {
+  authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+};
 
 /** Creates a repository through the Artifactory-compatible REST call. */
 export async function createRepo(app: FastifyInstance, key: string, config: Record<string, unknown>): Promise<void> {

@@ -138,11 +138,11 @@ describe.each(ENGINES)('application integrations on %s', (engine) => {
       good.verifier,
       insecure,
     );
-    expect((await replay.json()).error).toBe('invalid_grant');
+    expect(((await replay.json()) as { error?: string }).error).toBe('invalid_grant');
 
     const badSecret = await signIn({ secret: 'not-the-secret' });
     expect(badSecret.response.status).toBe(401);
-    expect((await badSecret.response.json()).error).toBe('invalid_client');
+    expect(((await badSecret.response.json()) as { error?: string }).error).toBe('invalid_client');
 
     const elsewhere = new URL(as.authorization_endpoint!);
     elsewhere.search = new URLSearchParams({

@@ -20,7 +20,7 @@ async function tarEntries(buffer: Buffer): Promise<Record<string, string>> {
   const done = new Promise<void>((resolve, reject) => {
     extract.on('entry', (header, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('data', (c: unknown) => chunks.push(c as Buffer));
       stream.on('end', () => {
         entries[header.name] = Buffer.concat(chunks).toString();
         next();

@@ -39,7 +39,12 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
   let t: TestApp;
   let reader: Record<string, string>;
   let outsider: Record<string, string>;
-  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, headers = ADMIN_BASIC, payload?: unknown) =>
+  const call = (
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+    url: string,
+    headers: Record<string, string> = ADMIN_BASIC,
+    payload?: unknown,
+  ) =>
     t.app.inject({
       method,
       url,
@@ -108,7 +113,7 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
   });
 
   it('answers the AQL builds domain with the runs the caller may read', async () => {
-    const aql = (text: string, headers = ADMIN_BASIC) =>
+    const aql = (text: string, headers: Record<string, string> = ADMIN_BASIC) =>
       t.app.inject({
         method: 'POST',
         url: '/artifactory/api/search/aql',
@@ -361,7 +366,7 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
   });
 
   it('previews the builds that build patterns of a permission target cover', async () => {
-    const preview = (body: object, headers = ADMIN_BASIC) =>
+    const preview = (body: object, headers: Record<string, string> = ADMIN_BASIC) =>
       call(
         'POST',
         '/ui/api/v1/ui/permissiontargets/buildPatterns',
@@ -378,7 +383,12 @@ describe.each(ENGINES)('the build API on %s', (engine) => {
 describe.each(ENGINES)('build promotion by a user with some rights, on %s', (engine) => {
   let t: TestApp;
   let promoter: Record<string, string>;
-  const call = (method: 'GET' | 'PUT' | 'POST', url: string, headers = ADMIN_BASIC, payload?: unknown) =>
+  const call = (
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    headers: Record<string, string> = ADMIN_BASIC,
+    payload?: unknown,
+  ) =>
     t.app.inject({
       method,
       url,

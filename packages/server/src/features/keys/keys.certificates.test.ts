@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERTIFICATE_MESSAGES } from '@arca/contracts';
 import {
@@ -88,7 +89,8 @@ describe.each(ENGINES)('TLS certificates on %s', (engine) => {
     upstream = https.createServer(
       { ...certs.server, ca: certs.ca, requestCert: true, rejectUnauthorized: true },
       (request, response) => {
-        if (request.url === '/files/lib.txt') response.end(`hello ${request.socket.getPeerCertificate().subject.CN}`);
+        if (request.url === '/files/lib.txt')
+          response.end(`hello ${(request.socket as TLSSocket).getPeerCertificate().subject.CN}`);
         else response.writeHead(404).end();
       },
     );

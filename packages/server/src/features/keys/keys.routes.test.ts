@@ -95,7 +95,11 @@ describe.each(ENGINES)('key pairs on %s', (engine) => {
     expect(await refused({ pairName: 'svc', pairType: 'RSA', privateKey: rsa.privateKey, passphrase: unlucky })).toBe(
       KEY_MESSAGES.wrongPassphrase,
     );
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const ec = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     expect(await refused({ pairName: 'svc', pairType: 'RSA', privateKey: ec.privateKey })).toBe(KEY_MESSAGES.notRsaKey);
     expect(await refused({ pairName: '9bad', pairType: 'RSA' })).toContain(KEY_MESSAGES.nameInvalid);
     expect(

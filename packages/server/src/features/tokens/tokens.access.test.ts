@@ -214,7 +214,7 @@ describe.each(ENGINES)('access tokens for automation on %s', (engine) => {
     expect(revoked.json()).toEqual({ 'revoked-token-id': token_id });
     expect((await read(access_token)).statusCode).toBe(401);
     // the older revoke answers 200 for a token revoked already or unknown, as Artifactory's does
-    for (const fields of [{ token: access_token }, { token_id }]) {
+    for (const fields of [{ token: access_token }, { token_id }] as Record<string, string>[]) {
       expect((await form('/artifactory/api/security/token/revoke', fields, ADMIN_BASIC)).statusCode).toBe(200);
     }
   });

@@ -212,7 +212,7 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
         sha256: createHash('sha256').update('first').digest('hex'),
       },
     });
-    expect(deployed!.body.jpd_origin).toMatch(/^https?:\/\//);
+    expect((deployed!.body as { jpd_origin?: string }).jpd_origin).toMatch(/^https?:\/\//);
     expect(copied!.body.data).toMatchObject({
       source_repo_path: 'libs-local/app/a.txt',
       target_repo_path: 'libs-local/copies/a.txt',
@@ -371,7 +371,6 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
       seq: 2_000_000,
       type: 'repository.created',
       repoKey: 'libs-local',
-      path: '',
       payload: { rclass: 'local', packageType: 'generic' },
       actor: 'admin',
       createdAt,

@@ -40,7 +40,7 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
     url: string,
     payload?: unknown,
     app?: TestApp,
-    auth = ADMIN_BASIC,
+    auth: Record<string, string> = ADMIN_BASIC,
   ) =>
     (app ?? t).app.inject({
       method,

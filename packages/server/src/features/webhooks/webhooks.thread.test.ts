@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostingThread } from './webhooks.thread.js';
+import type { PostRun } from './webhooks.poster.js';
 
 /** A receiver that answers each path's status from `statuses`, holds `/hang`, and records arrivals in order. */
 let server: http.Server;
@@ -28,14 +29,14 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const handler = (path: string) => ({
+const handler = (path: string): PostRun['handler'] => ({
+  handler_type: 'webhook',
   url: `${base}${path}`,
   secret: 'shh',
   use_secret_for_signing: false,
-  proxy: null,
   custom_http_headers: [],
 });
-const run = (path: string, n: number) => ({
+const run = (path: string, n: number): PostRun => ({
   handler: handler(path),
   deliveries: Array.from({ length: n }, (_, i) => ({ body: JSON.stringify({ i }), eventId: `e${i}` })),
   allowed: ['127.0.0.1'],

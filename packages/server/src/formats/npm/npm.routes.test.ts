@@ -57,8 +57,8 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
       expect(doc['dist-tags']).toEqual({ latest: '1.2.0' });
       expect(doc.versions['1.2.0'].dist).toMatchObject({
         tarball: 'http://localhost:80/artifactory/api/npm/npm-local/@acme/util/-/util-1.2.0.tgz',
-        shasum: body.versions['1.2.0'].dist.shasum,
-        integrity: body.versions['1.2.0'].dist.integrity,
+        shasum: body.versions['1.2.0']!.dist.shasum,
+        integrity: body.versions['1.2.0']!.dist.integrity,
       });
       expect(doc.versions['1.2.0']._npmUser).toEqual({ name: 'admin', email: expect.any(String) });
       expect(doc.readme).toBe('# Util');
@@ -73,7 +73,7 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
       version: '1.2.0',
       dependencies: { 'left-pad': '^1.0.0' },
       hasInstallScript: true,
-      dist: expect.objectContaining({ shasum: body.versions['1.2.0'].dist.shasum }),
+      dist: expect.objectContaining({ shasum: body.versions['1.2.0']!.dist.shasum }),
     });
     expect((await get(`${API}/npm-local/@acme%2futil/latest`)).json()).toMatchObject({ version: '1.2.0' });
     const file = await get(`${API}/npm-local/@acme/util/-/util-1.2.0.tgz`);
@@ -89,9 +89,9 @@ describe.each(ENGINES)('npm registry on %s', (engine) => {
       tarball: await packTarball({ 'package.json': JSON.stringify({ name: 'evil', version: '1.0.0' }) }),
     });
     const integrity = structuredClone(good.body);
-    integrity.versions['1.0.0'].dist.integrity = `sha512-${Buffer.alloc(64).toString('base64')}`;
+    integrity.versions['1.0.0']!.dist.integrity = `sha512-${Buffer.alloc(64).toString('base64')}`;
     const shasum = structuredClone(good.body);
-    shasum.versions['1.0.0'].dist.shasum = '0'.repeat(40);
+    shasum.versions['1.0.0']!.dist.shasum = '0'.repeat(40);
     const huge = await publishBody('demo', '1.0.0', { manifest: { readme: 'x'.repeat(3 * 1024 * 1024) } });
     const cases: [object, string, number, string][] = [
       [corrupt.body, 'demo', 400, NPM_MESSAGES.badTarball],
