@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../core/audit.js';
 import { HttpError } from '../../core/errors.js';
 import { latestRun } from '../../core/jobs.js';
-import { backup, readManifest } from './backup.service.js';
+import { backup } from './backup.service.js';
+import { readManifest } from './backup.restore.js';
 
 /** The job that makes a backup into the backup folder. */
 export const BACKUP_JOB = 'backup';

@@ -20,7 +20,8 @@ import {
 import { FileBinaryStore } from '../../storage/binary-store.js';
 import { openS3Store } from '../../storage/s3-store.js';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../../test/s3-server.js';
-import { backup, restore } from './backup.service.js';
+import { backup } from './backup.service.js';
+import { restore } from './backup.restore.js';
 
 /** The file store of a data directory, as the restored deployment will open it. */
 const fileStore = (dataDir: string) => new FileBinaryStore(path.join(dataDir, 'filestore'), 'restore');

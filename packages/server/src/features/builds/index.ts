@@ -1,1 +1,2 @@
-export { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds.routes.js';
+export { buildsConsoleRoutes, buildsPagesRoutes } from './builds.console.routes.js';
+export { buildsRestRoutes } from './builds.routes.js';

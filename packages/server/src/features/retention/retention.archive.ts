@@ -11,7 +11,7 @@ import { isPostgres, type Db } from '../../db/database.js';
 import { badRequest } from '../../core/errors.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
 import { wildcard } from '../search/index.js';
-import { dropColdReference, releaseCold, type RunnerContext } from './retention.executions.js';
+import { dropColdReference, releaseCold, type RunnerContext } from './retention.moves.js';
 
 /*
  * The archive as administrators look at it: its search, its figures and their history; and its

@@ -14,7 +14,7 @@ import type { ArchivePoliciesTable } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { checkForm, formToAql, matchingFiles, parsePolicyAql } from './retention.criteria.js';
-import { ACTIVE_STATES, executionView, lastExecutionOf } from './retention.executions.js';
+import { ACTIVE_STATES, executionView, lastExecutionOf } from './retention.runs.js';
 
 const fill = formatMessage;
 type PolicyBody = z.output<typeof archivePolicyBodySchema>;

@@ -22,7 +22,7 @@ import { badRequest } from '../../core/errors.js';
 import { listRepositories } from '../repositories/index.js';
 import { searchArchive, storageInfo } from './retention.archive.js';
 import { formToAql } from './retention.criteria.js';
-import { destinationOf, executionItems, listExecutions } from './retention.executions.js';
+import { destinationOf, executionItems, listExecutions } from './retention.runs.js';
 import {
   checkCron,
   checkRunnable,
