@@ -11,9 +11,7 @@ import {
   licenseSplitSchema,
 } from '@arca/contracts';
 import {
-  acquireLicenses,
   addBucket,
-  attachLicenses,
   bucketStatus,
   deleteBucket,
   downloadBucket,
@@ -21,6 +19,7 @@ import {
   listBuckets,
   splitBucket,
 } from './license-buckets.service.js';
+import { acquireLicenses, attachLicenses } from './license-buckets.assign.js';
 
 const admin = { access: 'admin' as const };
 const idParams = z.object({ id: z.string().max(100) });
