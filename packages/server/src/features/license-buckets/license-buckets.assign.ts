@@ -4,7 +4,6 @@ import { auditActor } from '../../core/audit.js';
 import { recordChange, type ChangeActor } from '../../core/changes.js';
 import { badRequest } from '../../core/errors.js';
 import { callDeployment, checkDeployment, deploymentToken } from '../deployments/index.js';
-
 import { ELIGIBLE, getBucket, sampleUsage } from './license-buckets.service.js';
 
 /* Licences handed out from a bucket to deployments, and given back. */
