@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_BASIC, ENGINES, startTestApp, type TestApp } from '../test/harness.js';
 import { JOB_TASK, createJobRunner, latestRun, type JobRunner } from './jobs.js';
 import { createWork, type Work } from './work.js';
+import { plantTask } from '../test/work.js';
 
 const quiet = pino({ level: 'silent' });
 
@@ -57,31 +57,14 @@ describe.each(ENGINES)('scheduled jobs across nodes on %s', (engine) => {
     let runs = 0;
     b.jobs.register('gc-dead', '0 * * * *', async () => void (runs += 1));
     // a run another node claimed: it stops renewing its lease when it dies
-    const id = randomUUID();
-    await t.app.db
-      .insertInto('work_tasks')
-      .values({
-        id,
-        kind: JOB_TASK,
-        task_key: 'gc-dead@1',
-        serial_key: 'job:gc-dead',
-        payload: JSON.stringify({ name: 'gc-dead' }),
-        state: 'running',
-        attempts: 1,
-        max_attempts: 1,
-        progress: null,
-        result: null,
-        message: null,
-        holder: 'node-gone',
-        lease_until: Date.now() + 60_000,
-        run_after: 0,
-        stop_requested: 0,
-        created_at: Date.now(),
-        started_at: Date.now(),
-        ended_at: null,
-        updated_at: Date.now(),
-      })
-      .execute();
+    const id = await plantTask(t.app.db, {
+      kind: JOB_TASK,
+      task_key: 'gc-dead@1',
+      serial_key: 'job:gc-dead',
+      payload: { name: 'gc-dead' },
+      holder: 'node-gone',
+      lease_until: Date.now() + 60_000,
+    });
     // while its lease lasts, no other run of the job starts and nobody takes it
     expect(await b.jobs.runScheduled('gc-dead', Date.now() + 60_000)).toBe(false);
     expect(await b.work.poll()).toBe(0);

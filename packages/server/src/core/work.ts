@@ -63,6 +63,21 @@ export function backoffDelay(attempt: number, first: number, cap: number, random
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
+/**
+ * Whether a task (`t`) may be claimed at `now`: not asked to stop; queued and its time come, or
+ * running under a lease that ran out; and first of its serial key among the unfinished ones.
+ */
+function claimable(eb: ExpressionBuilder<Database & { t: WorkTasksTable }, 't'>, now: number) {
+  return eb.and([
+    eb('t.stop_requested', '=', 0),
+    eb.or([
+      eb.and([eb('t.state', '=', 'queued'), eb('t.run_after', '<=', now)]),
+      eb.and([eb('t.state', '=', 'running'), eb('t.lease_until', '<', now)]),
+    ]),
+    eb.or([eb('t.serial_key', 'is', null), eb.not(eb.exists(earlierOfSerial(eb)))]),
+  ]);
+}
+
 /** The unfinished tasks of a task's (`t`) serial key submitted before it: while there is one, the task waits. */
 function earlierOfSerial(eb: ExpressionBuilder<Database & { t: WorkTasksTable }, 't'>) {
   return eb
@@ -143,14 +158,7 @@ export function createWork(options: {
         updated_at: now,
       }))
       .where('t.id', '=', id)
-      .where('t.stop_requested', '=', 0)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('t.state', '=', 'queued'), eb('t.run_after', '<=', now)]),
-          eb.and([eb('t.state', '=', 'running'), eb('t.lease_until', '<', now)]),
-        ]),
-      )
-      .where((eb) => eb.or([eb('t.serial_key', 'is', null), eb.not(eb.exists(earlierOfSerial(eb)))]))
+      .where((eb) => claimable(eb, now))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return undefined;
     return db.selectFrom('work_tasks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -290,14 +298,7 @@ export function createWork(options: {
       .selectFrom('work_tasks as t')
       .select(['t.id', 't.holder'])
       .where('t.kind', 'in', [...kinds.keys()])
-      .where('t.stop_requested', '=', 0)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('t.state', '=', 'queued'), eb('t.run_after', '<=', now)]),
-          eb.and([eb('t.state', '=', 'running'), eb('t.lease_until', '<', now)]),
-        ]),
-      )
-      .where((eb) => eb.or([eb('t.serial_key', 'is', null), eb.not(eb.exists(earlierOfSerial(eb)))]))
+      .where((eb) => claimable(eb, now))
       .orderBy('t.created_at')
       .limit(CLAIM_BATCH)
       .execute();

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, XHR, createRepo, login, put, startTestApp, type TestApp } from '../../test/harness.js';
+import { plantTask } from '../../test/work.js';
 
 /**
  * Deleting a repository with its content: its progress lives in the database, so that every node
@@ -38,30 +38,13 @@ describe.each(ENGINES)('repository deletion across nodes on %s', (engine) => {
     });
   /** A deletion another node started, its lease until `leaseUntil`: past, that node died. */
   const deletionOfAnotherNode = (leaseUntil: number) =>
-    t.app.db
-      .insertInto('work_tasks')
-      .values({
-        id: randomUUID(),
-        kind: 'repository-deletion',
-        task_key: 'big-local',
-        serial_key: null,
-        payload: JSON.stringify({ actor: 'admin', sourceIp: '10.1.2.3', files: 12, bytes: 130 }),
-        state: 'running',
-        attempts: 1,
-        max_attempts: 1,
-        progress: null,
-        result: null,
-        message: null,
-        holder: 'node-gone',
-        lease_until: leaseUntil,
-        run_after: Date.now() - 120_000,
-        stop_requested: 0,
-        created_at: Date.now() - 120_000,
-        started_at: Date.now() - 120_000,
-        ended_at: null,
-        updated_at: Date.now() - 120_000,
-      })
-      .execute();
+    plantTask(t.app.db, {
+      kind: 'repository-deletion',
+      task_key: 'big-local',
+      payload: { actor: 'admin', sourceIp: '10.1.2.3', files: 12, bytes: 130 },
+      holder: 'node-gone',
+      lease_until: leaseUntil,
+    });
   const files = async () =>
     (
       await t.app.db

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOYMENT_MESSAGES, REPLICATION_MESSAGES } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, messages, startListeningApp as listening } from '../../test/harness.js';
+import { plantTask } from '../../test/work.js';
 
 type Instance = Awaited<ReturnType<typeof listening>>;
 
@@ -176,31 +177,14 @@ describe.each(ENGINES)('replications on %s', (engine) => {
         output: '2026-11-28T10:00:00.000Z Push libs → there libs',
       })
       .execute();
-    const task = randomUUID();
-    await here.app.db
-      .insertInto('work_tasks')
-      .values({
-        id: task,
-        kind: 'replication-run',
-        task_key: 'abandoned',
-        serial_key: 'replication:libs-push',
-        payload: JSON.stringify({ replicationKey: 'libs-push', trigger: 'schedule' }),
-        state: 'running',
-        attempts: 1,
-        max_attempts: 1,
-        progress: null,
-        result: null,
-        message: null,
-        holder: 'node-gone',
-        lease_until: Date.now() + 60_000,
-        run_after: 0,
-        stop_requested: 0,
-        created_at: Date.now() - 60_000,
-        started_at: Date.now() - 60_000,
-        ended_at: null,
-        updated_at: Date.now() - 60_000,
-      })
-      .execute();
+    const task = await plantTask(here.app.db, {
+      kind: 'replication-run',
+      task_key: 'abandoned',
+      serial_key: 'replication:libs-push',
+      payload: { replicationKey: 'libs-push', trigger: 'schedule' },
+      holder: 'node-gone',
+      lease_until: Date.now() + 60_000,
+    });
     const blocked = await here.app.inject({ method: 'POST', url: `${API}/libs-push/run`, headers: admin });
     expect(blocked.statusCode).toBe(409);
     expect(messages(blocked)[0]).toBe(REPLICATION_MESSAGES.running);
