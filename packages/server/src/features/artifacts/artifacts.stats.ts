@@ -62,12 +62,12 @@ export async function flushDownloads(db: Db): Promise<number> {
 
 /** Flushes every second while the server runs, and once more when it stops. */
 export function startDownloadStats(app: FastifyInstance): void {
-  const timer = setInterval(() => {
-    flushDownloads(app.db).catch((error: unknown) => app.log.error({ err: error }, 'writing download counts failed'));
-  }, FLUSH_MS);
-  timer.unref();
+  // a loop of every process (each gathers its own counts), in the kernel's one list
+  app.work.every('download-counts', FLUSH_MS, async () => {
+    await flushDownloads(app.db);
+  });
   app.addHook('onClose', async () => {
-    clearInterval(timer);
+    await app.work.endLoop('download-counts');
     await flushDownloads(app.db);
   });
 }

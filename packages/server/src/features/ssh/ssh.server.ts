@@ -27,6 +27,8 @@ const HOST_KEY_CONTEXT = 'ssh-host-key';
 const TOKEN_DESCRIPTION = 'SSH sign-in';
 /** How often a node looks whether the SSH settings changed elsewhere. */
 const RECONCILE_MS = 15_000;
+/** The name of the loop that follows the settings. */
+const RECONCILE_LOOP = 'ssh-reconcile';
 
 /** A host key (OpenSSH or PEM private key), checked: unencrypted, one key. */
 function readHostKey(text: string) {
@@ -66,7 +68,8 @@ export class SshService {
   private running: Running | undefined;
   private problem = '';
   private reconciling: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
+  /** Whether it follows the settings (from when the HTTP server listens until the app closes). */
+  private following = false;
   private unfollow: (() => void) | undefined;
 
   constructor(private readonly app: FastifyInstance) {}
@@ -145,16 +148,17 @@ export class SshService {
 
   /** From when the HTTP server listens: follow the settings until the app closes. */
   startFollowing(): void {
-    if (this.timer) return;
+    if (this.following) return;
+    this.following = true;
     this.unfollow = onConfigChanged(() => void this.reconcile());
-    this.timer = setInterval(() => void this.reconcile(), RECONCILE_MS);
-    this.timer.unref();
+    // a change made on another node reaches this one's settings at the next look (a loop of the process)
+    this.app.work.every(RECONCILE_LOOP, RECONCILE_MS, () => this.reconcile());
     void this.reconcile();
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.following = false;
+    await this.app.work.endLoop(RECONCILE_LOOP);
     this.unfollow?.();
     this.unfollow = undefined;
     await this.serialized(() => this.apply(undefined));
@@ -163,7 +167,7 @@ export class SshService {
   /** Listens as the stored settings say. */
   reconcile(): Promise<void> {
     return this.serialized(async () => {
-      if (!this.timer && !this.running) return;
+      if (!this.following && !this.running) return;
       const settings = await this.settings();
       const hostKey = settings.enabled ? await this.hostKey() : undefined;
       await this.apply(settings.enabled && hostKey ? { port: settings.port, hostKey } : undefined);
