@@ -35,6 +35,8 @@ import { useConfiguredOutboundHosts } from './core/outbound-policy.js';
 
 /** A temporary upload file untouched for this long belongs to an upload that will not finish. */
 const TEMPORARY_FILE_MAX_IDLE_MS = 60 * 60 * 1000;
+/** Apps built in this process so far (a test may run several nodes in one). */
+let appsOfProcess = 0;
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -49,8 +51,10 @@ export interface BuiltApp {
 export async function buildApp(config: Config): Promise<BuiltApp> {
   // each worker of a cluster is a node of its own (heartbeat, job leases, upload folder, log files)
   const worker = process.env.ARCA_WORKER_INDEX;
-  const nodeId =
-    process.env.ARCA_NODE_ID || `${os.hostname()}-${config.port || process.pid}${worker ? `-w${worker}` : ''}`;
+  // without a port of its own, a second app of one process (tests of several nodes) is a node of its own
+  appsOfProcess += 1;
+  const unport = config.port ? String(config.port) : `${process.pid}${appsOfProcess > 1 ? `.${appsOfProcess}` : ''}`;
+  const nodeId = config.nodeId || `${os.hostname()}-${unport}${worker ? `-w${worker}` : ''}`;
   const loggers = createLoggers(config, nodeId);
   const metrics = new Metrics();
   const stopAuditLog = onAuditRecorded((who, entry) =>
@@ -106,7 +110,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     polls,
     pollMs: config.workPollMs,
     // a node id given, or made from a fixed port, names this process across restarts
-    reclaimOwn: Boolean(process.env.ARCA_NODE_ID) || config.port !== 0,
+    reclaimOwn: Boolean(config.nodeId) || config.port !== 0,
   });
   const jobs = createJobRunner({
     work,

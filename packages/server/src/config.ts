@@ -85,6 +85,8 @@ export interface Config {
   };
   loginLockout: { maxFailures: number; windowMs: number; lockMs: number };
   heartbeatMs: number;
+  /** This node's id in a cluster, when given (else made from the host name and the port). */
+  nodeId?: string;
   /** How often this node looks for due work of the durable-work kernel (queued tasks, tasks whose holder died). */
   workPollMs: number;
   /**
@@ -291,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     heartbeatMs: integer(env, 'ARCA_HEARTBEAT_SECONDS', 10, 1) * 1000,
     workPollMs: integer(env, 'ARCA_WORK_POLL_MS', 1000, 50),
+    ...(env.ARCA_NODE_ID ? { nodeId: env.ARCA_NODE_ID } : {}),
     stopGraceMs: integer(env, 'ARCA_STOP_GRACE_SECONDS', 60, 0) * 1000,
     trashRetentionDays: integer(env, 'ARCA_TRASH_RETENTION_DAYS', 14),
     outboxRetentionDays: integer(env, 'ARCA_OUTBOX_RETENTION_DAYS', 7, 1),

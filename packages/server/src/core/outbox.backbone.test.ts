@@ -9,7 +9,7 @@ import {
   COMMIT_WINDOW_MS,
   OutboxConsumer,
   advancePosition,
-  claimEvents,
+  dueEvents,
   consumerStates,
   ensureConsumer,
   markDelivered,
@@ -161,7 +161,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
       await t.app.db.insertInto('events').values(rows).execute();
       await t.app.db
         .insertInto('event_receipts')
-        .values(rows.map((r) => ({ consumer, event_id: r.id, holder: 'n', lease_until: 0, delivered_at: base })))
+        .values(rows.map((r) => ({ consumer, event_id: r.id, delivered_at: base })))
         .execute();
     }
     const position = await advancePosition(t.app.db, consumer);
@@ -174,7 +174,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
       .where('seq', '>', position)
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBeLessThan(50);
-    const claimed = await claimEvents(t.app.db, consumer, 'n');
+    const claimed = await dueEvents(t.app.db, consumer);
     expect(claimed.map((e) => (e.type === 'user.created' ? e.payload.name : ''))).toEqual(
       expect.arrayContaining(['n1', 'n2', 'n3']),
     );
@@ -201,14 +201,11 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
     const dead = await oldEvent(t, old + 1, 'dead');
     const waiting = await oldEvent(t, old + 2, 'waiting');
     for (const consumer of ['prune-a', 'prune-b']) {
-      await db
-        .insertInto('event_receipts')
-        .values({ consumer, event_id: delivered, holder: 'n', lease_until: 0, delivered_at: old })
-        .execute();
+      await db.insertInto('event_receipts').values({ consumer, event_id: delivered, delivered_at: old }).execute();
     }
     await db
       .insertInto('event_receipts')
-      .values({ consumer: 'prune-a', event_id: dead, holder: 'n', lease_until: 0, delivered_at: null, dead_at: old })
+      .values({ consumer: 'prune-a', event_id: dead, delivered_at: null, dead_at: old })
       .execute();
     // every other consumer of this app has settled everything old: only the three matter here
     const others = (await consumerStates(db)).filter((c) => !c.name.startsWith('prune-'));
@@ -216,17 +213,14 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
       for (const id of [delivered, dead, waiting]) {
         await db
           .insertInto('event_receipts')
-          .values({ consumer: other.name, event_id: id, holder: 'n', lease_until: 0, delivered_at: old })
+          .values({ consumer: other.name, event_id: id, delivered_at: old })
           .execute();
       }
     }
+    await db.insertInto('event_receipts').values({ consumer: 'prune-b', event_id: dead, delivered_at: old }).execute();
     await db
       .insertInto('event_receipts')
-      .values({ consumer: 'prune-b', event_id: dead, holder: 'n', lease_until: 0, delivered_at: old })
-      .execute();
-    await db
-      .insertInto('event_receipts')
-      .values({ consumer: 'prune-a', event_id: waiting, holder: 'n', lease_until: 0, delivered_at: old })
+      .values({ consumer: 'prune-a', event_id: waiting, delivered_at: old })
       .execute();
     // prune-b has not seen `waiting` yet (no receipt): its position must pass it first
     for (const consumer of ['prune-a', 'prune-b', ...others.map((o) => o.name)]) await advancePosition(db, consumer);
@@ -243,7 +237,7 @@ describe.each(ENGINES)('the outbox as a backbone on %s', (engine) => {
     ).toEqual([]);
     // recent events stay whatever their state
     const recent = await oldEvent(t, now - COMMIT_WINDOW_MS * 2, 'recent');
-    await markDelivered(db, 'prune-a', 'n', [recent]);
+    await markDelivered(db, 'prune-a', [recent]);
     await pruneOutbox(db, now - 7 * 86_400_000);
     expect(await db.selectFrom('events').select('id').where('id', '=', recent).execute()).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arcaEventSchema, type ArcaEvent } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createRepo, put, startTestApp, type TestApp } from '../test/harness.js';
 import { recordChange } from './changes.js';
-import { OutboxConsumer, claimEvents, ensureConsumer, markDelivered } from './outbox.js';
+import { OutboxConsumer, dueEvents, ensureConsumer, markDelivered } from './outbox.js';
 
 /** One event of every type, with a payload of its shape. */
 const SAMPLES: ArcaEvent[] = [
@@ -45,7 +45,7 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     expect(SAMPLES.map((e) => e.type).sort()).toEqual([...types].sort());
     const before = Date.now();
     for (const event of SAMPLES) await recordChange(t.app.db, 'ann', { event: event });
-    const claimed = await claimEvents(t.app.db, 'test', 'node-a', { limit: 100 });
+    const claimed = await dueEvents(t.app.db, 'test', { limit: 100 });
     expect(
       claimed.map(({ type, payload, ...rest }) => ({
         type,
@@ -71,6 +71,11 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     });
     woken.start();
     polling.start();
+    // both are followed (each made its first pass) before anything is recorded
+    for (const name of ['woken', 'polling'])
+      await expect
+        .poll(async () => (await t.app.work.get(`outbox:${name}`, name))?.holder, { timeout: 10_000 })
+        .toBe(t.app.nodeId);
     try {
       await recordChange(t.app.db, 'wake-1', { event: SAMPLES[10]! });
       await expect.poll(() => taken.woken, { timeout: 10_000 }).toContain('wake-1');
@@ -86,14 +91,12 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     }
   });
 
-  it('claims under a lease, never twice at once, and picks up an event that committed late with a lower seq', async () => {
+  it('reads what waits until it is delivered, each consumer on its own, and an event that committed late with a lower seq', async () => {
     await recordChange(t.app.db, 'x', { event: SAMPLES[10]! });
-    const first = await claimEvents(t.app.db, 'probe-webhooks', 'node-a', { leaseMs: 60_000 });
+    const first = await dueEvents(t.app.db, 'probe-webhooks');
     expect(first).toHaveLength(1);
-    // another node finds nothing while the lease runs
-    expect(await claimEvents(t.app.db, 'probe-webhooks', 'node-b')).toEqual([]);
-    // another consumer has its own claims
-    expect(await claimEvents(t.app.db, 'probe-replication', 'node-b')).toHaveLength(1);
+    // not delivered yet: read again
+    expect(await dueEvents(t.app.db, 'probe-webhooks')).toEqual(first);
     // a transaction that started earlier commits now: its seq is lower than the delivered one
     await t.app.db
       .insertInto('events')
@@ -111,14 +114,46 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     await markDelivered(
       t.app.db,
       'probe-webhooks',
-      'node-a',
       first.map((e) => e.id),
     );
-    const next = await claimEvents(t.app.db, 'probe-webhooks', 'node-b');
-    expect(next.map((e) => e.id)).toEqual(['late-event']);
-    // an expired lease lets another node take over an undelivered event
-    const later = await claimEvents(t.app.db, 'probe-webhooks', 'node-c', { now: Date.now() + 120_000 });
-    expect(later.map((e) => e.id)).toEqual(['late-event']);
+    expect((await dueEvents(t.app.db, 'probe-webhooks')).map((e) => e.id)).toEqual(['late-event']);
+    // another consumer has its own receipts
+    expect((await dueEvents(t.app.db, 'probe-replication')).map((e) => e.id)).toEqual(['late-event', first[0]!.id]);
+  });
+
+  it('is followed by one node at a time; another node takes it over when that one stops following', async () => {
+    const other = await startTestApp(engine, {
+      ...(t.config.databaseUrl ? { ARCA_DATABASE_URL: t.config.databaseUrl } : { ARCA_DATA_DIR: t.dataDir }),
+    });
+    const taken = { here: [] as string[], there: [] as string[] };
+    const here = new OutboxConsumer(t.app, 'followed', async (e) => void taken.here.push(e.actor), {
+      from: 'beginning',
+      pollMs: 50,
+    });
+    const there = new OutboxConsumer(other.app, 'followed', async (e) => void taken.there.push(e.actor), {
+      from: 'beginning',
+      pollMs: 50,
+    });
+    try {
+      here.start();
+      await expect
+        .poll(async () => (await t.app.work.get('outbox:followed', 'followed'))?.holder, { timeout: 10_000 })
+        .toBe(t.app.nodeId);
+      there.start();
+      for (let i = 0; i < 10; i++) await recordChange(t.app.db, `first-${i}`, { event: SAMPLES[10]! });
+      await expect.poll(() => taken.here.length, { timeout: 10_000 }).toBe(10);
+      expect(taken.there).toEqual([]);
+      await here.stop();
+      for (let i = 0; i < 5; i++) await recordChange(t.app.db, `second-${i}`, { event: SAMPLES[10]! });
+      await expect.poll(() => taken.there.length, { timeout: 15_000 }).toBe(5);
+      expect(taken.there.every((actor) => actor.startsWith('second-'))).toBe(true);
+      expect(taken.here).toHaveLength(10);
+      expect((await t.app.work.get('outbox:followed', 'followed'))?.holder).toBe(other.app.nodeId);
+    } finally {
+      await here.stop();
+      await there.stop();
+      await other.close();
+    }
   });
 
   it('writes the audit entry and the event of an access change in its transaction, and neither when it fails', async () => {
@@ -137,8 +172,13 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
       payload: { name: 'devs' },
     });
     expect(refused.statusCode).toBe(409);
-    const events = await claimEvents(t.app.db, 'test', 'n');
+    const events = await dueEvents(t.app.db, 'test');
     expect(events.map((e) => e.type)).toEqual(['group.created']);
+    await markDelivered(
+      t.app.db,
+      'test',
+      events.map((e) => e.id),
+    );
     const audit = await t.app.db
       .selectFrom('audit_events')
       .select(['category', 'action', 'target'])
@@ -147,7 +187,7 @@ describe.each(ENGINES)('the outbox on %s', (engine) => {
     expect(audit).toEqual([{ category: 'group', action: 'create', target: 'devs' }]);
     await createRepo(t.app, 'libs-local', { rclass: 'local' });
     await put(t.app, '/artifactory/libs-local/a.txt', 'a');
-    const more = await claimEvents(t.app.db, 'test', 'n');
+    const more = await dueEvents(t.app.db, 'test');
     expect(more.map((e) => e.type)).toEqual(['repository.created', 'artifact.deployed']);
   });
 });

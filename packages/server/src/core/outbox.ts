@@ -2,6 +2,7 @@ import { arcaEventSchema, type StoredEvent } from '@arca/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.js';
 import { onEventRecorded } from './changes.js';
+import type { Work } from './work.js';
 
 /**
  * How long after its `seq` was taken an event may still commit (the longest transaction that
@@ -21,7 +22,7 @@ const POSITION_INTERVAL_MS = 60_000;
 
 /**
  * How often a polling consumer looks through its whole commit window (for events that committed
- * late, leases other nodes let run out, retries come due); in between it reads only the events
+ * late, retries come due); in between it reads only the events
  * after the newest it took, so that a window holding many events is not read again every pass.
  */
 const FULL_SCAN_MS = 5_000;
@@ -66,26 +67,24 @@ async function positionOf(db: Db, consumer: string): Promise<number> {
 }
 
 /**
- * Reading the outbox. Each consumer claims the events after its position that wait for it (never
- * claimed, or whose lease ran out and whose next attempt is due) under a lease, and settles them:
- * delivered, or failed (tried again after a backoff, dead after the last attempt). Events another
- * node claimed are left alone until its lease runs out. Nothing relies on `seq` being commit
- * order: the position stays a commit window behind, so an event that commits late with a lower
- * `seq` is still claimed by the next call.
+ * Reading the outbox. A consumer is followed by one node at a time (its task of the work kernel
+ * is the only lease), so reading takes no claim: the events after its position that wait for it
+ * (never tried, or failed and due again) are answered in `seq` order, and settled by
+ * `markDelivered` / `markFailed`. Nothing relies on `seq` being commit order: the position stays
+ * a commit window behind, so an event that commits late with a lower `seq` is still read.
  */
-export async function claimEvents(
+export async function dueEvents(
   db: Db,
   consumer: string,
-  holder: string,
-  options: { limit?: number; leaseMs?: number; now?: number; after?: number } = {},
+  options: { limit?: number; now?: number; after?: number } = {},
 ): Promise<StoredEvent[]> {
-  const { limit = 100, leaseMs = 60_000, now = Date.now() } = options;
-  // `after`: only what follows an event this holder took already (the events before it were seen)
+  const { limit = 100, now = Date.now() } = options;
+  // `after`: only what follows an event this consumer took already (the events before it were seen)
   const position = Math.max(await positionOf(db, consumer), options.after ?? 0);
-  const candidates = await db
+  const rows = await db
     .selectFrom('events as e')
     .leftJoin('event_receipts as r', (join) => join.onRef('r.event_id', '=', 'e.id').on('r.consumer', '=', consumer))
-    .select('e.id')
+    .selectAll('e')
     .where('e.seq', '>', position)
     .where((eb) =>
       eb.or([
@@ -93,49 +92,12 @@ export async function claimEvents(
         eb.and([
           eb('r.delivered_at', 'is', null),
           eb('r.dead_at', 'is', null),
-          eb('r.lease_until', '<', now),
           eb.or([eb('r.next_attempt_at', 'is', null), eb('r.next_attempt_at', '<=', now)]),
         ]),
       ]),
     )
     .orderBy('e.seq')
     .limit(limit)
-    .execute();
-  if (!candidates.length) return [];
-  const leaseUntil = now + leaseMs;
-  // claimed only where nobody else holds a live lease and it is due (re-checked in the statement)
-  await db
-    .insertInto('event_receipts')
-    .values(
-      candidates.map(({ id }) => ({ consumer, event_id: id, holder, lease_until: leaseUntil, delivered_at: null })),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(['consumer', 'event_id'])
-        .doUpdateSet({ holder, lease_until: leaseUntil })
-        .where('event_receipts.delivered_at', 'is', null)
-        .where('event_receipts.dead_at', 'is', null)
-        .where('event_receipts.lease_until', '<', now)
-        .where((eb) =>
-          eb.or([eb('event_receipts.next_attempt_at', 'is', null), eb('event_receipts.next_attempt_at', '<=', now)]),
-        ),
-    )
-    .execute();
-  const rows = await db
-    .selectFrom('events as e')
-    .innerJoin('event_receipts as r', 'r.event_id', 'e.id')
-    .selectAll('e')
-    .select('r.attempts')
-    .where('r.consumer', '=', consumer)
-    .where('r.holder', '=', holder)
-    .where('r.lease_until', '=', leaseUntil)
-    .where('r.delivered_at', 'is', null)
-    .where(
-      'e.id',
-      'in',
-      candidates.map((c) => c.id),
-    )
-    .orderBy('e.seq')
     .execute();
   return rows.map((row) => ({
     ...arcaEventSchema.parse({
@@ -151,42 +113,24 @@ export async function claimEvents(
   }));
 }
 
-/**
- * Gives up the claims a holder (a node) still has from before it restarted: those events are due
- * again at once rather than when their leases run out.
- */
-export async function releaseClaims(db: Db, consumer: string, holder: string): Promise<void> {
-  await db
-    .updateTable('event_receipts')
-    .set({ lease_until: 0 })
-    .where('consumer', '=', consumer)
-    .where('holder', '=', holder)
-    .where('delivered_at', 'is', null)
-    .where('dead_at', 'is', null)
-    .execute();
-}
-
-/** Marks claimed events delivered for a consumer; they are never claimed by it again. */
-export async function markDelivered(db: Db, consumer: string, holder: string, ids: string[], now = Date.now()) {
+/** Marks events delivered for a consumer; they are never read for it again. */
+export async function markDelivered(db: Db, consumer: string, ids: string[], now = Date.now()) {
   if (!ids.length) return;
   await db
-    .updateTable('event_receipts')
-    .set({ delivered_at: now, last_error: null })
-    .where('consumer', '=', consumer)
-    .where('holder', '=', holder)
-    .where('event_id', 'in', ids)
+    .insertInto('event_receipts')
+    .values(ids.map((id) => ({ consumer, event_id: id, delivered_at: now })))
+    .onConflict((oc) => oc.columns(['consumer', 'event_id']).doUpdateSet({ delivered_at: now, last_error: null }))
     .execute();
 }
 
 /**
- * Records that a consumer's handler failed on a claimed event: it is tried again after the
- * policy's backoff, or, that being its last attempt, it is dead (kept with its error, visible to
- * administrators, never claimed again unless re-queued). Answers whether it is dead.
+ * Records that a consumer's handler failed on an event: it is tried again after the policy's
+ * backoff, or, that being its last attempt, it is dead (kept with its error, visible to
+ * administrators, never read again unless re-queued). Answers whether it is dead.
  */
 export async function markFailed(
   db: Db,
   consumer: string,
-  holder: string,
   id: string,
   error: string,
   policy: RetryPolicy = DEFAULT_RETRY,
@@ -197,23 +141,19 @@ export async function markFailed(
     .select('attempts')
     .where('consumer', '=', consumer)
     .where('event_id', '=', id)
-    .where('holder', '=', holder)
     .executeTakeFirst();
-  if (!receipt) return false;
-  const attempts = Number(receipt.attempts) + 1;
+  const attempts = Number(receipt?.attempts ?? 0) + 1;
   const dead = attempts >= policy.maxAttempts;
+  const outcome = {
+    attempts,
+    next_attempt_at: dead ? null : now + retryDelay(policy, attempts),
+    dead_at: dead ? now : null,
+    last_error: error.slice(0, 2000),
+  };
   await db
-    .updateTable('event_receipts')
-    .set({
-      attempts,
-      lease_until: 0,
-      next_attempt_at: dead ? null : now + retryDelay(policy, attempts),
-      dead_at: dead ? now : null,
-      last_error: error.slice(0, 2000),
-    })
-    .where('consumer', '=', consumer)
-    .where('event_id', '=', id)
-    .where('holder', '=', holder)
+    .insertInto('event_receipts')
+    .values({ consumer, event_id: id, delivered_at: null, ...outcome })
+    .onConflict((oc) => oc.columns(['consumer', 'event_id']).doUpdateSet(outcome))
     .execute();
   return dead;
 }
@@ -261,7 +201,7 @@ export async function requeueDead(db: Db, consumer: string, eventId?: string): P
     if (!rows.length) return 0;
     await trx
       .updateTable('event_receipts')
-      .set({ dead_at: null, attempts: 0, next_attempt_at: null, lease_until: 0 })
+      .set({ dead_at: null, attempts: 0, next_attempt_at: null })
       .where('consumer', '=', consumer)
       .where(
         'event_id',
@@ -286,12 +226,53 @@ export interface ConsumerState {
   name: string;
   /** The `seq` below which every event is settled for it. */
   position: number;
-  /** Events after its position not yet delivered (waiting, leased or failed and due again later). */
+  /** Events after its position not yet delivered (waiting, or failed and due again later). */
   pending: number;
   /** Events it gave up on. */
   dead: number;
   /** The newest dead event's error, if any. */
   lastError: string | null;
+}
+
+/**
+ * A consumer's backlog: the events after its position it has not settled, those of them that
+ * failed at least once, and the newest error among those.
+ */
+export async function consumerBacklog(
+  db: Db,
+  consumer: string,
+): Promise<{ pending: number; failing: number; lastError: string | null }> {
+  const position = await positionOf(db, consumer).catch(() => undefined);
+  if (position === undefined) return { pending: 0, failing: 0, lastError: null };
+  const pending = await db
+    .selectFrom('events as e')
+    .leftJoin('event_receipts as r', (join) => join.onRef('r.event_id', '=', 'e.id').on('r.consumer', '=', consumer))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('e.seq', '>', position)
+    .where((eb) =>
+      eb.or([eb('r.event_id', 'is', null), eb.and([eb('r.delivered_at', 'is', null), eb('r.dead_at', 'is', null)])]),
+    )
+    .executeTakeFirstOrThrow();
+  const failing = await db
+    .selectFrom('event_receipts as r')
+    .select(['r.last_error', 'r.next_attempt_at'])
+    .where('r.consumer', '=', consumer)
+    .where('r.delivered_at', 'is', null)
+    .where('r.dead_at', 'is', null)
+    .where('r.attempts', '>', 0)
+    .orderBy('r.next_attempt_at', 'desc')
+    .execute();
+  return {
+    pending: Number(pending.n),
+    failing: failing.length,
+    lastError: failing.find((r) => r.last_error)?.last_error ?? null,
+  };
+}
+
+/** Forgets a consumer: its position and receipts (a federation peer that left). */
+export async function dropConsumer(db: Db, consumer: string): Promise<void> {
+  await db.deleteFrom('event_receipts').where('consumer', '=', consumer).execute();
+  await db.deleteFrom('outbox_consumers').where('name', '=', consumer).execute();
 }
 
 /** Every consumer with its backlog and dead events. */
@@ -300,15 +281,7 @@ export async function consumerStates(db: Db): Promise<ConsumerState[]> {
   const states: ConsumerState[] = [];
   for (const c of consumers) {
     const position = Number(c.position);
-    const pending = await db
-      .selectFrom('events as e')
-      .leftJoin('event_receipts as r', (join) => join.onRef('r.event_id', '=', 'e.id').on('r.consumer', '=', c.name))
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('e.seq', '>', position)
-      .where((eb) =>
-        eb.or([eb('r.event_id', 'is', null), eb.and([eb('r.delivered_at', 'is', null), eb('r.dead_at', 'is', null)])]),
-      )
-      .executeTakeFirstOrThrow();
+    const { pending } = await consumerBacklog(db, c.name);
     const dead = await db
       .selectFrom('event_receipts')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -326,7 +299,7 @@ export async function consumerStates(db: Db): Promise<ConsumerState[]> {
     states.push({
       name: c.name,
       position,
-      pending: Number(pending.n),
+      pending,
       dead: Number(dead.n),
       lastError: newest?.last_error ?? null,
     });
@@ -391,10 +364,53 @@ export interface OutboxConsumerOptions {
 }
 
 /**
- * A consumer of the outbox inside the server: every `pollMs` it claims what waits for it and
- * applies each event; one that fails is tried again after a backoff and, after the policy's last
- * attempt, ends dead (logged, counted in `/system/outbox`) without blocking the rest. One node
- * process polls (the node's first worker); the leases keep nodes apart.
+ * The kind of the work kernel's task that follows one consumer: a kind per consumer, defined by
+ * the processes that run it, so that only those claim it.
+ */
+const followKind = (consumer: string) => `outbox:${consumer}`;
+/** How soon a consumer this process no longer runs is offered again (to a node that runs it). */
+const NOT_HERE_MS = 2_000;
+
+/** The consumers each kernel's process runs, by name. */
+const followers = new WeakMap<Work, Map<string, OutboxConsumer>>();
+
+function follow(work: Work, db: Db, consumer: OutboxConsumer): void {
+  let here = followers.get(work);
+  if (!here) followers.set(work, (here = new Map()));
+  const running = here;
+  if (running.get(consumer.name) === consumer) return;
+  if (running.has(consumer.name)) work.undefine(followKind(consumer.name));
+  running.set(consumer.name, consumer);
+  work.define<Record<string, never>, never, void>(followKind(consumer.name), {
+    resident: true,
+    async run(task) {
+      const current = running.get(consumer.name);
+      if (current) await current.follow(task.signal);
+      if (task.signal.aborted) return;
+      // stopped here while its position stays: a node that runs it takes it
+      const kept = await db
+        .selectFrom('outbox_consumers')
+        .select('name')
+        .where('name', '=', consumer.name)
+        .executeTakeFirst();
+      if (kept) task.again(Date.now() + (current ? 0 : NOT_HERE_MS));
+    },
+  });
+}
+
+function unfollow(work: Work, consumer: OutboxConsumer): void {
+  const here = followers.get(work);
+  if (here?.get(consumer.name) !== consumer) return;
+  here.delete(consumer.name);
+  work.undefine(followKind(consumer.name));
+}
+
+/**
+ * A consumer of the outbox inside the server: it applies each event after its position; one that
+ * fails is tried again after a backoff and, after the policy's last attempt, ends dead (logged,
+ * counted in `/system/outbox`) without blocking the rest. One node process at a time follows a
+ * consumer: its task of the work kernel, which another node takes over when the holder stops or
+ * dies. While it follows, it polls every `pollMs` (and on a wake).
  */
 export class OutboxConsumer {
   private timer: NodeJS.Timeout | undefined;
@@ -404,6 +420,8 @@ export class OutboxConsumer {
   private running: Promise<number> | undefined;
   private registered: Promise<void> | undefined;
   private readonly retry: RetryPolicy;
+  /** Ends the following under way in this process (the consumer stopped). */
+  private release: (() => void) | undefined;
   /** When this consumer last moved its position: an idle consumer writes it once a minute, not every poll. */
   private advancedAt = 0;
   /** When this process last looked through the whole window, and the newest event it has taken since. */
@@ -419,19 +437,42 @@ export class OutboxConsumer {
     this.retry = options.retry ?? DEFAULT_RETRY;
   }
 
+  /** Offers this consumer to the node's kernel: this process follows it once its task is claimed here. */
   start(): void {
-    this.timer = setInterval(
-      () =>
-        void this.poll().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`)),
-      this.options.pollMs ?? 1000,
-    );
-    this.timer.unref();
-    if (this.options.wakeOnRecord) this.unlisten = onEventRecorded(() => this.wake());
+    follow(this.app.work, this.app.db, this);
+    this.registered ??= ensureConsumer(this.app.db, this.name, this.options.from ?? 'now');
+    void this.registered
+      .then(() => this.app.work.submit(followKind(this.name), {}, { key: this.name }))
+      .catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: offering the consumer failed`));
   }
 
+  /** Stops following here; the consumer's task goes to another node that runs it. */
   async stop(): Promise<void> {
+    unfollow(this.app.work, this);
+    this.release?.();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Follows the outbox (the kernel's run of this consumer's task) until `signal` aborts or the consumer stops. */
+  async follow(signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      this.release = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      this.timer = setInterval(
+        () =>
+          void this.poll().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`)),
+        this.options.pollMs ?? 1000,
+      );
+      this.timer.unref();
+      if (this.options.wakeOnRecord) this.unlisten = onEventRecorded(() => this.wake());
+      // what waited while nobody followed it (a take-over, a restart) is taken at once
+      void this.poll().catch((error: unknown) => this.app.log.warn({ err: error }, `${this.name}: a pass failed`));
+    });
+    this.release = undefined;
     clearInterval(this.timer);
     clearTimeout(this.soon);
+    this.soon = undefined;
     this.unlisten?.();
     this.unlisten = undefined;
     await this.running?.catch(() => undefined);
@@ -455,7 +496,11 @@ export class OutboxConsumer {
     return this.drain(undefined, Date.now() - this.scannedAt < FULL_SCAN_MS);
   }
 
-  /** Applies what is waiting and due now; answers how many events it took. */
+  /**
+   * Applies what is waiting and due now, in this process whichever follows the consumer (tests
+   * make a pass at a time they choose; handlers take an event twice without harm). Answers how
+   * many events it took.
+   */
   drain(now?: number, onlyNew = false): Promise<number> {
     this.running ??= this.pass(now, onlyNew).finally(() => {
       this.running = undefined;
@@ -468,7 +513,7 @@ export class OutboxConsumer {
   }
 
   private async pass(at: number | undefined, onlyNew: boolean): Promise<number> {
-    const { db, nodeId } = this.app;
+    const { db } = this.app;
     this.registered ??= ensureConsumer(db, this.name, this.options.from ?? 'now', at);
     await this.registered;
     let taken = 0;
@@ -476,9 +521,9 @@ export class OutboxConsumer {
     if (!onlyNew) this.scannedAt = at ?? Date.now();
     for (;;) {
       const now = at ?? Date.now();
-      const events = await claimEvents(db, this.name, nodeId, { limit: 200, now, ...(after ? { after } : {}) });
+      const events = await dueEvents(db, this.name, { limit: 200, now, ...(after ? { after } : {}) });
       if (!events.length) break;
-      // the next claim of this pass starts after these: everything before them has been looked at
+      // the next read of this pass starts after these: everything before them has been looked at
       after = events[events.length - 1]!.seq;
       this.newest = Math.max(this.newest, after);
       const delivered: string[] = [];
@@ -488,14 +533,14 @@ export class OutboxConsumer {
           delivered.push(event.id);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          const dead = await markFailed(db, this.name, nodeId, event.id, message, this.retry, now);
+          const dead = await markFailed(db, this.name, event.id, message, this.retry, now);
           this.app.log.warn(
             { err: error, event: event.id, type: event.type },
             dead ? `${this.name}: gave up on an event` : `${this.name}: an event failed; it is tried again later`,
           );
         }
       }
-      await markDelivered(db, this.name, nodeId, delivered, now);
+      await markDelivered(db, this.name, delivered, now);
       taken += events.length;
     }
     const now = at ?? Date.now();
@@ -506,15 +551,13 @@ export class OutboxConsumer {
     return taken;
   }
 
-  /** Runs the consumer with the server (on the node's polling process): started when ready, stopped when it closes. */
+  /** Runs the consumer with the server (offered by the node's polling process when ready, stopped when it closes). */
   register(): this {
     this.app.addHook('onReady', async () => {
       // a new consumer's position is taken when the server is ready, not at its first poll
       this.registered ??= ensureConsumer(this.app.db, this.name, this.options.from ?? 'now');
       await this.registered;
-      if (!this.app.polls) return;
-      await releaseClaims(this.app.db, this.name, this.app.nodeId);
-      this.start();
+      if (this.app.polls) this.start();
     });
     this.app.addHook('onClose', async () => this.stop());
     return this;

@@ -241,10 +241,13 @@ describe.each(ENGINES)('the durable-work kernel on %s', (engine) => {
     a.define<null, never, null>('long', {
       run: (task) =>
         new Promise((_, reject) => {
-          task.signal.addEventListener('abort', () => {
+          const heard = () => {
             sawAbort = true;
             reject(task.signal.reason as Error);
-          });
+          };
+          // the stop may come before the run has begun
+          if (task.signal.aborted) heard();
+          else task.signal.addEventListener('abort', heard);
         }),
     });
     const queued = await a.submit('long', null, { key: 'queued', runAfter: Date.now() + 60_000 });
@@ -318,6 +321,76 @@ describe.each(ENGINES)('the durable-work kernel on %s', (engine) => {
     await after.idle();
     expect(runs).toBe(1);
     expect(await after.get('resumed', 'r')).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
+  it('runs a task again when it asks, and once more when submitted to while it runs; a resident one is not waited for', async () => {
+    const a = node('again-a');
+    const seen: number[] = [];
+    const inside = gate();
+    const release = gate();
+    a.define<null, never, void>('queue', {
+      run: async (task) => {
+        seen.push(seen.length);
+        if (seen.length === 1) {
+          inside.open();
+          await release.opened;
+        }
+        // the second run waits for something due in an hour
+        if (seen.length === 2) task.again(Date.now() + 3_600_000);
+      },
+    });
+    const first = await a.submit('queue', null, { key: 'q', coalesce: true });
+    await a.poll();
+    await inside.opened;
+    // submitted to while it runs: not lost in the run under way
+    expect((await a.submit('queue', null, { key: 'q', coalesce: true })).created).toBe(false);
+    release.open();
+    await a.idle();
+    expect(await row(first.task.id)).toMatchObject({ state: 'queued', rerun: 0, attempts: 0 });
+    await a.poll();
+    await a.idle();
+    // the second run asked for one more in an hour: queued until then, nothing due now
+    const waiting = await row(first.task.id);
+    expect(waiting.state).toBe('queued');
+    expect(Number(waiting.run_after)).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(await a.poll()).toBe(0);
+    // a submission that asks for now brings it forward
+    await a.submit('queue', null, { key: 'q', coalesce: true });
+    expect(Number((await row(first.task.id)).run_after)).toBeLessThanOrEqual(Date.now());
+    await a.poll();
+    await a.idle();
+    expect(seen).toEqual([0, 1, 2]);
+    expect(await a.get('queue', 'q')).toMatchObject({ state: 'done' });
+    expect((await a.history(first.task.id)).map((h) => h.event)).toEqual([
+      'started',
+      'waits',
+      'started',
+      'waits',
+      'started',
+      'done',
+    ]);
+
+    // a resident task runs until its node stops: idle() answers while it runs
+    const b = node('again-b');
+    const followed = gate();
+    b.define<null, never, void>('resident', {
+      resident: true,
+      run: (task) =>
+        new Promise<void>((resolve) => {
+          followed.open();
+          task.signal.addEventListener('abort', () => resolve());
+        }),
+    });
+    await b.submit('resident', null, { key: 'r' });
+    await b.poll();
+    await followed.opened;
+    await b.idle();
+    expect((await b.get('resident', 'r'))?.state).toBe('running');
+    // a kind this process no longer takes is left to the others
+    b.undefine('resident');
+    await b.stop();
+    expect((await b.get('resident', 'r'))?.state).toBe('queued');
+    expect(await b.poll()).toBe(0);
   });
 
   it('forgets finished tasks and their history past a week, never an unfinished one', async () => {

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../db/database.js';
@@ -19,6 +19,8 @@ import { TaskLost, type TaskKind, type TaskView, type Work } from './work.types.
 export const WORK_LEASE_MS = 60_000;
 /** Finished tasks (and their history) are kept this long, for their progress and result to answer. */
 const KEPT_MS = 7 * 86_400_000;
+/** History entries kept for a task that runs again and again (a webhook handler's queue). */
+const HISTORY_KEPT = 100;
 /** Tasks claimed by one poll. */
 const CLAIM_BATCH = 8;
 
@@ -111,10 +113,11 @@ export function createWork(options: {
 }): Work {
   const { db, log, holder, polls, pollMs = 1_000, leaseMs = WORK_LEASE_MS, reclaimOwn = false } = options;
   const kinds = new Map<string, TaskKind<unknown, unknown, unknown>>();
-  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const running = new Map<string, { abort: AbortController; done: Promise<void>; resident: boolean }>();
   const loops = new Map<string, { everyMs: number; timer: NodeJS.Timeout; current: Promise<void>; busy: boolean }>();
   let stopped = false;
   let polling: Promise<number> | undefined;
+  let pollAgain = false;
   let poller: NodeJS.Timeout | undefined;
 
   const note = (id: string, event: string, message: string | null = null) =>
@@ -164,16 +167,18 @@ export function createWork(options: {
     return db.selectFrom('work_tasks').selectAll().where('id', '=', id).executeTakeFirst();
   };
 
-  const finish = async (id: string, set: Partial<WorkTasksTable>): Promise<boolean> => {
+  /** Ends this process's hold of a running task (`unlessRerun`: only when nothing was submitted to it meanwhile). */
+  const finish = async (id: string, set: Partial<WorkTasksTable>, unlessRerun = false): Promise<boolean> => {
     const now = Date.now();
-    const ended = await db
+    let update = db
       .updateTable('work_tasks')
       .set({ ...set, lease_until: 0, updated_at: now })
       .where('id', '=', id)
       .where('holder', '=', holder)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(ended.numUpdatedRows) === 1;
+      .where('state', '=', 'running');
+    if (unlessRerun) update = update.where('rerun', '=', 0);
+    const changed = await update.executeTakeFirst();
+    return Number(changed.numUpdatedRows) === 1;
   };
 
   const start = (row: WorkTasksTable, previousHolder: string): Promise<void> => {
@@ -216,6 +221,7 @@ export function createWork(options: {
       else await note(row.id, 'started', `attempt ${attempt}`);
       try {
         // a run that does not heed its signal is left behind: what it writes later is fenced by its hold
+        let againAt: number | undefined;
         const result = await Promise.race([
           kind.run({
             id: row.id,
@@ -225,18 +231,13 @@ export function createWork(options: {
             progress,
             signal: abort.signal,
             hold,
+            again: (at) => (againAt = Math.min(at, againAt ?? at)),
           }),
           aborted(abort.signal),
         ]);
-        if (
-          await finish(row.id, {
-            state: 'done',
-            result: result === undefined ? null : JSON.stringify(result),
-            message: null,
-            ended_at: Date.now(),
-          })
-        )
-          await note(row.id, 'done');
+        // a run that returned because it was told to stop has not finished its work
+        if (abort.signal.aborted) throw abort.signal.reason;
+        await ended(row.id, result, againAt);
       } catch (error) {
         await failed(row, attempt, kind, error, abort.signal);
       }
@@ -247,8 +248,52 @@ export function createWork(options: {
         clearInterval(renew);
         running.delete(row.id);
       });
-    running.set(row.id, { abort, done });
+    running.set(row.id, { abort, done, resident: kind.resident ?? false });
     return done;
+  };
+
+  /**
+   * Records a run that returned: the task is done, unless it asked to run again or a submission
+   * came while it ran (`rerun`); then it is queued for any node, attempts counted afresh.
+   */
+  const ended = async (id: string, result: unknown, againAt: number | undefined) => {
+    if (
+      againAt === undefined &&
+      (await finish(
+        id,
+        {
+          state: 'done',
+          result: result === undefined ? null : JSON.stringify(result),
+          message: null,
+          ended_at: Date.now(),
+        },
+        true,
+      ))
+    ) {
+      await note(id, 'done');
+      return;
+    }
+    const now = Date.now();
+    const current = await db.selectFrom('work_tasks').select('rerun').where('id', '=', id).executeTakeFirst();
+    const at = current?.rerun ? now : (againAt ?? now);
+    if (await finish(id, { state: 'queued', run_after: at, attempts: 0, rerun: 0, holder: '', message: null })) {
+      await note(id, 'waits', at > now ? `until ${new Date(at).toISOString()}` : null);
+      await trimHistory(id);
+    }
+  };
+
+  /** A task that keeps running again keeps only its newest history. */
+  const trimHistory = async (id: string) => {
+    const kept = await db
+      .selectFrom('work_history')
+      .select('at')
+      .where('task_id', '=', id)
+      .orderBy('at', 'desc')
+      .limit(1)
+      .offset(HISTORY_KEPT)
+      .executeTakeFirst();
+    if (kept)
+      await db.deleteFrom('work_history').where('task_id', '=', id).where('at', '<=', Number(kept.at)).execute();
   };
 
   const failed = async (
@@ -310,13 +355,24 @@ export function createWork(options: {
       started += 1;
       void start(row, previous);
     }
+    // a full batch may have left due tasks behind: look again at once rather than at the next tick
+    if (due.length === CLAIM_BATCH && started > 0) pollAgain = true;
     return started;
   };
 
   const poll = (): Promise<number> => {
-    // one poll at a time per process; a poll asked for during one is answered by it
-    polling ??= pollOnce().finally(() => {
+    // one poll at a time per process; a poll asked for during one makes one more after it (what
+    // was submitted meanwhile may have come after its look)
+    if (polling) {
+      pollAgain = true;
+      return polling;
+    }
+    polling = pollOnce().finally(() => {
       polling = undefined;
+      if (pollAgain && !stopped) {
+        pollAgain = false;
+        void poll().catch((error: unknown) => log.error({ err: error }, 'polling for work failed'));
+      }
     });
     return polling;
   };
@@ -332,6 +388,30 @@ export function createWork(options: {
   };
   schedule();
 
+  /** Folds a submission into the key's unfinished task (see `SubmitOptions.coalesce`); false when there is none. */
+  const coalesce = async (kind: string, key: string, runAfter: number): Promise<boolean> => {
+    const now = Date.now();
+    const running = await db
+      .updateTable('work_tasks')
+      .set({ rerun: 1, updated_at: now })
+      .where('kind', '=', kind)
+      .where('task_key', '=', key)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    if (Number(running.numUpdatedRows) === 1) return true;
+    const queued = await db
+      .updateTable('work_tasks')
+      .set({
+        run_after: sql<number>`case when run_after > ${runAfter} then ${runAfter} else run_after end`,
+        updated_at: now,
+      })
+      .where('kind', '=', kind)
+      .where('task_key', '=', key)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    return Number(queued.numUpdatedRows) === 1;
+  };
+
   const read = async (kind: string, key: string) =>
     db.selectFrom('work_tasks').selectAll().where('kind', '=', kind).where('task_key', '=', key).executeTakeFirst();
 
@@ -339,6 +419,9 @@ export function createWork(options: {
     define(kind, handler) {
       if (kinds.has(kind)) throw new Error(`the task kind '${kind}' is defined twice`);
       kinds.set(kind, handler as TaskKind<unknown, unknown, unknown>);
+    },
+    undefine(kind) {
+      kinds.delete(kind);
     },
     async submit(kind, payload, submitOptions = {}) {
       const now = Date.now();
@@ -360,6 +443,7 @@ export function createWork(options: {
         lease_until: 0,
         run_after: submitOptions.runAfter ?? now,
         stop_requested: 0,
+        rerun: 0,
         created_at: now,
         started_at: null,
         ended_at: null,
@@ -367,24 +451,32 @@ export function createWork(options: {
       };
       const before = await read(kind, key);
       // a finished task under the key is replaced; an unfinished one (queued, or running under a live lease) stays
-      const written = await db
-        .insertInto('work_tasks')
-        .values(row)
-        .onConflict((oc) =>
-          submitOptions.once
-            ? oc.columns(['kind', 'task_key']).doNothing()
-            : oc
-                .columns(['kind', 'task_key'])
-                .doUpdateSet(row)
-                .where((eb) =>
-                  eb.or([
-                    eb('work_tasks.state', 'in', ['done', 'failed', 'stopped']),
-                    eb.and([eb('work_tasks.state', '=', 'running'), eb('work_tasks.lease_until', '<', now)]),
-                  ]),
-                ),
-        )
-        .executeTakeFirst();
-      const created = Number(written.numInsertedOrUpdatedRows ?? 0) === 1;
+      const write = async () => {
+        const written = await db
+          .insertInto('work_tasks')
+          .values(row)
+          .onConflict((oc) =>
+            submitOptions.once
+              ? oc.columns(['kind', 'task_key']).doNothing()
+              : oc
+                  .columns(['kind', 'task_key'])
+                  .doUpdateSet(row)
+                  .where((eb) =>
+                    eb.or([
+                      eb('work_tasks.state', 'in', ['done', 'failed', 'stopped']),
+                      eb.and([eb('work_tasks.state', '=', 'running'), eb('work_tasks.lease_until', '<', now)]),
+                    ]),
+                  ),
+          )
+          .executeTakeFirst();
+        return Number(written.numInsertedOrUpdatedRows ?? 0) === 1;
+      };
+      let created = await write();
+      // coalesced into the unfinished task; should it end meanwhile, the next write replaces it
+      for (let tries = 0; !created && submitOptions.coalesce && tries < 3; tries++) {
+        if (await coalesce(kind, key, row.run_after)) break;
+        created = await write();
+      }
       const current = (await read(kind, key))!;
       // a replaced task's history goes with it
       if (created && before && before.id !== current.id)
@@ -398,7 +490,7 @@ export function createWork(options: {
           done = start(claimed, '');
         }
       }
-      if (created && !here && polls) void poll().catch(() => undefined);
+      if ((created || submitOptions.coalesce) && !here && polls) void poll().catch(() => undefined);
       return { task: viewOf((await read(kind, key)) ?? current), created, here, done };
     },
     async get(kind, key) {
@@ -453,7 +545,8 @@ export function createWork(options: {
     },
     poll,
     async idle() {
-      while (running.size) await Promise.allSettled([...running.values()].map(({ done }) => done));
+      const finite = () => [...running.values()].filter(({ resident }) => !resident);
+      while (finite().length) await Promise.allSettled(finite().map(({ done }) => done));
     },
     every(name, everyMs, run) {
       if (loops.has(name)) throw new Error(`the loop '${name}' is registered twice`);

@@ -41,6 +41,12 @@ export interface TaskRun<P, G> {
    * with the work it counts). Throws `TaskLost` when the task is no longer this node's.
    */
   hold(progress?: G, trx?: Db): Promise<void>;
+  /**
+   * Asks for one more run at `at` once this one returns, rather than an end: the task is queued
+   * again (for any node), its attempts counted afresh. For work that waits for its next item to
+   * come due, such as a webhook handler's queue behind a backoff.
+   */
+  again(at: number): void;
 }
 
 /** A kind of task: how one is run, and how often it is tried. */
@@ -51,6 +57,11 @@ export interface TaskKind<P, G, R> {
   /** The wait before the second attempt; doubled each time up to `backoffCapMs`, with jitter. */
   backoffMs?: number;
   backoffCapMs?: number;
+  /**
+   * True for a task that runs as long as its node does (an outbox consumer): `idle()` does not
+   * wait for it, and a stopping node hands it back like any other.
+   */
+  resident?: boolean;
 }
 
 export interface SubmitOptions {
@@ -63,6 +74,12 @@ export interface SubmitOptions {
   runHere?: boolean;
   /** A key that has been used once is never run again, even once its task has ended (a schedule's minute). */
   once?: boolean;
+  /**
+   * When the key's task is unfinished, this submission is not lost in it: a queued task runs no
+   * later than `runAfter`, and a running one runs once more after it returns (what was added
+   * while it ran is seen).
+   */
+  coalesce?: boolean;
 }
 
 /** Thrown in a run whose task another node has taken over (or that was stopped). */
@@ -80,6 +97,8 @@ export interface ProcessLoop {
 
 export interface Work {
   define<P, G, R>(kind: string, handler: TaskKind<P, G, R>): void;
+  /** Stops taking tasks of a kind in this process (a run under way goes on); it may be defined again. */
+  undefine(kind: string): void;
   /**
    * Submits a task, or answers the unfinished one under its key (`created` false). With `runHere`
    * the answer's `done` resolves when this node's run of it has ended.

@@ -25,6 +25,7 @@ export async function plantTask(
       message: null,
       run_after: startedAt,
       stop_requested: 0,
+      rerun: 0,
       created_at: startedAt,
       started_at: startedAt,
       ended_at: null,

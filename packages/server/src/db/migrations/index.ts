@@ -35,6 +35,7 @@ import * as findings from './2026-12-20-findings.js';
 import * as remoteSettings from './2026-12-21-remote-settings.js';
 import * as madeFiles from './2026-12-22-made-files.js';
 import * as work from './2026-12-23-work.js';
+import * as workLeases from './2026-12-24-work-leases.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21-remote-settings': remoteSettings,
   '2026-12-22-made-files': madeFiles,
   '2026-12-23-work': work,
+  '2026-12-24-work-leases': workLeases,
 };

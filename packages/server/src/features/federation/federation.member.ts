@@ -15,7 +15,7 @@ import { onEventWriting, recordAudit, type ChangeActor } from '../../core/change
 import { followConfigWhileOpen } from '../../core/config-cache.js';
 import { HttpError, conflict } from '../../core/errors.js';
 import { OutboundRefused, outboundRequest } from '../../core/outbound.js';
-import { OutboxConsumer, ensureConsumer, type RetryPolicy } from '../../core/outbox.js';
+import { OutboxConsumer, consumerBacklog, dropConsumer, ensureConsumer, type RetryPolicy } from '../../core/outbox.js';
 import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { allowedOutboundHosts, getSetting, putSetting } from '../../core/settings.store.js';
 import { afterApply, applyState, entityNames, entityOf, stateOf, type EntityVersion } from './federation.entities.js';
@@ -258,8 +258,7 @@ export async function setMemberConfig(app: FastifyInstance, who: ChangeActor, co
     for (const peer of config.peers) {
       // a peer new to this member starts at what is recorded from now on
       if (!before?.peers.some((p) => p.id === peer.id)) {
-        await trx.deleteFrom('event_receipts').where('consumer', '=', CONSUMER(peer.id)).execute();
-        await trx.deleteFrom('outbox_consumers').where('name', '=', CONSUMER(peer.id)).execute();
+        await dropConsumer(trx, CONSUMER(peer.id));
         await ensureConsumer(trx, CONSUMER(peer.id), 'now', now);
       }
     }
@@ -284,10 +283,7 @@ export async function setMemberConfig(app: FastifyInstance, who: ChangeActor, co
 }
 
 async function dropConsumers(trx: Db, peers: { id: string }[]): Promise<void> {
-  for (const peer of peers) {
-    await trx.deleteFrom('event_receipts').where('consumer', '=', CONSUMER(peer.id)).execute();
-    await trx.deleteFrom('outbox_consumers').where('name', '=', CONSUMER(peer.id)).execute();
-  }
+  for (const peer of peers) await dropConsumer(trx, CONSUMER(peer.id));
 }
 
 /** Leaves the federation: nothing more is sent, the tokens to reach peers are revoked. */
@@ -461,21 +457,14 @@ export async function memberState(app: FastifyInstance): Promise<MemberState> {
     .execute();
   const peers = await Promise.all(
     (config?.peers ?? []).map(async (peer) => {
-      const receipts = await app.db
-        .selectFrom('event_receipts')
-        .select(['attempts', 'last_error'])
-        .where('consumer', '=', CONSUMER(peer.id))
-        .where('delivered_at', 'is', null)
-        .where('dead_at', 'is', null)
-        .execute();
-      const failing = receipts.filter((r) => Number(r.attempts) > 0);
+      const backlog = await consumerBacklog(app.db, CONSUMER(peer.id));
       return {
         id: peer.id,
         name: peer.name,
         url: peer.url,
-        pending: receipts.length,
-        failing: failing.length,
-        last_error: failing.find((r) => r.last_error)?.last_error ?? null,
+        pending: backlog.pending,
+        failing: backlog.failing,
+        last_error: backlog.lastError,
       };
     }),
   );

@@ -8,14 +8,9 @@ import { ADMIN_BASIC, ENGINES, createUser, startTestApp, zipEntries, type TestAp
 
 /** Builds an app whose node id is `nodeId` (two apps of one test process are two nodes). */
 async function startNode(engine: (typeof ENGINES)[number], nodeId: string, env: Record<string, string> = {}) {
-  process.env.ARCA_NODE_ID = nodeId;
-  try {
-    const t = await startTestApp(engine, { ARCA_LOG_LEVEL: 'info', ...env });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    return t;
-  } finally {
-    delete process.env.ARCA_NODE_ID;
-  }
+  const t = await startTestApp(engine, { ARCA_LOG_LEVEL: 'info', ARCA_NODE_ID: nodeId, ...env });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  return t;
 }
 
 describe.each(ENGINES)('the live log viewer on %s', (engine) => {

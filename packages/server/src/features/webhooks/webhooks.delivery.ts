@@ -18,8 +18,8 @@ import { domainEventsOf, type DomainEvent } from './webhooks.events.js';
 import { ATTEMPT_TIMEOUT_MS, type Exchange } from './webhooks.send.js';
 import { PostingThread } from './webhooks.thread.js';
 import { openHandlers } from './webhooks.service.js';
+import { WORK_LEASE_MS, type TaskRun } from '../../core/work.js';
 import {
-  claimDeliveries,
   pendingQueues,
   currentWebhooks,
   enabledWebhooks,
@@ -27,7 +27,6 @@ import {
   insertDeliveries,
   pruneWebhookLog,
   queueFront,
-  releaseDeliveryLeases,
   settleAttempts,
   type DeliveryRow,
   type Settlement,
@@ -36,16 +35,12 @@ import {
 
 /** The outbox consumer that turns events into deliveries. */
 export const WEBHOOKS_CONSUMER = 'webhooks';
-/** How often the outbox and the delivery queues are looked at when nothing woke them. */
+/** How often the outbox is looked at when nothing woke its consumer. */
 const POLL_MS = 250;
 /** A delivery is tried again for this long after its event, then marked failed (and stays re-sendable). */
 export const RETRY_WINDOW_MS = 24 * 3600_000;
-/** How long a sender holds a delivery: one attempt's time and a margin. */
-const LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
 /** The wait before the second attempt; it doubles with each failure up to the configured longest. */
 const FIRST_RETRY_MS = 1000;
-/** How soon a wake looks for due deliveries: the dispatches of a burst make one pass. */
-const WAKE_MS = 20;
 /** Deliveries of one queue taken and settled together. */
 const BATCH = 50;
 /** Delivery log entries (attempts, settled deliveries) are kept this long. */
@@ -110,9 +105,12 @@ export function matches(hook: WebhookRow, described: DomainEvent): boolean {
  * sends the same bytes. Applying an event twice (a crash before it was marked done) adds nothing;
  * an event older than a subscription is not the subscription's, even when it is taken after it.
  */
-export async function dispatch(app: FastifyInstance, event: StoredEvent): Promise<number> {
+export async function dispatch(
+  app: FastifyInstance,
+  event: StoredEvent,
+): Promise<{ webhook_key: string; handler: number }[]> {
   const hooks = await currentWebhooks(app.db);
-  if (!hooks.length) return 0;
+  if (!hooks.length) return [];
   const described = await domainEventsOf(app, event);
   const rows: DeliveryRow[] = [];
   const now = Date.now();
@@ -139,8 +137,6 @@ export async function dispatch(app: FastifyInstance, event: StoredEvent): Promis
           state: 'pending',
           attempts: 0,
           next_attempt_at: now,
-          lease_until: 0,
-          holder: null,
           created_at: event.createdAt,
           settled_at: null,
           last_status: null,
@@ -150,7 +146,8 @@ export async function dispatch(app: FastifyInstance, event: StoredEvent): Promis
     }
   });
   await insertDeliveries(app.db, rows);
-  return rows.length;
+  const queues = new Map(rows.map((row) => [queueKey(row), { webhook_key: row.webhook_key, handler: row.handler }]));
+  return [...queues.values()];
 }
 
 /** The wait after `attempts` failures: doubling from a second up to the configured longest, with jitter. */
@@ -159,106 +156,92 @@ export function backoff(attempts: number, maxMs: number, random = Math.random())
   return Math.round(ceiling * (0.5 + random / 2));
 }
 
+/** The kind of the work kernel's task that sends one handler's queue (its key: `queueKey`). */
+const QUEUE_TASK = 'webhook-queue';
+
+interface QueuePayload {
+  webhook: string;
+  handler: number;
+}
+
+const queueKey = (q: { webhook_key: string; handler: number }) => `${q.handler}:${q.webhook_key}`;
+
 /**
- * Sends deliveries. Each handler's queue is worked by one loop at a time, in event order: the
- * head is leased, posted, and settled (delivered; or due again after a backoff; or failed a day
- * after its event), then the next head follows at once. Queues run side by side, so a slow or
- * dead receiver holds up only its own. Runs on the node's polling process; leases keep nodes apart.
+ * Sends deliveries. Each handler's queue is one task of the work kernel, so one node at a time
+ * sends it, in event order: the front is posted and settled (delivered; or due again after a
+ * backoff; or failed a day after its event), then the next front follows at once. A queue whose
+ * front waits for its backoff asks the kernel to run it again then; an empty one ends, and the
+ * next delivery made for it submits it again. Queues run side by side, so a slow or dead receiver
+ * holds up only its own; a node that dies leaves its queues to the others when their leases end.
  */
 export class WebhookSender {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly busy = new Set<string>();
-  private readonly loops = new Set<Promise<void>>();
-  private passing: Promise<void> | undefined;
-  private again = false;
-  private soon: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly runs = new Set<Promise<void>>();
   private readonly thread = new PostingThread();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly app: FastifyInstance) {
+    app.work.define<QueuePayload, never, void>(QUEUE_TASK, {
+      run: (task) => {
+        const run = this.send(task);
+        const tracked = run.then(
+          () => undefined,
+          () => undefined,
+        );
+        this.runs.add(tracked);
+        void tracked.finally(() => this.runs.delete(tracked));
+        return run;
+      },
+      // a run that broke off (the posting thread died, the database failed) is tried again soon
+      maxAttempts: 50,
+      backoffMs: FIRST_RETRY_MS,
+      backoffCapMs: 60_000,
+    });
+  }
 
-  /** Starts sending; the posting thread starts now when a webhook is enabled, else with the first delivery. */
+  /** Starts the posting thread now when a webhook is enabled (else with the first delivery) and sends what waits. */
   async start(): Promise<void> {
     if ((await enabledWebhooks(this.app.db)).length) this.thread.start();
-    this.timer = setInterval(() => this.pass_(), POLL_MS);
-    this.timer.unref();
+    await this.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.soon);
-    await this.passing?.catch(() => undefined);
-    await this.thread.stop(Promise.allSettled([...this.loops]));
+    await this.thread.stop(Promise.allSettled([...this.runs]));
   }
 
   /**
-   * Looks for due deliveries soon (after a dispatch, a re-send) rather than at the next poll; the
-   * wakes of a burst of dispatches make one pass.
+   * Submits the queues with pending deliveries (of one webhook, when told): each runs now, or once
+   * more after the run under way (what was added meanwhile is sent).
    */
-  wake(): void {
-    if (this.stopped || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      this.pass_();
-    }, WAKE_MS);
-  }
-
-  private pass_(): void {
-    if (this.stopped) return;
-    if (this.passing) {
-      this.again = true;
-      return;
+  async wake(webhookKey?: string): Promise<void> {
+    const queues = await pendingQueues(this.app.db);
+    for (const queue of queues) {
+      if (webhookKey === undefined || queue.webhook_key === webhookKey) await this.queue(queue);
     }
-    this.passing = this.pass()
-      .catch((error: unknown) => this.app.log.warn({ err: error }, 'webhooks: a send pass failed'))
-      .finally(() => {
-        this.passing = undefined;
-        if (this.again) {
-          this.again = false;
-          this.pass_();
-        }
-      });
   }
 
-  /** Sends what is due and answers when every queue it started is idle again (tests, shutdown). */
+  /** Submits one handler's queue: it runs now, or once more after the run under way. */
+  queue(queue: { webhook_key: string; handler: number }) {
+    return this.app.work.submit<QueuePayload>(
+      QUEUE_TASK,
+      { webhook: queue.webhook_key, handler: queue.handler },
+      { key: queueKey(queue), coalesce: true },
+    );
+  }
+
+  /** Sends what is due on this node and answers when no queue has a delivery due now (tests, shutdown). */
   async drain(): Promise<void> {
     for (;;) {
-      this.pass_();
-      await this.passing;
-      await Promise.allSettled([...this.loops]);
+      await this.app.work.poll();
+      while (this.runs.size) await Promise.allSettled([...this.runs]);
       const now = Date.now();
       let due = false;
       for (const queue of await pendingQueues(this.app.db)) {
         const [front] = await queueFront(this.app.db, queue.webhook_key, queue.handler, 1);
-        if (
-          front &&
-          Number(front.next_attempt_at) <= now &&
-          Number(front.lease_until) < now &&
-          !this.busy.has(queueOf(front))
-        )
+        if (front && Number(front.next_attempt_at) <= now) {
           due = true;
+          await this.queue(queue);
+        }
       }
       if (!due) return;
-    }
-  }
-
-  private async pass(): Promise<void> {
-    // the thread is up as soon as a webhook is (its start takes a moment the first deliveries should not wait)
-    if (!this.thread.running && (await enabledWebhooks(this.app.db)).length) this.thread.start();
-    for (const queue of await pendingQueues(this.app.db)) {
-      const key = queueOf(queue);
-      if (this.busy.has(key)) continue;
-      this.busy.add(key);
-      const loop = this.work(queue)
-        .catch((error: unknown) =>
-          this.app.log.warn({ err: error, webhook: queue.webhook_key }, 'webhooks: a send failed'),
-        )
-        .finally(() => {
-          this.busy.delete(key);
-          this.loops.delete(loop);
-        });
-      this.loops.add(loop);
     }
   }
 
@@ -268,58 +251,44 @@ export class WebhookSender {
    * (it waits for its backoff, and everything behind it with it). Then the next front, until the
    * queue is empty or waits.
    */
-  private async work(head: { webhook_key: string; handler: number }): Promise<void> {
-    const { db, nodeId } = this.app;
-    while (!this.stopped) {
+  private async send(task: TaskRun<QueuePayload, never>): Promise<void> {
+    const { db } = this.app;
+    const { webhook, handler: position } = task.payload;
+    for (;;) {
+      const hook = await findWebhook(db, webhook);
+      // a disabled webhook's deliveries wait: enabling it submits its queues again
+      if (task.signal.aborted || (hook && !hook.enabled)) return;
       const now = Date.now();
-      const front = await queueFront(db, head.webhook_key, head.handler, BATCH);
-      // only an unbroken run from the front: a delivery that waits (or is held) holds back those behind it
-      const waiting = front.findIndex((d) => Number(d.next_attempt_at) > now || Number(d.lease_until) >= now);
+      const front = await queueFront(db, webhook, position, BATCH);
+      if (!front.length) return;
+      // only an unbroken run from the front: a delivery that waits holds back those behind it
+      const waiting = front.findIndex((d) => Number(d.next_attempt_at) > now);
       const run = waiting < 0 ? front : front.slice(0, waiting);
-      if (!run.length) return;
-      if (
-        !(await claimDeliveries(
-          db,
-          run.map((d) => d.id),
-          nodeId,
-          now,
-          LEASE_MS,
-        ))
-      )
+      if (!run.length) {
+        task.again(Number(front[0]!.next_attempt_at));
         return;
-      const hook = await findWebhook(db, head.webhook_key);
-      const handler = hook ? (await openHandlers(db, hook))[head.handler] : undefined;
-      let exchanges: Exchange[];
-      try {
-        exchanges = handler
-          ? await this.thread.post({
-              handler,
-              deliveries: run.map((d) => ({ body: d.payload, eventId: d.event_id })),
-              allowed: await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts),
-              proxy: await outboundProxy(db, handler.proxy ?? ''),
-              tls: await outboundTls(db),
-              // the run ends within its lease: a post started before this ends before it runs out
-              startBefore: now + LEASE_MS - ATTEMPT_TIMEOUT_MS,
-            })
-          : [missingHandler(run[0]!)];
-      } catch (error) {
-        await settleAttempts(
-          db,
-          [],
-          run.map((d) => d.id),
-        );
-        throw error;
       }
+      await task.hold();
+      // the thread is up as soon as a webhook is (its start takes a moment the first deliveries should not wait)
+      if (!this.thread.running) this.thread.start();
+      const handler = hook ? (await openHandlers(db, hook))[position] : undefined;
+      const exchanges = handler
+        ? await this.thread.post({
+            handler,
+            deliveries: run.map((d) => ({ body: d.payload, eventId: d.event_id })),
+            allowed: await allowedOutboundHosts(db, this.app.config.outboundAllowedHosts),
+            proxy: await outboundProxy(db, handler.proxy ?? ''),
+            tls: await outboundTls(db),
+            // the run ends within the task's lease: a post started before this ends before it runs out
+            startBefore: Date.now() + WORK_LEASE_MS - ATTEMPT_TIMEOUT_MS,
+          })
+        : [missingHandler(run[0]!)];
       const settled = exchanges.map((exchange, i) => this.settlement(run[i]!, exchange, handler !== undefined));
-      await settleAttempts(
-        db,
-        settled,
-        run.slice(settled.length).map((d) => d.id),
-      );
+      // recorded only while the task is still this node's (a node that took it over sends them itself)
+      await settleAttempts(db, settled, (trx) => task.hold(undefined, trx));
       for (const { state } of settled) {
         this.app.metrics.webhookDelivery(state === 'pending' ? 'retrying' : state);
       }
-      if (!hook || settled.length < run.length || settled.some((s) => s.state !== 'delivered')) return;
     }
   }
 
@@ -365,12 +334,10 @@ function missingHandler(delivery: DeliveryRow): Exchange {
   };
 }
 
-const queueOf = (d: { webhook_key: string; handler: number }) => `${d.webhook_key}\u0000${d.handler}`;
-
 /**
  * Webhooks with the server: the outbox consumer that makes deliveries, the sender, and the daily
- * pruning of the delivery log. The polling process of each node dispatches and sends; a restart
- * releases what this node held, so nothing waits for a lease to run out.
+ * pruning of the delivery log. The consumer and the queues are tasks of the work kernel, run by
+ * whichever node holds them.
  */
 export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
   const sender = new WebhookSender(app);
@@ -378,19 +345,20 @@ export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
     app,
     WEBHOOKS_CONSUMER,
     async (event) => {
-      if ((await dispatch(app, event)) > 0) sender.wake();
+      const made = await dispatch(app, event);
+      for (const queue of made) await sender.queue(queue);
     },
     { pollMs: POLL_MS, wakeOnRecord: true },
   ).register();
   app.addHook('onReady', async () => {
-    if (!app.polls) return;
-    await releaseDeliveryLeases(app.db, app.nodeId);
-    await sender.start();
+    if (app.polls) await sender.start();
   });
   app.addHook('onClose', async () => sender.stop());
   app.jobs.register('webhook-log-retention', '23 3 * * *', async () => {
     const removed = await pruneWebhookLog(app.db, Date.now() - LOG_RETENTION_DAYS * 86_400_000);
     if (removed) app.log.info({ removed }, 'webhook deliveries past retention removed');
+    // a queue whose task gave up (its node kept failing) is sent again
+    await sender.wake();
   });
   app.decorate('webhooks', { sender, consumer });
   return sender;

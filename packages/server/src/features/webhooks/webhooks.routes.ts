@@ -61,7 +61,6 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
  */
 export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  const wakeSender = () => app.webhooks.sender.wake();
 
   app.get(
     '/domains',
@@ -141,6 +140,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
       // the key in the address names the subscription; one in the body is ignored
       const { key: _ignored, ...body } = request.body;
       await replaceWebhook(app, auditActor(request), request.params.key, body);
+      // enabled again, its waiting deliveries go out
+      await app.webhooks.sender.wake(request.params.key);
       return webhookAnswer(db, request.params.key);
     },
   );
@@ -197,7 +198,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const count = await resendDeliveries(db, request.params.key, Date.now(), request.params.id);
       if (!count) throw notFound('The delivery was not found.');
-      wakeSender();
+      await app.webhooks.sender.wake(request.params.key);
       return { message: WEBHOOK_MESSAGES.resent, count };
     },
   );
@@ -210,7 +211,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await findWebhook(db, request.params.key)))
         throw notFound(formatMessage(WEBHOOK_MESSAGES.notFound, { name: request.params.key }));
       const count = await resendDeliveries(db, request.params.key, Date.now());
-      wakeSender();
+      await app.webhooks.sender.wake(request.params.key);
       return { message: formatMessage(WEBHOOK_MESSAGES.resentFailed, { count: String(count) }), count };
     },
   );

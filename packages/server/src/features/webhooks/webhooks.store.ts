@@ -123,31 +123,6 @@ export function queueFront(db: Db, webhookKey: string, handler: number, limit: n
     .execute();
 }
 
-/**
- * Takes deliveries for a send, all or none: true when this holder now has every one of them
- * (none was held by another, or settled, meanwhile).
- */
-export async function claimDeliveries(db: Db, ids: string[], holder: string, now: number, leaseMs: number) {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('webhook_deliveries')
-      .set({ holder, lease_until: now + leaseMs })
-      .where('id', 'in', ids)
-      .where('state', '=', 'pending')
-      .where('lease_until', '<', now)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === ids.length) return true;
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ holder: null, lease_until: 0 })
-      .where('id', 'in', ids)
-      .where('holder', '=', holder)
-      .where('lease_until', '=', now + leaseMs)
-      .execute();
-    return false;
-  });
-}
-
 /** What one attempt of a delivery came to. */
 export interface Settlement {
   delivery: DeliveryRow;
@@ -156,9 +131,13 @@ export interface Settlement {
   nextAttemptAt: number;
 }
 
-/** Records attempts and what they mean for their deliveries, in one transaction; releases the rest of a batch. */
-export async function settleAttempts(db: Db, settled: Settlement[], unsent: string[] = []): Promise<void> {
+/**
+ * Records attempts and what they mean for their deliveries, in one transaction that `fence`
+ * opens (it throws when the sending node no longer holds the queue: nothing is recorded).
+ */
+export async function settleAttempts(db: Db, settled: Settlement[], fence: (trx: Db) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await fence(trx);
     for (const { delivery, attempt, state, nextAttemptAt } of settled) {
       await trx.insertInto('webhook_attempts').values(attempt).execute();
       await trx
@@ -167,8 +146,6 @@ export async function settleAttempts(db: Db, settled: Settlement[], unsent: stri
           attempts: attempt.attempt,
           state,
           next_attempt_at: nextAttemptAt,
-          lease_until: 0,
-          holder: null,
           settled_at: state === 'pending' ? null : attempt.at,
           last_status: attempt.status,
           last_error: attempt.error,
@@ -176,23 +153,7 @@ export async function settleAttempts(db: Db, settled: Settlement[], unsent: stri
         .where('id', '=', delivery.id)
         .execute();
     }
-    if (unsent.length)
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: 0, holder: null })
-        .where('id', 'in', unsent)
-        .execute();
   });
-}
-
-/** Leases a process held when it stopped without settling them: its deliveries are due again at once. */
-export async function releaseDeliveryLeases(db: Db, holder: string): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_until: 0, holder: null })
-    .where('holder', '=', holder)
-    .where('state', '=', 'pending')
-    .execute();
 }
 
 export async function deliveriesPage(
@@ -240,7 +201,7 @@ export function attemptsOf(db: Db, deliveryId: string): Promise<AttemptRow[]> {
 export async function resendDeliveries(db: Db, key: string, now: number, id?: string): Promise<number> {
   let update = db
     .updateTable('webhook_deliveries')
-    .set({ state: 'pending', next_attempt_at: now, lease_until: 0, holder: null, settled_at: null })
+    .set({ state: 'pending', next_attempt_at: now, settled_at: null })
     .where('webhook_key', '=', key);
   update = id ? update.where('id', '=', id) : update.where('state', '=', 'failed');
   const result = await update.executeTakeFirst();
