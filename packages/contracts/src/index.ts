@@ -35,3 +35,4 @@ export * from './replications.js';
 export * from './license-buckets.js';
 export * from './app-integrations.js';
 export * from './vcs-integrations.js';
+export * from './signing.js';

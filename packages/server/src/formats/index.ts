@@ -95,7 +95,26 @@ export async function registerFormats(app: FastifyInstance): Promise<void> {
   }
   app.decorate('plainPaths', plain);
   app.decorate('derivedMetadata', derivedMetadataConsumer(app).register());
-  for (const format of FORMATS) if (format.routes) await app.register(format.routes);
+  for (const format of FORMATS) if (format.routes) await app.register(documented(format.types[0]!, format.routes));
+}
+
+/**
+ * A format's routes in a context of their own, each declaring its schema (a summary, its
+ * parameters, its body), so that each is in the OpenAPI document under the format's tag. A route
+ * without one stops the server from starting: the rule holds for every format to come.
+ */
+export function documented(
+  name: string,
+  routes: (app: FastifyInstance) => Promise<void>,
+): (app: FastifyInstance) => Promise<void> {
+  return async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      if (!route.schema?.summary)
+        throw new Error(`the ${name} route ${String(route.method)} ${route.url} declares no schema with a summary`);
+      route.schema = { tags: [name], ...route.schema };
+    });
+    await scope.register(routes);
+  };
 }
 
 /**

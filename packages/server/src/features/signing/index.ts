@@ -3,7 +3,7 @@ import { SigningKeys } from './signing.service.js';
 
 export { signingRestRoutes } from './signing.routes.js';
 export { algorithmLabel } from './signing.service.js';
-export type { Signer, SigningKeyInfo } from './signing.service.js';
+export type { Signer } from './signing.service.js';
 
 /** Decorates `app.signing`: what signs repositories' metadata, for the formats that sign (Debian, RPM). */
 export function registerSigning(app: FastifyInstance): void {

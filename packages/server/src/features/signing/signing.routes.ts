@@ -1,9 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  SIGNING_MESSAGES,
+  formatMessage as fill,
+  signingKeyImportSchema,
+  signingKeyInfoSchema,
+  signingKeyListSchema,
+  signingRepoParamsSchema,
+  type SigningKeyInfo,
+} from '@arca/contracts';
 import { audit } from '../../core/audit.js';
 import { notFound } from '../../core/errors.js';
-import { formatMessage as fill } from '@arca/contracts';
 import { repoContent } from '../artifacts/index.js';
-import { DEPLOYMENT_SCOPE, SIGNING_MESSAGES, SigningKeys, type SigningKeyInfo } from './signing.service.js';
+import { DEPLOYMENT_SCOPE, SigningKeys } from './signing.service.js';
 
 const BASE = '/artifactory/api/gpg/key';
 
@@ -22,28 +32,46 @@ const sendPublic = (reply: FastifyReply, key: SigningKeyInfo) =>
  * under the repository's key (`/api/gpg/key/public/{repoKey}` answers the one that signs it).
  * Only administrators change keys; every change is audited without its secret.
  */
-export async function signingRestRoutes(app: FastifyInstance): Promise<void> {
+export async function signingRestRoutes(untyped: FastifyInstance): Promise<void> {
+  const app = untyped.withTypeProvider<ZodTypeProvider>();
   const keys = () => new SigningKeys(app.db);
   app.removeContentTypeParser(['text/plain', 'application/json']);
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
     done(null, body),
   );
 
-  app.get(`${BASE}/public`, { config: { access: 'public' } }, async (_request, reply) =>
-    sendPublic(reply, await keys().deploymentKey()),
+  const publicKey = { 200: z.string().describe('the armored public key (application/pgp-keys)') };
+  app.get(
+    `${BASE}/public`,
+    { config: { access: 'public' }, schema: { summary: "The deployment's public signing key", response: publicKey } },
+    async (_request, reply) => sendPublic(reply, await keys().deploymentKey()),
   );
-  app.get<{ Params: RepoParams }>(
+  app.get(
     `${BASE}/public/:repoKey`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "The public key that signs a repository's metadata (its own, else the deployment's)",
+        params: signingRepoParamsSchema,
+        response: publicKey,
+      },
+    },
     async (request, reply) => {
       const repo = await repoContent(request).repository(request.params.repoKey);
       return sendPublic(reply, await keys().keyFor(repo.key));
     },
   );
 
-  app.get(`${BASE}s`, { config: { access: 'admin' } }, () => keys().list());
+  app.get(
+    `${BASE}s`,
+    {
+      config: { access: 'admin' },
+      schema: { summary: 'Every signing key, without its private half', response: { 200: signingKeyListSchema } },
+    },
+    () => keys().list(),
+  );
 
-  const scopeOf = async (request: FastifyRequest<{ Params: Partial<RepoParams> }>) =>
+  const scopeOf = async (request: FastifyRequest & { params: Partial<RepoParams> }) =>
     request.params.repoKey === undefined
       ? DEPLOYMENT_SCOPE
       : (await repoContent(request).repository(request.params.repoKey)).key;
@@ -54,7 +82,7 @@ export async function signingRestRoutes(app: FastifyInstance): Promise<void> {
     const passphrase = request.headers['x-gpg-passphrase'];
     const key = await keys().import(
       scope,
-      typeof request.body === 'string' ? request.body : '',
+      request.body,
       typeof passphrase === 'string' ? passphrase : undefined,
       actorOf(request),
     );
@@ -66,8 +94,20 @@ export async function signingRestRoutes(app: FastifyInstance): Promise<void> {
     });
     return key;
   };
-  app.put(`${BASE}/private`, { config: { access: 'admin' } }, importKey);
-  app.put(`${BASE}/private/:repoKey`, { config: { access: 'admin' } }, importKey);
+  const imported = {
+    summary: 'Imports a private signing key (its passphrase in X-GPG-PASSPHRASE)',
+    body: signingKeyImportSchema.nullish().transform((armored) => armored ?? ''),
+    response: { 200: signingKeyInfoSchema },
+  };
+  app.put(`${BASE}/private`, { config: { access: 'admin' }, schema: imported }, importKey);
+  app.put(
+    `${BASE}/private/:repoKey`,
+    {
+      config: { access: 'admin' },
+      schema: { ...imported, summary: "Imports a repository's own signing key", params: signingRepoParamsSchema },
+    },
+    importKey,
+  );
 
   const generate = async (request: FastifyRequest<{ Params: Partial<RepoParams> }>) => {
     const scope = await scopeOf(request);
@@ -80,10 +120,26 @@ export async function signingRestRoutes(app: FastifyInstance): Promise<void> {
     });
     return key;
   };
-  app.post(`${BASE}/generate`, { config: { access: 'admin' } }, generate);
-  app.post(`${BASE}/generate/:repoKey`, { config: { access: 'admin' } }, generate);
+  const generated = { summary: "Generates the deployment's signing key", response: { 200: signingKeyInfoSchema } };
+  app.post(`${BASE}/generate`, { config: { access: 'admin' }, schema: generated }, generate);
+  app.post(
+    `${BASE}/generate/:repoKey`,
+    {
+      config: { access: 'admin' },
+      schema: {
+        ...generated,
+        summary: 'Generates a signing key of its own for a repository',
+        params: signingRepoParamsSchema,
+      },
+    },
+    generate,
+  );
 
-  app.delete<{ Params: RepoParams }>(`${BASE}/:repoKey`, { config: { access: 'admin' } }, async (request, reply) => {
+  const removed = {
+    summary: "Removes a repository's own signing key: it signs with the deployment's again",
+    params: signingRepoParamsSchema,
+  };
+  app.delete(`${BASE}/:repoKey`, { config: { access: 'admin' }, schema: removed }, async (request, reply) => {
     const scope = await scopeOf(request);
     if (!(await keys().remove(scope))) throw notFound(fill(SIGNING_MESSAGES.noRepositoryKey, { key: scope }));
     await audit(request, { category: 'security', action: 'delete', target: target(scope) });

@@ -3,29 +3,10 @@ import type { Db } from '../../db/database.js';
 import type { SigningKeysTable } from '../../db/schema.js';
 import { badRequest } from '../../core/errors.js';
 import { seal, unseal } from '../../core/sealing.js';
+import { SIGNING_MESSAGES, type SigningKeyInfo } from '@arca/contracts';
 
 /** The deployment's own key; a repository's has its key as scope. */
 export const DEPLOYMENT_SCOPE = '';
-
-export const SIGNING_MESSAGES = {
-  notPrivateKey: 'The key is not an armored OpenPGP private key.',
-  wrongPassphrase: 'The passphrase does not open the private key.',
-  cannotSign: 'The key cannot sign.',
-  noRepositoryKey: "Repository '{key}' has no signing key of its own: it signs with the deployment's.",
-} as const;
-
-/** A signing key as answered: everything but the private key. */
-export interface SigningKeyInfo {
-  scope: string;
-  fingerprint: string;
-  keyId: string;
-  algorithm: string;
-  userId: string;
-  publicKey: string;
-  source: 'generated' | 'imported';
-  created: string;
-  createdBy: string;
-}
 
 /** What signs a repository's metadata: its key's facts and the two kinds of signature apt and dnf read. */
 export interface Signer {

@@ -1,16 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AUTH_MESSAGES, CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { isAllowed } from '../../core/permissions.js';
 import { readLimited, repoContent, sendDerived } from '../../features/artifacts/index.js';
 import { cratePath, parsePublishBody } from './cargo.crate.js';
+import { rawBody, repoKeyParams } from '../route-schemas.js';
 import { CargoCrates } from './cargo.service.js';
 
 const PREFIX = '/artifactory/api/cargo';
 
 type RepoParams = { repoKey: string };
 type CrateParams = RepoParams & { name: string; version: string };
+
+const crateParams = repoKeyParams.extend({ name: z.string().describe('the crate'), version: z.string() });
+const nameParams = repoKeyParams.extend({ name: z.string().describe('the crate') });
 
 /**
  * A Cargo registry at `/artifactory/api/cargo/{repoKey}/`, as cargo speaks to Artifactory: the
@@ -36,6 +41,10 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}/:repoKey/index/config.json`,
     config,
+    schema: {
+      summary: "The sparse index's config.json: where crates download from and whether a token is needed",
+      params: repoKeyParams,
+    },
     handler: async (request, reply) => {
       const content = repoContent(request);
       const repo = await content.repository(request.params.repoKey);
@@ -55,6 +64,10 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}/:repoKey/index/*`,
     config,
+    schema: {
+      summary: "A crate's file of the sparse index, one line per version",
+      params: repoKeyParams.extend({ '*': z.string().describe('the index path (`se/rd/serde`)') }),
+    },
     handler: async (request, reply) => {
       const indexPath = request.params['*'];
       if (!/^(1|2|3\/[a-z0-9_-]|[a-z0-9_-]{2}\/[a-z0-9_-]{2})\/[a-z0-9_-]+$/.test(indexPath)) {
@@ -73,6 +86,7 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}/:repoKey/v1/crates/:name/:version/download`,
     config,
+    schema: { summary: 'Downloads a crate version', params: crateParams },
     handler: async (request, reply) => {
       const { repoKey, name, version } = request.params;
       const content = repoContent(request);
@@ -83,28 +97,45 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.put<{ Params: RepoParams }>(`${PREFIX}/:repoKey/api/v1/crates/new`, { config }, async (request, reply) => {
-    const content = repoContent(request);
-    // a remote repository (or a virtual one without a deployment target) refuses before the body is read
-    const target = await content.writeTarget(request.params.repoKey);
-    const body = await readLimited(request.raw, CARGO_MAX_CRATE_BYTES + 16 * 1024 * 1024);
-    if (!body) throw badRequest(fill(CARGO_MESSAGES.badPublish, { reason: 'it is larger than 512 MiB' }));
-    const { metadata, crate } = parsePublishBody(body);
-    await new CargoCrates(content).publish(target, metadata, crate);
-    return reply.send({ warnings: { invalid_categories: [], invalid_badges: [], other: [] } });
-  });
+  const publish = {
+    summary: "Publishes a crate (`cargo publish`): the metadata's length and JSON, then the crate's",
+    params: repoKeyParams,
+    body: rawBody,
+  };
+  app.put<{ Params: RepoParams }>(
+    `${PREFIX}/:repoKey/api/v1/crates/new`,
+    { config, schema: publish },
+    async (request, reply) => {
+      const content = repoContent(request);
+      // a remote repository (or a virtual one without a deployment target) refuses before the body is read
+      const target = await content.writeTarget(request.params.repoKey);
+      const body = await readLimited(request.raw, CARGO_MAX_CRATE_BYTES + 16 * 1024 * 1024);
+      if (!body) throw badRequest(fill(CARGO_MESSAGES.badPublish, { reason: 'it is larger than 512 MiB' }));
+      const { metadata, crate } = parsePublishBody(body);
+      await new CargoCrates(content).publish(target, metadata, crate);
+      return reply.send({ warnings: { invalid_categories: [], invalid_badges: [], other: [] } });
+    },
+  );
 
   const yank = (yanked: boolean) => async (request: FastifyRequest<{ Params: CrateParams }>, reply: FastifyReply) => {
     const { repoKey, name, version } = request.params;
     await new CargoCrates(repoContent(request)).setYanked(repoKey, name, version, yanked);
     return reply.send({ ok: true });
   };
-  app.delete(`${PREFIX}/:repoKey/api/v1/crates/:name/:version/yank`, { config }, yank(true));
-  app.put(`${PREFIX}/:repoKey/api/v1/crates/:name/:version/unyank`, { config }, yank(false));
+  app.delete(
+    `${PREFIX}/:repoKey/api/v1/crates/:name/:version/yank`,
+    { config, schema: { summary: 'Yanks a crate version (`cargo yank`)', params: crateParams } },
+    yank(true),
+  );
+  app.put(
+    `${PREFIX}/:repoKey/api/v1/crates/:name/:version/unyank`,
+    { config, schema: { summary: 'Takes back the yank of a crate version', params: crateParams } },
+    yank(false),
+  );
 
   app.get<{ Params: RepoParams & { name: string } }>(
     `${PREFIX}/:repoKey/api/v1/crates/:name/owners`,
-    { config },
+    { config, schema: { summary: "A crate's owners: the users who published it", params: nameParams } },
     async (request, reply) => {
       const content = repoContent(request);
       const repo = await content.repository(request.params.repoKey);
@@ -115,12 +146,24 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
   const noOwners = async () => {
     throw badRequest(CARGO_MESSAGES.owners);
   };
-  app.put(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config }, noOwners);
-  app.delete(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config }, noOwners);
+  const owners = {
+    summary: 'Refused: owners follow from the permissions on the repository',
+    params: nameParams,
+    body: rawBody,
+  };
+  app.put(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config, schema: owners }, noOwners);
+  app.delete(`${PREFIX}/:repoKey/api/v1/crates/:name/owners`, { config, schema: owners }, noOwners);
 
   app.get<{ Params: RepoParams; Querystring: { q?: string; per_page?: string } }>(
     `${PREFIX}/:repoKey/api/v1/crates`,
-    { config },
+    {
+      config,
+      schema: {
+        summary: 'Searches the crates by name (`cargo search`)',
+        params: repoKeyParams,
+        querystring: z.looseObject({ q: z.string().optional(), per_page: z.string().optional() }),
+      },
+    },
     async (request, reply) => {
       const content = repoContent(request);
       const repo = await content.repository(request.params.repoKey);

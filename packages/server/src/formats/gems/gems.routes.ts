@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { GEMS_MAX_GEM_BYTES, GEMS_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { answerErrorsAsText, badRequest, notFound } from '../../core/errors.js';
 import { readLimited, repoAndPath, repoContent } from '../../features/artifacts/index.js';
+import { rawBody, repoKeyParams, restOfPath } from '../route-schemas.js';
 import { GemRegistry } from './gems.service.js';
 
 const PREFIX = '/artifactory/api/gems/';
@@ -28,20 +30,32 @@ export async function gemsRoutes(app: FastifyInstance): Promise<void> {
   answerErrorsAsText(app);
   const config = { access: 'public' as const, bareToken: true };
 
-  app.post<{ Params: { repoKey: string } }>(`${PREFIX}:repoKey/api/v1/gems`, { config }, async (request, reply) => {
-    const content = repoContent(request);
-    const target = await content.writeTarget(request.params.repoKey);
-    const body = await readLimited(request.raw, GEMS_MAX_GEM_BYTES);
-    if (!body) throw badRequest(fill(GEMS_MESSAGES.badGem, { reason: 'it is larger than 512 MiB' }));
-    const entry = await new GemRegistry(content).push(target, body);
-    return reply
-      .type('text/plain; charset=utf-8')
-      .send(fill(GEMS_MESSAGES.pushed, { name: entry.name, version: entry.version }));
-  });
+  const push = { summary: 'Pushes a gem (`gem push --host`)', params: repoKeyParams, body: rawBody };
+  app.post<{ Params: { repoKey: string } }>(
+    `${PREFIX}:repoKey/api/v1/gems`,
+    { config, schema: push },
+    async (request, reply) => {
+      const content = repoContent(request);
+      const target = await content.writeTarget(request.params.repoKey);
+      const body = await readLimited(request.raw, GEMS_MAX_GEM_BYTES);
+      if (!body) throw badRequest(fill(GEMS_MESSAGES.badGem, { reason: 'it is larger than 512 MiB' }));
+      const entry = await new GemRegistry(content).push(target, body);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .send(fill(GEMS_MESSAGES.pushed, { name: entry.name, version: entry.version }));
+    },
+  );
 
   app.delete<{ Params: { repoKey: string } }>(
     `${PREFIX}:repoKey/api/v1/gems/yank`,
-    { config },
+    {
+      config,
+      schema: {
+        summary: 'Yanks a gem version (`gem yank`): its fields in the form body or the query',
+        params: repoKeyParams,
+        body: z.string().nullish().describe('gem_name, version and platform, form-encoded'),
+      },
+    },
     async (request, reply) => {
       const fields = fieldsOf(request);
       const name = fields.get('gem_name') ?? '';
@@ -60,6 +74,7 @@ export async function gemsRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}*`,
     config,
+    schema: { summary: 'The full and compact indexes (specs, versions, info) and the gems', params: restOfPath },
     handler: async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, PREFIX);
       const content = repoContent(request);

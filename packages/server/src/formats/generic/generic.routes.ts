@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ARTIFACT_MESSAGES } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
+import { rawBody, restOfPath } from '../route-schemas.js';
 import {
   deployAtPath,
   repoContent,
@@ -19,11 +20,18 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  app.put('/artifactory/*', { config: { access: 'public' } }, (request, reply) =>
-    deployAtPath(request, reply, '/artifactory/', (type) => app.plainPaths.get(type)),
+  const params = restOfPath;
+  app.put(
+    '/artifactory/*',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Deploys a file at a path of a repository', params, body: rawBody },
+    },
+    (request, reply) => deployAtPath(request, reply, '/artifactory/', (type) => app.plainPaths.get(type)),
   );
 
-  app.get('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
+  const read = { summary: 'Downloads a file of a repository, or lists a folder', params };
+  app.get('/artifactory/*', { config: { access: 'public' }, schema: read }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');
     const content = repoContent(request);
     const repo = await content.repository(repoKey);
@@ -38,7 +46,8 @@ export async function genericRoutes(app: FastifyInstance): Promise<void> {
     return content.send(reply, found.item);
   });
 
-  app.delete('/artifactory/*', { config: { access: 'public' } }, async (request, reply) => {
+  const remove = { summary: 'Deletes a file or folder of a repository (to the trash can when it is on)', params };
+  app.delete('/artifactory/*', { config: { access: 'public' }, schema: remove }, async (request, reply) => {
     const { repoKey, path } = repoAndPath(request, '/artifactory/');
     const content = repoContent(request);
     const repo = await content.repository(repoKey);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { answerErrorsAsText, notFound } from '../../core/errors.js';
 import { deployAtPath, repoAndPath, repoContent, sendDerived } from '../../features/artifacts/index.js';
+import { rawBody, restOfPath } from '../route-schemas.js';
 import { parseProxyPath } from './go.module.js';
 import { GoModules, goNotFound, goPlainPaths } from './go.service.js';
 
@@ -22,6 +23,10 @@ export async function goRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}*`,
     config: { access: 'public' },
+    schema: {
+      summary: 'The Go module proxy (GOPROXY): a module version list, .info, .mod, .zip or @latest',
+      params: restOfPath,
+    },
     handler: async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, PREFIX);
       const parsed = parseProxyPath(path);
@@ -36,7 +41,12 @@ export async function goRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.put(`${PREFIX}*`, { config: { access: 'public' } }, (request, reply) =>
+  const publish = {
+    summary: 'Publishes one file of a module version, as `jf go-publish` does',
+    params: restOfPath,
+    body: rawBody,
+  };
+  app.put(`${PREFIX}*`, { config: { access: 'public' }, schema: publish }, (request, reply) =>
     deployAtPath(request, reply, PREFIX, (type) => (type === 'go' ? plain : undefined)),
   );
 }

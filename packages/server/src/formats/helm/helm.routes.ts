@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { HELM_MESSAGES } from '@arca/contracts';
 import { notFound } from '../../core/errors.js';
 import { deployAtPath, repoAndPath, repoContent, sendDerived } from '../../features/artifacts/index.js';
+import { rawBody, restOfPath } from '../route-schemas.js';
 import { HelmCharts, INDEX_FILE, helmPlainPaths } from './helm.service.js';
 
 const PREFIX = '/artifactory/api/helm/';
@@ -19,6 +20,7 @@ export async function helmRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'HEAD'],
     url: `${PREFIX}*`,
     config: { access: 'public' },
+    schema: { summary: "A Helm chart repository's index.yaml, or a chart archive it lists", params: restOfPath },
     handler: async (request, reply) => {
       const { repoKey, path } = repoAndPath(request, PREFIX);
       const content = repoContent(request);
@@ -36,7 +38,8 @@ export async function helmRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.put(`${PREFIX}*`, { config: { access: 'public' } }, (request, reply) =>
+  const deploy = { summary: 'Deploys a chart archive (the index follows)', params: restOfPath, body: rawBody };
+  app.put(`${PREFIX}*`, { config: { access: 'public' }, schema: deploy }, (request, reply) =>
     deployAtPath(request, reply, PREFIX, (type) => (type === 'helm' ? hooks : undefined)),
   );
 }

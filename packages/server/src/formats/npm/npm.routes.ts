@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { RepositoryRow } from '../../db/schema.js';
 import {
   NPM_ABBREVIATED_TYPE,
@@ -14,6 +16,7 @@ import { baseUrlOf } from '../../core/base-url.js';
 import { NpmPackages, checkName } from './npm.service.js';
 import { present, tarballPath, type Packument } from './npm.packument.js';
 import { auditBody, auditThrough, type AuditKind } from './npm.audit.js';
+import { bufferedBody, restOfPath } from '../route-schemas.js';
 
 const PREFIX = '/artifactory/api/npm/';
 
@@ -93,15 +96,31 @@ function addressOf(request: FastifyRequest): { repoKey: string; address: NpmAddr
 const registryOf = (request: FastifyRequest, repoKey: string) =>
   `${baseUrlOf(request)}${PREFIX}${encodeURIComponent(repoKey)}`;
 
-function parseBody(request: FastifyRequest): unknown {
-  const body = request.body as Buffer | undefined;
+/** A JSON body as the schema reads it; a body that is missing, not JSON or not of its shape is refused with `message`. */
+function parseJson<T>(body: Buffer | undefined, schema: z.ZodType<T>, message: string): T {
   if (!body?.length) throw badRequest('A JSON body is required.');
+  let json: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    json = JSON.parse(body.toString('utf8'));
   } catch {
     throw badRequest('The body is not valid JSON.');
   }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw badRequest(message);
+  return parsed.data;
 }
+
+/** What `npm login` sends (CouchDB's user document). */
+const loginBody = z.looseObject({ name: z.unknown().optional(), password: z.unknown().optional() });
+/** What npm sends to publish (one version with its tarball attached) or to change a packument. */
+const sentPackument = z.looseObject({
+  versions: z.record(z.string(), z.unknown()),
+  _attachments: z.record(z.string(), z.unknown()).optional(),
+});
+/** What `npm login --auth-type=web` sends: the machine's name, by older npm versions. */
+const webLoginBody = z.looseObject({ hostname: z.unknown().optional() });
+/** The rest of an npm address: the repository key, then the package and what of it. */
+const params = restOfPath;
 
 /**
  * The npm registry protocol at `/artifactory/api/npm/{repoKey}/`, as npm, pnpm and yarn speak it
@@ -124,10 +143,20 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
     done(null, body),
   );
 
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   app.route({
     method: ['GET', 'HEAD'],
     url: `${PREFIX}*`,
     config: { access: 'public' },
+    schema: {
+      summary: 'The npm registry: packuments (full or abbreviated), tarballs, dist-tags, search, whoami, ping',
+      params,
+      querystring: z.looseObject({
+        text: z.string().optional(),
+        size: z.string().optional(),
+        from: z.string().optional(),
+      }),
+    },
     handler: async (request, reply) => {
       const { repoKey, address } = addressOf(request);
       const content = repoContent(request);
@@ -188,14 +217,19 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.put(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+  const put = {
+    summary: 'Publishes or changes a package, sets a dist-tag, or logs in (`npm login`)',
+    params,
+    body: bufferedBody,
+  };
+  typed.put(`${PREFIX}*`, { config: { access: 'public' }, schema: put }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
     const content = repoContent(request);
     const repo = await content.repository(repoKey);
     const packages = new NpmPackages(content);
     switch (address.kind) {
       case 'login': {
-        const body = parseBody(request) as { name?: unknown; password?: unknown };
+        const body = parseJson(request.body, loginBody, NPM_MESSAGES.loginFailed);
         const name = typeof body.name === 'string' ? body.name : address.user;
         if (typeof body.password !== 'string') throw new HttpError(401, NPM_MESSAGES.loginFailed);
         const user = await content.signIn.password(name, body.password);
@@ -216,16 +250,18 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
       case 'tags': {
         if (!address.tag) throw notFound(NPM_MESSAGES.notFound);
         checkName(address.name, false);
-        const version = parseBody(request);
-        if (typeof version !== 'string')
-          throw badRequest('The body is the version the tag points at, as a JSON string.');
+        const version = parseJson(
+          request.body,
+          z.string(),
+          'The body is the version the tag points at, as a JSON string.',
+        );
         return reply.status(201).send(await packages.setTag(repo.key, address.name, address.tag, version));
       }
       case 'packument': {
-        const body = parseBody(request) as Packument & { _attachments?: Record<string, unknown> };
-        if (!body || typeof body !== 'object' || typeof body.versions !== 'object') {
-          throw badRequest('The body is not a package document.');
-        }
+        // the service checks each field it uses: the names, the one version, the attachment
+        const body = parseJson(request.body, sentPackument, 'The body is not a package document.') as Packument & {
+          _attachments?: Record<string, unknown>;
+        };
         if (body._attachments && Object.keys(body._attachments).length) {
           const publisher =
             request.principal.kind === 'user'
@@ -243,18 +279,19 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // npm's web login: the client gets where to send its user and where to wait for the token
-  app.post(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+  const post = { summary: "Audits dependencies (`npm audit`), or opens npm's web login", params, body: bufferedBody };
+  typed.post(`${PREFIX}*`, { config: { access: 'public' }, schema: post }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
     if (address.kind === 'audit') {
       const content = repoContent(request);
       const repo = await content.repository(repoKey);
-      const body = auditBody(request.body as Buffer | undefined, request.headers['content-encoding']);
+      const body = auditBody(request.body, request.headers['content-encoding']);
       return reply.send(await auditThrough(content, repo, address.audit, body));
     }
     if (address.kind !== 'webLogin') throw notFound(NPM_MESSAGES.notFound);
     const content = repoContent(request);
     await content.repository(repoKey);
-    const body = (request.body as Buffer | undefined)?.length ? (parseBody(request) as { hostname?: unknown }) : {};
+    const body = request.body?.length ? parseJson(request.body, webLoginBody, 'The body is not valid JSON.') : {};
     const agent = String(request.headers['user-agent'] ?? '');
     const { loginId, doneId } = await content.signIn.openWebLogin({
       // npm's user agent starts with `npm/{version}`; older npm versions also send the machine's name
@@ -267,7 +304,8 @@ export async function npmRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${PREFIX}*`, { config: { access: 'public' } }, async (request, reply) => {
+  const remove = { summary: 'Unpublishes a package or a tarball, or removes a dist-tag', params, body: bufferedBody };
+  app.delete(`${PREFIX}*`, { config: { access: 'public' }, schema: remove }, async (request, reply) => {
     const { repoKey, address } = addressOf(request);
     const content = repoContent(request);
     const repo = await content.repository(repoKey);

@@ -1,3 +1,6 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { rawBody } from '../route-schemas.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { HttpError } from '../../core/errors.js';
@@ -88,45 +91,62 @@ async function dockerViews(app: FastifyInstance): Promise<void> {
   });
 
   // garbage collection on demand; a dry run reports what would go and changes nothing
-  app.post(`${CONSOLE_API_PREFIX}/ui/docker/gc`, { config: { access: 'admin' } }, async (request) => {
-    const body = (request.body ?? {}) as { dryRun?: unknown; graceMinutes?: unknown };
-    const graceMinutes = typeof body.graceMinutes === 'number' && body.graceMinutes >= 0 ? body.graceMinutes : 60;
-    return collectImageGarbage(repoContent(request), await localImageRepos(), {
-      dryRun: body.dryRun !== false,
-      graceMs: graceMinutes * 60_000,
-    });
-  });
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const gc = {
+    summary: "Collects the images' garbage (untagged manifests, unreferenced blobs); a dry run changes nothing",
+    body: z
+      .object({
+        dryRun: z.boolean().default(true).describe('report what would go (the default), or remove it'),
+        graceMinutes: z.number().min(0).default(60).describe('what was pushed more recently is kept'),
+      })
+      .default({ dryRun: true, graceMinutes: 60 }),
+  };
+  typed.post(`${CONSOLE_API_PREFIX}/ui/docker/gc`, { config: { access: 'admin' }, schema: gc }, async (request) =>
+    collectImageGarbage(repoContent(request), await localImageRepos(), {
+      dryRun: request.body.dryRun,
+      graceMs: request.body.graceMinutes * 60_000,
+    }),
+  );
 
-  app.post(`${CONSOLE_API_PREFIX}/ui/views/dockerv2`, { config: { access: 'public' } }, async (request) => {
-    const body = (request.body ?? {}) as { repoKey?: unknown; path?: unknown };
-    if (typeof body.repoKey !== 'string' || typeof body.path !== 'string')
-      throw new HttpError(400, 'repoKey and path are required.');
-    const path = body.path.replace(/^\/+|\/+$/g, '');
-    const content = repoContent(request);
-    const repo = await content.repository(body.repoKey);
-    const manifestFile = path.endsWith('/manifest.json') ? path : `${path}/manifest.json`;
-    const found = await content.resolve(repo, manifestFile);
-    const facts = found && (await imageFacts(content, found.repo.key, found.item));
-    if (!facts) throw new HttpError(404, `'${body.repoKey}/${path}' is no image tag.`);
-    return {
-      tagInfo: {
-        title: `${facts.image}:${facts.tag}`,
-        digest: facts.digest,
-        mediaType: facts.mediaType,
-        totalSize: facts.totalSize,
-        platforms: facts.platforms,
-        ...(facts.created ? { created: facts.created } : {}),
-      },
-      config: facts.config ?? null,
-      blobsInfo: facts.layers.map((layer) => ({
-        digest: layer.digest,
-        shortDigest: layer.digest.slice(7, 19),
-        size: layer.size,
-        mediaType: layer.mediaType,
-        command: layer.command ?? '',
-      })),
-    };
-  });
+  const view = {
+    summary: 'A tag as the console shows it: digest, platforms, size, config and layers',
+    body: z.looseObject({
+      repoKey: z.string().describe('the repository'),
+      path: z.string().describe("the tag's folder or manifest path"),
+    }),
+  };
+  typed.post(
+    `${CONSOLE_API_PREFIX}/ui/views/dockerv2`,
+    { config: { access: 'public' }, schema: view },
+    async (request) => {
+      const { body } = request;
+      const path = body.path.replace(/^\/+|\/+$/g, '');
+      const content = repoContent(request);
+      const repo = await content.repository(body.repoKey);
+      const manifestFile = path.endsWith('/manifest.json') ? path : `${path}/manifest.json`;
+      const found = await content.resolve(repo, manifestFile);
+      const facts = found && (await imageFacts(content, found.repo.key, found.item));
+      if (!facts) throw new HttpError(404, `'${body.repoKey}/${path}' is no image tag.`);
+      return {
+        tagInfo: {
+          title: `${facts.image}:${facts.tag}`,
+          digest: facts.digest,
+          mediaType: facts.mediaType,
+          totalSize: facts.totalSize,
+          platforms: facts.platforms,
+          ...(facts.created ? { created: facts.created } : {}),
+        },
+        config: facts.config ?? null,
+        blobsInfo: facts.layers.map((layer) => ({
+          digest: layer.digest,
+          shortDigest: layer.digest.slice(7, 19),
+          size: layer.size,
+          mediaType: layer.mediaType,
+          command: layer.command ?? '',
+        })),
+      };
+    },
+  );
 }
 
 async function registryApi(app: FastifyInstance): Promise<void> {
@@ -153,13 +173,18 @@ async function registryApi(app: FastifyInstance): Promise<void> {
 
   const config = { access: 'public' as const, challenge };
 
-  app.get('/v2/', { config }, async (request, reply) => {
-    if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
-    return reply.send({});
-  });
+  app.get(
+    '/v2/',
+    { config, schema: { summary: 'The registry API base: 200 signed in, 401 with the challenge' } },
+    async (request, reply) => {
+      if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
+      return reply.send({});
+    },
+  );
 
   // Docker's token endpoint: basic credentials or an access token in, a short-lived bearer token out
-  app.get('/v2/token', { config: { access: 'public' } }, async (request, reply) => {
+  const token = { summary: 'A registry bearer token for basic credentials or an access token (`docker login`)' };
+  app.get('/v2/token', { config: { access: 'public' }, schema: token }, async (request, reply) => {
     if (request.principal.kind === 'anonymous' && !(await getSetting(app.db, 'security.anonymousAccess'))) {
       reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       throw new HttpError(401, AUTH_MESSAGES.loginRequired);
@@ -177,10 +202,28 @@ async function registryApi(app: FastifyInstance): Promise<void> {
     });
   });
 
+  const params = z.object({
+    '*': z.string().describe('`{repoKey}/{image}/…`: blobs/, manifests/, tags/list, referrers/'),
+  });
   app.route({
-    method: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
+    method: ['GET', 'HEAD', 'DELETE'],
     url: '/v2/*',
     config,
+    schema: {
+      summary: 'The OCI distribution API: blobs, manifests, tags and referrers read, and deletes',
+      params,
+    },
+    handler: async (request, reply) => handle(request, reply),
+  });
+  app.route({
+    method: ['POST', 'PATCH', 'PUT'],
+    url: '/v2/*',
+    config,
+    schema: {
+      summary: 'The OCI distribution API: blob uploads (monolithic, chunked, mounted) and manifests pushed',
+      params,
+      body: rawBody,
+    },
     handler: async (request, reply) => handle(request, reply),
   });
 }

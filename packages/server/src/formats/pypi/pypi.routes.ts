@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
 import { PYPI_MAX_UPLOAD_BYTES, PYPI_MESSAGES, PYPI_SIMPLE_HTML, PYPI_SIMPLE_JSON } from '@arca/contracts';
 import { badRequest, notFound } from '../../core/errors.js';
 import { parseRequestPath } from '../../core/artifact-path.js';
 import { repoContent } from '../../features/artifacts/index.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { normalize, renderRoot } from './pypi.index.js';
+import { rawBody, repoKeyAndRest, repoKeyParams } from '../route-schemas.js';
 import { PypiProjects, type UploadFields } from './pypi.service.js';
 
 const PREFIX = '/artifactory/api/pypi';
@@ -85,13 +87,19 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
     }
     return reply.status(200).send({ ok: true });
   };
-  app.post(`${PREFIX}/:repoKey`, { config: { access: 'public' } }, upload);
-  app.post(`${PREFIX}/:repoKey/`, { config: { access: 'public' } }, upload);
+  const uploadSchema = {
+    summary: "Uploads a distribution (`twine upload`): the file and its metadata's fields, multipart",
+    params: repoKeyParams,
+    body: rawBody,
+  };
+  app.post(`${PREFIX}/:repoKey`, { config: { access: 'public' }, schema: uploadSchema }, upload);
+  app.post(`${PREFIX}/:repoKey/`, { config: { access: 'public' }, schema: uploadSchema }, upload);
 
   app.route<{ Params: { repoKey: string; project?: string } }>({
     method: ['GET', 'HEAD'],
     url: `${PREFIX}/:repoKey/simple/`,
     config: { access: 'public' },
+    schema: { summary: 'The simple index (PEP 503, or PEP 691 JSON when asked): every project', params: repoKeyParams },
     handler: async (request, reply) => {
       const content = repoContent(request);
       const repo = await content.repository(request.params.repoKey);
@@ -101,7 +109,10 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
   });
   app.get<{ Params: { repoKey: string } }>(
     `${PREFIX}/:repoKey/simple`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Sends to the simple index, with its slash', params: repoKeyParams },
+    },
     (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`, 301),
   );
 
@@ -128,13 +139,25 @@ export async function pypiRoutes(app: FastifyInstance): Promise<void> {
     return sendPage(request, reply, body, json);
   };
   for (const url of [`${PREFIX}/:repoKey/simple/:project`, `${PREFIX}/:repoKey/simple/:project/`]) {
-    app.route({ method: ['GET', 'HEAD'], url, config: { access: 'public' }, handler: projectPage });
+    app.route({
+      method: ['GET', 'HEAD'],
+      url,
+      config: { access: 'public' },
+      schema: {
+        summary: "A project's page of the simple index: its files, with their hashes and requires-python",
+        params: repoKeyParams.extend({
+          project: z.string().describe('the project name (normalised, else sent there)'),
+        }),
+      },
+      handler: projectPage,
+    });
   }
 
   app.route<{ Params: { repoKey: string } }>({
     method: ['GET', 'HEAD'],
     url: `${PREFIX}/:repoKey/packages/*`,
     config: { access: 'public' },
+    schema: { summary: 'Downloads a distribution file a project page lists', params: repoKeyAndRest },
     handler: async (request, reply) => {
       const raw = (request.raw.url ?? '').split('?')[0]!;
       const marker = '/packages/';

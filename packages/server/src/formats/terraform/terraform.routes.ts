@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as openpgp from 'openpgp';
 import semver from 'semver';
@@ -41,10 +42,14 @@ const byVersion = (a: string, b: string) => semver.compare(a, b);
  * each provider version's SHA256SUMS is made here and signed with the repository's signing key.
  */
 export async function terraformRoutes(app: FastifyInstance): Promise<void> {
+  const namespace = z.string().describe('the repository key and the namespace, `{repoKey}__{namespace}`');
+  const moduleParams = z.object({ namespace, name: z.string(), system: z.string() });
+  const providerParams = z.object({ namespace, type: z.string() });
+  const versionParams = providerParams.extend({ version: z.string() });
   const modules = `${MODULES_V1}:namespace/:name/:system`;
   app.get<{ Params: { namespace: string; name: string; system: string } }>(
     `${modules}/versions`,
-    { config: { access: 'public' } },
+    { config: { access: 'public' }, schema: { summary: "A module's versions (`modules.v1`)", params: moduleParams } },
     async (request) => {
       const content = repoContent(request);
       const { repo, ns } = await repositoryOf(content, request.params.namespace);
@@ -59,7 +64,13 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
   );
   app.get<{ Params: { namespace: string; name: string; system: string; version: string } }>(
     `${modules}/:version/download`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "Where a module version's archive is (`X-Terraform-Get`)",
+        params: moduleParams.extend({ version: z.string() }),
+      },
+    },
     async (request, reply) => {
       const content = repoContent(request);
       const { repo, ns } = await repositoryOf(content, request.params.namespace);
@@ -96,7 +107,10 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { namespace: string; type: string } }>(
     `${providers}/versions`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: { summary: "A provider's versions with their platforms (`providers.v1`)", params: providerParams },
+    },
     async (request) => {
       const content = repoContent(request);
       const { repo, ns } = await repositoryOf(content, request.params.namespace);
@@ -122,7 +136,13 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { namespace: string; type: string; version: string; os: string; arch: string } }>(
     `${providers}/:version/download/:os/:arch`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "A provider package of a platform: its file, SHA256SUMS and the repository's signing key",
+        params: versionParams.extend({ os: z.string(), arch: z.string() }),
+      },
+    },
     async (request) => {
       const content = repoContent(request);
       const { repo, ns } = await repositoryOf(content, request.params.namespace);
@@ -168,12 +188,15 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
   };
   app.get<{ Params: { namespace: string; type: string; version: string } }>(
     `${providers}/:version/SHA256SUMS`,
-    { config: { access: 'public' } },
+    { config: { access: 'public' }, schema: { summary: "A provider version's SHA256SUMS", params: versionParams } },
     (request, reply) => sumsFile(request, reply, false),
   );
   app.get<{ Params: { namespace: string; type: string; version: string } }>(
     `${providers}/:version/SHA256SUMS.sig`,
-    { config: { access: 'public' } },
+    {
+      config: { access: 'public' },
+      schema: { summary: 'The detached signature of SHA256SUMS, binary', params: versionParams },
+    },
     (request, reply) => sumsFile(request, reply, true),
   );
 }
