@@ -14,7 +14,6 @@ import {
   buildRunAnswerSchema,
   buildRunsAnswerSchema,
   projectScopeSchema,
-  type PublishedBuildInfo,
 } from '@arca/contracts';
 import { recordChange } from '../../core/changes.js';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../core/errors.js';
@@ -112,7 +111,7 @@ export const buildsRestRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await publishBuild(request, request.body as PublishedBuildInfo, request.query.project);
+      await publishBuild(request, request.body, request.query.project);
       return reply.status(204).send();
     },
   );
