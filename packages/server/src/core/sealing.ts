@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
-import { bumpConfigGeneration } from './config-cache.js';
-import { getSetting } from './settings.store.js';
+import { getSetting, putSettingOnce } from './settings.store.js';
 
 /**
  * Secrets the deployment must be able to read back (encrypted passwords, API keys), sealed with
@@ -12,18 +11,8 @@ import { getSetting } from './settings.store.js';
 async function deploymentKey(db: Db): Promise<Buffer> {
   let key = await getSetting(db, 'security.passwordKey');
   if (!key) {
-    // made once: a second node racing here writes its own, and both then read the one that stayed
-    await db
-      .insertInto('settings')
-      .values({
-        key: 'security.passwordKey',
-        value: JSON.stringify(randomBytes(32).toString('base64')),
-        updated_at: Date.now(),
-      })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    await bumpConfigGeneration(db);
-    key = await getSetting(db, 'security.passwordKey');
+    // made once: a second node racing here writes nothing, and both then read the one that stayed
+    key = await putSettingOnce(db, 'security.passwordKey', randomBytes(32).toString('base64'));
   }
   return Buffer.from(key, 'base64');
 }

@@ -100,6 +100,25 @@ export async function putSetting<K extends SettingKey>(
 }
 
 /**
+ * A setting made once and shared by every node (a signing key): `value` is written unless another
+ * process wrote one first; answers the one that stayed.
+ */
+export async function putSettingOnce<K extends SettingKey>(
+  db: Db,
+  key: K,
+  value: (typeof SETTING_DEFAULTS)[K],
+): Promise<(typeof SETTING_DEFAULTS)[K]> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(value), updated_at: Date.now() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  // every process forgets the empty value it may have cached
+  await bumpConfigGeneration(db);
+  return getSetting(db, key);
+}
+
+/**
  * The outbound allow-list in force: `ARCA_OUTBOUND_ALLOWED_HOSTS` and the administrators' list in
  * the security settings (kept here, not in core/outbound.ts, so that the webhooks' posting thread
  * loads the request code without the database's).

@@ -91,6 +91,9 @@ export type * from './tables/fleet.js';
 export type * from './tables/retention.js';
 export type * from './tables/webhooks.js';
 
+/** A table's name. */
+export type TableName = keyof Database;
+
 export interface Database {
   archive_policies: ArchivePoliciesTable;
   archive_executions: ArchiveExecutionsTable;

@@ -39,6 +39,18 @@ export {
   readTar,
   type TarContents,
 } from './artifacts.package-archive.js';
+import type { TableName } from '../../db/schema.js';
 export { putBackFiles, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
 export type { IncomingFile, OutgoingFile } from './artifacts.cold.js';
 export { artifactoryStorageInfo } from './artifacts.usage.js';
+
+/** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
+export const OWNED_TABLES = [
+  'storage_samples',
+  'made_files',
+  'binaries',
+  'items',
+  'item_properties',
+  'archive_classes',
+  'repository_usage',
+] as const satisfies readonly TableName[];

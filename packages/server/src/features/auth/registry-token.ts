@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { unauthorized } from '../../core/errors.js';
-import { bumpConfigGeneration, cachedConfig } from '../../core/config-cache.js';
-import { getSetting } from '../../core/settings.store.js';
+import { cachedConfig } from '../../core/config-cache.js';
+import { getSetting, putSettingOnce } from '../../core/settings.store.js';
 import type { Principal } from '../../core/principals.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
@@ -32,14 +32,7 @@ async function tokenKey(db: Db): Promise<Buffer> {
   if (!key) {
     // made once: a second node racing here writes its own, and both then read the one that stayed
     const fresh = randomBytes(32).toString('base64');
-    await db
-      .insertInto('settings')
-      .values({ key: 'registry.tokenKey', value: JSON.stringify(fresh), updated_at: Date.now() })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    // every process forgets the empty key it may have cached
-    await bumpConfigGeneration(db);
-    key = await getSetting(db, 'registry.tokenKey');
+    key = await putSettingOnce(db, 'registry.tokenKey', fresh);
   }
   return Buffer.from(key, 'base64');
 }

@@ -93,12 +93,8 @@ function registerClockWriter(): void {
   clockWriter ??= onEventWriting(async (trx, event, actor, now) => {
     const entity = entityOf(event);
     if (!entity || actor.startsWith(FEDERATION_ACTOR)) return;
-    const row = await trx
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', 'federation.member')
-      .executeTakeFirst();
-    const config = row ? (JSON.parse(row.value) as MemberConfig | '') : '';
+    // read in the change's transaction (never a cached copy)
+    const config = await getSetting(trx, 'federation.member');
     if (!config) return;
     const current = await clockOf(trx, entity.type, entity.name);
     const next = {

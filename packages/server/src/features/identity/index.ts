@@ -31,4 +31,8 @@ export {
   sendInvitation,
   setTokenData,
 } from './one-time-links.js';
+import type { TableName } from '../../db/schema.js';
 export { reflectExternalUser, type ExternalIdentity } from './external-users.js';
+
+/** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
+export const OWNED_TABLES = ['users', 'login_failures', 'one_time_tokens'] as const satisfies readonly TableName[];

@@ -2,10 +2,9 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:cry
 import fs from 'node:fs';
 import path from 'node:path';
 import { LICENSE_MESSAGES, licenseDocumentSchema, type LicenseDocument } from '@arca/contracts';
-import { bumpConfigGeneration } from '../../core/config-cache.js';
 import { badRequest } from '../../core/errors.js';
 import { seal, unseal } from '../../core/sealing.js';
-import { getSetting } from '../../core/settings.store.js';
+import { getSetting, putSettingOnce } from '../../core/settings.store.js';
 import type { Db } from '../../db/database.js';
 import { issuerKeyId, openDocument, signDocument, type IssuerKey } from '../../core/signed-documents.js';
 
@@ -35,17 +34,7 @@ export async function loadOrCreateIssuerKey(db: Db, dataDir: string): Promise<Is
       ? fs.readFileSync(earlier, 'utf8')
       : String(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
     // a second node racing here writes nothing: both then read the one that stayed
-    await db
-      .insertInto('settings')
-      .values({
-        key: 'license.issuerKey',
-        value: JSON.stringify(await seal(db, ISSUER_KEY_CONTEXT, pem)),
-        updated_at: Date.now(),
-      })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    await bumpConfigGeneration(db);
-    sealed = await getSetting(db, 'license.issuerKey');
+    sealed = await putSettingOnce(db, 'license.issuerKey', await seal(db, ISSUER_KEY_CONTEXT, pem));
   }
   const pem = await unseal(db, ISSUER_KEY_CONTEXT, sealed);
   if (!pem) throw new Error("The licence issuer key in the database does not open with this deployment's key.");

@@ -22,3 +22,7 @@ export {
   sameHost,
   upstreamFetch,
 } from './repositories.upstream.js';
+import type { TableName } from '../../db/schema.js';
+
+/** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
+export const OWNED_TABLES = ['repositories', 'remote_states'] as const satisfies readonly TableName[];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SigningKeys } from './signing.service.js';
+import type { TableName } from '../../db/schema.js';
 
 export { signingRestRoutes } from './signing.routes.js';
 export { algorithmLabel } from './signing.service.js';
@@ -9,6 +10,9 @@ export type { Signer } from './signing.service.js';
 export function registerSigning(app: FastifyInstance): void {
   app.decorate('signing', new SigningKeys(app.db));
 }
+
+/** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
+export const OWNED_TABLES = ['signing_keys'] as const satisfies readonly TableName[];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { SshService } from './ssh.server.js';
+import type { TableName } from '../../db/schema.js';
 
 export { sshRoutes } from './ssh.routes.js';
 
@@ -10,6 +11,9 @@ export function registerSsh(app: FastifyInstance): void {
   app.addHook('onListen', async () => ssh.startFollowing());
   app.addHook('preClose', async () => ssh.close());
 }
+
+/** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
+export const OWNED_TABLES = ['ssh_keys'] as const satisfies readonly TableName[];
 
 declare module 'fastify' {
   interface FastifyInstance {

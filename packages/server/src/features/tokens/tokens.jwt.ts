@@ -1,6 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { bumpConfigGeneration } from '../../core/config-cache.js';
-import { getSetting } from '../../core/settings.store.js';
+import { getSetting, putSettingOnce } from '../../core/settings.store.js';
 import type { Db } from '../../db/database.js';
 
 /**
@@ -41,13 +40,7 @@ async function keyPair(db: Db): Promise<KeyPair> {
       publicKey: pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     };
     // made once: a node racing here writes nothing, and every node then reads the one that stayed
-    await db
-      .insertInto('settings')
-      .values({ key: 'access.signingKey', value: JSON.stringify(fresh), updated_at: Date.now() })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    await bumpConfigGeneration(db);
-    key = (await getSetting(db, 'access.signingKey')) as KeyPair;
+    key = (await putSettingOnce(db, 'access.signingKey', fresh)) as KeyPair;
   }
   return key;
 }
