@@ -155,7 +155,7 @@ describe('features own their tables', () => {
     const owners = await ownersOfTables();
     const schema = fs.readFileSync(path.join(SRC, 'db', 'schema.ts'), 'utf8');
     const tables = [
-      ...schema.slice(schema.indexOf('export interface Database')).matchAll(/^  (\w+): \w+Table;$/gm),
+      ...schema.slice(schema.indexOf('export interface Database')).matchAll(/^ {2}(\w+): \w+Table;$/gm),
     ].map((m) => m[1]!);
     expect(tables.length).toBeGreaterThan(60);
     expect(tables.filter((table) => owners.get(table)?.length !== 1)).toEqual([]);
