@@ -43,6 +43,8 @@ export const RETRY_WINDOW_MS = 24 * 3600_000;
 const FIRST_RETRY_MS = 1000;
 /** Deliveries of one queue taken and settled together. */
 const BATCH = 50;
+/** How soon the queues a dispatch filled are submitted: the dispatches of a burst make one submission each. */
+const WAKE_MS = 20;
 /** Delivery log entries (attempts, settled deliveries) are kept this long. */
 export const LOG_RETENTION_DAYS = 30;
 
@@ -177,6 +179,10 @@ const queueKey = (q: { webhook_key: string; handler: number }) => `${q.handler}:
 export class WebhookSender {
   private readonly runs = new Set<Promise<void>>();
   private readonly thread = new PostingThread();
+  /** Queues to submit at the next wake, by key. */
+  private readonly woken = new Map<string, { webhook_key: string; handler: number }>();
+  private soon: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly app: FastifyInstance) {
     app.work.define<QueuePayload, never, void>(QUEUE_TASK, {
@@ -204,6 +210,9 @@ export class WebhookSender {
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.soon);
+    this.soon = undefined;
+    await this.flushing;
     await this.thread.stop(Promise.allSettled([...this.runs]));
   }
 
@@ -214,12 +223,29 @@ export class WebhookSender {
   async wake(webhookKey?: string): Promise<void> {
     const queues = await pendingQueues(this.app.db);
     for (const queue of queues) {
-      if (webhookKey === undefined || queue.webhook_key === webhookKey) await this.queue(queue);
+      if (webhookKey === undefined || queue.webhook_key === webhookKey) await this.submit(queue);
     }
   }
 
-  /** Submits one handler's queue: it runs now, or once more after the run under way. */
-  queue(queue: { webhook_key: string; handler: number }) {
+  /**
+   * Submits one handler's queue soon: the queues a burst of events fills are submitted once each
+   * (WAKE_MS later), not once per event. The deliveries are committed already; a process that
+   * stops before it submits leaves them to the sweep at the next start.
+   */
+  queue(queue: { webhook_key: string; handler: number }): void {
+    this.woken.set(queueKey(queue), queue);
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
+      const queues = [...this.woken.values()];
+      this.woken.clear();
+      this.flushing = Promise.all(queues.map((q) => this.submit(q)))
+        .then(() => undefined)
+        .catch((error: unknown) => this.app.log.warn({ err: error }, 'webhooks: submitting queues failed'));
+    }, WAKE_MS);
+  }
+
+  /** Submits one handler's queue now: it runs now, or once more after the run under way. */
+  private submit(queue: { webhook_key: string; handler: number }) {
     return this.app.work.submit<QueuePayload>(
       QUEUE_TASK,
       { webhook: queue.webhook_key, handler: queue.handler },
@@ -238,7 +264,7 @@ export class WebhookSender {
         const [front] = await queueFront(this.app.db, queue.webhook_key, queue.handler, 1);
         if (front && Number(front.next_attempt_at) <= now) {
           due = true;
-          await this.queue(queue);
+          await this.submit(queue);
         }
       }
       if (!due) return;
@@ -346,7 +372,7 @@ export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
     WEBHOOKS_CONSUMER,
     async (event) => {
       const made = await dispatch(app, event);
-      for (const queue of made) await sender.queue(queue);
+      for (const queue of made) sender.queue(queue);
     },
     { pollMs: POLL_MS, wakeOnRecord: true },
   ).register();
