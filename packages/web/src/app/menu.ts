@@ -9,10 +9,14 @@ let items: MenuItem[] | undefined;
  */
 export function menuItems(handles: Record<string, RouteMeta> = HANDLES): MenuItem[] {
   if (handles === HANDLES && items) return items;
-  const found: MenuItem[] = [];
+  const entries: { order: number; item: MenuItem }[] = [];
   for (const [path, meta] of Object.entries(handles)) {
-    if (meta.menu) found.push({ ...meta.menu, path: path.replace(/(\/\*|\/:[^/]+\?)+$/, '') });
+    if (!meta.menu) continue;
+    const { order = Number.MAX_SAFE_INTEGER, ...entry } = meta.menu;
+    entries.push({ order, item: { ...entry, path: path.replace(/(\/\*|\/:[^/]+\?)+$/, '') } });
   }
+  // in the menus' order, whichever feature declares an entry (a stable sort keeps the rest as listed)
+  const found = entries.sort((a, b) => a.order - b.order).map(({ item }) => item);
   if (handles === HANDLES) items = found;
   return found;
 }

@@ -1,602 +1,96 @@
-import type { MenuEntry } from '../lib/menu';
+import type { ConsoleRoute, RouteMeta } from '../lib/console-route';
+import { routes as authRoutes } from '../features/auth/routes';
+import { routes as errorsRoutes } from '../features/errors/routes';
+import { routes as overviewRoutes } from '../features/overview/routes';
+import { routes as artifactsRoutes } from '../features/artifacts/routes';
+import { routes as packagesRoutes } from '../features/packages/routes';
+import { routes as buildsRoutes } from '../features/builds/routes';
+import { routes as integrationsRoutes } from '../features/integrations/routes';
+import { routes as appIntegrationsRoutes } from '../features/app-integrations/routes';
+import { routes as searchRoutes } from '../features/search/routes';
+import { routes as helpRoutes } from '../features/help/routes';
+import { routes as deploymentsRoutes } from '../features/deployments/routes';
+import { routes as adminMenuRoutes } from '../features/admin-menu/routes';
+import { routes as repositoriesRoutes } from '../features/repositories/routes';
+import { routes as storageRoutes } from '../features/storage/routes';
+import { routes as usersRoutes } from '../features/users/routes';
+import { routes as groupsRoutes } from '../features/groups/routes';
+import { routes as permissionsRoutes } from '../features/permissions/routes';
+import { routes as profileRoutes } from '../features/profile/routes';
+import { routes as securityRoutes } from '../features/security/routes';
+import { routes as settingsRoutes } from '../features/settings/routes';
+import { routes as onboardingRoutes } from '../features/onboarding/routes';
+import { routes as playgroundRoutes } from '../features/playground/routes';
+import { routes as providersRoutes } from '../features/providers/routes';
+import { routes as topologyRoutes } from '../features/topology/routes';
+import { routes as federationRoutes } from '../features/federation/routes';
+import { routes as replicationsRoutes } from '../features/replications/routes';
+import { routes as keysRoutes } from '../features/keys/routes';
+import { routes as mailRoutes } from '../features/mail/routes';
+import { routes as webhooksRoutes } from '../features/webhooks/routes';
+import { routes as auditRoutes } from '../features/audit/routes';
+import { routes as projectsRoutes } from '../features/projects/routes';
+import { routes as retentionRoutes } from '../features/retention/routes';
+import { routes as backupRoutes } from '../features/backup/routes';
+import { routes as supportRoutes } from '../features/support/routes';
+import { routes as logsRoutes } from '../features/logs/routes';
+import { routes as systemRoutes } from '../features/system/routes';
+import { routes as licenseBucketsRoutes } from '../features/license-buckets/routes';
+import { routes as licenseRoutes } from '../features/license/routes';
 import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
-/** What a route declares: its title, whether the guards apply, and the menu entry it is the page of. */
-export interface RouteMeta {
-  /** Page title; the document title is 'title - server name'. */
-  title?: string;
-  /** Login, logout and error pages: the guards do not apply (skipLicenseCheck). */
-  public?: boolean;
-  /** Administration pages. */
-  admin?: boolean;
-  /** The template and demo playground: entered only when the tested-feature flag is on. */
-  testedFeature?: boolean;
-  /** The menu entry this page belongs to. */
-  menuKey?: string;
-  /** The menu entry this route is the page of (its path is the route's). */
-  menu?: MenuEntry;
-}
+export type { ConsoleRoute, RouteMeta } from '../lib/console-route';
 
 /**
- * The route table's data, by path (spec part 1 §2): what each page needs and its menu entry, in
- * the order the menus list them. The route table (`router.tsx`) hangs its lazy pages on these;
- * the menus and the guards read them without importing a single component.
+ * Every page of the console (spec part 1 §2), from the features that declare them: the sign-in and
+ * error pages first, then the application's and the administration's. The menus list their entries
+ * by `menu.order`, so a feature's place here does not move them.
  */
-export const HANDLES = {
-  '/login': { public: true, title: 'Login' },
-  '/login/otp-login': { public: true, title: 'Two-factor authentication' },
-  '/login/mfa-enroll': { public: true, title: 'Set up two-factor authentication' },
-  '/login/forgot-password': { public: true, title: 'Forgot password' },
-  '/login/reset-password': { public: true, title: 'Reset password' },
-  '/auth/reset-password': { public: true },
-  '/login/change-password/:userName?': { public: true, title: 'Change password' },
-  '/login/invitation': { public: true, title: 'Invitation' },
-  '/login/cli-registration': { title: 'Approve a CLI login' },
-  '/login/cli': { title: 'Approve a CLI login' },
-  '/login/sso/:ssoLoginType': { public: true, title: 'Single sign-on' },
-  '/auth': { public: true },
-  '/logout': { public: true },
-  '/404': { public: true },
-  '/406/:requestId': { public: true },
-  '/500': { public: true },
-  '/authorization': { public: true },
-  '/overview': {
-    title: 'Overview',
-    menuKey: 'overview',
-    menu: {
-      key: 'overview',
-      minRank: 1,
-      label: 'Overview',
-      sidebar: 'application',
-      description: 'License, version and health of this deployment at a glance',
-    },
-  },
-  '/repos/tree/General/*': {
-    title: 'Artifacts',
-    menuKey: 'artifacts',
-    menu: {
-      key: 'artifacts',
-      label: 'Artifacts',
-      sidebar: 'application',
-      minRank: 1,
-      description: 'Browse repositories, deploy and inspect files',
-    },
-  },
-  '/packages/:packageId?/:versionId?': {
-    title: 'Packages',
-    menuKey: 'packages',
-    menu: {
-      key: 'packages',
-      label: 'Packages',
-      sidebar: 'application',
-      minRank: 1,
-      description: 'Every package with its versions, readme, dependencies and downloads',
-    },
-  },
-  '/builds/:name?/:number?': {
-    title: 'Builds',
-    menuKey: 'builds',
-    menu: {
-      key: 'builds',
-      label: 'Builds',
-      sidebar: 'application',
-      minRank: 1,
-      description: 'Build runs CI tools published, with their artifacts, dependencies and promotions',
-    },
-  },
-  '/integrations': {
-    title: 'Integrations',
-    menuKey: 'integrations',
-    menu: {
-      key: 'integrations',
-      label: 'Integrations',
-      sidebar: 'application',
-      minRank: 1,
-      description: 'Source-control accounts, and the IDEs and CLI you connect with your own credentials',
-    },
-  },
-  '/web-login/:id': { title: 'Approve a sign-in' },
-  '/oauth/authorize': { title: 'Authorise an application' },
-  '/terraform/oauth2/authorize': { title: 'Terraform login' },
-  '/artifactSearchResults': { title: 'Search results', menuKey: 'artifacts' },
-  '/pipelinesSearchResults': { title: 'Pipelines search results', menuKey: 'pipelines-teaser' },
-  '/admin/monitoring/pdn': { admin: true, menuKey: 'pdn-teaser', title: 'PDN Server' },
-  '/admin/mission_control/deployment_bindings': {
-    admin: true,
-    menuKey: 'platform-units',
-    title: 'Deployment Bindings',
-  },
-  '/admin': { admin: true },
-  '/admin/repositories': {
-    admin: true,
-    menuKey: 'repositories',
-    menu: {
-      key: 'repositories',
-      label: 'Repositories',
-      sidebar: 'administration',
-      group: 'Repositories',
-      description: 'Local, remote and virtual repositories of every package type',
-      adminOnly: true,
-      minRank: 1,
-      service: 'artifactory',
-    },
-  },
-  '/admin/repositories/new': { admin: true, menuKey: 'repositories' },
-  '/admin/repositories/edit/:key': { admin: true, menuKey: 'repositories' },
-  '/admin/repositories/layouts': {
-    admin: true,
-    menuKey: 'layouts',
-    menu: {
-      key: 'layouts',
-      label: 'Layouts',
-      sidebar: 'administration',
-      group: 'Repositories',
-      description: 'How each package type lays out its paths',
-      adminOnly: true,
-      minRank: 1,
-    },
-  },
-  '/admin/monitoring/storage-summary': {
-    admin: true,
-    menuKey: 'storage-summary',
-    menu: {
-      key: 'storage-summary',
-      label: 'Storage Summary',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'Used space per repository and the deduplication gain',
-      adminOnly: true,
-      minRank: 1,
-    },
-  },
-  '/admin/artifactory/list': { admin: true, title: 'Administration' },
-  // the lists are the menu's pages; their new and edit forms belong to them
-  '/admin/management/users': {
-    admin: true,
-    menuKey: 'users',
-    menu: {
-      key: 'users',
-      minRank: 1,
-      label: 'Users',
-      sidebar: 'administration',
-      group: 'User Management',
-      description: 'Who can sign in, and their last login',
-      adminOnly: true,
-      service: 'access',
-    },
-  },
-  '/admin/management/users/new': { admin: true, menuKey: 'users' },
-  '/admin/management/users/edit/:name': { admin: true, menuKey: 'users' },
-  '/admin/management/groups': {
-    admin: true,
-    menuKey: 'groups',
-    menu: {
-      key: 'groups',
-      minRank: 1,
-      label: 'Groups',
-      sidebar: 'administration',
-      group: 'User Management',
-      description: 'Give rights to many users at once',
-      adminOnly: true,
-      service: 'access',
-    },
-  },
-  '/admin/management/groups/new': { admin: true, menuKey: 'groups' },
-  '/admin/management/groups/edit/:name': { admin: true, menuKey: 'groups' },
-  '/admin/management/permissions': {
-    admin: true,
-    menuKey: 'permissions',
-    menu: {
-      key: 'permissions',
-      minRank: 1,
-      label: 'Permissions',
-      sidebar: 'administration',
-      group: 'User Management',
-      description: 'Who may read, deploy or delete in which repositories and paths',
-      adminOnly: true,
-      service: 'access',
-    },
-  },
-  '/admin/management/permissions/new': { admin: true, menuKey: 'permissions', title: 'New Permission' },
-  '/admin/management/permissions/edit/:name': { admin: true, menuKey: 'permissions', title: 'Edit Permission' },
-  '/admin/management/access_tokens': {
-    admin: true,
-    menuKey: 'access-tokens',
-    menu: {
-      key: 'access-tokens',
-      minRank: 1,
-      label: 'Access Tokens',
-      sidebar: 'administration',
-      group: 'User Management',
-      description: 'Review and revoke the tokens of every user',
-      adminOnly: true,
-      service: 'access',
-    },
-  },
-  '/admin/artifactory/security/general': {
-    admin: true,
-    menuKey: 'security-general',
-    menu: {
-      key: 'security-general',
-      minRank: 1,
-      label: 'Security Configuration',
-      sidebar: 'administration',
-      group: 'Security',
-      description: 'Anonymous access, password policy, lockout and session timeout',
-      adminOnly: true,
-    },
-  },
-  '/admin/configuration/general': {
-    admin: true,
-    menuKey: 'general-settings',
-    menu: {
-      key: 'general-settings',
-      minRank: 1,
-      label: 'General Settings',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'Server name, URL base, upload limit, date format, logo and the reverse proxy',
-      adminOnly: true,
-    },
-  },
-  '/admin/proxies/configuration/list': {
-    admin: true,
-    menuKey: 'proxies',
-    menu: {
-      key: 'proxies',
-      minRank: 1,
-      label: 'Proxies',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'The HTTP proxies remote repositories and webhooks go through',
-      adminOnly: true,
-    },
-  },
-  '/admin/proxies/configuration/new': { admin: true, menuKey: 'proxies', title: 'New Proxy' },
-  '/admin/proxies/configuration/edit/:proxyName': { admin: true, menuKey: 'proxies', title: 'Edit Proxy' },
-  '/quick-setup': { admin: true, title: 'Quick Setup' },
-  '/admin/security-and-compliance-teaser': {
-    admin: true,
-    menuKey: 'security-teaser',
-    menu: {
-      key: 'security-teaser',
-      minRank: 1,
-      label: 'Security & Compliance',
-      sidebar: 'administration',
-      group: 'Platform Services',
-      description: 'Vulnerability and license scanning: not part of this deployment',
-      adminOnly: true,
-    },
-  },
-  '/admin/pipelines-teaser': {
-    admin: true,
-    menuKey: 'pipelines-teaser',
-    menu: {
-      key: 'pipelines-teaser',
-      minRank: 1,
-      label: 'Pipelines',
-      sidebar: 'administration',
-      group: 'Platform Services',
-      description: 'CI/CD pipelines next to the repositories: not part of this deployment',
-      adminOnly: true,
-    },
-  },
-  '/admin/pdn-teaser': {
-    admin: true,
-    menuKey: 'pdn-teaser',
-    menu: {
-      key: 'pdn-teaser',
-      minRank: 1,
-      label: 'Distribution Network',
-      sidebar: 'administration',
-      group: 'Platform Services',
-      description: 'Peer-to-peer downloads of large releases: not part of this deployment',
-      adminOnly: true,
-    },
-  },
-  '/education-center': { title: 'Education Center' },
-  '/template': { title: 'Page template', testedFeature: true },
-  '/demo': { title: 'Demo playground', testedFeature: true },
-  '/admin/security/authentication-providers/:provider?': {
-    admin: true,
-    menuKey: 'authentication-providers',
-    title: 'Authentication Providers',
-    menu: {
-      key: 'authentication-providers',
-      minRank: 1,
-      label: 'Authentication Providers',
-      sidebar: 'administration',
-      group: 'Security',
-      description:
-        'LDAP and Active Directory servers, with their groups, and OpenID Connect providers users sign in through',
-      adminOnly: true,
-    },
-  },
-  '/admin/mission_control/platform_units': {
-    admin: true,
-    menuKey: 'platform-units',
-    title: 'Platform Deployments',
-    menu: {
-      key: 'platform-units',
-      minRank: 1,
-      label: 'Platform Deployments',
-      sidebar: 'administration',
-      group: 'Platform Management',
-      description: 'Other Arca deployments this one manages, their health and pairing',
-      adminOnly: true,
-    },
-  },
-  '/admin/mission_control/platform_units/add': { admin: true, menuKey: 'platform-units', title: 'Add Deployment' },
-  '/admin/mission_control/topology/:id?': {
-    admin: true,
-    menuKey: 'topology',
-    title: 'Topology',
-    menu: {
-      key: 'topology',
-      minRank: 1,
-      label: 'Topology',
-      sidebar: 'administration',
-      group: 'Platform Management',
-      description: 'The managed deployments on a map and as a graph of federation and replication links',
-      adminOnly: true,
-    },
-  },
-  '/admin/mission_control/access_federation': {
-    admin: true,
-    menuKey: 'access-federation',
-    title: 'Access Federation',
-    menu: {
-      key: 'access-federation',
-      minRank: 1,
-      label: 'Access Federation',
-      sidebar: 'administration',
-      group: 'Platform Management',
-      description: 'Users, groups, permissions and tokens kept alike between deployments (full mesh or star)',
-      adminOnly: true,
-    },
-  },
-  '/admin/mission_control/access_federation/mesh': { admin: true, menuKey: 'access-federation', title: 'Full Mesh' },
-  '/admin/mission_control/access_federation/star': { admin: true, menuKey: 'access-federation', title: 'Star' },
-  '/admin/mission_control/access_federation/star/:federationId': {
-    admin: true,
-    menuKey: 'access-federation',
-    title: 'Edit Star',
-  },
-  '/admin/mission_control/replications/:jpuID?': {
-    admin: true,
-    menuKey: 'replications',
-    title: 'Replications',
-    menu: {
-      key: 'replications',
-      minRank: 1,
-      label: 'Replications',
-      sidebar: 'administration',
-      group: 'Platform Management',
-      description: 'Repositories pushed to or pulled from other deployments, with their runs',
-      adminOnly: true,
-    },
-  },
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
+  ...authRoutes,
+  ...errorsRoutes,
+  ...overviewRoutes,
+  ...artifactsRoutes,
+  ...packagesRoutes,
+  ...buildsRoutes,
+  ...integrationsRoutes,
+  ...appIntegrationsRoutes,
+  ...searchRoutes,
+  ...helpRoutes,
+  ...deploymentsRoutes,
+  ...adminMenuRoutes,
+  ...repositoriesRoutes,
+  ...storageRoutes,
+  ...usersRoutes,
+  ...groupsRoutes,
+  ...permissionsRoutes,
+  ...profileRoutes,
+  ...securityRoutes,
+  ...settingsRoutes,
+  ...onboardingRoutes,
+  ...playgroundRoutes,
+  ...providersRoutes,
+  ...topologyRoutes,
+  ...federationRoutes,
+  ...replicationsRoutes,
+  ...keysRoutes,
+  ...mailRoutes,
+  ...webhooksRoutes,
+  ...auditRoutes,
+  ...projectsRoutes,
+  ...retentionRoutes,
+  ...backupRoutes,
+  ...supportRoutes,
+  ...logsRoutes,
+  ...systemRoutes,
+  ...licenseBucketsRoutes,
+  ...licenseRoutes,
+];
 
-  '/admin/mission_control/platform_units/:id': { admin: true, menuKey: 'platform-units', title: 'Edit Deployment' },
-  '/admin/artifactory/security/keys_management/:label?': {
-    admin: true,
-    menuKey: 'keys-management',
-    title: 'Keys Management',
-    menu: {
-      key: 'keys-management',
-      minRank: 1,
-      label: 'Keys Management',
-      sidebar: 'administration',
-      group: 'Security',
-      description: 'GPG and RSA key pairs, and the keys that sign repository metadata',
-      adminOnly: true,
-    },
-  },
-  '/admin/configuration/mail': {
-    admin: true,
-    menuKey: 'mail',
-    menu: {
-      key: 'mail',
-      minRank: 1,
-      label: 'Mail',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'The mail server for password resets and invitations',
-      adminOnly: true,
-    },
-  },
-  '/integrations/:vendorName/:serviceName?': { admin: true, menuKey: 'integrations', title: 'Integrations' },
-  '/admin/configuration/integrations': {
-    admin: true,
-    menuKey: 'app-integrations',
-    title: 'Application Integrations',
-    menu: {
-      key: 'app-integrations',
-      minRank: 1,
-      label: 'Application Integrations',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'Applications that sign users in with OAuth 2.0 and act on their behalf',
-      adminOnly: true,
-    },
-  },
-  '/admin/configuration/integrations/new': {
-    admin: true,
-    menuKey: 'app-integrations',
-    title: 'New Application Integration',
-  },
-  '/admin/configuration/webhooks': {
-    admin: true,
-    menuKey: 'webhooks',
-    menu: {
-      key: 'webhooks',
-      minRank: 1,
-      label: 'Webhooks',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'Send deploys, builds and changes to other systems as signed JSON requests',
-      adminOnly: true,
-    },
-  },
-  '/admin/configuration/webhooks/new': { admin: true, menuKey: 'webhooks', title: 'New Webhook' },
-  '/admin/configuration/webhooks/edit/:webhookName': { admin: true, menuKey: 'webhooks', title: 'Edit Webhook' },
-  '/admin/configuration/webhooks/:webhookName/deliveries': {
-    admin: true,
-    menuKey: 'webhooks',
-    title: 'Webhook deliveries',
-  },
-  '/admin/monitoring/audit_trail': {
-    admin: true,
-    menuKey: 'audit-trail',
-    menu: {
-      key: 'audit-trail',
-      minRank: 1,
-      label: 'Audit Trail',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'Sign-ins and every change to users, groups, permissions and tokens',
-      adminOnly: true,
-    },
-  },
-  '/admin/projects': {
-    admin: true,
-    menuKey: 'projects',
-    menu: {
-      key: 'projects',
-      minRank: 1,
-      label: 'Projects',
-      sidebar: 'administration',
-      group: 'User Management',
-      description: 'Repositories and members grouped by project; project admins manage their own',
-      adminOnly: true,
-      service: 'access',
-    },
-  },
-  '/projects/:key/:section?': { title: 'Project Settings' },
-  '/profile': { title: 'Edit Profile' },
-  '/admin/artifactory/services/retention/policies': {
-    admin: true,
-    menuKey: 'retention',
-    menu: {
-      key: 'retention',
-      minRank: 1,
-      label: 'Retention Policies',
-      sidebar: 'administration',
-      group: 'Repositories',
-      description: 'Move artifacts nobody uses any more to the cold store on a schedule; restore them in a click',
-      adminOnly: true,
-    },
-  },
-  '/admin/artifactory/services/retention/edit/:id?': { admin: true, menuKey: 'retention', title: 'Retention Policy' },
-  '/admin/artifactory/services/retention/cold_storage_monitoring': {
-    admin: true,
-    menuKey: 'cold-storage',
-    menu: {
-      key: 'cold-storage',
-      minRank: 1,
-      label: 'Cold Storage',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'What the archive holds and how it grew',
-      adminOnly: true,
-    },
-  },
-  '/artifactoryRetention/search': { admin: true, menuKey: 'retention', title: 'Archive Search' },
-  '/admin/configuration/backups': {
-    admin: true,
-    menuKey: 'backups',
-    menu: {
-      key: 'backups',
-      minRank: 1,
-      label: 'Backups',
-      sidebar: 'administration',
-      group: 'Configuration',
-      description: 'Back the deployment up while it serves; the backups the backup folder holds',
-      adminOnly: true,
-    },
-  },
-  '/admin/support-zone': {
-    admin: true,
-    menuKey: 'support-zone',
-    menu: {
-      key: 'support-zone',
-      minRank: 1,
-      label: 'Support Zone',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'Support bundles: logs, configuration and system information in one zip',
-      adminOnly: true,
-    },
-  },
-  '/admin/monitoring/system_logs': {
-    admin: true,
-    menuKey: 'system-logs',
-    menu: {
-      key: 'system-logs',
-      minRank: 1,
-      label: 'System Logs',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'The live logs of every node: service, request and audit',
-      adminOnly: true,
-    },
-  },
-  '/admin/monitoring/service-status': {
-    admin: true,
-    menuKey: 'service-status',
-    menu: {
-      key: 'service-status',
-      minRank: 1,
-      label: 'Service Status',
-      sidebar: 'administration',
-      group: 'Monitoring',
-      description: 'Nodes of this deployment, their services and heartbeats',
-      adminOnly: true,
-    },
-  },
-  '/admin/license_management/license_buckets': {
-    admin: true,
-    menuKey: 'license-buckets',
-    title: 'License Buckets',
-    menu: {
-      key: 'license-buckets',
-      minRank: 1,
-      label: 'License Buckets',
-      sidebar: 'administration',
-      group: 'License Management',
-      description: "The fleet's licenses in buckets, attached to platform deployments, split and reported",
-      adminOnly: true,
-    },
-  },
-  '/admin/license_management/license_buckets/add': {
-    admin: true,
-    menuKey: 'license-buckets',
-    title: 'Add New Bucket',
-  },
-  '/admin/license_management/license_buckets/attach/:bucketId': {
-    admin: true,
-    menuKey: 'license-buckets',
-    title: 'Attach License',
-  },
-  '/admin/license_management/license_buckets/report/:bucketId': {
-    admin: true,
-    menuKey: 'license-buckets',
-    title: 'Bucket Report',
-  },
-  '/admin/license_management/licenses': {
-    admin: true,
-    menuKey: 'licenses',
-    menu: {
-      key: 'licenses',
-      label: 'Licenses',
-      sidebar: 'administration',
-      group: 'License Management',
-      description: 'The installed license, and installing a new key',
-      adminOnly: true,
-    },
-  },
-  '*': { public: true },
-} satisfies Record<string, RouteMeta>;
+/** The routes' data by path: what the menus and the guards read. */
+export const HANDLES: Record<string, RouteMeta> = Object.fromEntries(
+  CONSOLE_ROUTES.map((route) => [route.path, route]),
+);
 
 /** The pages of sub-applications whose service is not installed, one entry per routed path. */
 export const SERVICE_NOT_FOUND_HANDLES: Record<string, RouteMeta> = Object.fromEntries(

@@ -101,7 +101,10 @@ export function groupEntries<T extends { item: MenuItem }>(entries: T[]): { grou
 }
 
 /** A menu entry as a route declares it: everything but the path, which is the route's. */
-export type MenuEntry = Omit<MenuItem, 'path'>;
+export type MenuEntry = Omit<MenuItem, 'path'> & {
+  /** Where the entry comes in its sidebar and group: the menus list entries by it, whichever feature declares them. */
+  order?: number;
+};
 
 /** The entry whose page a path belongs to. */
 export function menuItemForPath(path: string, items: MenuItem[]): MenuItem | undefined {
