@@ -60,7 +60,6 @@ export interface S3StoreOptions {
   storageClass?: string | undefined;
 }
 
-
 /** A missing content read: the same code a missing file has, for the callers that tell them apart. */
 function missing(key: string): Error {
   return Object.assign(new Error(`The stored content ${key} does not exist.`), { code: 'ENOENT' });

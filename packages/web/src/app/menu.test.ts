@@ -157,7 +157,12 @@ describe('menu filtering', () => {
     for (const [path, handle] of routed) if (path in handles) expect(handle, path).toBe(handles[path]);
     // the router adds only the demo playground (with its nested pages) and the unknown path
     expect(routed.map(([path]) => path).filter((path) => !(path in handles))).toEqual(['/demo', '*']);
-    expect(routed.map(([path]) => path).filter((path) => path in handles).sort()).toEqual(Object.keys(handles).sort());
+    expect(
+      routed
+        .map(([path]) => path)
+        .filter((path) => path in handles)
+        .sort(),
+    ).toEqual(Object.keys(handles).sort());
     expect(CONSOLE_ROUTES.length).toBeGreaterThan(90);
   });
 
