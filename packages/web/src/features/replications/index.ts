@@ -1,2 +1,2 @@
 export { useReplications } from './api/replications';
-export { RunStatusTag } from './pages/replications-page';
+export { RunStatusTag } from './components/run-output';

@@ -2,15 +2,10 @@ import { CaretRightOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/ic
 import {
   Button,
   Card,
-  Checkbox,
   Col,
   DatePicker,
   Empty,
-  Form,
-  Input,
-  Modal,
   Progress,
-  Radio,
   Row,
   Select,
   Space,
@@ -39,216 +34,21 @@ import {
   REPLICATION_DEFAULT_RANGE_DAYS,
   REPLICATION_MESSAGES,
   type Replication,
-  type ReplicationBody,
   type ReplicationRun,
   type ReplicationRunStatus,
 } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
-import { FormModal } from '../../../components/form-modal';
 import { formatBytes } from '../../../components/format';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { RowActions } from '../../../components/row-actions';
-import { StatusTag, type Tone } from '../../../components/status-tag';
 import { formatDateTime, formatRelative, formatTime } from '../../../components/time';
 import { useDeployments } from '../../deployments';
-import { useRepositories } from '../../repositories';
-import { useReplicationActions, useReplications, useRunOutput, useRuns, type RunFilter } from '../api/replications';
+import { useReplicationActions, useReplications, useRuns, type RunFilter } from '../api/replications';
 import { ListEmpty } from '../../../components/list-empty';
-
-const TONES: Record<ReplicationRunStatus, Tone> = {
-  running: 'info',
-  success: 'success',
-  partial: 'warning',
-  failed: 'error',
-};
-const LABELS: Record<ReplicationRunStatus, string> = {
-  running: 'Running',
-  success: 'Success',
-  partial: 'Partly failed',
-  failed: 'Failed',
-};
-
-export const RunStatusTag = ({ status }: { status: ReplicationRunStatus }) => (
-  <StatusTag tone={TONES[status]}>{LABELS[status]}</StatusTag>
-);
-
-const treeLink = (repo: string, path = '') => `/repos/tree/General/${repo}${path ? `/${path}` : ''}`;
-const legacyLink = (repo: string, path = '') =>
-  `/artifactory/webapp/#/artifacts/browse/tree/General/${repo}${path ? `/${path}` : ''}`;
-
-/** A run's output, each line naming a file linked to it in the tree (and the legacy address). */
-function RunOutputDialog({ id, onClose }: { id: string | undefined; onClose: () => void }) {
-  const output = useRunOutput(id);
-  const run = output.data?.run;
-  return (
-    <Modal
-      open={Boolean(id)}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>Close</Button>}
-      width={900}
-      title="Run output"
-    >
-      {output.isPending && <Typography.Text type="secondary">Loading the run…</Typography.Text>}
-      {output.isError && <LoadError what="The run" error={output.error} onRetry={() => void output.refetch()} />}
-      {run && (
-        <Space direction="vertical" style={{ width: '100%' }}>
-          <Space wrap>
-            <RunStatusTag status={run.status} />
-            <Typography.Text>{`${run.replication_key}: ${run.repo_key} ${run.strategy === 'push' ? '→' : '←'} ${run.deployment} / ${run.remote_repo_key}`}</Typography.Text>
-            <Typography.Text type="secondary">{formatDateTime(run.started)}</Typography.Text>
-          </Space>
-          {run.status === 'running' && (
-            <Progress percent={run.files_total ? Math.floor((run.files_done / run.files_total) * 100) : 0} />
-          )}
-          <div
-            aria-label="Output"
-            tabIndex={0}
-            style={{
-              fontFamily: 'monospace',
-              fontSize: 12,
-              background: '#f6f8fa',
-              padding: 12,
-              maxHeight: 420,
-              overflow: 'auto',
-            }}
-          >
-            {(output.data?.output ?? '').split('\n').map((line, i) => {
-              const match = /^(\S+) (Sent|Deleted|Failed|Failed to delete) ([^\s:]+)/.exec(line);
-              return (
-                <div key={i}>
-                  {line}
-                  {match && match[3] && match[2] !== 'Deleted' && (
-                    <>
-                      {' '}
-                      <Link to={treeLink(run.repo_key, match[3])}>tree</Link>{' '}
-                      <a href={legacyLink(run.repo_key, match[3])}>legacy</a>
-                    </>
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        </Space>
-      )}
-    </Modal>
-  );
-}
-
-interface FormValues extends Omit<ReplicationBody, 'include_patterns' | 'exclude_patterns'> {
-  include_patterns: string[];
-  exclude_patterns: string[];
-}
-
-function ReplicationForm({ editing, onClose }: { editing: Replication | 'new' | undefined; onClose: () => void }) {
-  const [form] = Form.useForm<FormValues>();
-  const actions = useReplicationActions();
-  const deployments = useDeployments();
-  const repositories = useRepositories();
-  const strategy = Form.useWatch('strategy', form);
-  const existing = editing && editing !== 'new' ? editing : undefined;
-  return (
-    <FormModal<FormValues>
-      open={Boolean(editing)}
-      title={existing ? `Edit replication ${existing.key}` : 'New Replication'}
-      okText={existing ? 'Save' : 'Create'}
-      form={form}
-      width={720}
-      failureText={existing ? 'Update failed' : 'The replication could not be created'}
-      onClose={onClose}
-      initialValues={
-        existing ?? {
-          strategy: 'push',
-          cron: '0 0 2 * * *',
-          event_based: false,
-          enabled: true,
-          sync_deletes: false,
-          sync_properties: true,
-          include_patterns: [],
-          exclude_patterns: [],
-        }
-      }
-      onSubmit={async (values) => {
-        if (existing) await actions.update.mutateAsync({ ...values, key: existing.key });
-        else await actions.create.mutateAsync(values);
-        notifySuccess(REPLICATION_MESSAGES.saved);
-      }}
-    >
-      <Form.Item name="key" label="Name" rules={[{ required: true }]}>
-        <Input disabled={Boolean(existing)} placeholder="libs-to-eu" />
-      </Form.Item>
-      <Form.Item name="strategy" label="Strategy">
-        <Radio.Group
-          options={[
-            { value: 'push', label: 'Push: this deployment sends to the other' },
-            { value: 'pull', label: 'Pull: this deployment fetches from the other' },
-          ]}
-        />
-      </Form.Item>
-      <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item name="repo_key" label="Local repository (here)" rules={[{ required: true }]}>
-            <Select
-              showSearch
-              options={(repositories.data ?? [])
-                .filter((r) => r.rclass === 'local')
-                .map((r) => ({ value: r.key, label: r.key }))}
-            />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item name="deployment_id" label="Deployment" rules={[{ required: true }]}>
-            <Select options={(deployments.data ?? []).map((d) => ({ value: d.id, label: d.name }))} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Form.Item
-        name="remote_repo_key"
-        label="Repository on the deployment"
-        rules={[{ required: true }]}
-        extra="A local repository of the other deployment."
-      >
-        <Input />
-      </Form.Item>
-      <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item name="cron" label="Schedule (cron, seconds first)" extra="Empty: no schedule.">
-            <Input placeholder="0 0 2 * * *" />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item name="event_based" valuePropName="checked" label="On every change">
-            <Switch disabled={strategy === 'pull'} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Row gutter={16}>
-        <Col span={12}>
-          <Form.Item name="include_patterns" label="Include paths" extra="Ant patterns (org/**); none: every path.">
-            <Select mode="tags" aria-label="Include paths" />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item name="exclude_patterns" label="Exclude paths">
-            <Select mode="tags" aria-label="Exclude paths" />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Space size="large">
-        <Form.Item name="sync_deletes" valuePropName="checked" noStyle>
-          <Checkbox>Delete what is gone from the source</Checkbox>
-        </Form.Item>
-        <Form.Item name="sync_properties" valuePropName="checked" noStyle>
-          <Checkbox>Copy properties</Checkbox>
-        </Form.Item>
-        <Form.Item name="enabled" valuePropName="checked" noStyle>
-          <Checkbox>Enabled</Checkbox>
-        </Form.Item>
-      </Space>
-    </FormModal>
-  );
-}
+import { LABELS, RunStatusTag, treeLink, RunOutputDialog } from '../components/run-output';
+import { ReplicationForm } from '../components/replication-form';
 
 function ConfiguredTab({ onOutput }: { onOutput: (id: string) => void }) {
   const replications = useReplications(5000);
