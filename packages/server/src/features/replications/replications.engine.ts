@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance } from 'fastify';
 import type { Properties } from '@arca/contracts';
-import type { ReplicationsTable } from '../../db/schema.js';
+import type { ReplicationRunsTable, ReplicationsTable } from '../../db/schema.js';
 import { patternsCover } from '../../core/permissions.js';
 import { OutboundRefused, outboundFetch } from '../../core/outbound.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
@@ -23,16 +23,18 @@ const OUTPUT_LINES = 500;
 
 type Trigger = 'schedule' | 'event' | 'manual';
 
-interface Counters {
-  files_total: number;
-  files_done: number;
-  files_transferred: number;
-  files_deduplicated: number;
-  files_properties: number;
-  files_deleted: number;
-  files_failed: number;
-  bytes_transferred: number;
-}
+/** A run's figures, as its row keeps them. */
+type Counters = Pick<
+  ReplicationRunsTable,
+  | 'files_total'
+  | 'files_done'
+  | 'files_transferred'
+  | 'files_deduplicated'
+  | 'files_properties'
+  | 'files_deleted'
+  | 'files_failed'
+  | 'bytes_transferred'
+>;
 
 const zero = (): Counters => ({
   files_total: 0,
