@@ -69,7 +69,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   );
   const { db, engine, dataVersion, changeMark, poolStats } = openDatabase({
     ...config,
-    onIdleConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'an idle database connection failed'),
+    onConnectionError: (error) => loggers.jfrt.warn({ err: error }, 'a database connection failed'),
     ...(config.metricsEnabled
       ? {
           onQuery: (ms: number, failed: boolean) => metrics.queryDone(ms / 1000, failed),

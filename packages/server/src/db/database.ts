@@ -91,8 +91,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 export function openDatabase(options: {
   dataDir: string;
   databaseUrl?: string | undefined;
-  /** Called when an idle pooled connection fails (server restart, terminated backend); the pool replaces it. */
-  onIdleConnectionError?: (error: Error) => void;
+  /**
+   * Called when a pooled connection fails (a server restart, a terminated backend): an idle one is
+   * replaced by the pool, one in use fails its next query and is then dropped.
+   */
+  onConnectionError?: (error: Error) => void;
   /** Called after each query with its time in milliseconds and whether it failed (metrics). */
   onQuery?: (ms: number, failed: boolean) => void;
 }): {
@@ -117,7 +120,11 @@ export function openDatabase(options: {
     : undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    pool.on('error', (error) => options.onIdleConnectionError?.(error));
+    // each connection reports its own failure, idle or in use (in a transaction between two
+    // statements, say): pg emits it on the connection, and an event nobody listens to ends the
+    // process. The pool's own event repeats an idle one's.
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+    pool.on('error', () => undefined);
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
       engine: 'postgres',

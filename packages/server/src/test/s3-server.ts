@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort } from './free-port.js';
+
+const require = createRequire(import.meta.url);
 
 export interface S3TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -23,8 +26,8 @@ export interface S3TestServer {
 export const S3_TEST_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
 /**
- * Starts an S3-API server (s3rver, objects on disk) in its own process with one bucket. Its
- * continuation tokens use a cipher OpenSSL 3 keeps in its legacy provider, hence the flag.
+ * Starts an S3-API server (s3rver, objects on disk: `s3-server.main.ts`) in its own process with
+ * one bucket. Its continuation tokens use a cipher OpenSSL 3 keeps in its legacy provider, hence the flag.
  */
 export async function startS3Server(bucket = `arca-test-${randomBytes(4).toString('hex')}`): Promise<S3TestServer> {
   // a bucket of its own name: a server of another test that drew the same port (ours then fails
@@ -43,21 +46,16 @@ class PortTaken extends Error {}
 
 async function startOnce(bucket: string, port: number): Promise<S3TestServer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-s3-'));
-  const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin/s3rver.js');
   const child = spawn(
     process.execPath,
     [
       '--openssl-legacy-provider',
-      bin,
-      '--directory',
+      '--import',
+      pathToFileURL(path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/loader.mjs')).href,
+      path.join(import.meta.dirname, 's3-server.main.ts'),
       directory,
-      '--address',
       '127.0.0.1',
-      '--port',
       String(port),
-      '--silent',
-      '--no-vhost-buckets',
-      '--configure-bucket',
       bucket,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -80,6 +78,11 @@ async function startOnce(bucket: string, port: number): Promise<S3TestServer> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  // a server that dies under a test says why, beside the test's failure
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`The S3 test server on ${endpoint} exited (${signal ?? code}):\n${errors}`);
+  });
   return {
     endpoint,
     bucket,
@@ -93,6 +96,7 @@ async function startOnce(bucket: string, port: number): Promise<S3TestServer> {
       ...S3_TEST_CREDENTIALS,
     },
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
@@ -67,7 +68,18 @@ describe.each(ENGINES)('health and readiness on %s', (engine) => {
 
   it('is not ready while the database is unreachable, and ready again when it is back', async () => {
     if (engine === 'postgres') {
+      // a connection in use between two statements when the database drops it: its failure is
+      // reported, and the node stays up (an unheard error event would end the process)
+      let terminated!: () => void;
+      const inUse = t.app.db.connection().execute(async (connection) => {
+        await sql`select 1`.execute(connection);
+        await new Promise<void>((resolve) => (terminated = resolve));
+        return sql`select 1`.execute(connection);
+      });
+      await expect.poll(() => terminated).toBeDefined();
       await setConnectable(t.config.databaseUrl!, false);
+      terminated();
+      await expect(inUse).rejects.toThrow();
       try {
         const ready = await get('/readyz');
         expect(ready.statusCode).toBe(503);
