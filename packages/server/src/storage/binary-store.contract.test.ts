@@ -132,6 +132,16 @@ describe.each(['file', 's3'] as const)('the binary store contract on %s', (kind)
     expect(await subject.leftovers()).toBe(0);
   });
 
+  it.runIf(kind === 'file')('replaces a stored content whose size is wrong when its bytes come again', async () => {
+    const body = randomBytes(4000);
+    const sha256 = await stored(body);
+    const file = (store as FileBinaryStore).pathOf(sha256);
+    fs.truncateSync(file, 1000);
+    await stored(body);
+    expect(fs.readFileSync(file).equals(body)).toBe(true);
+    expect(await subject.leftovers()).toBe(0);
+  });
+
   it('leaves nothing behind for a discarded write or a source that fails midway', async () => {
     const body = randomBytes(9 * 1024 * 1024);
     const discarded = await store.write(Readable.from([body]), body.length);

@@ -6,7 +6,15 @@ import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
 import { conflict } from '../../core/errors.js';
 import { getRepository } from '../repositories/index.js';
-import { adjustUsage, countItems, deleteItems, findItem, putProperties, retainBinary } from './artifacts.store.js';
+import {
+  adjustUsage,
+  countItems,
+  deleteItems,
+  findItem,
+  findItems,
+  putProperties,
+  retainBinary,
+} from './artifacts.store.js';
 
 /*
  * The item writes every content change is made of — folders, files, relocation — each inside the
@@ -62,10 +70,22 @@ export function mimeTypeOf(path: string): string {
   return mime.lookup(path) || PACKAGE_MIME_TYPES[path.slice(path.lastIndexOf('.') + 1)] || 'application/octet-stream';
 }
 
-/** Creates the missing ancestor folders of `path`; refuses when one of them is a file. */
-export async function ensureFolders(trx: Db, repoKey: string, path: string, actor: string, now: number): Promise<void> {
-  for (const folder of ancestorsOf(path)) {
-    const existing = await findItem(trx, repoKey, folder);
+/**
+ * Creates the missing ancestor folders of `path`; refuses when one of them is a file. `found`: the
+ * items at those paths when the caller looked them up already.
+ */
+export async function ensureFolders(
+  trx: Db,
+  repoKey: string,
+  path: string,
+  actor: string,
+  now: number,
+  found?: Map<string, ItemRow>,
+): Promise<void> {
+  const ancestors = ancestorsOf(path);
+  const items = found ?? (await findItems(trx, repoKey, ancestors));
+  for (const folder of ancestors) {
+    const existing = items.get(folder);
     if (existing) {
       if (existing.folder === 0) throw conflict(fill(ARTIFACT_MESSAGES.folderIsFile, { path: folder }));
       continue;
@@ -103,8 +123,10 @@ export async function putFile(
   now: number,
   created?: { at: number; by: string },
 ): Promise<ItemRow> {
-  await ensureFolders(trx, repoKey, path, actor, now);
-  const existing = await findItem(trx, repoKey, path);
+  // the file and its folders in one round trip
+  const found = await findItems(trx, repoKey, [...ancestorsOf(path), path]);
+  await ensureFolders(trx, repoKey, path, actor, now, found);
+  const existing = found.get(path);
   if (existing?.folder === 1) throw conflict(fill(ARTIFACT_MESSAGES.fileIsFolder, { path }));
   await retainBinary(trx, binary, now);
   if (existing) await deleteItems(trx, [existing], now);

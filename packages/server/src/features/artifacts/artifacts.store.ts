@@ -50,6 +50,18 @@ export async function findItem(db: Db, repoKey: string, path: string): Promise<I
   return row;
 }
 
+/** The items at some paths of a repository, by path, in one query (a file and its ancestor folders). */
+export async function findItems(db: Db, repoKey: string, paths: string[]): Promise<Map<string, ItemRow>> {
+  if (!paths.length) return new Map();
+  const rows = await db
+    .selectFrom('items')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('path', 'in', paths)
+    .execute();
+  return new Map(rows.map((row) => [row.path, row]));
+}
+
 /**
  * The item at a path, locked until the transaction ends on PostgreSQL (SQLite writers are
  * serialised already): for a change that depends on what is there now.
