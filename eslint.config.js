@@ -18,11 +18,32 @@ const OTHER_FEATURE = {
   regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
   message: 'Another feature is reached through its index.ts only.',
 };
-const NO_FORMATS = { regex: '(^|/)formats/', message: 'Features reach formats only through app.formatRegistry.' };
+// the contract the formats implement (formats/format.ts) types the registry the features are handed
+const NO_FORMATS = {
+  regex: '(^|/)formats/(?!format\\.js$)',
+  message: 'Features reach formats only through app.formatRegistry (typed by formats/format.ts).',
+};
 const DOOR_ONLY = {
   regex: '(^|/)features/(?!artifacts/index\\.js$)',
   message: 'A format reaches features only through the artifacts door (features/artifacts/index.js).',
 };
+// a format checks access and reads settings through the door too, not with the core's own calls
+const DOOR_CHECKS = {
+  group: ['**/core/permissions*', '**/core/settings.store*'],
+  message: 'A format checks access (content.mayRead) and reads settings (content.signIn) through the door.',
+};
+/** What a format may not read off the server: data, binaries and other features' services come through the door. */
+const SERVER_PARTS = '[property.name=/^(db|binaries|signing|license|retention|doorPorts)$/]';
+const FORMAT_SIDE_DOORS = [
+  // app.db, server.signing …
+  `MemberExpression[object.type='Identifier'][object.name=/^(app|server)$/]${SERVER_PARTS}`,
+  // this.app.db, request.server.signing …
+  `MemberExpression[object.type='MemberExpression'][object.property.name=/^(app|server)$/]${SERVER_PARTS}`,
+].map((selector) => ({
+  selector,
+  message:
+    'A format reaches data, binaries and other features through the door (repoContent / systemContent): content.signer(repo), content.mayRead(…), content.signIn.',
+}));
 const NO_SHELL = {
   group: ['**/app/**', '**/app'],
   message: 'Features do not import the shell (app/); move what they share to lib/.',
@@ -77,16 +98,23 @@ export default tseslint.config(
     [{ group: ['**/artifacts/artifacts.store*'], message: NO_STORE.message }, OTHER_FEATURE, NO_FORMATS],
   ),
   restrict(['packages/server/src/features/artifacts/**/*.ts'], [OTHER_FEATURE, NO_FORMATS]),
-  restrict(['packages/server/src/formats/*.ts'], [DOOR_ONLY, NO_STORE]),
+  restrict(['packages/server/src/formats/*.ts'], [DOOR_ONLY, NO_STORE, DOOR_CHECKS]),
   restrict(
     ['packages/server/src/formats/*/**/*.ts'],
-    // what every format's routes declare of their requests (route-schemas.ts) is shared, not a format
+    // the contract (format.ts) and what every format's routes declare of their requests
+    // (route-schemas.ts) are shared, not a format
     [
       DOOR_ONLY,
       NO_STORE,
-      { regex: '^\\.\\./(?!\\.\\.|route-schemas\\.js$)', message: 'One format does not import another.' },
+      DOOR_CHECKS,
+      { regex: '^\\.\\./(?!\\.\\.|route-schemas\\.js$|format\\.js$)', message: 'One format does not import another.' },
     ],
   ),
+  {
+    files: ['packages/server/src/formats/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...FORMAT_SIDE_DOORS] },
+  },
   restrict(
     ['packages/server/src/core/**/*.ts', 'packages/server/src/db/**/*.ts', 'packages/server/src/storage/**/*.ts'],
     [

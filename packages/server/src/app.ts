@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { authPlugin, ensureAdminUser } from './features/auth/index.js';
-import { enableItemCache, formatRegistry } from './features/artifacts/index.js';
+import { enableItemCache } from './features/artifacts/index.js';
 import { BUILD } from './core/build-info.js';
 import { consolePlugin } from './core/console.plugin.js';
 import { contextPlugin } from './core/context.plugin.js';
@@ -24,7 +24,7 @@ import { createJobRunner } from './core/jobs.js';
 import { createWork, pruneWork } from './core/work.js';
 import { pruneOutbox } from './core/outbox.js';
 import { registerFeatures } from './features/index.js';
-import { FORMATS, FORMAT_FACTS, registerFormats } from './formats/index.js';
+import { FORMATS, FORMAT_FACTS, formatRegistry, registerFormats } from './formats/index.js';
 import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
 import type { BinaryStore } from './storage/binary-store.js';

@@ -4,6 +4,7 @@ import {
   artifactsRestRoutes,
   registerArtifactJobs,
   registerClassIndexer,
+  type DoorPorts,
 } from './artifacts/index.js';
 import {
   authRoutes,
@@ -63,9 +64,13 @@ import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<void> {
-  // the formats' client sign-in (npm login, Docker's token endpoint) reaches identity through the door
-  app.decorate('clientSignIn', clientSignIn);
-  registerSigning(app);
+  // what the door takes from other features: the formats reach sign-in (npm login, Docker's token
+  // endpoint) and the signing keys through it, never those features
+  const signing = registerSigning(app);
+  app.decorate('doorPorts', {
+    clientSignIn,
+    metadataSigner: (repoKey: string) => signing.signerFor(repoKey),
+  } satisfies DoorPorts);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(webLoginRoutes, { prefix: CONSOLE_API_PREFIX });

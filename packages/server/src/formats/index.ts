@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FormatFacts } from '../core/context.plugin.js';
 import { OutboxConsumer } from '../core/outbox.js';
 import { systemContent } from '../features/artifacts/index.js';
-import type { Format, PlainPaths, RepoContent } from '../features/artifacts/index.js';
+import type { FormatRegistry, PlainPaths, RepoContent } from '../features/artifacts/index.js';
+import type { Format } from './format.js';
 import { cargoFormat } from './cargo/cargo.format.js';
 import { debianFormat } from './debian/debian.format.js';
 import { gemsFormat } from './gems/gems.format.js';
@@ -16,7 +17,7 @@ import { pypiFormat } from './pypi/pypi.format.js';
 import { rpmFormat } from './rpm/rpm.format.js';
 import { terraformFormat } from './terraform/terraform.format.js';
 
-/** Every package format the server speaks, in one list. */
+/** Every package format the server speaks, in one list: the registry (each implements `./format.ts`). */
 export const FORMATS: readonly Format[] = [
   cargoFormat,
   debianFormat,
@@ -40,6 +41,11 @@ export const FORMATS: readonly Format[] = [
 const KNOWN_UPSTREAMS: Record<string, string> = {
   nuget: 'https://www.nuget.org/',
 };
+
+/** The registry as the composition root hands it to the features (`app.formatRegistry`). */
+export function formatRegistry(formats: readonly Format[] = FORMATS): FormatRegistry {
+  return { all: formats, for: (packageType) => formats.find((f) => f.types.includes(packageType)) };
+}
 
 /** The format serving a package type; undefined when none does (the repository then holds generic files). */
 export function formatFor(packageType: string): Format | undefined {

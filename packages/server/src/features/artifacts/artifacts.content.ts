@@ -34,7 +34,7 @@ import { SMALL_BINARY_BYTES, type PendingBinary } from '../../storage/binary-sto
 import { filesBySha1, findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 import { sendItem } from './artifacts.http.js';
-import type { ClientSignIn } from './artifacts.sign-in.js';
+import type { ClientSignIn, MetadataSigner } from './artifacts.ports.js';
 
 /** What a deploy needs; the repository may be virtual (the file lands in its default deployment repository). */
 export interface DeployRequest {
@@ -165,6 +165,13 @@ export interface RepoContent {
   send(reply: FastifyReply, item: ItemRow): Promise<FastifyReply>;
   /** The caller's sign-in as package clients make it (npm login, Docker's token endpoint). */
   readonly signIn: ClientSignIn;
+  /**
+   * Whether the caller — or, with `anonymous`, a caller who gave no credentials — may read a path:
+   * for a format that answers differently rather than refusing (Cargo's `auth-required`).
+   */
+  mayRead(repoKey: string, path: string, options?: { anonymous?: boolean }): Promise<boolean>;
+  /** What signs the repository's metadata now (no permission needed: the format serves what it signs). */
+  signer(repo: RepositoryRow): Promise<MetadataSigner>;
   /**
    * Where files with one of these SHA-1s are stored in local repositories (of one repository, or
    * all but one): locations only, as a build's file list names them — whatever the caller then
@@ -479,8 +486,11 @@ export function repoContent(request: FastifyRequest): RepoContent {
     },
     send: (reply, item) => sendItem(request, reply, item),
     locate: (sha1s, options) => filesBySha1(db, sha1s, options),
+    mayRead: (repoKey, path, options) =>
+      isAllowed(db, options?.anonymous ? { kind: 'anonymous' } : principal, 'read', repoKey, path),
+    signer: (repo) => request.server.doorPorts.metadataSigner(repo.key),
     get signIn() {
-      return request.server.clientSignIn(request);
+      return request.server.doorPorts.clientSignIn(request);
     },
   };
   return content;

@@ -10,22 +10,9 @@ export { artifactsRestRoutes } from './artifacts.routes.js';
 export { checksumsOf } from './artifacts.service.js';
 export { flushDownloads } from './artifacts.stats.js';
 export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
-export { formatRegistry } from './artifacts.formats.js';
 export { enableItemCache, findItem } from './artifacts.store.js';
-export type {
-  AdmittedFile,
-  DerivedFile,
-  Format,
-  FormatEvent,
-  FormatRegistry,
-  LayoutFile,
-  PackageVersionRecord,
-  PlainPaths,
-  UpstreamAuth,
-  UpstreamFetch,
-  UpstreamHit,
-} from './artifacts.formats.js';
-export type { ClientSignIn } from './artifacts.sign-in.js';
+export type { DerivedFile, FormatRegistry, PlainPaths } from './artifacts.formats.js';
+export type { ClientSignIn, DoorPorts, MetadataSigner } from './artifacts.ports.js';
 export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { TOKEN_SCOPE_USER } from '@arca/contracts';
 import type { ClientSignIn } from '../artifacts/index.js';
+import { getSetting } from '../../core/settings.store.js';
 import { getSecuritySettings } from '../security/index.js';
 import { createAccessToken, tokenCreated } from '../tokens/index.js';
 import { authenticate } from './auth.service.js';
@@ -29,5 +30,6 @@ export function clientSignIn(request: FastifyRequest): ClientSignIn {
     async registryToken() {
       return { token: await issueRegistryToken(db, request.principal), seconds: REGISTRY_TOKEN_SECONDS };
     },
+    anonymousAccess: async () => Boolean(await getSetting(db, 'security.anonymousAccess')),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import picomatch from 'picomatch';
 import { badRequest, notFound } from '../../core/errors.js';
-import type { LayoutFile } from '../artifacts/index.js';
+import type { LayoutFile } from '../../formats/format.js';
 import { parseAql } from './aql.parser.js';
 import { runQuery } from './aql.service.js';
 import { baseUrlOf } from '../../core/base-url.js';

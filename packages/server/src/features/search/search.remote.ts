@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/principals.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
-import type { UpstreamHit } from '../artifacts/index.js';
+import type { UpstreamHit } from '../../formats/format.js';
 import { listRepositories, upstreamFetch } from '../repositories/index.js';
 import { canSee, readableRepositories } from './aql.service.js';
 

@@ -7,8 +7,10 @@ export { algorithmLabel } from './signing.service.js';
 export type { Signer } from './signing.service.js';
 
 /** Decorates `app.signing`: what signs repositories' metadata, for the formats that sign (Debian, RPM). */
-export function registerSigning(app: FastifyInstance): void {
-  app.decorate('signing', new SigningKeys(app.db));
+export function registerSigning(app: FastifyInstance): SigningKeys {
+  const keys = new SigningKeys(app.db);
+  app.decorate('signing', keys);
+  return keys;
 }
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */

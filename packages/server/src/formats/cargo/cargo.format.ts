@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { indexFilePath, inspectCrate, parseCratePath, parseIndexFile } from './cargo.crate.js';
 import { cargoRoutes } from './cargo.routes.js';
 import { cargoPlainPaths } from './cargo.service.js';

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { AUTH_MESSAGES, CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import { baseUrlOf } from '../../core/base-url.js';
-import { isAllowed } from '../../core/permissions.js';
 import { readLimited, repoContent, sendDerived } from '../../features/artifacts/index.js';
 import { cratePath, parsePublishBody } from './cargo.crate.js';
 import { rawBody, repoKeyParams } from '../route-schemas.js';
@@ -49,11 +48,11 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
       const content = repoContent(request);
       const repo = await content.repository(request.params.repoKey);
       // cargo asks without its token first: a 401 tells it the registry needs one
-      if (!(await isAllowed(app.db, request.principal, 'read', repo.key, 'index/config.json'))) {
+      if (!(await content.mayRead(repo.key, 'index/config.json'))) {
         if (request.principal.kind === 'anonymous') throw new HttpError(401, AUTH_MESSAGES.loginRequired);
         throw new HttpError(403, `You do not have read permission on '${repo.key}'.`);
       }
-      const anonymous = await isAllowed(app.db, { kind: 'anonymous' }, 'read', repo.key, 'index/config.json');
+      const anonymous = await content.mayRead(repo.key, 'index/config.json', { anonymous: true });
       const registry = registryOf(request, repo.key);
       const body = JSON.stringify({ dl: `${registry}/v1/crates`, api: registry, 'auth-required': !anonymous });
       return sendDerived(request, reply, { body: Buffer.from(body), contentType: 'application/json' });

@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { field, inspectDeb } from './debian.package.js';
 import { admitDebianPackage, debianPlainPaths } from './debian.service.js';
 

@@ -1,3 +1,4 @@
+import type { AdmittedFile } from '../format.js';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,6 @@ import {
   readLimited,
   systemContent,
   withBody,
-  type AdmittedFile,
   type DerivedFile,
   type MadeStore,
   type PlainPaths,
@@ -232,7 +232,7 @@ export class DebianIndexes {
 
   /** `InRelease` or `Release.gpg` of a Release, signed with the key that signs the repository now. */
   private async signed(repo: RepositoryRow, release: Buffer, name: 'InRelease' | 'Release.gpg'): Promise<DerivedFile> {
-    const signer = await this.app.signing.signerFor(repo.key);
+    const signer = await this.content.signer(repo);
     const key = `signed|${signer.key.fingerprint}|${createHash('sha256').update(release).digest('hex')}`;
     const files = await keep(key, async () => {
       const made = new Map<string, DerivedFile>();

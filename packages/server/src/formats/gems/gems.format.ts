@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { compareGemVersions, inspectGem } from './gems.gem.js';
 import { gemsRoutes } from './gems.routes.js';
 import { gemsPlainPaths } from './gems.service.js';

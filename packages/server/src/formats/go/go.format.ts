@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { compareVersions, parseGoMod, readModuleZip } from './go.module.js';
 import { goRoutes } from './go.routes.js';
 import { goPlainPaths, moduleFileOf } from './go.service.js';

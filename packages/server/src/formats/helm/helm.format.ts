@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { inspectChart, parseIndex, remoteChartPath } from './helm.chart.js';
 import { helmRoutes } from './helm.routes.js';
 import { INDEX_FILE, admitHelmChart, helmPlainPaths } from './helm.service.js';

@@ -1,3 +1,4 @@
+import type { AdmittedFile } from '../format.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { HELM_MAX_CHART_BYTES, HELM_MESSAGES, formatMessage as fill } from '@arca/contracts';
@@ -7,7 +8,6 @@ import {
   readLimited,
   systemContent,
   withBody,
-  type AdmittedFile,
   type DerivedFile,
   type PlainPaths,
   type RepoContent,

@@ -1,4 +1,4 @@
-import type { Format, UpstreamFetch, UpstreamHit } from '../../features/artifacts/index.js';
+import type { Format, UpstreamFetch, UpstreamHit } from '../format.js';
 import { parseMetadata } from './maven.metadata.js';
 import { mavenPlainPaths } from './maven.files.js';
 import { checksumOf, compareMavenVersions, isMetadataPath, isSnapshotVersion, parseMavenPath } from './maven.path.js';

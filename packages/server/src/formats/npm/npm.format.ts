@@ -1,4 +1,4 @@
-import type { Format, PackageVersionRecord, UpstreamFetch, UpstreamHit } from '../../features/artifacts/index.js';
+import type { Format, PackageVersionRecord, UpstreamFetch, UpstreamHit } from '../format.js';
 import { inspectTarball } from './npm.tarball.js';
 
 const strings = (value: unknown): string[] =>

@@ -1,5 +1,6 @@
 import { TRASHCAN_REPO, type StoredEvent } from '@arca/contracts';
-import type { FormatEvent, RepoContent } from '../../features/artifacts/index.js';
+import type { RepoContent } from '../../features/artifacts/index.js';
+import type { FormatEvent } from '../format.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { imageFacts } from './oci.image.js';
 

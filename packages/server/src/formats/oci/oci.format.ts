@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { ociRoutes } from './oci.routes.js';
 import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
 import { imageFacts } from './oci.image.js';

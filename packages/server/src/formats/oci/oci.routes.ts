@@ -4,7 +4,6 @@ import { rawBody } from '../route-schemas.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { HttpError } from '../../core/errors.js';
-import { getSetting } from '../../core/settings.store.js';
 import { repoContent, systemContent } from '../../features/artifacts/index.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { BLOBS, OCI_ERRORS, blobPath, ociError, ociFormatTypes, parseTarget, type OciErrorCode } from './oci.layout.js';
@@ -185,7 +184,7 @@ async function registryApi(app: FastifyInstance): Promise<void> {
   // Docker's token endpoint: basic credentials or an access token in, a short-lived bearer token out
   const token = { summary: 'A registry bearer token for basic credentials or an access token (`docker login`)' };
   app.get('/v2/token', { config: { access: 'public' }, schema: token }, async (request, reply) => {
-    if (request.principal.kind === 'anonymous' && !(await getSetting(app.db, 'security.anonymousAccess'))) {
+    if (request.principal.kind === 'anonymous' && !(await repoContent(request).signIn.anonymousAccess())) {
       reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       throw new HttpError(401, AUTH_MESSAGES.loginRequired);
     }

@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { distributionKind, normalize, parseProjectPage, remoteFilePath, type ProjectIndex } from './pypi.index.js';
 import { pypiRoutes } from './pypi.routes.js';
 import { projectPath } from './pypi.service.js';

@@ -1,4 +1,4 @@
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { inspectRpm } from './rpm.header.js';
 import { admitRpmPackage, rpmPlainPaths } from './rpm.service.js';
 

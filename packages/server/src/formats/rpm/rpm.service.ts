@@ -1,3 +1,4 @@
+import type { AdmittedFile } from '../format.js';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +13,6 @@ import {
   readLimited,
   systemContent,
   withBody,
-  type AdmittedFile,
   type DerivedFile,
   type MadeStore,
   type PlainPaths,
@@ -231,7 +231,7 @@ export class RpmRepodata {
       repomd = found ? await this.content.read(found.item) : undefined;
     }
     if (!repomd) return undefined;
-    const signer = await this.app.signing.signerFor(repo.key);
+    const signer = await this.content.signer(repo);
     const signed = await keep(`signed|${signer.key.fingerprint}|${sha256(repomd)}`, async () => {
       const body = Buffer.from(await signer.detached(repomd));
       return new Map([['asc', { body, contentType: 'application/pgp-signature' }]]);

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import type { Format } from '../../features/artifacts/index.js';
+import type { Format } from '../format.js';
 import { terraformRoutes } from './terraform.routes.js';
 
 /**

@@ -150,7 +150,7 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
       const files = (await packagesOf(content, repo, ns, type)).get(version) ?? [];
       const file = files.find((f) => f.os === os && f.arch === arch);
       if (!file) throw notFound(MESSAGE);
-      const signer = await app.signing.signerFor(repo.key);
+      const signer = await content.signer(repo);
       const base = `${PROVIDERS_V1}${request.params.namespace}/${type}/${version}`;
       return {
         protocols: ['5.0'],
@@ -182,7 +182,7 @@ export async function terraformRoutes(app: FastifyInstance): Promise<void> {
     const body = sums(files);
     if (!signed) return reply.type('text/plain').send(body);
     // Terraform reads a binary detached signature
-    const armored = await (await app.signing.signerFor(repo.key)).detached(body);
+    const armored = await (await content.signer(repo)).detached(body);
     const signature = await openpgp.readSignature({ armoredSignature: armored });
     return reply.type('application/octet-stream').send(Buffer.from(signature.write() as Uint8Array));
   };

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { SigningKeyInfo } from '@arca/contracts';
 import type { UserRow } from '../../db/schema.js';
 
 /**
@@ -19,11 +20,33 @@ export interface ClientSignIn {
   pollWebLogin(doneId: string): Promise<'pending' | UserRow>;
   /** A short-lived registry token for the caller, and how many seconds it lasts. */
   registryToken(): Promise<{ token: string; seconds: number }>;
+  /** Whether the deployment lets anonymous callers in at all (the security settings). */
+  anonymousAccess(): Promise<boolean>;
+}
+
+/** What signs a repository's metadata (Debian's Release, RPM's repomd.xml, Terraform's SHA256SUMS). */
+export interface MetadataSigner {
+  key: SigningKeyInfo;
+  /** An ASCII-armored detached signature (Release.gpg, repomd.xml.asc). */
+  detached(data: Buffer): Promise<string>;
+  /** The text signed in the clear (InRelease). */
+  cleartext(text: string): Promise<string>;
+}
+
+/**
+ * What the door takes from other features, handed to it by the composition root
+ * (`features/index.ts`): a format reaches sign-in and signing through the door, never the features.
+ */
+export interface DoorPorts {
+  /** The client sign-in of a request's caller (the identity features). */
+  clientSignIn: (request: FastifyRequest) => ClientSignIn;
+  /** The key that signs a repository's metadata now: its own, else the deployment's (the signing feature). */
+  metadataSigner: (repoKey: string) => Promise<MetadataSigner>;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The client sign-in of a request's caller, provided by the identity features (see `features/index.ts`). */
-    clientSignIn: (request: FastifyRequest) => ClientSignIn;
+    /** What the door takes from other features (see `DoorPorts`). */
+    doorPorts: DoorPorts;
   }
 }
