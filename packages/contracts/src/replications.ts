@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * Replications (spec part 1 §2 mission_control/replications; part 2 §7.6, §8.6, §9): a local
@@ -44,9 +45,9 @@ export const replicationBodySchema = z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9._-]{1,64}$/, REPLICATION_MESSAGES.keyInvalid),
-    repo_key: z.string().trim().min(1).max(64),
-    deployment_id: z.string().trim().min(1).max(64),
-    remote_repo_key: z.string().trim().min(1).max(64),
+    repo_key: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(64),
+    deployment_id: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(64),
+    remote_repo_key: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(64),
     strategy: z.enum(REPLICATION_STRATEGIES),
     /** Cron (seconds first, as the other schedules); empty: no schedule. */
     cron: z.string().trim().max(120).default(''),

@@ -1,3 +1,5 @@
-/** What other features use of the repositories feature: they import this module only. */
-export { useRepositories } from './api/get-repositories';
-export { repositoriesKeys } from './api/keys';
+/*
+ * The repositories feature's pages are reached through its routes (routes.ts); the repository
+ * list other features read is shared from lib/queries/repositories.
+ */
+export {};

@@ -25,7 +25,7 @@ import { FormModal } from '../../../components/form-modal';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../components/time';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { useKeyPairActions, useKeyPairs, useSigningKeys } from '../api/keys';
 import { CertificatesTab } from './certificates-tab';
 import { KeyStoreTab } from './key-store-tab';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OnboardingInput, OnboardingState, QuickSetupAnswer, QuickSetupBody } from '@arca/contracts';
 import { GETTING_STARTED_SEEN } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from '../../repositories';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 export const onboardingKeys = {
   state: ['onboarding', 'state'] as const,

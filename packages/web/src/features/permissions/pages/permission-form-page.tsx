@@ -38,7 +38,7 @@ import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
 import { useBuildNames } from '../../builds';
 import { BuildPatternsPreview } from '../../builds';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { toggleAction } from '../actions';
 import { usePermission, usePermissions, useSavePermission } from '../api/permissions';
 import { nameProblem } from '../../../lib/name-rules';

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Project, ProjectForm, ProjectMember, ProjectRepositoryForm } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from '../../repositories';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 import { projectsKeys } from './keys';
 
 export const projectsQuery = () =>

@@ -22,7 +22,7 @@ import { useStartupData } from '../../../lib/startup';
 import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useGroups, useUsers } from '../../../lib/queries/directory';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { PROJECT_SECTIONS } from '../sections';
 import {
   useCreateProjectRepository,

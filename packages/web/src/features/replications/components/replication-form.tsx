@@ -1,12 +1,14 @@
 import { Checkbox, Col, Form, Input, Radio, Row, Select, Space, Switch } from 'antd';
-import { REPLICATION_MESSAGES, type Replication, type ReplicationBody } from '@arca/contracts';
+import { REPLICATION_MESSAGES, replicationBodySchema, type Replication, type ReplicationBody } from '@arca/contracts';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
+import { schemaField } from '../../../lib/schema-rules';
 import { useDeployments } from '../../deployments';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { useReplicationActions } from '../api/replications';
 
-/** The form that adds or changes a replication. */
+/** The form that adds or changes a replication; its fields are checked by the API's own schema. */
+const fields = replicationBodySchema.shape;
 
 export interface FormValues extends Omit<ReplicationBody, 'include_patterns' | 'exclude_patterns'> {
   include_patterns: string[];
@@ -53,7 +55,7 @@ export function ReplicationForm({
         notifySuccess(REPLICATION_MESSAGES.saved);
       }}
     >
-      <Form.Item name="key" label="Name" rules={[{ required: true }]}>
+      <Form.Item name="key" label="Name" {...schemaField(fields.key)}>
         <Input disabled={Boolean(existing)} placeholder="libs-to-eu" />
       </Form.Item>
       <Form.Item name="strategy" label="Strategy">
@@ -66,7 +68,7 @@ export function ReplicationForm({
       </Form.Item>
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item name="repo_key" label="Local repository (here)" rules={[{ required: true }]}>
+          <Form.Item name="repo_key" label="Local repository (here)" {...schemaField(fields.repo_key)}>
             <Select
               showSearch
               options={(repositories.data ?? [])
@@ -76,7 +78,7 @@ export function ReplicationForm({
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="deployment_id" label="Deployment" rules={[{ required: true }]}>
+          <Form.Item name="deployment_id" label="Deployment" {...schemaField(fields.deployment_id)}>
             <Select options={(deployments.data ?? []).map((d) => ({ value: d.id, label: d.name }))} />
           </Form.Item>
         </Col>
@@ -84,7 +86,7 @@ export function ReplicationForm({
       <Form.Item
         name="remote_repo_key"
         label="Repository on the deployment"
-        rules={[{ required: true }]}
+        {...schemaField(fields.remote_repo_key)}
         extra="A local repository of the other deployment."
       >
         <Input />

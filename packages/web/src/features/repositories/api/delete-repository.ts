@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { RepositoryDeletion } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 /** Starts deleting a repository with its content; answers at once for small ones, else while it runs. */
 export function deleteRepositoryWithContent(key: string, confirmKey: string): Promise<RepositoryDeletion> {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RepositoryLayout } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 export function getLayouts(): Promise<RepositoryLayout[]> {
   return apiFetch<RepositoryLayout[]>('ui/admin/repositories/layouts');

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RepositoryAnswer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 export function getRepository(key: string): Promise<RepositoryAnswer> {
   // the page shows a missing repository itself

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QuickCreateBody, RepositoryAnswer } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 export function quickCreate(body: QuickCreateBody): Promise<RepositoryAnswer[]> {
   return apiFetch<RepositoryAnswer[]>('ui/admin/repositories/quick', { method: 'POST', body, silent: true });

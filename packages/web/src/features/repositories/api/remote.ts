@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { RemoteState, RemoteTestAnswer, RepositoryConfigInput } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 /** How a remote repository's upstream answered last (refreshed while the page is open). */
 export function useUpstreamState(key: string | undefined, enabled: boolean) {

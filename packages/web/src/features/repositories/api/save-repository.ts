@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RepositoryAnswer, RepositoryConfigInput } from '@arca/contracts';
 import { apiFetch } from '../../../api/client';
-import { repositoriesKeys } from './keys';
+import { repositoriesKeys } from '../../../lib/queries/repositories';
 
 /** Creates a repository, or replaces the configuration of an existing one when `existing` is set. */
 export function saveRepository(config: RepositoryConfigInput, existing: boolean): Promise<RepositoryAnswer> {

@@ -15,7 +15,7 @@ import { formatBytes } from '../../../components/format';
 import { PageHeader } from '../../../components/page-header';
 import { useSelectedProject } from '../../../lib/selected-project';
 import { DeleteRepositoryModal } from '../components/delete-repository-modal';
-import { useRepositories } from '../api/get-repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { QuickCreateModal } from '../components/quick-create-modal';
 import { RepositoryClassTag } from '../components/repository-class-tag';
 import { ProjectScopeNote } from '../../../components/project-scope-note';

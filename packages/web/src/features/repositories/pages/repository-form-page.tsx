@@ -13,7 +13,7 @@ import { ErrorList } from '../../../components/error-list';
 import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useLayouts } from '../api/get-layouts';
-import { useRepositories } from '../api/get-repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { useRepository } from '../api/get-repository';
 import { useSaveRepository } from '../api/save-repository';
 import { RepositoryClassTag } from '../components/repository-class-tag';

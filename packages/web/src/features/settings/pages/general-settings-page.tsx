@@ -40,7 +40,7 @@ import { FormActions } from '../../../components/form-actions';
 import { PageHeader } from '../../../components/page-header';
 import { useUnsavedChanges } from '../../../components/unsaved-changes';
 import { useServerErrors } from '../../../lib/server-errors';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { useGeneralConfig, useLogo, useNginxConfig, useSaveGeneralConfig } from '../api/general-config';
 import { REQUIRED } from '../../../lib/schema-rules';
 

@@ -42,7 +42,7 @@ import { nameField } from '../../../lib/name-rules';
 import { schemaField } from '../../../lib/schema-rules';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useBuildNames } from '../../builds';
-import { useRepositories } from '../../repositories';
+import { useRepositories } from '../../../lib/queries/repositories';
 import { testWebhook, useSaveWebhook, useWebhook, useWebhooks } from '../api/webhooks';
 import { deliveriesHref } from './webhooks-page';
 import { ProxySelect } from '../../settings';
