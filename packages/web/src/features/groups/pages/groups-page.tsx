@@ -1,15 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Table, Typography } from 'antd';
+import { Button, Card, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { DEFAULT_LIST_PAGE_SIZE, type Group } from '@arca/contracts';
+import { type Group } from '@arca/contracts';
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
 import { useDeleteGroups } from '../api/groups';
 import { useGroups } from '../../../lib/queries/directory';
 import { GroupModal } from '../components/group-modal';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 /** Groups of users: list, search, create, edit and bulk delete. */
 export function GroupsPage() {
@@ -54,35 +54,18 @@ export function GroupsPage() {
           selectedCount={selected.length}
           onDelete={confirmDelete}
         />
-        <Table<Group>
+        <QueryTable<Group>
           rowKey="name"
           rowSelection={{
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys.map(String)),
             getCheckboxProps: (row) => ({ 'aria-label': `Select ${row.name}` }),
           }}
-          loading={groups.isPending}
-          dataSource={rows}
-          pagination={{
-            pageSize: DEFAULT_LIST_PAGE_SIZE,
-            hideOnSinglePage: true,
-            showTotal: (n) => `${n} group${n === 1 ? '' : 's'}`,
-          }}
-          locale={{
-            emptyText: (
-              <ListEmpty query={groups} what="The groups">
-                <Empty
-                  description={
-                    query
-                      ? `No group matches “${query.trim()}”.`
-                      : groups.isError
-                        ? 'The groups could not be loaded.'
-                        : 'No groups yet. Create one to give permissions to several users at once.'
-                  }
-                />
-              </ListEmpty>
-            ),
-          }}
+          query={groups}
+          rows={rows}
+          noun={['group', 'groups']}
+          filter={query}
+          emptyText="No groups yet. Create one to give permissions to several users at once."
           columns={[
             {
               title: 'Name',

@@ -1,17 +1,12 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Table, Tag, Typography } from 'antd';
+import { Button, Card, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  DEFAULT_LIST_PAGE_SIZE,
-  PERMISSION_RESOURCES,
-  PERMISSION_RESOURCE_LABELS,
-  type PermissionTarget,
-} from '@arca/contracts';
+import { PERMISSION_RESOURCES, PERMISSION_RESOURCE_LABELS, type PermissionTarget } from '@arca/contracts';
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useDeletePermissions, usePermissions } from '../api/permissions';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 function principals(target: PermissionTarget, kind: 'users' | 'groups'): string[] {
   const names = new Set<string>();
@@ -71,33 +66,18 @@ export function PermissionsPage() {
           selectedCount={selected.length}
           onDelete={confirmDelete}
         />
-        <Table<PermissionTarget>
+        <QueryTable<PermissionTarget>
           rowKey="name"
           rowSelection={{
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys.map(String)),
             getCheckboxProps: (row) => ({ 'aria-label': `Select ${row.name}` }),
           }}
-          loading={targets.isPending}
-          dataSource={rows}
-          pagination={{
-            pageSize: DEFAULT_LIST_PAGE_SIZE,
-            hideOnSinglePage: true,
-            showTotal: (n) => `${n} permission${n === 1 ? '' : 's'}`,
-          }}
-          locale={{
-            emptyText: (
-              <ListEmpty query={targets} what="The permissions">
-                <Empty
-                  description={
-                    query
-                      ? `No permission matches “${query.trim()}”.`
-                      : 'No permissions yet. Create one to let users other than administrators read or deploy.'
-                  }
-                />
-              </ListEmpty>
-            ),
-          }}
+          query={targets}
+          rows={rows}
+          noun={['permission', 'permissions']}
+          filter={query}
+          emptyText="No permissions yet. Create one to let users other than administrators read or deploy."
           columns={[
             {
               title: 'Name',

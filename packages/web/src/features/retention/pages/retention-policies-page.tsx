@@ -6,10 +6,10 @@ import {
   PlusOutlined,
   SearchOutlined,
 } from '@ant-design/icons';
-import { App, Button, Card, Empty, Space, Table, Tabs, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Space, Tabs, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { DEFAULT_LIST_PAGE_SIZE, RETENTION_MESSAGES, formatMessage, type ArchivePolicy } from '@arca/contracts';
+import { RETENTION_MESSAGES, formatMessage, type ArchivePolicy } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ListToolbar } from '../../../components/list-toolbar';
@@ -19,7 +19,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeletePolicy, usePolicies, useStopPolicy, useTriggerPolicy } from '../api/retention';
 import { ExecutionProgress, ExecutionState } from '../components/execution-state';
 import { ExecutionsTable } from '../components/executions-table';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 export const RETENTION_BASE = '/admin/artifactory/services/retention';
 export const policyHref = (key?: string) => `${RETENTION_BASE}/edit${key ? `/${encodeURIComponent(key)}` : ''}`;
@@ -126,28 +126,13 @@ function PoliciesTable() {
         label="Filter policies"
         width={320}
       />
-      <Table<ArchivePolicy>
+      <QueryTable<ArchivePolicy>
         rowKey="key"
-        loading={policies.isPending}
-        dataSource={rows}
-        pagination={{
-          pageSize: DEFAULT_LIST_PAGE_SIZE,
-          hideOnSinglePage: true,
-          showTotal: (n) => `${n} polic${n === 1 ? 'y' : 'ies'}`,
-        }}
-        locale={{
-          emptyText: (
-            <ListEmpty query={policies} what="The policies">
-              <Empty
-                description={
-                  query
-                    ? `No policy matches “${query.trim()}”.`
-                    : 'No retention policy yet. Create one to move old artifacts to the cold store on a schedule.'
-                }
-              />
-            </ListEmpty>
-          ),
-        }}
+        query={policies}
+        rows={rows}
+        noun={['policy', 'policies']}
+        filter={query}
+        emptyText="No retention policy yet. Create one to move old artifacts to the cold store on a schedule."
         columns={[
           {
             title: 'Name',

@@ -1,14 +1,14 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DEFAULT_LIST_PAGE_SIZE, type ProxyAnswer } from '@arca/contracts';
+import { type ProxyAnswer } from '@arca/contracts';
 import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { ListToolbar } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { useDeleteProxy, useProxies } from '../api/proxies';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 export const PROXIES_PATH = '/admin/proxies/configuration/list';
 export const proxyHref = (key: string) => `/admin/proxies/configuration/edit/${encodeURIComponent(key)}`;
@@ -61,28 +61,13 @@ export function ProxiesPage() {
           label="Filter proxies"
           width={300}
         />
-        <Table<ProxyAnswer>
+        <QueryTable<ProxyAnswer>
           rowKey="key"
-          loading={proxies.isPending}
-          dataSource={rows}
-          pagination={{
-            pageSize: DEFAULT_LIST_PAGE_SIZE,
-            hideOnSinglePage: true,
-            showTotal: (n) => `${n} prox${n === 1 ? 'y' : 'ies'}`,
-          }}
-          locale={{
-            emptyText: (
-              <ListEmpty query={proxies} what="The proxies">
-                <Empty
-                  description={
-                    query
-                      ? `No proxy matches “${query.trim()}”.`
-                      : 'No proxies yet. Add one when remote repositories and webhooks must go through your company’s proxy.'
-                  }
-                />
-              </ListEmpty>
-            ),
-          }}
+          query={proxies}
+          rows={rows}
+          noun={['proxy', 'proxies']}
+          filter={query}
+          emptyText="No proxies yet. Add one when remote repositories and webhooks must go through your company’s proxy."
           columns={[
             {
               title: 'Key',

@@ -1,8 +1,8 @@
 import { PlusOutlined, UnlockOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Empty, Table, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { DEFAULT_LIST_PAGE_SIZE, type UserListItem } from '@arca/contracts';
+import { type UserListItem } from '@arca/contracts';
 import { ListToolbar, useBulkDelete } from '../../../components/list-toolbar';
 import { PageHeader } from '../../../components/page-header';
 import { StatusTag } from '../../../components/status-tag';
@@ -15,7 +15,7 @@ import { useDeleteUsers } from '../api/delete-users';
 import { UserModal } from '../components/user-modal';
 import { useStartupData } from '../../../lib/startup';
 import { NotFoundResult } from '../../../components/not-found-result';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 const byText = (a: string | null, b: string | null) => (a ?? '').localeCompare(b ?? '');
 
@@ -101,27 +101,18 @@ export function UsersPage() {
             description="Select them and choose Unlock, or open one to unlock it. A lock also ends on its own at the time shown."
           />
         )}
-        <Table<UserListItem>
+        <QueryTable<UserListItem>
           rowKey="name"
           rowSelection={{
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys.map(String)),
             getCheckboxProps: (row) => ({ disabled: row.name === me?.name, 'aria-label': `Select ${row.name}` }),
           }}
-          loading={users.isPending}
-          dataSource={rows}
-          pagination={{
-            pageSize: DEFAULT_LIST_PAGE_SIZE,
-            hideOnSinglePage: true,
-            showTotal: (n) => `${n} user${n === 1 ? '' : 's'}`,
-          }}
-          locale={{
-            emptyText: (
-              <ListEmpty query={users} what="The users">
-                <Empty description={query ? `No user matches “${query.trim()}”.` : 'No users yet.'} />
-              </ListEmpty>
-            ),
-          }}
+          query={users}
+          rows={rows}
+          noun={['user', 'users']}
+          filter={query}
+          emptyText="No users yet. Create one, or connect a directory or a single sign-on provider."
           columns={[
             {
               title: 'Name',

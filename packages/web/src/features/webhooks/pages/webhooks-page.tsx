@@ -1,9 +1,8 @@
 import { DeleteOutlined, HistoryOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
-  DEFAULT_LIST_PAGE_SIZE,
   WEBHOOK_DOMAIN_LABELS,
   WEBHOOK_MESSAGES,
   formatMessage,
@@ -17,7 +16,7 @@ import { PageHeader } from '../../../components/page-header';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useDeleteWebhook, useToggleWebhook, useWebhooks } from '../api/webhooks';
 import { DeliveryState } from '../components/delivery-state';
-import { ListEmpty } from '../../../components/list-empty';
+import { QueryTable } from '../../../components/query-table';
 
 export const webhookHref = (key: string) => `/admin/configuration/webhooks/edit/${encodeURIComponent(key)}`;
 export const deliveriesHref = (key: string) => `/admin/configuration/webhooks/${encodeURIComponent(key)}/deliveries`;
@@ -73,28 +72,13 @@ export function WebhooksPage() {
           label="Filter webhooks"
           width={320}
         />
-        <Table<WebhookAnswer>
+        <QueryTable<WebhookAnswer>
           rowKey="key"
-          loading={hooks.isPending}
-          dataSource={rows}
-          pagination={{
-            pageSize: DEFAULT_LIST_PAGE_SIZE,
-            hideOnSinglePage: true,
-            showTotal: (n) => `${n} webhook${n === 1 ? '' : 's'}`,
-          }}
-          locale={{
-            emptyText: (
-              <ListEmpty query={hooks} what="The webhooks">
-                <Empty
-                  description={
-                    query
-                      ? `No webhook matches “${query.trim()}”.`
-                      : 'No webhooks yet. Create one to send deploys, builds or changes to another system.'
-                  }
-                />
-              </ListEmpty>
-            ),
-          }}
+          query={hooks}
+          rows={rows}
+          noun={['webhook', 'webhooks']}
+          filter={query}
+          emptyText="No webhooks yet. Create one to send deploys, builds or changes to another system."
           columns={[
             {
               title: 'Name',
