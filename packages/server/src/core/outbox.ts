@@ -544,8 +544,6 @@ export class OutboxConsumer {
       }
       await markDelivered(db, this.name, delivered, now);
       taken += events.length;
-      // a short read took the whole window: what commits meanwhile wakes the next pass
-      if (events.length < PASS_BATCH) break;
     }
     const now = at ?? Date.now();
     if (taken > 0 || now - this.advancedAt >= POSITION_INTERVAL_MS || now < this.advancedAt) {

@@ -35,8 +35,7 @@ export interface BinaryStore {
   write(source: Readable, sizeHint?: number): Promise<PendingBinary>;
   /**
    * Takes in a file written elsewhere on the store's file system whose digests the caller computed
-   * while writing it (an upload received in parts): moved in on commit (flushed to the disk first),
-   * never copied, or dropped then when the store holds that content already.
+   * while writing it (an upload received in parts): synced, then moved in on commit, never copied.
    * Only a store on the file system can.
    */
   adopt?(file: string, digest: BinaryDigest): Promise<PendingBinary>;
@@ -169,8 +168,12 @@ export class FileBinaryStore implements BinaryStore {
     const tmp = await this.temporaryFile();
     const digest = new StreamDigest(sizeHint !== undefined && sizeHint >= OFF_THREAD_FROM);
     try {
-      // made durable when committed, and only if the store does not hold the content yet
-      await pipeline(source, digest.transform(), fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024 }));
+      // flush: the data is fsynced before the stream closes
+      await pipeline(
+        source,
+        digest.transform(),
+        fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024, flush: true }),
+      );
     } catch (error) {
       digest.abort();
       await fsp.rm(tmp, { force: true });
@@ -181,12 +184,16 @@ export class FileBinaryStore implements BinaryStore {
 
   async writeKnown(content: Buffer, digest: Omit<BinaryDigest, 'size'>): Promise<PendingBinary> {
     const tmp = await this.temporaryFile();
+    const handle = await fsp.open(tmp, 'w');
     try {
-      await fsp.writeFile(tmp, content);
+      await handle.writeFile(content);
+      await handle.sync();
     } catch (error) {
+      await handle.close();
       await fsp.rm(tmp, { force: true });
       throw error;
     }
+    await handle.close();
     return this.pending(tmp, { ...digest, size: content.length });
   }
 
@@ -200,6 +207,12 @@ export class FileBinaryStore implements BinaryStore {
       await fsp.rm(file, { force: true });
       file = tmp;
     }
+    const handle = await fsp.open(file, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     return this.pending(file, digest);
   }
 
@@ -209,18 +222,21 @@ export class FileBinaryStore implements BinaryStore {
       ...result,
       commit: async () => {
         // the content stored already (a redeploy, a file many paths share): touched, so that
-        // garbage collection counts it as just written, and the copy dropped — no disk flush
+        // garbage collection counts it as just written, and the copy dropped — no rename, no
+        // folder flush. A stored copy of another size (damaged) is replaced.
         const stored = await fsp.stat(target).catch(() => undefined);
         if (stored?.size === result.size && (await this.touch(result.sha256))) {
           await fsp.rm(tmp, { force: true });
           return;
         }
-        // new (or damaged, by its size): its bytes reach the disk before it takes its name,
-        // and the name before the commit returns
-        await syncFile(tmp, 'r+');
         await fsp.mkdir(path.dirname(target), { recursive: true });
         await fsp.rename(tmp, target);
-        await syncFile(path.dirname(target), 'r');
+        const dir = await fsp.open(path.dirname(target), 'r');
+        try {
+          await dir.sync();
+        } finally {
+          await dir.close();
+        }
       },
       discard: () => fsp.rm(tmp, { force: true }),
     };
@@ -315,15 +331,5 @@ export class FileBinaryStore implements BinaryStore {
         }
       }
     }
-  }
-}
-
-/** Flushes a file's (or a folder's) data and metadata to the disk. */
-async function syncFile(file: string, flags: 'r' | 'r+'): Promise<void> {
-  const handle = await fsp.open(file, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
