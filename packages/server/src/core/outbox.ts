@@ -16,8 +16,6 @@ export const COMMIT_WINDOW_MS = 5 * 60_000;
  * transaction has committed by then, and the events of a burst are taken in one pass.
  */
 const WAKE_MS = 50;
-/** Events read at a time by a pass. */
-const PASS_BATCH = 200;
 
 /** How often an idle consumer moves its position (one small write), at most. */
 const POSITION_INTERVAL_MS = 60_000;
@@ -523,7 +521,7 @@ export class OutboxConsumer {
     if (!onlyNew) this.scannedAt = at ?? Date.now();
     for (;;) {
       const now = at ?? Date.now();
-      const events = await dueEvents(db, this.name, { limit: PASS_BATCH, now, ...(after ? { after } : {}) });
+      const events = await dueEvents(db, this.name, { limit: 200, now, ...(after ? { after } : {}) });
       if (!events.length) break;
       // the next read of this pass starts after these: everything before them has been looked at
       after = events[events.length - 1]!.seq;
