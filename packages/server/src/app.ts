@@ -23,7 +23,7 @@ import { setPasswordHashCost } from './core/passwords.js';
 import { createJobRunner } from './core/jobs.js';
 import { createWork, pruneWork } from './core/work.js';
 import { pruneOutbox } from './core/outbox.js';
-import { registerFeatures } from './features/index.js';
+import { registerFeatures, type FeatureServices } from './features/index.js';
 import { FORMATS, FORMAT_FACTS, formatRegistry, registerFormats } from './formats/index.js';
 import { checkStoreKind } from './features/backup/index.js';
 import { LicenseService } from './features/license/index.js';
@@ -42,6 +42,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   /** The generated admin password on the very first start, when none was configured. */
   generatedAdminPassword: string | undefined;
+  /** What the features made at registration (their background work, for tests to wait on). */
+  services: FeatureServices;
 }
 
 /**
@@ -248,11 +250,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(securityHeadersPlugin, { secureCookie: config.session.secureCookie });
   await app.register(authPlugin);
   await app.register(restBodiesPlugin);
-  await registerFeatures(app);
+  const services = await registerFeatures(app);
   await registerFormats(app);
   await app.register(consolePlugin, { webDir: config.webDir });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
-  return { app, generatedAdminPassword };
+  return { app, generatedAdminPassword, services };
 }
 
 const DISPLAY_NAME = Symbol.for('fastify.display-name');

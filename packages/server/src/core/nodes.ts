@@ -114,9 +114,13 @@ function toStatus(row: NodeRow, now: number): NodeStatus {
   };
 }
 
+/** Every node that registered and has not been removed, by id. */
+export function nodeRows(db: Db): Promise<NodeRow[]> {
+  return db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
+}
+
 export async function listNodes(db: Db, now = Date.now()): Promise<NodeStatus[]> {
-  const rows = await db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
-  return rows.map((row) => toStatus(row, now));
+  return (await nodeRows(db)).map((row) => toStatus(row, now));
 }
 
 /** Services keyed by name with their Online nodes; a service with none is dropped. */

@@ -82,7 +82,7 @@ const OWED: Record<string, string[]> = {
   'features/app-integrations/app-integrations.service.ts': ['users'],
   'features/artifacts/artifacts.store.ts': ['repositories'],
   'features/auth/auth.service.ts': ['users'],
-  'features/backup/store-migrate.ts': ['binaries', 'nodes'],
+  'features/backup/store-migrate.ts': ['binaries'],
   'features/deployments/deployments.service.ts': ['federations', 'replications'],
   'features/deployments/deployments.topology.ts': ['federations', 'replication_runs', 'replications'],
   'features/directory/directory.service.ts': ['groups'],
@@ -102,8 +102,6 @@ const OWED: Record<string, string[]> = {
   'features/identity/identity.store.ts': ['sessions'],
   'features/license-buckets/license-buckets.assign.ts': ['deployments'],
   'features/license-buckets/license-buckets.service.ts': ['deployments'],
-  'features/license/license.routes.ts': ['nodes', 'projects'],
-  'features/logs/logs.routes.ts': ['nodes'],
   'features/onboarding/onboarding.store.ts': ['user_custom_data'],
   'features/packages/packages.store.ts': ['items', 'repositories'],
   'features/permissions/permissions.service.ts': [
@@ -134,7 +132,6 @@ const OWED: Record<string, string[]> = {
   'features/support/support.bundle.ts': [
     'binaries',
     'groups',
-    'nodes',
     'permission_targets',
     'projects',
     'repositories',
@@ -148,7 +145,7 @@ const OWED: Record<string, string[]> = {
 };
 
 /** Queries run outside a store (`*.store.ts`) when the rule came: the count may only go down. */
-const QUERIES_OUTSIDE_STORES = 446;
+const QUERIES_OUTSIDE_STORES = 435;
 
 describe('features own their tables', () => {
   it('gives every table exactly one owner', async () => {

@@ -4,6 +4,7 @@ import {
   artifactsRestRoutes,
   registerArtifactJobs,
   registerClassIndexer,
+  type ClassIndexer,
   type DoorPorts,
 } from './artifacts/index.js';
 import {
@@ -40,20 +41,26 @@ import { tokensRestRoutes, tokensRoutes } from './tokens/index.js';
 import { securityRoutes } from './security/index.js';
 import { projectsRoutes } from './projects/index.js';
 
-import { packagesRoutes, registerCatalogueIndexer } from './packages/index.js';
+import { packagesRoutes, registerCatalogueIndexer, type CatalogueIndexer } from './packages/index.js';
 import { searchRestRoutes, searchConsoleRoutes } from './search/index.js';
 import { buildsConsoleRoutes, buildsPagesRoutes, buildsRestRoutes } from './builds/index.js';
 import { homeRoutes } from './home/index.js';
-import { registerWebhookDelivery, webhooksRoutes } from './webhooks/index.js';
+import { registerWebhookDelivery, webhooksRoutes, type WebhookDelivery } from './webhooks/index.js';
 import { logRoutes, publicLogRoutes } from './logs/index.js';
-import { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support/index.js';
+import {
+  registerSupportBundles,
+  supportCreationRoutes,
+  supportNodeRoutes,
+  supportRoutes,
+  type BundleMaker,
+} from './support/index.js';
 import { backupRoutes, registerBackups } from './backup/index.js';
-import { registerSigning, signingRestRoutes } from './signing/index.js';
-import { policyRoutes, registerRetention, retentionConsoleRoutes } from './retention/index.js';
+import { registerSigning, signingRestRoutes, type SigningKeys } from './signing/index.js';
+import { policyRoutes, registerRetention, retentionConsoleRoutes, type Archive } from './retention/index.js';
 import { proxiesRoutes } from './proxies/index.js';
 import { certificatesRestRoutes, keysRoutes, trustedKeysRestRoutes } from './keys/index.js';
 import { onboardingRoutes } from './onboarding/index.js';
-import { registerSsh, sshRoutes } from './ssh/index.js';
+import { registerSsh, sshRoutes, type SshService } from './ssh/index.js';
 import { directoryAccessRoutes, directoryRoutes, registerDirectory } from './directory/index.js';
 import { ssoRoutes } from './sso/index.js';
 import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './deployments/index.js';
@@ -62,14 +69,30 @@ import { registerReplications, replicationManifestRoutes, replicationsRoutes } f
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
+/**
+ * What the features make at registration and hand to one another here (a route plugin gets what
+ * it needs as its options); answered to the app's builder, where tests reach them too.
+ */
+export interface FeatureServices {
+  signing: SigningKeys;
+  ssh: SshService;
+  supportBundles: BundleMaker;
+  webhooks: WebhookDelivery;
+  archive: Archive;
+  catalogueIndexer: CatalogueIndexer;
+  classIndexer: ClassIndexer;
+}
+
 /** Every feature of the server, in one list. */
-export async function registerFeatures(app: FastifyInstance): Promise<void> {
+export async function registerFeatures(app: FastifyInstance): Promise<FeatureServices> {
   // what the door takes from other features: the formats reach sign-in (npm login, Docker's token
   // endpoint) and the signing keys through it, never those features
   const signing = registerSigning(app);
+  const uploads = registerArtifactJobs(app);
   app.decorate('doorPorts', {
     clientSignIn,
     metadataSigner: (repoKey: string) => signing.signerFor(repoKey),
+    uploads,
   } satisfies DoorPorts);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
@@ -82,10 +105,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(vcsIntegrationsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(mailRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(proxiesRoutes, { prefix: CONSOLE_API_PREFIX });
-  await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(keysRoutes, { prefix: CONSOLE_API_PREFIX, signing });
   await app.register(certificatesRestRoutes);
   await app.register(trustedKeysRestRoutes);
-  registerSsh(app);
+  const ssh = registerSsh(app);
   registerDirectory(app);
   await app.register(directoryRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(directoryAccessRoutes);
@@ -102,7 +125,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   registerReplications(app);
   await app.register(replicationManifestRoutes);
   await app.register(replicationsRoutes, { prefix: CONSOLE_API_PREFIX });
-  await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX, ssh });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRestRoutes);
@@ -127,17 +150,16 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(homeRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(logRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(publicLogRoutes);
-  registerSupportBundles(app);
-  registerBackups(app);
+  const supportBundles = registerSupportBundles(app);
   await app.register(backupRoutes, { prefix: CONSOLE_API_PREFIX });
-  await app.register(supportRoutes, { prefix: CONSOLE_API_PREFIX });
-  await app.register(supportCreationRoutes, { prefix: CONSOLE_API_PREFIX });
-  await app.register(supportCreationRoutes);
+  await app.register(supportRoutes, { prefix: CONSOLE_API_PREFIX, maker: supportBundles });
+  await app.register(supportCreationRoutes, { prefix: CONSOLE_API_PREFIX, maker: supportBundles });
+  await app.register(supportCreationRoutes, { maker: supportBundles });
   await app.register(supportNodeRoutes);
-  registerWebhookDelivery(app);
+  const webhooks = registerWebhookDelivery(app);
   // the Event service API: at its own address for scripts and Terraform, under the console's API base for the console
-  await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1` });
-  await app.register(webhooksRoutes, { prefix: '/event/api/v1' });
+  await app.register(webhooksRoutes, { prefix: `${CONSOLE_API_PREFIX}/event/api/v1`, sender: webhooks.sender });
+  await app.register(webhooksRoutes, { prefix: '/event/api/v1', sender: webhooks.sender });
   await app.register(artifactorySystemRoutes);
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
@@ -152,12 +174,14 @@ export async function registerFeatures(app: FastifyInstance): Promise<void> {
   await app.register(searchRestRoutes);
   await app.register(buildsRestRoutes);
   await app.register(signingRestRoutes);
-  await registerRetention(app);
-  await app.register(policyRoutes('/ui/retention'), { prefix: CONSOLE_API_PREFIX });
-  await app.register(policyRoutes('/artifactory/api/retention'));
-  await app.register(retentionConsoleRoutes, { prefix: CONSOLE_API_PREFIX });
+  // after the webhook sender: closing waits for the kernel's runs to end, which stopping the sender lets happen
+  const archive = await registerRetention(app);
+  registerBackups(app, archive.cold);
+  await app.register(policyRoutes('/ui/retention'), { prefix: CONSOLE_API_PREFIX, archive });
+  await app.register(policyRoutes('/artifactory/api/retention'), { archive });
+  await app.register(retentionConsoleRoutes, { prefix: CONSOLE_API_PREFIX, archive });
   registerAuthJobs(app);
-  registerArtifactJobs(app);
-  registerCatalogueIndexer(app);
-  registerClassIndexer(app);
+  const catalogueIndexer = registerCatalogueIndexer(app);
+  const classIndexer = registerClassIndexer(app);
+  return { signing, ssh, supportBundles, webhooks, archive, catalogueIndexer, classIndexer };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import * as OTPAuth from 'otpauth';
 import { buildApp } from '../app.js';
+import type { FeatureServices } from '../features/index.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest, openDatabase, type DbEngine } from '../db/database.js';
 import { createPostgresDatabase } from './postgres.js';
@@ -20,6 +21,8 @@ export { createPostgresDatabase };
 
 export interface TestApp {
   app: FastifyInstance;
+  /** What the features made at registration: their indexers, senders and makers to wait on. */
+  services: FeatureServices;
   config: Config;
   dataDir: string;
   close(): Promise<void>;
@@ -64,10 +67,11 @@ export async function startTestApp(engine: DbEngine, env: Record<string, string>
     ...(pgDb ? { ARCA_DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  const { app } = await buildApp(config);
+  const { app, services } = await buildApp(config);
   await app.ready();
   return {
     app,
+    services,
     config,
     dataDir,
     close: async () => {

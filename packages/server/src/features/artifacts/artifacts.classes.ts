@@ -123,15 +123,8 @@ export class ClassIndexer {
 }
 
 /** Starts the class indexer with the server (every node runs one; events are leased). */
-export function registerClassIndexer(app: FastifyInstance): void {
+export function registerClassIndexer(app: FastifyInstance): ClassIndexer {
   const indexer = new ClassIndexer(app);
-  app.decorate('classIndexer', indexer);
   indexer.consumer.register();
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Indexes the classes of archives waiting in the outbox now (tests; otherwise every second). */
-    classIndexer: ClassIndexer;
-  }
+  return indexer;
 }

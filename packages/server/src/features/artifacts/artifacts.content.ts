@@ -187,7 +187,8 @@ const where = (repoKey: string, path: string) => `'${repoKey}${path ? `/${path}`
 
 /** The door for one request's caller. */
 export function repoContent(request: FastifyRequest): RepoContent {
-  const { db, binaries: store, config, uploadSessions: uploads } = request.server;
+  const { db, binaries: store, config, doorPorts } = request.server;
+  const { uploads } = doorPorts;
   const { principal } = request;
   const actor = actorName(principal);
   const uploadOwner = (repoKey: string) => `${principal.kind === 'user' ? principal.user.id : 'anonymous'}/${repoKey}`;
@@ -488,9 +489,9 @@ export function repoContent(request: FastifyRequest): RepoContent {
     locate: (sha1s, options) => filesBySha1(db, sha1s, options),
     mayRead: (repoKey, path, options) =>
       isAllowed(db, options?.anonymous ? { kind: 'anonymous' } : principal, 'read', repoKey, path),
-    signer: (repo) => request.server.doorPorts.metadataSigner(repo.key),
+    signer: (repo) => doorPorts.metadataSigner(repo.key),
     get signIn() {
-      return request.server.doorPorts.clientSignIn(request);
+      return doorPorts.clientSignIn(request);
     },
   };
   return content;

@@ -13,10 +13,9 @@ const STALE_UPLOAD_MS = 24 * 3600_000;
  * The artifacts feature's jobs: trash retention, binary garbage collection, stale uploads and
  * made files past their time; its kind of background task (repository deletions); and the uploads received in parts, shared by every request of this process.
  */
-export function registerArtifactJobs(app: FastifyInstance): void {
+export function registerArtifactJobs(app: FastifyInstance): UploadSessions {
   const { db, binaries: store, config, log } = app;
   const uploads = new UploadSessions(store.uploads);
-  app.decorate('uploadSessions', uploads);
   app.jobs.register('upload-sweep', '41 * * * *', async () => {
     const removed = await uploads.sweep(STALE_UPLOAD_MS);
     if (removed) log.info({ removed }, 'stale uploads removed');
@@ -44,11 +43,5 @@ export function registerArtifactJobs(app: FastifyInstance): void {
     const collected = await collectGarbage(db, store);
     if (collected.binaries || collected.orphans) log.info(collected, 'binary garbage collection');
   });
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Uploads received in parts, until deployed (the door's `uploads`). */
-    uploadSessions: UploadSessions;
-  }
+  return uploads;
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SigningKeyInfo } from '@arca/contracts';
 import type { UserRow } from '../../db/schema.js';
+import type { UploadSessions } from './artifacts.uploads.js';
 
 /**
  * What a package format's own sign-in asks of identity (npm login, npm's web login, Docker's
@@ -34,19 +35,22 @@ export interface MetadataSigner {
 }
 
 /**
- * What the door takes from other features, handed to it by the composition root
- * (`features/index.ts`): a format reaches sign-in and signing through the door, never the features.
+ * What the door is handed by the composition root (`features/index.ts`): from other features,
+ * sign-in and signing (a format reaches them through the door, never the features); from its own,
+ * the uploads received in parts, shared by every request of the process.
  */
 export interface DoorPorts {
   /** The client sign-in of a request's caller (the identity features). */
   clientSignIn: (request: FastifyRequest) => ClientSignIn;
   /** The key that signs a repository's metadata now: its own, else the deployment's (the signing feature). */
   metadataSigner: (repoKey: string) => Promise<MetadataSigner>;
+  /** Uploads received in parts (`registerArtifactJobs` makes them and sweeps the stale ones). */
+  uploads: UploadSessions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** What the door takes from other features (see `DoorPorts`). */
+    /** What the door is handed at registration (see `DoorPorts`). */
     doorPorts: DoorPorts;
   }
 }

@@ -1,4 +1,4 @@
-export { registerClassIndexer } from './artifacts.classes.js';
+export { registerClassIndexer, type ClassIndexer } from './artifacts.classes.js';
 export { artifactsConsoleRoutes } from './artifacts.console.routes.js';
 export { repoContent, systemContent } from './artifacts.content.js';
 export type { DeployRequest, RepoContent } from './artifacts.content.js';

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { audit } from '../../core/audit.js';
 import { HttpError } from '../../core/errors.js';
 import { latestRun } from '../../core/jobs.js';
+import type { BinaryStore } from '../../storage/binary-store.js';
 import { backup } from './backup.service.js';
 import { readManifest } from './backup.restore.js';
 
@@ -79,7 +80,7 @@ const PROGRESS_EVERY_MS = 500;
  * binaries hard-linked from the newest backup first, so only new ones are copied), keeps the
  * newest `ARCA_BACKUP_KEEP`, and runs on a schedule when one is set.
  */
-export function registerBackups(app: FastifyInstance): void {
+export function registerBackups(app: FastifyInstance, cold: BinaryStore | undefined): void {
   app.jobs.register(BACKUP_JOB, app.config.backupSchedule ?? NEVER, async ({ progress }) => {
     const refused = refusal(app);
     if (refused) throw new Error(refused);
@@ -112,7 +113,7 @@ export function registerBackups(app: FastifyInstance): void {
           databaseUrl: app.config.databaseUrl,
           target,
           store: app.binaries,
-          cold: app.retention?.cold,
+          cold,
         },
         tell,
       );

@@ -257,7 +257,7 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
       databaseUrl: t.config.databaseUrl,
       target,
       store: t.app.binaries,
-      cold: t.app.retention.cold,
+      cold: t.services.archive.cold,
     });
     expect(manifest.cold).toMatchObject({ count: 3, copied: 3 });
     const restoredDir = path.join(scratch, 'archive-restored');

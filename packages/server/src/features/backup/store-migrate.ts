@@ -1,5 +1,5 @@
 import pMap from 'p-map';
-import { isOnline } from '../../core/nodes.js';
+import { isOnline, nodeRows } from '../../core/nodes.js';
 import { getSetting, putSetting } from '../../core/settings.store.js';
 import type { Db } from '../../db/database.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
@@ -54,9 +54,7 @@ export async function migrateStore(
     throw new Error(`The binaries of this deployment are in the ${recorded.type} store, not the ${from.kind} one.`);
   }
   if (options.switchOver) {
-    const running = (await db.selectFrom('nodes').select(['node_id', 'last_heartbeat']).execute()).filter((node) =>
-      isOnline(node),
-    );
+    const running = (await nodeRows(db)).filter((node) => isOnline(node));
     if (running.length) {
       throw new Error(
         `Stop every node before switching stores (running: ${running.map((node) => node.node_id).join(', ')}); the copy itself may run while they serve.`,

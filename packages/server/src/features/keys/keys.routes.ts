@@ -21,6 +21,7 @@ import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { findRepository } from '../repositories/index.js';
 import { repoContent } from '../artifacts/index.js';
+import type { SigningKeys } from '../signing/index.js';
 import { importKeyStore, readKeyStore } from './keys.keystore.js';
 import { addTrustedKey, checkSignature, getTrustedKey, listTrustedKeys, removeTrustedKey } from './keys.trusted.js';
 import { createKeyPair, deleteKeyPair, getKeyPair, listKeyPairs, privateKeyOf, verifyKeyPair } from './keys.service.js';
@@ -30,7 +31,7 @@ const nameParams = z.object({ name: z.string() });
 const SIGNATURE_MAX_BYTES = 65_536;
 
 /** Named GPG and RSA key pairs (`ui/security/keyPairs`), for administrators. */
-export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
+export const keysRoutes: FastifyPluginAsyncZod<{ signing: SigningKeys }> = async (app, { signing }) => {
   app.get(
     '/ui/security/keyPairs',
     { config: { access: 'admin' }, schema: { response: { 200: z.array(keyPairSchema) } } },
@@ -170,13 +171,13 @@ export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** The keys that sign repository metadata: the deployment's and the repositories' own. */
-  app.get('/ui/security/signingKeys', { config: { access: 'admin' } }, () => app.signing.list());
+  app.get('/ui/security/signingKeys', { config: { access: 'admin' } }, () => signing.list());
   /** A repository's own signing key removed: it signs with the deployment's again. */
   app.delete(
     '/ui/security/signingKeys/:repoKey',
     { config: { access: 'admin' }, schema: { params: z.object({ repoKey: z.string() }) } },
     async (request, reply) => {
-      if (!request.params.repoKey || !(await app.signing.remove(request.params.repoKey))) {
+      if (!request.params.repoKey || !(await signing.remove(request.params.repoKey))) {
         throw notFound(`Repository '${request.params.repoKey}' has no signing key of its own.`);
       }
       await audit(request, {
@@ -198,7 +199,7 @@ export const keysRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.repoKey && !(await findRepository(app.db, request.body.repoKey))) {
         throw notFound(`There is no repository '${request.body.repoKey}'.`);
       }
-      const key = await app.signing.import(request.body.repoKey, privateKey, undefined, auditActor(request).actor);
+      const key = await signing.import(request.body.repoKey, privateKey, undefined, auditActor(request).actor);
       await audit(request, {
         category: 'security',
         action: 'import',

@@ -11,7 +11,8 @@ import {
   type LicenseInfo,
 } from '@arca/contracts';
 import { audit } from '../../core/audit.js';
-import { isOnline } from '../../core/nodes.js';
+import { isOnline, nodeRows } from '../../core/nodes.js';
+import { countProjects } from '../projects/index.js';
 
 const installer = (request: FastifyRequest) =>
   request.principal.kind === 'user' ? request.principal.user.name : 'anonymous';
@@ -68,11 +69,8 @@ export const licenseRestRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = Date.now();
       const [rows, nodes, projects] = await Promise.all([
         app.license.inForce(),
-        app.db.selectFrom('nodes').selectAll().orderBy('node_id').execute(),
-        app.db
-          .selectFrom('projects')
-          .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .executeTakeFirst(),
+        nodeRows(app.db),
+        countProjects(app.db),
       ]);
       const online = nodes.filter((node) => isOnline(node, now));
       return {
@@ -85,7 +83,7 @@ export const licenseRestRoutes: FastifyPluginAsyncZod = async (app) => {
           nodeUrl: online[i]?.address ?? '',
           expired: row.expires_at !== null && row.expires_at <= now,
         })),
-        arca: { nodes: Math.max(online.length, 1), projects: Number(projects?.n ?? 0), ids: rows.map((r) => r.id) },
+        arca: { nodes: Math.max(online.length, 1), projects, ids: rows.map((r) => r.id) },
       };
     },
   );

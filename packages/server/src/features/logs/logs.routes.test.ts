@@ -112,7 +112,7 @@ describe.each(ENGINES)('the live log viewer on %s', (engine) => {
       const created = await support(second, 'POST', 'generateBundle', { name: 'two machines' });
       expect(created.statusCode).toBe(202);
       const id = created.json<{ id: string }>().id;
-      await second.app.supportBundles.idle();
+      await second.services.supportBundles.idle();
       const listed = (await support(first, 'GET', 'listBundles')).json<{ bundles: { id: string; status: string }[] }>();
       expect(listed.bundles.find((b) => b.id === id)?.status).toBe('success');
       expect(fs.existsSync(path.join(first.dataDir, 'support-bundles', `${id}.zip`))).toBe(false);

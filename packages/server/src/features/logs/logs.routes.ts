@@ -18,14 +18,14 @@ import { z } from 'zod';
 import { HttpError, notFound } from '../../core/errors.js';
 import { logsDirOf } from '../../core/logger.js';
 import { callNode, requireNodeCall } from '../../core/node-calls.js';
-import { isOnline } from '../../core/nodes.js';
+import { isOnline, nodeRows } from '../../core/nodes.js';
 import { listLogFiles, readLog } from './logs.files.js';
 
 const productParams = z.object({ logType: z.enum(LOG_PRODUCTS, { message: 'Unknown log type.' }) });
 
 /** The nodes whose logs can be read: this one first (the viewer's default), then the others running now. */
 async function nodeIds(app: FastifyInstance): Promise<string[]> {
-  const rows = await app.db.selectFrom('nodes').select(['node_id', 'last_heartbeat']).orderBy('node_id').execute();
+  const rows = await nodeRows(app.db);
   return [app.nodeId, ...rows.filter((row) => isOnline(row) && row.node_id !== app.nodeId).map((row) => row.node_id)];
 }
 

@@ -1,5 +1,5 @@
 import type { TableName } from '../../db/schema.js';
-export { registerCatalogueIndexer } from './packages.indexer.js';
+export { registerCatalogueIndexer, type CatalogueIndexer } from './packages.indexer.js';
 export { packagesRoutes } from './packages.routes.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */

@@ -87,15 +87,8 @@ export class CatalogueIndexer {
 }
 
 /** Starts the catalogue's indexer with the server (every node runs one; events are leased). */
-export function registerCatalogueIndexer(app: FastifyInstance): void {
+export function registerCatalogueIndexer(app: FastifyInstance): CatalogueIndexer {
   const indexer = new CatalogueIndexer(app);
-  app.decorate('catalogueIndexer', indexer);
   indexer.consumer.register();
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Indexes what waits in the outbox now (tests; otherwise it runs every second). */
-    catalogueIndexer: CatalogueIndexer;
-  }
+  return indexer;
 }

@@ -54,7 +54,7 @@ describe.each(ENGINES)('package catalogue on %s', (engine) => {
     await publish('npm-local', 'left-pad', '1.10.0', { license: 'MIT', dependencies: { 'right-pad': '^2.0.0' } });
     await publish('npm-local', 'left-pad', '1.9.0-beta.1');
     await publish('npm-team', '@acme/app', '2.0.0', { dependencies: { 'left-pad': '^1.0.0' } });
-    await t.app.catalogueIndexer.drain();
+    await t.services.catalogueIndexer.drain();
 
     // name ascending by default; wildcards; a page and a cursor
     expect(await names()).toEqual(['@acme/app', 'left-pad']);
@@ -138,19 +138,19 @@ describe.each(ENGINES)('package catalogue on %s', (engine) => {
       url: '/artifactory/npm-local/left-pad/-/left-pad-1.0.0.tgz',
       headers: ADMIN_BASIC,
     });
-    await t.app.catalogueIndexer.drain();
+    await t.services.catalogueIndexer.drain();
     expect(
       (await graph('package', '{ package(id: "npm://left-pad") { versionsCount } }')).body.data.package.versionsCount,
     ).toBe(2);
     await t.app.inject({ method: 'DELETE', url: '/artifactory/npm-local/left-pad', headers: ADMIN_BASIC });
-    await t.app.catalogueIndexer.drain();
+    await t.services.catalogueIndexer.drain();
     expect(await names()).toEqual(['@acme/app']);
   });
 
   it('shows each user only the packages of repositories it may read', async () => {
     await publish('npm-local', 'open-lib', '1.0.0');
     await publish('npm-team', 'secret-lib', '1.0.0');
-    await t.app.catalogueIndexer.drain();
+    await t.services.catalogueIndexer.drain();
     const ann = await createUser(t.app, 'ann');
     await t.app.inject({
       method: 'PUT',

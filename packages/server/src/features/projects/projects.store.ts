@@ -75,6 +75,15 @@ export async function setRepositoriesProject(db: Db, keys: string[], projectKey:
   await db.updateTable('repositories').set({ project_key: projectKey }).where('key', 'in', keys).execute();
 }
 
+/** How many projects there are. */
+export async function countProjects(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function unassignedRepositories(db: Db): Promise<number> {
   const row = await db
     .selectFrom('repositories')

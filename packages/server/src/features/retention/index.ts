@@ -1,6 +1,6 @@
 import type { TableName } from '../../db/schema.js';
 export { policyRoutes, retentionConsoleRoutes } from './retention.routes.js';
-export { registerRetention } from './retention.jobs.js';
+export { registerRetention, type Archive } from './retention.jobs.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
 export const OWNED_TABLES = [

@@ -13,7 +13,7 @@ const COLD_GC_GRACE_MS = 60 * 60_000;
  * jobs: every minute (on one node) the due policies start, expired archived items go; once
  * a day the archive's figures are sampled and unused cold contents removed.
  */
-export async function registerRetention(app: FastifyInstance): Promise<void> {
+export async function registerRetention(app: FastifyInstance): Promise<Archive> {
   const { db, log, config } = app;
   const cold = await openColdStore(config, app.nodeId);
   const context = {
@@ -25,7 +25,6 @@ export async function registerRetention(app: FastifyInstance): Promise<void> {
     releaseGraceMs: config.archiveReleaseGraceMs,
   };
   const runner = new ArchiveRunner(context);
-  app.decorate('retention', { runner, cold });
 
   app.jobs.register('archive-policies', '* * * * *', async () => {
     const now = Date.now();
@@ -68,11 +67,11 @@ export async function registerRetention(app: FastifyInstance): Promise<void> {
     await app.work.idle();
     cold.close?.();
   });
+  return { runner, cold };
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The archive: its runs on this process and its cold store. */
-    retention: { runner: ArchiveRunner; cold: BinaryStore };
-  }
+/** The archive: its runs on this process and its cold store. */
+export interface Archive {
+  runner: ArchiveRunner;
+  cold: BinaryStore;
 }

@@ -21,6 +21,7 @@ import { auditActor } from '../../core/audit.js';
 import { badRequest } from '../../core/errors.js';
 import { listRepositories } from '../repositories/index.js';
 import { searchArchive, storageInfo } from './retention.archive.js';
+import type { Archive } from './retention.jobs.js';
 import { formToAql } from './retention.criteria.js';
 import { destinationOf, executionItems, listExecutions } from './retention.runs.js';
 import {
@@ -52,8 +53,8 @@ const page = z.object({
  * A policy's calls (spec part 2 §7.8): under the console's base `/ui/retention`, and where
  * Artifactory's REST API has them (`/artifactory/api/retention`) for scripts. Administrators only.
  */
-export function policyRoutes(base: string): FastifyPluginAsyncZod {
-  return async (app) => {
+export function policyRoutes(base: string): FastifyPluginAsyncZod<{ archive: Archive }> {
+  return async (app, { archive }) => {
     const admin = { access: 'admin' } as const;
     app.get(
       `${base}/archive/policies`,
@@ -125,9 +126,7 @@ export function policyRoutes(base: string): FastifyPluginAsyncZod {
       async (request, reply) => {
         const policy = await getPolicy(app.db, request.params.key);
         checkRunnable(policy);
-        return reply
-          .status(202)
-          .send(await app.retention.runner.startArchive(policy, auditActor(request), 'TRIGGERED'));
+        return reply.status(202).send(await archive.runner.startArchive(policy, auditActor(request), 'TRIGGERED'));
       },
     );
     app.post(
@@ -135,7 +134,7 @@ export function policyRoutes(base: string): FastifyPluginAsyncZod {
       { config: admin, schema: { params: keyParams } },
       async (request, reply) => {
         await getPolicy(app.db, request.params.key);
-        await app.retention.runner.stopPolicy(request.params.key, auditActor(request));
+        await archive.runner.stopPolicy(request.params.key, auditActor(request));
         return reply.status(202).send({ message: fill(RETENTION_MESSAGES.stopping, { key: request.params.key }) });
       },
     );
@@ -143,7 +142,7 @@ export function policyRoutes(base: string): FastifyPluginAsyncZod {
 }
 
 /** The console's other retention calls: executions, restore, archive search, figures, cron check. */
-export const retentionConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
+export const retentionConsoleRoutes: FastifyPluginAsyncZod<{ archive: Archive }> = async (app, { archive }) => {
   const admin = { access: 'admin' } as const;
   for (const kind of ['archive', 'restore'] as const) {
     app.get(
@@ -183,7 +182,7 @@ export const retentionConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const destination of [body.fallbackDestinationPath, body.centralDestinationPath]) {
         if (destination && !destinationOf(destination)) throw badRequest(RETENTION_MESSAGES.restoreDestination);
       }
-      const execution = await app.retention.runner.startRestore(
+      const execution = await archive.runner.startRestore(
         body.itemsToRestore,
         {
           restoreToOriginal: body.restoreToOriginal,
@@ -209,7 +208,7 @@ export const retentionConsoleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const to = request.query.to ?? Date.now();
       const from = request.query.from ?? to - MONTH_MS;
-      return storageInfo(app.db, app.retention.cold, from, to);
+      return storageInfo(app.db, archive.cold, from, to);
     },
   );
   app.get(

@@ -110,8 +110,8 @@ describe.each(ENGINES)('console and layout searches on %s', (engine) => {
     await put(t.app, '/artifactory/secret/org/hidden/vault/1.0/vault-1.0.jar;team=red', jar);
     await put(t.app, '/artifactory/secret/org/hidden/vault/1.0/vault-1.0.pom', pom('org.hidden', 'vault', '1.0'));
     await put(t.app, '/artifactory/libs/org/acme/tools/1.0/notes.txt;team=blue;stage=qa', 'notes');
-    await t.app.classIndexer.drain();
-    await t.app.catalogueIndexer.drain();
+    await t.services.classIndexer.drain();
+    await t.services.catalogueIndexer.drain();
 
     reader = await createUser(t.app, 'reader');
     await t.app.inject({
@@ -163,7 +163,7 @@ describe.each(ENGINES)('console and layout searches on %s', (engine) => {
       headers: ADMIN_BASIC,
     });
     expect(copied.statusCode, copied.body).toBe(200);
-    await t.app.classIndexer.drain();
+    await t.services.classIndexer.drain();
     const inCopy = await found('class', { name: 'StringUtils', selectedRepositories: ['libs-copy'] });
     expect(inCopy.results.map((r) => r.archivePath)).toEqual(['org/acme/tools/1.10/tools-1.10.jar']);
     // the other searches of this file see the repositories they made, not this one
@@ -177,7 +177,7 @@ describe.each(ENGINES)('console and layout searches on %s', (engine) => {
 
   it('drops the classes of a deleted archive', async () => {
     await put(t.app, '/artifactory/libs/tmp/gone.war', zipOf({ 'WEB-INF/classes/org/x/GoneServlet.class': 'x' }));
-    await t.app.classIndexer.drain();
+    await t.services.classIndexer.drain();
     expect((await found('class', { name: 'GoneServlet' })).results).toHaveLength(1);
     await t.app.inject({ method: 'DELETE', url: '/artifactory/libs/tmp/gone.war', headers: ADMIN_BASIC });
     expect((await found('class', { name: 'GoneServlet' })).results).toHaveLength(0);

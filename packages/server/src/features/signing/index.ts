@@ -4,21 +4,12 @@ import type { TableName } from '../../db/schema.js';
 
 export { signingRestRoutes } from './signing.routes.js';
 export { algorithmLabel } from './signing.service.js';
-export type { Signer } from './signing.service.js';
+export type { Signer, SigningKeys } from './signing.service.js';
 
-/** Decorates `app.signing`: what signs repositories' metadata, for the formats that sign (Debian, RPM). */
+/** What signs repositories' metadata: handed to the door (for the formats that sign) and to the keys' routes. */
 export function registerSigning(app: FastifyInstance): SigningKeys {
-  const keys = new SigningKeys(app.db);
-  app.decorate('signing', keys);
-  return keys;
+  return new SigningKeys(app.db);
 }
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
 export const OWNED_TABLES = ['signing_keys'] as const satisfies readonly TableName[];
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The deployment's and repositories' OpenPGP signing keys. */
-    signing: SigningKeys;
-  }
-}

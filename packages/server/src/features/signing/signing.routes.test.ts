@@ -67,7 +67,7 @@ describe.each(ENGINES)('signing keys on %s', (engine) => {
     expect(served.getFingerprint()).toBe((await openpgp.readKey({ armoredKey: publicKey })).getFingerprint());
 
     // a signature made with it verifies against the published key
-    const signer = await t.app.signing.signerFor('deb-local');
+    const signer = await t.services.signing.signerFor('deb-local');
     const signature = await signer.detached(Buffer.from('Release'));
     const verified = await openpgp.verify({
       message: await openpgp.createMessage({ binary: new Uint8Array(Buffer.from('Release')) }),

@@ -13,6 +13,7 @@ import type { UserRow } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { unauthorized } from '../../core/errors.js';
 import { addSshKey, listSshKeys, removeSshKey } from './ssh.keys.js';
+import type { SshService } from './ssh.server.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 
@@ -20,26 +21,26 @@ const idParams = z.object({ id: z.string().max(64) });
  * The SSH server's settings and host key, every user's SSH keys (administrators); a user's own
  * SSH keys (the profile page).
  */
-export const sshRoutes: FastifyPluginAsyncZod = async (app) => {
+export const sshRoutes: FastifyPluginAsyncZod<{ ssh: SshService }> = async (app, { ssh }) => {
   app.get(
     '/ui/security/sshServer',
     { config: { access: 'admin' }, schema: { response: { 200: sshServerSchema } } },
-    () => app.ssh.status(),
+    () => ssh.status(),
   );
   app.put(
     '/ui/security/sshServer',
     { config: { access: 'admin' }, schema: { body: sshServerSettingsSchema, response: { 200: sshServerSchema } } },
     async (request) => {
-      await app.ssh.change(request.body, auditActor(request));
-      return app.ssh.status();
+      await ssh.change(request.body, auditActor(request));
+      return ssh.status();
     },
   );
   app.post(
     '/ui/security/sshServer/hostKey',
     { config: { access: 'admin' }, schema: { body: sshHostKeyBodySchema, response: { 200: sshServerSchema } } },
     async (request) => {
-      await app.ssh.replaceHostKey(request.body.privateKey, auditActor(request));
-      return app.ssh.status();
+      await ssh.replaceHostKey(request.body.privateKey, auditActor(request));
+      return ssh.status();
     },
   );
   app.get(

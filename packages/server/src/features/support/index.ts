@@ -1,4 +1,5 @@
 import type { TableName } from '../../db/schema.js';
+export type { BundleMaker } from './support.service.js';
 export { registerSupportBundles, supportCreationRoutes, supportNodeRoutes, supportRoutes } from './support.routes.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */

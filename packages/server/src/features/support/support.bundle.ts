@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { BUILD } from '../../core/build-info.js';
 import { logsDirOf } from '../../core/logger.js';
 import { callNode, fetchNodeFile } from '../../core/node-calls.js';
-import { isOnline } from '../../core/nodes.js';
+import { isOnline, nodeRows } from '../../core/nodes.js';
 import { knownSecrets } from '../../core/sealing.js';
 import type { Db } from '../../db/database.js';
 
@@ -228,7 +228,7 @@ async function systemInformation(app: FastifyInstance): Promise<unknown> {
     .selectFrom('repository_usage')
     .select((eb) => eb.fn.sum<number | string>('size').as('bytes'))
     .executeTakeFirst();
-  const nodes = await db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
+  const nodes = await nodeRows(db);
   return {
     arca: { version: BUILD.version, revision: BUILD.revision, node: app.nodeId },
     runtime: { node: process.version, v8: process.versions.v8, uptimeSeconds: Math.round(process.uptime()) },
@@ -292,7 +292,7 @@ export async function writeBundle(app: FastifyInstance, request: BundleRequest, 
     const period = { start: parameters.logs.start_date, end: parameters.logs.end_date };
     const products = service === 'access' ? ['jfac-'] : ['jfrt-', 'jfac-'];
     const wanted = (name: string) => LOG_FILE_PATTERN.test(name) && products.some((p) => name.startsWith(p));
-    const nodes = await app.db.selectFrom('nodes').selectAll().orderBy('node_id').execute();
+    const nodes = await nodeRows(app.db);
     const ids = new Set([app.nodeId, ...nodes.map((n) => n.node_id)]);
     // this process's last lines (the request log gathers them for a moment) are in its files first
     await app.flushLogs();

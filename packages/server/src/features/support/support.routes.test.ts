@@ -114,7 +114,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
     const bundle = created.json<{ id: string; status: string }>();
     expect(bundle.status).toBe('in progress');
     expect((await list()).bundles.find((b) => b.id === bundle.id)?.status).toBe('in progress');
-    await t.app.supportBundles.idle();
+    await t.services.supportBundles.idle();
     const done = (await list()).bundles.find((b) => b.id === bundle.id)!;
     expect(done.status).toBe('success');
     expect(done.size).toBeGreaterThan(1000);
@@ -262,7 +262,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
       const bundleWith = async (parameters: object) => {
         const created = await call('POST', 'generateBundle', { name: 'planted', parameters });
         expect(created.statusCode).toBe(202);
-        await t.app.supportBundles.idle();
+        await t.services.supportBundles.idle();
         const download = await call('GET', `downloadBundle/${created.json<{ id: string }>().id}`);
         return new Map(Object.entries(await zipEntries(download.rawPayload)));
       };
@@ -304,7 +304,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
     });
     expect(created.statusCode).toBe(202);
     expect(created.json().service).toBe('access');
-    await t.app.supportBundles.idle();
+    await t.services.supportBundles.idle();
     const entries = new Map(
       Object.entries(await zipEntries((await call('GET', `downloadBundle/${created.json().id}`)).rawPayload)),
     );
@@ -347,7 +347,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
         parameters: { thread_dump: { count: 0, interval: 0 } },
       })
     ).json<{ id: string }>();
-    await t.app.supportBundles.idle();
+    await t.services.supportBundles.idle();
     expect((await call('DELETE', `deleteBundle/${created.id}`)).statusCode).toBe(204);
     expect((await call('GET', `downloadBundle/${created.id}`)).statusCode).toBe(404);
     expect((await list()).bundles.some((b) => b.id === created.id)).toBe(false);
@@ -372,7 +372,7 @@ describe.each(ENGINES)('support bundles on %s', (engine) => {
       .execute();
     const busy = await call('DELETE', 'deleteBundle/00000000-0000-4000-8000-000000000001');
     expect(busy.statusCode).toBe(409);
-    await t.app.supportBundles.failInterrupted();
+    await t.services.supportBundles.failInterrupted();
     const failed = (await list()).bundles.find((b) => b.id === '00000000-0000-4000-8000-000000000001');
     expect(failed).toMatchObject({ status: 'failure', error: 'The node stopped while making this bundle.' });
     expect((await call('GET', 'downloadBundle/00000000-0000-4000-8000-000000000001')).statusCode).toBe(409);

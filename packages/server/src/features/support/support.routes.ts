@@ -15,12 +15,12 @@ import { BundleMaker, bundleFile, deleteBundle, listBundles, ownBundleFile, prun
 const idParams = z.object({ id: z.string().uuid('Unknown support bundle.') });
 
 function create(
-  app: FastifyInstance,
+  maker: BundleMaker,
   request: FastifyRequest,
   body: z.infer<typeof supportBundleBodySchema>,
   service?: SupportBundleService,
 ) {
-  return app.supportBundles.create(auditActor(request), {
+  return maker.create(auditActor(request), {
     name: body.name,
     description: body.description,
     service: service ?? body.service,
@@ -29,7 +29,7 @@ function create(
 }
 
 /** The support zone's calls (spec part 2 §7.14), under the console's API base: administrators only. */
-export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
+export const supportRoutes: FastifyPluginAsyncZod<{ maker: BundleMaker }> = async (app, { maker }) => {
   app.get(
     '/ui/userSupport/listBundles',
     { config: { access: 'admin' }, schema: { response: { 200: supportBundlesAnswerSchema } } },
@@ -41,7 +41,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/ui/userSupport/generateBundle',
     { config: { access: 'admin' }, schema: { body: supportBundleBodySchema, response: { 202: supportBundleSchema } } },
-    async (request, reply) => reply.status(202).send(await create(app, request, request.body)),
+    async (request, reply) => reply.status(202).send(await create(maker, request, request.body)),
   );
   app.delete(
     '/ui/userSupport/deleteBundle/:id',
@@ -71,7 +71,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
  * The per-service creation call for the services Arca runs (the service comes from the path),
  * where scripts call it and under the console's API base.
  */
-export const supportCreationRoutes: FastifyPluginAsyncZod = async (app) => {
+export const supportCreationRoutes: FastifyPluginAsyncZod<{ maker: BundleMaker }> = async (app, { maker }) => {
   for (const [prefix, service] of [
     ['/artifactory/api/system/support/bundle', 'artifactory'],
     ['/access/api/v1/system/support/bundle', 'access'],
@@ -86,7 +86,7 @@ export const supportCreationRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        reply.status(202).send(await create(app, request, { ...request.body, service }, service)),
+        reply.status(202).send(await create(maker, request, { ...request.body, service }, service)),
     );
   }
 };
@@ -107,20 +107,13 @@ export const supportNodeRoutes: FastifyPluginAsyncZod = async (app) => {
  * Support bundles with the server: the maker on every process, bundles a stopped node left
  * unfinished marked failed, and the daily removal of old ones.
  */
-export function registerSupportBundles(app: FastifyInstance): void {
+export function registerSupportBundles(app: FastifyInstance): BundleMaker {
   const maker = new BundleMaker(app);
-  app.decorate('supportBundles', maker);
   app.addHook('onReady', async () => maker.failInterrupted());
   app.addHook('onClose', async () => maker.idle());
   app.jobs.register('support-bundle-retention', '41 4 * * *', async () => {
     const removed = await pruneBundles(app, app.config.supportBundleRetentionDays);
     if (removed) app.log.info({ removed }, 'support bundles past retention removed');
   });
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Makes support bundles on this process. */
-    supportBundles: BundleMaker;
-  }
+  return maker;
 }

@@ -84,8 +84,8 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     });
   /** Every event recorded so far made into deliveries, and every due delivery sent. */
   const settle = async () => {
-    await t.app.webhooks.consumer.drain();
-    await t.app.webhooks.sender.drain();
+    await t.services.webhooks.consumer.drain();
+    await t.services.webhooks.sender.drain();
   };
   const inject = (method: string, url: string, payload?: object | string) =>
     t.app.inject({ method: method as 'GET', url, headers: ADMIN_BASIC, ...(payload !== undefined ? { payload } : {}) });
@@ -279,9 +279,9 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     receiver.answer((a) => (a.body.subscription_key === 'flaky' && failures-- > 0 ? 500 : 200));
     await put(t.app, '/artifactory/libs-local/flaky/one.txt', 'one');
     await put(t.app, '/artifactory/libs-local/flaky/two.txt', 'two');
-    await t.app.webhooks.consumer.drain();
+    await t.services.webhooks.consumer.drain();
     await until(async () => {
-      await t.app.webhooks.sender.drain();
+      await t.services.webhooks.sender.drain();
       return receiver.of('flaky').filter((a) => a.body.data.path === 'flaky/two.txt').length === 1;
     }, 'the second delivery');
     // in order: the first delivery's three failures and success, then the second
@@ -302,7 +302,7 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
 
     const resent = await inject('POST', `/event/api/v1/subscriptions/flaky/deliveries/${first.id}/resend`);
     expect(resent.statusCode).toBe(200);
-    await t.app.webhooks.sender.drain();
+    await t.services.webhooks.sender.drain();
     const ones = receiver.of('flaky').filter((a) => a.body.data.name === 'one.txt');
     expect(ones).toHaveLength(5);
     expect(new Set(ones.map((a) => a.body.event_id)).size).toBe(1);
@@ -313,13 +313,13 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     await subscribe('quick', 'artifact', ['deployed'], { repoKeys: ['libs-local'] }, { url: receiver.url('/quick') });
     receiver.answer((a) => (a.body.subscription_key === 'stuck' ? 'hold' : 200));
     await put(t.app, '/artifactory/libs-local/both.txt', 'both');
-    await t.app.webhooks.consumer.drain();
-    t.app.webhooks.sender.wake();
+    await t.services.webhooks.consumer.drain();
+    t.services.webhooks.sender.wake();
     await until(() => receiver.of('stuck').length === 1, 'the stuck receiver to hold the request');
     // while it holds it, later events still reach the quick receiver
     await put(t.app, '/artifactory/libs-local/after.txt', 'after');
-    await t.app.webhooks.consumer.drain();
-    t.app.webhooks.sender.wake();
+    await t.services.webhooks.consumer.drain();
+    t.services.webhooks.sender.wake();
     await until(() => receiver.of('quick').length === 2, 'the quick receiver');
     expect(receiver.of('stuck')).toHaveLength(1);
     const stuck = (await inject('GET', '/event/api/v1/subscriptions/stuck/deliveries')).json();
@@ -334,8 +334,8 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     await subscribe('later', 'artifact', ['deployed'], { repoKeys: ['libs-local'] }, { url });
     await spare.close();
     for (const name of ['x', 'y', 'z']) await put(t.app, `/artifactory/libs-local/later/${name}.txt`, name);
-    await t.app.webhooks.consumer.drain();
-    await t.app.webhooks.sender.drain();
+    await t.services.webhooks.consumer.drain();
+    await t.services.webhooks.sender.drain();
     const waiting = (await inject('GET', '/event/api/v1/subscriptions/later/deliveries?state=pending')).json();
     expect(waiting.total).toBe(3);
     const port = new URL(url).port;
@@ -348,7 +348,7 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
     await new Promise<void>((resolve) => back.listen(Number(port), '127.0.0.1', resolve));
     try {
       await until(async () => {
-        await t.app.webhooks.sender.drain();
+        await t.services.webhooks.sender.drain();
         const page = (await inject('GET', '/event/api/v1/subscriptions/later/deliveries?state=delivered')).json();
         return page.total === 3;
       }, 'the receiver to get all three');

@@ -365,7 +365,7 @@ function missingHandler(delivery: DeliveryRow): Exchange {
  * pruning of the delivery log. The consumer and the queues are tasks of the work kernel, run by
  * whichever node holds them.
  */
-export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
+export function registerWebhookDelivery(app: FastifyInstance): WebhookDelivery {
   const sender = new WebhookSender(app);
   const consumer = new OutboxConsumer(
     app,
@@ -386,13 +386,11 @@ export function registerWebhookDelivery(app: FastifyInstance): WebhookSender {
     // a queue whose task gave up (its node kept failing) is sent again
     await sender.wake();
   });
-  app.decorate('webhooks', { sender, consumer });
-  return sender;
+  return { sender, consumer };
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Webhook delivery: the outbox consumer that makes deliveries and the sender. */
-    webhooks: { sender: WebhookSender; consumer: OutboxConsumer };
-  }
+/** Webhook delivery: the outbox consumer that makes deliveries and the sender. */
+export interface WebhookDelivery {
+  sender: WebhookSender;
+  consumer: OutboxConsumer;
 }

@@ -21,7 +21,7 @@ import { HttpError, notFound } from '../../core/errors.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { outboundProxy } from '../../core/proxies.js';
 import { outboundTls } from '../../core/certificates.js';
-import { originOf, payloadOf } from './webhooks.delivery.js';
+import { originOf, payloadOf, type WebhookSender } from './webhooks.delivery.js';
 import { post } from './webhooks.send.js';
 import {
   checkReceiver,
@@ -59,7 +59,7 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
  * every delivery with its attempts, re-sent one at a time or all failed ones at once.
  * Administrators only.
  */
-export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
+export const webhooksRoutes: FastifyPluginAsyncZod<{ sender: WebhookSender }> = async (app, { sender }) => {
   const { db } = app;
 
   app.get(
@@ -141,7 +141,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
       const { key: _ignored, ...body } = request.body;
       await replaceWebhook(app, auditActor(request), request.params.key, body);
       // enabled again, its waiting deliveries go out
-      await app.webhooks.sender.wake(request.params.key);
+      await sender.wake(request.params.key);
       return webhookAnswer(db, request.params.key);
     },
   );
@@ -198,7 +198,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const count = await resendDeliveries(db, request.params.key, Date.now(), request.params.id);
       if (!count) throw notFound('The delivery was not found.');
-      await app.webhooks.sender.wake(request.params.key);
+      await sender.wake(request.params.key);
       return { message: WEBHOOK_MESSAGES.resent, count };
     },
   );
@@ -211,7 +211,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await findWebhook(db, request.params.key)))
         throw notFound(formatMessage(WEBHOOK_MESSAGES.notFound, { name: request.params.key }));
       const count = await resendDeliveries(db, request.params.key, Date.now());
-      await app.webhooks.sender.wake(request.params.key);
+      await sender.wake(request.params.key);
       return { message: formatMessage(WEBHOOK_MESSAGES.resentFailed, { count: String(count) }), count };
     },
   );

@@ -76,7 +76,7 @@ describe.each(ENGINES)('Go module proxy on %s', (engine) => {
     expect(missing.body).toBe('not found: example.com/Acme/tool@v9.9.9\n');
 
     // the catalogue: the module, its requirement and readme
-    await t.app.catalogueIndexer.drain();
+    await t.services.catalogueIndexer.drain();
     const res = await t.app.inject({
       method: 'POST',
       url: '/ui/api/v1/mds/versions',

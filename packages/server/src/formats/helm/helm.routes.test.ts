@@ -152,7 +152,7 @@ describe.each(ENGINES)('Helm chart repository on %s', (engine) => {
         chart.rawPayload.equals(await get(`${API}/charts/db-3.1.0.tgz`, upstream.app).then((r) => r.rawPayload)),
       ).toBe(true);
       // the catalogue lists the proxied chart too, once cached
-      await t.app.catalogueIndexer.drain();
+      await t.services.catalogueIndexer.drain();
       const found = await t.app.inject({
         method: 'POST',
         url: '/ui/api/v1/mds/packages',
