@@ -12,6 +12,7 @@ import {
   deleteItems,
   findItem,
   findItems,
+  holdPath,
   putProperties,
   retainBinary,
 } from './artifacts.store.js';
@@ -123,6 +124,7 @@ export async function putFile(
   now: number,
   created?: { at: number; by: string },
 ): Promise<ItemRow> {
+  await holdPath(trx, repoKey, path);
   // the file and its folders in one round trip
   const found = await findItems(trx, repoKey, [...ancestorsOf(path), path]);
   await ensureFolders(trx, repoKey, path, actor, now, found);

@@ -69,6 +69,28 @@ describe.each(ENGINES)('artifacts on %s', (engine) => {
     expect(events).toEqual([{ type: 'artifact.deployed', path: 'org/acme/app-1.0.txt' }]);
   });
 
+  it('takes concurrent deploys of one new path, each answered 201, the last one kept', async () => {
+    // two CI jobs publishing the same file at once: neither may fail on the other's row
+    const bodies = Array.from({ length: 8 }, (_, i) => `build ${i}\n`);
+    for (const path of ['race/new.txt', 'race/new.txt', 'race/deeper/new.txt']) {
+      const answers = await Promise.all(bodies.map((body) => put(t.app, `/artifactory/libs-local/${path}`, body)));
+      expect(answers.map((a) => a.statusCode)).toEqual(bodies.map(() => 201));
+      const stored = await get(`/artifactory/libs-local/${path}`);
+      expect(bodies).toContain(stored.body);
+    }
+    const files = await t.app.db
+      .selectFrom('items')
+      .select('path')
+      .where('repo_key', '=', 'libs-local')
+      .where('folder', '=', 0)
+      .execute();
+    expect(files.map((f) => f.path).sort()).toEqual(['race/deeper/new.txt', 'race/new.txt']);
+    const usage = (await get('/artifactory/api/storageinfo')).json() as {
+      repositoriesSummaryList: { repoKey: string; filesCount: number }[];
+    };
+    expect(usage.repositoriesSummaryList.find((r) => r.repoKey === 'libs-local')?.filesCount).toBe(2);
+  });
+
   it('computes the same checksums for a large deploy, hashed on two threads', async () => {
     const body = Buffer.alloc(6 * 1024 * 1024);
     for (let i = 0; i < body.length; i += 4) body.writeUInt32LE((i * 2654435761) >>> 0, i);

@@ -78,9 +78,21 @@ export async function findItems(db: Db, repoKey: string, paths: string[]): Promi
  * The item at a path, locked until the transaction ends on PostgreSQL (SQLite writers are
  * serialised already): for a change that depends on what is there now.
  */
-export function lockItem(trx: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
+export async function lockItem(trx: Db, repoKey: string, path: string): Promise<ItemRow | undefined> {
+  await holdPath(trx, repoKey, path);
   const query = trx.selectFrom('items').selectAll().where('repo_key', '=', repoKey).where('path', '=', path);
   return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/**
+ * Holds a path until the transaction ends on PostgreSQL, so that its writers take turns: a row
+ * lock cannot hold a path that has no item yet, and two writers of a new file would both insert it,
+ * the second failing on the unique key instead of replacing the first's. (SQLite's writers take
+ * turns already.) Taken before the item is read, so that the read sees the previous writer's commit.
+ */
+export async function holdPath(trx: Db, repoKey: string, path: string): Promise<void> {
+  if (isPostgres(trx))
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`${repoKey}/${path}`}, 0))`.execute(trx);
 }
 
 /** `path` compared byte-wise (PostgreSQL's "C" collation; SQLite compares bytes already). */
