@@ -32,8 +32,31 @@ Object.assign(process.env, S3_TEST_CREDENTIALS);
 const s3 = await startS3Server('arca-bench');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-cluster-'));
 
-/** Reads of one 1 KiB file and deploys of 1 MiB files per second, through `url`. */
-async function measure(url: string): Promise<{ reads: number; deploys: number }> {
+/**
+ * The database statements the nodes have run so far (Arca's `arca_db_query_duration_seconds`
+ * count, every node summed): the background work of the nodes included, which over a run is a few
+ * statements per second beside thousands of requests.
+ */
+async function statements(nodes: string[]): Promise<number> {
+  let total = 0;
+  for (const node of nodes) {
+    const text = await (await fetch(`${node}/metrics`, { headers: { authorization: AUTH } })).text();
+    for (const [, count] of text.matchAll(/^arca_db_query_duration_seconds_count\{[^}]*\} (\d+)/gm))
+      total += Number(count);
+  }
+  return total;
+}
+
+interface Figures {
+  reads: number;
+  deploys: number;
+  /** Database statements per read and per deploy. */
+  readStatements: number;
+  deployStatements: number;
+}
+
+/** Reads of one 1 KiB file and deploys of 1 MiB files per second, through `url`, and the statements each ran. */
+async function measure(url: string, nodes: string[]): Promise<Figures> {
   await createRepository(url, 'bench-local');
   const put = await fetch(`${url}/artifactory/bench-local/small.bin`, {
     method: 'PUT',
@@ -43,11 +66,14 @@ async function measure(url: string): Promise<{ reads: number; deploys: number }>
   if (put.status !== 201) throw new Error(`deploy: ${put.status}`);
   const small = `${url}/artifactory/bench-local/small.bin`;
   await autocannon({ url: small, connections: 16, duration: 2, headers: { authorization: AUTH } });
+  const beforeReads = await statements(nodes);
   const reads = await autocannon({ url: small, connections: 16, duration: SECONDS, headers: { authorization: AUTH } });
   if (reads.non2xx || reads.errors) throw new Error(`reads: ${reads.non2xx} non-2xx, ${reads.errors} errors`);
+  const readStatements = ((await statements(nodes)) - beforeReads) / reads.requests.total;
   // deploys of distinct 1 MiB contents (no deduplication), 8 at a time
   const body = Buffer.alloc(DEPLOY_BYTES);
   let deployed = 0;
+  const beforeDeploys = await statements(nodes);
   const until = Date.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: 8 }, async (_, worker) => {
@@ -63,11 +89,12 @@ async function measure(url: string): Promise<{ reads: number; deploys: number }>
       }
     }),
   );
-  return { reads: reads.requests.average, deploys: deployed / SECONDS };
+  const deployStatements = ((await statements(nodes)) - beforeDeploys) / deployed;
+  return { reads: reads.requests.average, deploys: deployed / SECONDS, readStatements, deployStatements };
 }
 
 /** `count` nodes with `env`, nginx in front; measured, then stopped. */
-async function cluster(count: number, env: (i: number) => Record<string, string>) {
+async function cluster(count: number, env: (i: number) => Record<string, string>): Promise<Figures> {
   const nodes: RunningServer[] = [];
   const ports: number[] = [];
   for (let i = 0; i < count; i++) ports.push(await freePort());
@@ -76,14 +103,17 @@ async function cluster(count: number, env: (i: number) => Record<string, string>
   }
   const proxy = await startNginx(ports);
   try {
-    return await measure(proxy.url);
+    return await measure(
+      proxy.url,
+      nodes.map((node) => node.url),
+    );
   } finally {
     await proxy.stop();
     for (const node of nodes) await node.stop();
   }
 }
 
-const results: { name: string; reads: number; deploys: number }[] = [];
+const results: ({ name: string } & Figures)[] = [];
 try {
   results.push({ name: '1 node, SQLite + file system', ...(await cluster(1, () => ({}))) });
   for (const count of [1, 2, 3]) {
@@ -149,9 +179,13 @@ try {
   client.destroy();
 
   console.log(`\ncluster: through nginx, ${SECONDS} s each, one process per node, ${os.availableParallelism()} cores`);
-  console.log(`  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)}`);
+  console.log(
+    `  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)} ${'statements/read'.padStart(16)} ${'statements/deploy'.padStart(18)}`,
+  );
   for (const r of results) {
-    console.log(`  ${r.name.padEnd(30)} ${r.reads.toFixed(0).padStart(14)} ${r.deploys.toFixed(1).padStart(16)}`);
+    console.log(
+      `  ${r.name.padEnd(30)} ${r.reads.toFixed(0).padStart(14)} ${r.deploys.toFixed(1).padStart(16)} ${r.readStatements.toFixed(2).padStart(16)} ${r.deployStatements.toFixed(1).padStart(18)}`,
+    );
   }
   const one = results[1]!;
   const three = results[3]!;

@@ -85,7 +85,6 @@ const OWED: Record<string, string[]> = {
   'features/backup/store-migrate.ts': ['binaries'],
   'features/deployments/deployments.service.ts': ['federations', 'replications'],
   'features/deployments/deployments.topology.ts': ['federations', 'replication_runs', 'replications'],
-  'features/directory/directory.service.ts': ['groups'],
   'features/federation/federation.entities.ts': [
     'access_tokens',
     'group_members',
@@ -102,7 +101,6 @@ const OWED: Record<string, string[]> = {
   'features/identity/identity.store.ts': ['sessions'],
   'features/license-buckets/license-buckets.assign.ts': ['deployments'],
   'features/license-buckets/license-buckets.service.ts': ['deployments'],
-  'features/onboarding/onboarding.store.ts': ['user_custom_data'],
   'features/packages/packages.store.ts': ['items', 'repositories'],
   'features/permissions/permissions.service.ts': [
     'group_members',
@@ -128,7 +126,6 @@ const OWED: Record<string, string[]> = {
   'features/security/audit-trail.ts': ['audit_events'],
   'features/ssh/ssh.keys.ts': ['users'],
   'features/ssh/ssh.server.ts': ['access_tokens'],
-  'features/sso/sso.oidc.ts': ['groups'],
   'features/support/support.bundle.ts': [
     'binaries',
     'groups',
@@ -145,7 +142,7 @@ const OWED: Record<string, string[]> = {
 };
 
 /** Queries run outside a store (`*.store.ts`) when the rule came: the count may only go down. */
-const QUERIES_OUTSIDE_STORES = 435;
+const QUERIES_OUTSIDE_STORES = 430;
 
 describe('features own their tables', () => {
   it('gives every table exactly one owner', async () => {

@@ -12,11 +12,11 @@ import {
   type UserAuthorization,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
-import type { OauthClientsTable, UserRow } from '../../db/schema.js';
+import type { OauthClientsTable } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
-import { findUserByName } from '../identity/index.js';
+import { findUserById, findUserByName } from '../identity/index.js';
 import { getSecuritySettings } from '../security/index.js';
 import { createAccessToken, revokeTokensById, tokenCreated } from '../tokens/index.js';
 
@@ -386,8 +386,7 @@ export async function exchangeCode(
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) !== 1)
     throw new OAuthError('invalid_grant', 'The authorization code was used already.');
-  const user = (await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst()) as
-    UserRow | undefined;
+  const user = await findUserById(db, row.user_id);
   if (!user) throw new OAuthError('invalid_grant', 'The user of this authorization code is gone.');
   const { tokenDefaultExpiryDays } = await getSecuritySettings(db, request.server.config);
   const expiresIn = tokenDefaultExpiryDays * 86_400;

@@ -22,6 +22,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { outboundAllowed } from '../../core/outbound-policy.js';
 import { getSetting, putSetting, type StoredLdapSetting } from '../../core/settings.store.js';
+import { groupNames, insertGroup } from '../groups/index.js';
 import { findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 import {
   DirectoryError,
@@ -264,7 +265,7 @@ export async function directoryGroupsOf(db: Db, name: string): Promise<LdapDirec
     if (error instanceof DirectoryError) throw badRequest(error.message);
     throw error;
   }
-  const existing = new Set((await db.selectFrom('groups').select('name').execute()).map((g) => g.name.toLowerCase()));
+  const existing = new Set((await groupNames(db)).map((g) => g.toLowerCase()));
   return found.map((g) => ({ ...g, imported: existing.has(arcaGroupName(g.name).toLowerCase()) }));
 }
 
@@ -282,18 +283,15 @@ export async function importDirectoryGroups(request: FastifyRequest, name: strin
   await db.transaction().execute(async (trx) => {
     for (const group of chosen.filter((g) => !g.imported)) {
       const arcaName = arcaGroupName(group.name);
-      await trx
-        .insertInto('groups')
-        .values({
-          name: arcaName,
-          description: group.description || `Directory group ${group.dn}`,
-          auto_join: 0,
-          admin_privileges: 0,
-          realm: LDAP_REALM,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertGroup(trx, {
+        name: arcaName,
+        description: group.description || `Directory group ${group.dn}`,
+        auto_join: 0,
+        admin_privileges: 0,
+        realm: LDAP_REALM,
+        created_at: now,
+        updated_at: now,
+      });
       made.push(arcaName);
     }
     if (made.length) {
@@ -391,9 +389,7 @@ async function reflect(
   existing: UserRow | undefined,
 ): Promise<UserRow> {
   const wanted = new Set(directoryGroupNames.map((g) => arcaGroupName(g).toLowerCase()));
-  const imported = (await db.selectFrom('groups').select('name').where('realm', '=', LDAP_REALM).execute()).map(
-    (g) => g.name,
-  );
+  const imported = await groupNames(db, LDAP_REALM);
   return reflectExternalUser(
     db,
     {

@@ -7,6 +7,13 @@ export function findGroup(db: Db, name: string): Promise<GroupRow | undefined> {
   return db.selectFrom('groups').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
+/** The names of every group, or of those of one realm (`ldap`: imported from a directory). */
+export async function groupNames(db: Db, realm?: string): Promise<string[]> {
+  let query = db.selectFrom('groups').select('name');
+  if (realm !== undefined) query = query.where('realm', '=', realm);
+  return (await query.execute()).map((g) => g.name);
+}
+
 export function allGroups(db: Db): Promise<GroupRow[]> {
   return db.selectFrom('groups').selectAll().orderBy('name').execute();
 }

@@ -23,7 +23,7 @@ import { isAdminPrincipal } from '../../core/principals.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { listRepositories, quickSetup, recordRepositoryChange } from '../repositories/index.js';
-import { customDataOf, deleteCustomData, putCustomData } from './onboarding.store.js';
+import { customDataOf, deleteCustomData, putCustomData } from '../users/index.js';
 
 /** Custom data keys the onboarding keeps. */
 const ONBOARDING = 'onboarding';

@@ -17,6 +17,7 @@ import { OutboundRefused, policyFetch } from '../../core/outbound-policy.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { registerSecretSource, seal, unseal } from '../../core/sealing.js';
 import { getSetting, putSetting, type StoredOidcProvider } from '../../core/settings.store.js';
+import { groupNames } from '../groups/index.js';
 import { findUserBySubject, findUsersByFoldedName, reflectExternalUser } from '../identity/index.js';
 import { CONSOLE_API_PREFIX } from '../../core/console.plugin.js';
 
@@ -69,7 +70,7 @@ export async function mappingOf(db: Db, text: string): Promise<[string, string][
     if (!from || !to || rest.length) throw badRequest(OIDC_MESSAGES.mappingInvalid, 'groupMapping');
     pairs.push([from, to]);
   }
-  const known = new Set((await db.selectFrom('groups').select('name').execute()).map((g) => g.name));
+  const known = new Set(await groupNames(db));
   const missing = pairs.find(([, to]) => !known.has(to));
   if (missing) throw badRequest(formatMessage(OIDC_MESSAGES.unknownGroup, { group: missing[1] }), 'groupMapping');
   return pairs;
