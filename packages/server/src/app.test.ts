@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, startListeningApp, type TestApp } from './test/harness.js';
+import { ENGINES, startListeningApp, startTestApp, type TestApp } from './test/harness.js';
 
 // the collector on demand, to tell a released app from one something still holds
 v8.setFlagsFromString('--expose-gc');
@@ -21,5 +21,14 @@ describe.each(ENGINES)('an app on %s', (engine) => {
         return released.deref() === undefined;
       })
       .toBe(true);
+  });
+
+  it('starts no loop once closed: listen hooks that run after a close leave nothing behind', async () => {
+    // Fastify runs the listen hooks after listen() has answered; a quick close can come first
+    const t = await startTestApp(engine);
+    await t.close();
+    t.services.ssh.startFollowing();
+    t.app.work.every('late', 60_000, () => undefined);
+    expect(t.app.work.loops()).toEqual([]);
   });
 });

@@ -549,6 +549,8 @@ export function createWork(options: {
       while (finite().length) await Promise.allSettled(finite().map(({ done }) => done));
     },
     every(name, everyMs, run) {
+      // a loop asked for once the node is stopping would outlive it
+      if (stopped) return;
       if (loops.has(name)) throw new Error(`the loop '${name}' is registered twice`);
       const timer = setInterval(() => {
         const loop = loops.get(name);

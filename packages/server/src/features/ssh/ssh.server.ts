@@ -70,6 +70,7 @@ export class SshService {
   private reconciling: Promise<void> = Promise.resolve();
   /** Whether it follows the settings (from when the HTTP server listens until the app closes). */
   private following = false;
+  private closed = false;
   private unfollow: (() => void) | undefined;
 
   constructor(private readonly app: FastifyInstance) {}
@@ -148,7 +149,8 @@ export class SshService {
 
   /** From when the HTTP server listens: follow the settings until the app closes. */
   startFollowing(): void {
-    if (this.following) return;
+    // the app's listen hooks run after listen() answers: the app may have closed meanwhile
+    if (this.following || this.closed) return;
     this.following = true;
     this.unfollow = onConfigChanged(() => void this.reconcile());
     // a change made on another node reaches this one's settings at the next look (a loop of the process)
@@ -157,6 +159,7 @@ export class SshService {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.following = false;
     await this.app.work.endLoop(RECONCILE_LOOP);
     this.unfollow?.();
