@@ -107,10 +107,15 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
     }
   }
 
-  it('archives exactly what the preview lists over 10 000 artifacts, releases the hot store and restores byte for byte', async () => {
+  // the scale is proven on SQLite; PostgreSQL runs the same queries, batches and pages over fewer
+  // files (each deploy there costs twice the time, and this set-up was the suite's longest)
+  const files = engine === 'sqlite' ? 10_000 : 2_500;
+  const taken = files - files / 10;
+
+  it(`archives exactly what the preview lists over ${files} artifacts, releases the hot store and restores byte for byte`, async () => {
     await createRepo(t.app, 'gen-local', { rclass: 'local' });
-    // 10 000 files over 100 contents; every tenth keeps itself with keep=true
-    await deployMany('gen-local', 10_000, (i) => ({
+    // files over 100 contents; every tenth keeps itself with keep=true
+    await deployMany('gen-local', files, (i) => ({
       path: `g/${i % 50}/f${i}.bin${i % 10 === 0 ? ';keep=true' : ''}`,
       body: `content ${i % 100}`,
     }));
@@ -118,10 +123,10 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
     const policy = formPolicy('old-binaries', 'gen-local');
 
     const preview = await previewAll(policy);
-    expect(preview.count).toBe(9000);
-    expect(preview.paths).toHaveLength(9000);
+    expect(preview.count).toBe(taken);
+    expect(preview.paths).toHaveLength(taken);
     expect(preview.totalSize).toBe(
-      Array.from({ length: 10_000 }, (_, i) => i)
+      Array.from({ length: files }, (_, i) => i)
         .filter((i) => i % 10 !== 0)
         .reduce((sum, i) => sum + `content ${i % 100}`.length, 0),
     );
@@ -132,7 +137,7 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
     const triggered = await call('POST', '/archive/policies/old-binaries/trigger');
     expect(triggered.statusCode).toBe(202);
     const run = await finished('archive', (triggered.json() as Execution).migrationIdentifier);
-    expect(run).toMatchObject({ state: 'COMPLETE', displayState: 'COMPLETE', total: 9000, done: 9000, failed: 0 });
+    expect(run).toMatchObject({ state: 'COMPLETE', displayState: 'COMPLETE', total: taken, done: taken, failed: 0 });
     expect((await archivedPaths(run.migrationIdentifier)).sort()).toEqual([...preview.paths].sort());
 
     // what is left in the repository is what the policy does not take
@@ -155,8 +160,9 @@ describe.each(ENGINES)('retention and archive on %s', (engine) => {
       history: { day: string }[];
     };
     // 45 folders hold archived files: g/0, g/10 … g/40 hold only files kept with keep=true
-    expect(info.binariesSummary).toMatchObject({ binariesCount: 90, artifactsCount: 9000, itemsCount: 9045 });
-    expect(info.binariesSummary.optimization).toBeGreaterThan(98);
+    expect(info.binariesSummary).toMatchObject({ binariesCount: 90, artifactsCount: taken, itemsCount: taken + 45 });
+    // each content is kept once: the 90 contents stand for all the archived files
+    expect(info.binariesSummary.optimization).toBeGreaterThan(100 * (1 - 100 / taken));
     expect(info.history.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
 
     // the archive search finds them; a restore puts one back with its properties and checksums
