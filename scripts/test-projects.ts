@@ -1,11 +1,10 @@
 /**
- * End-to-end files that drive package clients or several nodes and no browser (the Vitest project `clients`):
+ * End-to-end files that drive package clients and no browser (the Vitest project `clients`):
  * `npm test` runs them in the server lane, so that the two lanes end together — the browser lane
  * is the longer one. A new end-to-end file that opens no browser may join them.
  */
 export const CLIENT_FILES = [
   'cargo-clients',
-  'cluster',
   'debian-clients',
   'gems-clients',
   'go-clients',

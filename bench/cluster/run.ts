@@ -25,7 +25,7 @@ const DEPLOY_BYTES = 1024 * 1024;
 
 installDebianPackages('nginx', 'curl');
 await build();
-// the test PostgreSQL server of the suites (started, or restarted, here)
+// the test PostgreSQL server of the suites (started here unless it runs)
 const started = execFileSync('bash', [path.join(ROOT, 'scripts/start-test-postgres.sh')], { encoding: 'utf8' });
 process.env.ARCA_TEST_DATABASE_URL = /ARCA_TEST_DATABASE_URL=(\S+)/.exec(started)![1];
 Object.assign(process.env, S3_TEST_CREDENTIALS);
