@@ -159,7 +159,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   // configuration (repositories, settings, rights) is cached per process, checked once per request
   enableConfigCache(db, dataVersion);
   useConfiguredOutboundHosts(db, config.outboundAllowedHosts);
-  if (changeMark) enableItemCache(db, changeMark);
+  enableItemCache(db, changeMark);
   app.addHook('onResponse', (request, reply, done) => {
     if (config.metricsEnabled) {
       metrics.requestDone(

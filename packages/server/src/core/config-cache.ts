@@ -10,17 +10,19 @@ const generationOf = preparedQuery<{ value: number }, [name: string]>((db) =>
  * query them again on every request. Every recorded change (`core/changes.ts`) bumps the
  * database's configuration generation in its transaction. A request that begins marks the check
  * due (`configCheckDue`, no query); the first read of configuration after that checks the
- * generation (`configCurrent`: on SQLite a query only when another process committed meanwhile)
+ * generation (`configCurrent`: a query only when another process committed meanwhile, as the
+ * database's data version tells — SQLite's own, PostgreSQL's change feed)
  * and a process whose cache was filled under another generation drops it. A change is therefore
- * seen by the next request on every process (every worker, every node) that reads configuration,
- * a request that reads none (a ping, a console asset) pays nothing, and the process that made the
- * change drops its own cache at once. Only the root database object caches: reads inside a
+ * seen by the next request on every process that reads configuration (on PostgreSQL, on another
+ * node, once the commit's notification has arrived: PostgreSQL sends it at the commit), a request
+ * that reads none (a ping, a console asset) pays nothing, and the process that made the change
+ * drops its own cache at once. Only the root database object caches: reads inside a
  * transaction always query.
  */
 interface ConfigCache {
   generation: number | undefined;
   entries: Map<string, Promise<unknown>>;
-  /** SQLite: what changes when another process commits; the generation is read only when it did. */
+  /** What changes when another process commits; the generation is read only when it did. */
   dataVersion: (() => number) | undefined;
   seenDataVersion: number | undefined;
   /** A request began since the last check. */
@@ -84,8 +86,8 @@ export function disableConfigCache(db: Db): void {
 }
 
 /**
- * Whether the generation must be read again before this request: always on PostgreSQL; on SQLite
- * only when another process committed since the last read (its own changes drop the cache at once).
+ * Whether the generation must be read again before this request: only when another process
+ * committed since the last read (this process's own changes drop the cache at once).
  */
 function configMayHaveChanged(db: Db): boolean {
   const cache = caches.get(db);
@@ -144,6 +146,28 @@ export function cachedConfig<T>(db: Db, key: string, load: () => Promise<T>): Pr
   const checking = configCurrent(db);
   // one check per read: while a change of this process commits, the next read checks again
   if (checking) return checking.then(() => cachedEntry(cache, key, load));
+  return cachedEntry(cache, key, load);
+}
+
+/**
+ * As `cachedConfig`, for a look-up whose absence a user acts on (a repository by key): a cached
+ * absence is confirmed by reading the generation once, so that what another node created a moment
+ * ago is found although its commit's notification may not have arrived (PostgreSQL's change feed
+ * tells other nodes a few milliseconds after the commit). A present value is answered from the cache.
+ */
+export async function cachedConfigPresent<T>(
+  db: Db,
+  key: string,
+  load: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const found = await cachedConfig(db, key, load);
+  const cache = caches.get(db);
+  if (found !== undefined || !cache) return found;
+  const check: Promise<void> = checkConfigGeneration(db).finally(() => {
+    if (cache.checking === check) cache.checking = undefined;
+  });
+  cache.checking = check;
+  await check;
   return cachedEntry(cache, key, load);
 }
 

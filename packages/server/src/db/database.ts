@@ -13,8 +13,10 @@ import {
   type Driver,
   type KyselyConfig,
   type MigrationResultSet,
+  type PostgresDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { PostgresChangeFeed } from './change-feed.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import type { DbEngine } from './dialect.js';
@@ -87,6 +89,47 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * PostgreSQL with the node's change feed: the statements of this process that may write are
+ * counted as they end, and the feed's listening connection closes with the pool.
+ */
+class FedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly feed: PostgresChangeFeed,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    const counted = new WeakSet<DatabaseConnection>();
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!counted.has(connection)) {
+        counted.add(connection);
+        const execute = connection.executeQuery.bind(connection);
+        connection.executeQuery = async (query) => {
+          if (SelectQueryNode.is(query.query)) return execute(query);
+          try {
+            return await execute(query);
+          } finally {
+            this.feed.writes += 1;
+          }
+        };
+      }
+      return connection;
+    };
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await this.feed.close();
+      await destroy();
+    };
+    return driver;
+  }
+}
+
 /** Opens the metadata database: PostgreSQL when a URL is given, else SQLite at `<dataDir>/arca.db`. */
 export function openDatabase(options: {
   dataDir: string;
@@ -102,15 +145,16 @@ export function openDatabase(options: {
   db: Db;
   engine: DbEngine;
   /**
-   * SQLite only: `PRAGMA data_version` of the connection, which changes when another process
-   * commits to the database — a synchronous check that costs no query.
+   * A number that changes when another process commits to the database — a synchronous check
+   * that costs no query: SQLite's `PRAGMA data_version`; on PostgreSQL, the notifications of the
+   * node's change feed (`change-feed.ts`), which cover the items and the configuration generation.
    */
-  dataVersion?: () => number;
+  dataVersion: () => number;
   /**
-   * SQLite only: a mark of the database's state — two equal marks mean nothing was written in
-   * between, by this process or another — for caches of rows that must never be stale.
+   * A mark of the database's state — two equal marks mean nothing was written in between, by
+   * this process or another — for caches of rows that must never be stale.
    */
-  changeMark?: () => string;
+  changeMark: () => string;
   /** PostgreSQL only: the pool's connections, idle ones and queries waiting for one. */
   poolStats?: () => { total: number; idle: number; waiting: number };
 } {
@@ -125,9 +169,12 @@ export function openDatabase(options: {
     // process. The pool's own event repeats an idle one's.
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     pool.on('error', () => undefined);
+    const feed = new PostgresChangeFeed(options.databaseUrl, (error) => options.onConnectionError?.(error));
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) }),
+      db: new Kysely<Database>({ dialect: new FedPostgresDialect({ pool }, feed), ...(log ? { log } : {}) }),
       engine: 'postgres',
+      dataVersion: () => feed.dataVersion(),
+      changeMark: () => feed.changeMark(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }

@@ -36,6 +36,7 @@ import * as remoteSettings from './2026-12-21-remote-settings.js';
 import * as madeFiles from './2026-12-22-made-files.js';
 import * as work from './2026-12-23-work.js';
 import * as workLeases from './2026-12-24-work-leases.js';
+import * as changeFeed from './2026-12-25-change-feed.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-22-made-files': madeFiles,
   '2026-12-23-work': work,
   '2026-12-24-work-leases': workLeases,
+  '2026-12-25-change-feed': changeFeed,
 };

@@ -11,6 +11,12 @@ const HOT_ITEMS = 10_000;
 
 interface HotItems {
   changeMark: () => string;
+  /**
+   * Whether an absent item is kept too: where the mark is exact (SQLite). Where another node's
+   * commit counts only once its notification arrives (PostgreSQL), a miss is asked again, so
+   * that a file deployed on one node is found on the next at once.
+   */
+  keepsMisses: boolean;
   /** The database's mark when the rows were read: any write since, anywhere, drops them all. */
   mark: string;
   rows: Map<string, ItemRow | undefined>;
@@ -19,12 +25,12 @@ interface HotItems {
 const hotItems = new WeakMap<Db, HotItems>();
 
 /**
- * Keeps the items downloads look up in memory until the database changes (SQLite: its change mark
- * covers this process's writes and every other process's commits), so that a hot file costs no
- * query. Only the root database object caches: reads inside a transaction always query.
+ * Keeps the items downloads look up in memory until the database changes (its change mark covers
+ * this process's writes and other processes' commits: `openDatabase`), so that a hot file costs
+ * no query. Only the root database object caches: reads inside a transaction always query.
  */
 export function enableItemCache(db: Db, changeMark: () => string): void {
-  hotItems.set(db, { changeMark, mark: '', rows: new Map() });
+  hotItems.set(db, { changeMark, keepsMisses: !isPostgres(db), mark: '', rows: new Map() });
 }
 
 /** The item at a path: the query every download runs, compiled once (and cached where enabled). */
@@ -43,7 +49,7 @@ export async function findItem(db: Db, repoKey: string, path: string): Promise<I
   }
   const row = (await itemAt(db, repoKey, path))[0];
   // kept only when nothing was written while it was read
-  if (hot.changeMark() === mark && hot.mark === mark) {
+  if ((row || hot.keepsMisses) && hot.changeMark() === mark && hot.mark === mark) {
     if (hot.rows.size >= HOT_ITEMS) hot.rows.delete(hot.rows.keys().next().value!);
     hot.rows.set(key, row && { ...row });
   }

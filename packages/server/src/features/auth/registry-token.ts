@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AUTH_MESSAGES } from '@arca/contracts';
 import { unauthorized } from '../../core/errors.js';
-import { cachedConfig } from '../../core/config-cache.js';
+import { cachedConfigPresent } from '../../core/config-cache.js';
 import { getSetting, putSettingOnce } from '../../core/settings.store.js';
 import type { Principal } from '../../core/principals.js';
 import type { Db } from '../../db/database.js';
@@ -68,7 +68,7 @@ export async function registryTokenPrincipal(db: Db, token: string, now = Date.n
   }
   if (typeof claims.e !== 'number' || claims.e <= now) throw unauthorized('The token has expired.');
   if (claims.u === null) return { kind: 'anonymous' };
-  const user = await cachedConfig(db, `user-by-id:${claims.u}`, () => findUserById(db, claims.u!));
+  const user = await cachedConfigPresent(db, `user-by-id:${claims.u}`, () => findUserById(db, claims.u!));
   if (!user || claims.p !== passwordStamp(user)) throw unauthorized(AUTH_MESSAGES.badCredentials);
   return claims.g
     ? { kind: 'user', user: { ...user, admin: 0 }, sessionId: null, scopeGroups: claims.g, via: 'registry' }

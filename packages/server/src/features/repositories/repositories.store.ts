@@ -1,10 +1,13 @@
 import type { Db } from '../../db/database.js';
 import type { RepositoryRow } from '../../db/schema.js';
-import { cachedConfig } from '../../core/config-cache.js';
+import { cachedConfigPresent } from '../../core/config-cache.js';
 
-/** A repository by key; outside transactions from the per-process configuration cache. */
+/**
+ * A repository by key; outside transactions from the per-process configuration cache (an unknown
+ * key is asked again, so that a repository another node just created is found).
+ */
 export function findRepository(db: Db, key: string): Promise<RepositoryRow | undefined> {
-  return cachedConfig(db, `repository:${key}`, () =>
+  return cachedConfigPresent(db, `repository:${key}`, () =>
     db.selectFrom('repositories').selectAll().where('key', '=', key).executeTakeFirst(),
   );
 }
