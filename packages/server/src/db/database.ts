@@ -57,6 +57,33 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
 }
 
 /**
+ * Counts the statements of this process that may write (anything but a select), once as each
+ * begins and once as it ends: a value read while a write runs and cached under the mark of that
+ * moment is dropped by the second count, whichever the database.
+ */
+function countWrites(driver: Driver, count: () => void): void {
+  const acquire = driver.acquireConnection.bind(driver);
+  const counted = new WeakSet<DatabaseConnection>();
+  driver.acquireConnection = async () => {
+    const connection = await acquire();
+    if (!counted.has(connection)) {
+      counted.add(connection);
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = async (query) => {
+        if (SelectQueryNode.is(query.query)) return execute(query);
+        count();
+        try {
+          return await execute(query);
+        } finally {
+          count();
+        }
+      };
+    }
+    return connection;
+  };
+}
+
+/**
  * SQLite transactions begin IMMEDIATE: a deferred one that reads and then writes cannot wait for
  * another process's write (SQLite answers "database is locked" at once rather than risk a
  * deadlock), which two workers or nodes deploying at the same time would hit. Taking the write
@@ -71,20 +98,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
-    const acquire = driver.acquireConnection.bind(driver);
-    const counted = new WeakSet<DatabaseConnection>();
-    driver.acquireConnection = async () => {
-      const connection = await acquire();
-      if (!counted.has(connection)) {
-        counted.add(connection);
-        const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = (query) => {
-          if (!SelectQueryNode.is(query.query)) this.writes += 1;
-          return execute(query);
-        };
-      }
-      return connection;
-    };
+    countWrites(driver, () => (this.writes += 1));
     return driver;
   }
 }
@@ -103,24 +117,7 @@ class FedPostgresDialect extends PostgresDialect {
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const acquire = driver.acquireConnection.bind(driver);
-    const counted = new WeakSet<DatabaseConnection>();
-    driver.acquireConnection = async () => {
-      const connection = await acquire();
-      if (!counted.has(connection)) {
-        counted.add(connection);
-        const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = async (query) => {
-          if (SelectQueryNode.is(query.query)) return execute(query);
-          try {
-            return await execute(query);
-          } finally {
-            this.feed.writes += 1;
-          }
-        };
-      }
-      return connection;
-    };
+    countWrites(driver, () => (this.feed.writes += 1));
     const destroy = driver.destroy.bind(driver);
     driver.destroy = async () => {
       await this.feed.close();
