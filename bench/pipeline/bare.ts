@@ -1,7 +1,21 @@
-/** The floor of the pipeline benchmark: a bare Fastify route answering `OK`, one process, no hooks. */
+/**
+ * The floor of the pipeline benchmark: a bare Fastify route answering `OK`, one process, no hooks.
+ * With `BENCH_ANSWER_HEADERS` (a JSON object), it answers those headers too, a fresh
+ * `x-request-id` each time when one is named: what an answer with Arca's headers costs by itself.
+ */
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 
+const headers = JSON.parse(process.env.BENCH_ANSWER_HEADERS ?? '{}') as Record<string, string>;
+const requestId = 'x-request-id' in headers;
+delete headers['x-request-id'];
 const app = Fastify({ logger: false });
-app.get('/ping', () => 'OK');
+if (Object.keys(headers).length || requestId)
+  app.get('/ping', (_request, reply) => {
+    reply.headers(headers);
+    if (requestId) reply.header('x-request-id', randomUUID());
+    return 'OK';
+  });
+else app.get('/ping', () => 'OK');
 await app.listen({ host: '127.0.0.1', port: Number(process.argv[2]) });
 process.send?.('ready');

@@ -15,7 +15,7 @@ import { pruneLimits } from './core/rate-limits.js';
 import { securityHeadersPlugin } from './core/security-headers.js';
 import { restBodiesPlugin } from './core/rest-bodies.js';
 import { onAuditRecorded } from './core/changes.js';
-import { createLoggers, pruneLogs } from './core/logger.js';
+import { createLoggers, pruneLogs, requestLogger } from './core/logger.js';
 import { Metrics } from './core/metrics.js';
 import { heartbeat, markNodeStopped, registerNode, setNodeAddress } from './core/nodes.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
@@ -146,6 +146,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const app: FastifyInstance = Fastify({
     loggerInstance: loggers.jfrt as FastifyBaseLogger,
     genReqId: () => randomUUID(),
+    childLoggerFactory: requestLogger,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     // only the proxies listed are believed about the client's address (default: none)

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createStream } from 'rotating-file-stream';
 import type { Config } from '../config.js';
@@ -71,15 +72,26 @@ class BatchedLines extends Writable {
   }
 }
 
-/** pino's ISO time, formatted once per millisecond: a busy server writes many lines in each. */
+/**
+ * pino's ISO time, formatted once per second: a busy server writes many lines in each, and within
+ * one only the milliseconds change.
+ */
 function isoTimeOncePerMillisecond(): () => string {
   let last = -1;
+  let second = -1;
+  let prefix = '';
   let text = '';
   return () => {
     const now = Date.now();
     if (now !== last) {
       last = now;
-      text = `,"time":"${new Date(now).toISOString()}"`;
+      const ms = now % 1000;
+      if (now - ms !== second) {
+        second = now - ms;
+        // "2026-11-29T02:30:05." — the milliseconds follow
+        prefix = `,"time":"${new Date(second).toISOString().slice(0, 20)}`;
+      }
+      text = `${prefix}${String(ms).padStart(3, '0')}Z"`;
     }
     return text;
   };
@@ -236,4 +248,74 @@ export function createLoggers(config: Config, nodeId: string): Loggers {
       );
     },
   };
+}
+
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type ChildBindings = Parameters<FastifyBaseLogger['child']>[0];
+type ChildOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
+
+/**
+ * A request's logger (`request.log`), bound to its request id: pino's child is made when the
+ * request first logs something. Most requests never do, and making one costs each request
+ * more than its own hooks do.
+ */
+class RequestLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: ChildBindings,
+    private readonly options: ChildOptions,
+  ) {}
+
+  private get logger(): FastifyBaseLogger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    return this.made?.level ?? (this.options.level as string | undefined) ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.logger.level = level;
+  }
+
+  private log(method: LogMethod, args: unknown[]): void {
+    // a line below the logger's level is written by no one: no child for it either
+    const levels = pino.levels.values;
+    if (!this.made && levels[method]! < (levels[this.level] ?? 0)) return;
+    (this.logger[method] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.log('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.log('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.log('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.log('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.log('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.log('trace', args);
+  }
+  silent(): void {}
+  child(bindings: ChildBindings, options?: ChildOptions): FastifyBaseLogger {
+    return this.logger.child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger, made lazily (see RequestLogger). */
+export function requestLogger(
+  logger: FastifyBaseLogger,
+  bindings: ChildBindings,
+  options: ChildOptions,
+): FastifyBaseLogger {
+  return new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }

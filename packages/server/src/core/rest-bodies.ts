@@ -20,6 +20,8 @@ declare module 'fastify' {
   }
 }
 
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Artifactory's REST API (`/artifactory/api/…`, `/access/api/…`) takes a field sent as null as a
  * field not sent: client libraries serialise whole models (`"description": null`,
@@ -31,6 +33,9 @@ export const restBodiesPlugin = fp((app: FastifyInstance, _options: object, done
   app.addHook('onRoute', (route) => {
     if ((route.config as { keepNulls?: boolean } | undefined)?.keepNulls) return;
     if (!/^\/(artifactory|access)\/api\//.test(route.url)) return;
+    // a read has no body: no hook either
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((m) => BODILESS.has(m))) return;
     const dropBodyNulls: preValidationHookHandler = (request, _reply, next) => {
       if (request.body && typeof request.body === 'object') request.body = dropNulls(request.body);
       next();
