@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3_TEST_CREDENTIALS, startS3Server, type S3TestServer } from '../test/s3-server.js';
 import { FileBinaryStore, type BinaryStore } from './binary-store.js';
 import { DiskReadCache } from './read-cache.js';
+import { PART_BYTES } from './s3-part-uploads.js';
 import { openS3Store, type S3BinaryStore } from './s3-store.js';
 
 const digest = (algorithm: string, body: Buffer) => createHash(algorithm).update(body).digest('hex');
@@ -317,6 +318,82 @@ describe('the S3 store', () => {
       expect(DiskReadCache.open(cacheDir, 5 * 1024 * 1024).usedBytes).toBe(4 * 1024 * 1024);
     } finally {
       store.close();
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a large content in parts of the upload size, several at once, whole and in ranges across parts', async () => {
+    const store = await openS3Store({ endpoint: server.endpoint, bucket: 'arca-more', nodeId: 'n' });
+    const ranges: string[] = [];
+    store.s3.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'GetObjectCommand') ranges.push((args.input as { Range?: string }).Range ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordRanges' },
+    );
+    try {
+      const body = randomBytes(3 * PART_BYTES + 1000);
+      const pending = await store.write(Readable.from([body]), body.length);
+      await pending.commit();
+      ranges.length = 0;
+      expect((await readAll(store.read(pending.sha256))).equals(body)).toBe(true);
+      expect(ranges).toEqual([
+        '',
+        `bytes=${PART_BYTES}-${2 * PART_BYTES - 1}`,
+        `bytes=${2 * PART_BYTES}-${3 * PART_BYTES - 1}`,
+        `bytes=${3 * PART_BYTES}-${3 * PART_BYTES + 999}`,
+      ]);
+      const start = PART_BYTES - 5;
+      const end = 2 * PART_BYTES + 5;
+      expect((await readAll(store.read(pending.sha256, { start, end }))).equals(body.subarray(start, end + 1))).toBe(
+        true,
+      );
+      // a reader that goes away early ends the read: the store reads on for the next one
+      const early = store.read(pending.sha256);
+      await new Promise((resolve) => early.once('data', resolve));
+      early.destroy();
+      expect((await readAll(store.read(pending.sha256, { start: 0, end: 9 }))).equals(body.subarray(0, 10))).toBe(true);
+      // an empty content has no byte to range over: it reads as nothing
+      const empty = await store.write(Readable.from([Buffer.alloc(0)]), 0);
+      await empty.commit();
+      expect((await readAll(store.read(empty.sha256))).length).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("shares the local cache between a node's processes: a copy one wrote serves the other, one removed is read again", async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-store-cache-'));
+    const first = await openS3Store({
+      endpoint: server.endpoint,
+      bucket: 'arca-more',
+      nodeId: 'n',
+      cache: DiskReadCache.open(cacheDir, 64 * 1024 * 1024),
+    });
+    const secondCache = DiskReadCache.open(cacheDir, 64 * 1024 * 1024);
+    const second = await openS3Store({
+      endpoint: server.endpoint,
+      bucket: 'arca-more',
+      nodeId: 'n',
+      cache: secondCache,
+    });
+    try {
+      const body = randomBytes(3 * 1024 * 1024);
+      const pending = await first.write(Readable.from([body]), body.length);
+      await pending.commit();
+      expect((await readAll(first.read(pending.sha256))).equals(body)).toBe(true);
+      await expect.poll(() => fs.existsSync(path.join(cacheDir, pending.sha256))).toBe(true);
+      // the second process finds the first one's copy
+      expect((await readAll(second.read(pending.sha256, { start: 1, end: 4 }))).equals(body.subarray(1, 5))).toBe(true);
+      expect(secondCache.has(pending.sha256)).toBe(true);
+      // the first one removes it: the second reads from the object store again, and keeps its own copy
+      fs.rmSync(path.join(cacheDir, pending.sha256));
+      expect((await readAll(second.read(pending.sha256))).equals(body)).toBe(true);
+      await expect.poll(() => fs.existsSync(path.join(cacheDir, pending.sha256))).toBe(true);
+    } finally {
+      first.close();
+      second.close();
       fs.rmSync(cacheDir, { recursive: true, force: true });
     }
   });

@@ -63,20 +63,38 @@ export class DiskReadCache {
     return out;
   }
 
-  /** The cached content (or a range of it) when it is here, else undefined. */
+  /**
+   * The cached content (or a range of it) when it is here, else undefined. The processes of a node
+   * share the folder: a copy another one wrote is taken in, one another removed is forgotten.
+   */
   read(sha256: string, range?: { start: number; end: number }): Readable | undefined {
+    const file = path.join(this.dir, sha256);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      const size = this.entries.get(sha256);
+      if (size !== undefined) {
+        this.entries.delete(sha256);
+        this.bytes -= size;
+      }
+      return undefined;
+    }
     const size = this.entries.get(sha256);
-    if (size === undefined) return undefined;
-    this.entries.delete(sha256);
-    this.entries.set(sha256, size);
-    return fs.createReadStream(path.join(this.dir, sha256), { ...range, highWaterMark: 1024 * 1024 });
+    if (size === undefined) {
+      for (const old of this.add(sha256, fs.fstatSync(fd).size)) fs.rmSync(old, { force: true });
+    } else {
+      this.entries.delete(sha256);
+      this.entries.set(sha256, size);
+    }
+    return fs.createReadStream(file, { fd, ...range, highWaterMark: 1024 * 1024 });
   }
 
   /**
-   * Passes `source` on to `out` and keeps a copy as it goes; the copy counts once it is whole, and
-   * is dropped when the reader goes away first.
+   * Passes `source` on to `out` and keeps a copy as it goes; the copy counts once it is whole (and
+   * when `keep` says so at the end), and is dropped when the reader goes away first.
    */
-  async fill(sha256: string, source: Readable, out: Writable): Promise<void> {
+  async fill(sha256: string, source: Readable, out: Writable, keep: () => boolean = () => true): Promise<void> {
     const partial = path.join(this.dir, `.${sha256}.${randomBytes(4).toString('hex')}`);
     const copy = fs.createWriteStream(partial);
     let size = 0;
@@ -92,6 +110,10 @@ export class DiskReadCache {
       await new Promise<void>((resolve, reject) =>
         copy.end((error?: Error | null) => (error ? reject(error) : resolve())),
       );
+      if (!keep()) {
+        await fs.promises.rm(partial, { force: true });
+        return;
+      }
       await fs.promises.rename(partial, path.join(this.dir, sha256));
       if (!this.entries.has(sha256)) {
         for (const file of this.add(sha256, size)) await fs.promises.rm(file, { force: true });

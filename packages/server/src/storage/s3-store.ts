@@ -32,6 +32,7 @@ import {
 import type { PartUploads } from './part-uploads.js';
 import { PARTS_IN_FLIGHT, PART_BYTES, S3PartUploads, statusOf } from './s3-part-uploads.js';
 import type { DiskReadCache } from './read-cache.js';
+import { rangedRead } from './s3-ranged-read.js';
 
 /** Uploads announced larger than this hash SHA-1 and MD5 on a worker thread. */
 const OFF_THREAD_FROM = 4 * 1024 * 1024;
@@ -334,22 +335,14 @@ export class S3BinaryStore implements BinaryStore {
       const cached = this.cache.read(sha256, range);
       if (cached) return cached;
     }
+    const source = { client: this.client, bucket: this.bucket, key, missing: () => missing(key) };
+    if (range || !this.cache) return rangedRead(source, range);
+    // a whole large content read is kept in the local cache as it passes
+    const cache = this.cache;
+    let large = false;
+    const body = rangedRead(source, undefined, (size) => (large = size > SMALL_BINARY_BYTES));
     const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-    this.client
-      .send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
-      )
-      .then((answer) => {
-        const body = answer.Body as Readable;
-        // a whole large content read is kept in the local cache as it passes
-        const keep = !range && this.cache && (answer.ContentLength ?? 0) > SMALL_BINARY_BYTES;
-        return keep ? this.cache!.fill(sha256, body, out) : pipeline(body, out);
-      })
-      .catch((error: unknown) => out.destroy(statusOf(error) === 404 ? missing(key) : (error as Error)));
+    cache.fill(sha256, body, out, () => large).catch((error: unknown) => out.destroy(error as Error));
     return out;
   }
 
