@@ -3,7 +3,9 @@
  * `BENCH_LARGE` (default 100) of `BENCH_LARGE_MB` (default 10) MiB, all archived by one retention
  * policy (skipping the trash can) and all restored to where they were, in items/s and MB/s,
  * beside `cp -r` of the same contents from the hot store's folder to another (the floor: the
- * bytes alone, no database, no checks).
+ * bytes alone, no database, no checks) and beside the same copy made durable the way a store that
+ * survives a crash must write (each file written to a temporary name, fsynced, renamed into
+ * place and its folder fsynced, 16 at once: the floor of any crash-safe archive on this disk).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +28,37 @@ interface Execution {
   failed: number;
   startedAt: number;
   endedAt: number | null;
+}
+
+/**
+ * Copies every file under `from` to the same place under `to` as a crash-safe store writes one:
+ * to a temporary name, fsynced, renamed, the folder fsynced; 16 files at once. Answers seconds.
+ */
+async function durableCopy(from: string, to: string): Promise<number> {
+  const files = (fs.readdirSync(from, { recursive: true }) as string[]).filter((f) =>
+    fs.statSync(path.join(from, f)).isFile(),
+  );
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < files.length) {
+        const file = files[next++]!;
+        const target = path.join(to, file);
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        const temporary = `${target}.tmp`;
+        const handle = await fs.promises.open(temporary, 'w');
+        await handle.writeFile(await fs.promises.readFile(path.join(from, file)));
+        await handle.sync();
+        await handle.close();
+        await fs.promises.rename(temporary, target);
+        const folder = await fs.promises.open(path.dirname(target), 'r');
+        await folder.sync();
+        await folder.close();
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-archive-'));
@@ -61,6 +94,7 @@ try {
   const copyStarted = performance.now();
   execFileSync('cp', ['-r', path.join(dataDir, 'filestore'), path.join(work, 'copy')]);
   const copySeconds = (performance.now() - copyStarted) / 1000;
+  const durableSeconds = await durableCopy(path.join(dataDir, 'filestore'), path.join(work, 'durable'));
 
   const policy = {
     key: 'bench',
@@ -95,10 +129,11 @@ try {
       `  ${name.padEnd(30)} ${seconds.toFixed(1).padStart(7)} s  ${(jobs.length / seconds).toFixed(0).padStart(7)} items/s  ${(mb / seconds).toFixed(1).padStart(7)} MB/s`,
     );
   line('cp -r hot store (the floor)', copySeconds);
+  line('durable copy (fsync per file)', durableSeconds);
   line('archive (policy run)', archiveSeconds);
   line('restore (to the original place)', restoreSeconds);
   console.log(
-    `  archive/cp ${(archiveSeconds / copySeconds).toFixed(2)}×, restore/cp ${(restoreSeconds / copySeconds).toFixed(2)}×`,
+    `  archive/cp ${(archiveSeconds / copySeconds).toFixed(2)}×, restore/cp ${(restoreSeconds / copySeconds).toFixed(2)}×; archive/durable copy ${(archiveSeconds / durableSeconds).toFixed(2)}×, restore/durable copy ${(restoreSeconds / durableSeconds).toFixed(2)}×`,
   );
 } finally {
   await server.stop().catch(() => undefined);

@@ -167,11 +167,12 @@ export function repoAndPath(
 /** A file a format derives: its checksums as headers, conditional requests on its SHA-1. */
 export function sendDerived(request: FastifyRequest, reply: FastifyReply, file: DerivedFile): FastifyReply {
   const hash = (algorithm: string) => createHash(algorithm).update(file.body).digest('hex');
-  const etag = `"${hash('sha1')}"`;
+  const sha1 = hash('sha1');
+  const etag = `"${sha1}"`;
   reply
     .header('Content-Type', file.contentType)
     .header('ETag', etag)
-    .header('X-Checksum-Sha1', hash('sha1'))
+    .header('X-Checksum-Sha1', sha1)
     .header('X-Checksum-Sha256', hash('sha256'))
     .header('X-Checksum-Md5', hash('md5'))
     .header('Content-Length', file.body.length);

@@ -3,6 +3,7 @@ import { GO_MAX_MOD_BYTES, GO_MAX_ZIP_BYTES, GO_MESSAGES, formatMessage as fill 
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
 import {
   changeMetadataFile,
+  madeCache,
   readLimited,
   systemContent,
   withBody,
@@ -48,6 +49,12 @@ interface VersionInfo {
 export type GoAnswer = { item: ItemRow } | DerivedFile;
 
 const derived = (body: string, contentType: string): DerivedFile => ({ body: Buffer.from(body), contentType });
+
+/**
+ * The go.mod a version answers when none was published beside its zip: read from the zip once per
+ * process, under the zip's content and module version (never stale), not on every request.
+ */
+const zipGoMods = madeCache<string>(1000);
 
 /** The versions a stored or upstream `@v/list` names (one per line, canonical ones only). */
 const listed = (body: Buffer) =>
@@ -101,8 +108,11 @@ export class GoModules {
     if (stored && stored.item.folder !== 1) return { item: stored.item };
     const zip = await this.content.resolve(repo, versionFilePath(module, version, 'zip'));
     if (!zip || zip.item.folder === 1) return undefined;
-    const inside = await readModuleZip(await this.content.read(zip.item), module, version);
-    return derived(inside.goMod?.toString('utf8') ?? syntheticGoMod(module), TEXT);
+    const goMod = await zipGoMods(`${zip.item.sha256}:${module}@${version}`, async () => {
+      const inside = await readModuleZip(await this.content.read(zip.item), module, version);
+      return inside.goMod?.toString('utf8') ?? syntheticGoMod(module);
+    });
+    return derived(goMod, TEXT);
   }
 
   /** The newest version's `.info` (releases first); a remote repository's upstream answers it when it can. */
