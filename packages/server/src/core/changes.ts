@@ -99,28 +99,38 @@ export function onEventWriting(writer: (trx: Db, event: ArcaEvent, actor: string
   return () => eventWriters.delete(writer);
 }
 
-/**
- * Writes an event to the outbox in the caller's transaction, so that the change and its event
- * commit together. `seq` orders events roughly (milliseconds × 1000 plus a per-process counter);
- * consumers must not treat it as commit order (see `core/outbox.ts`).
- */
-async function recordEvent(trx: Db, actor: string, event: ArcaEvent, now: number): Promise<void> {
+/** An event's outbox row. */
+function eventRow(actor: string, event: ArcaEvent, now: number) {
   counter = (counter + 1) % 1000;
-  await trx
-    .insertInto('events')
-    .values({
-      id: randomUUID(),
-      seq: now * 1000 + counter,
-      type: event.type,
-      repo_key: 'repoKey' in event ? event.repoKey : null,
-      path: 'path' in event ? event.path : null,
-      payload: JSON.stringify(event.payload),
-      actor,
-      created_at: now,
-    })
-    .execute();
-  for (const writer of eventWriters) await writer(trx, event, actor, now);
-  for (const listener of recordedListeners) listener(event);
+  return {
+    id: randomUUID(),
+    seq: now * 1000 + counter,
+    type: event.type,
+    repo_key: 'repoKey' in event ? event.repoKey : null,
+    path: 'path' in event ? event.path : null,
+    payload: JSON.stringify(event.payload),
+    actor,
+    created_at: now,
+  };
+}
+
+/** Events rows a single insert carries (8 values each: far below either database's limit). */
+const EVENTS_PER_INSERT = 500;
+
+/**
+ * Writes events to the outbox in the caller's transaction, so that the change and its events
+ * commit together (many in one insert). `seq` orders events roughly (milliseconds × 1000 plus a
+ * per-process counter); consumers must not treat it as commit order (see `core/outbox.ts`).
+ */
+async function recordEvents(trx: Db, actor: string, events: ArcaEvent[], now: number): Promise<void> {
+  for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
+    const rows = events.slice(i, i + EVENTS_PER_INSERT).map((event) => eventRow(actor, event, now));
+    await trx.insertInto('events').values(rows).execute();
+  }
+  for (const event of events) {
+    for (const writer of eventWriters) await writer(trx, event, actor, now);
+    for (const listener of recordedListeners) listener(event);
+  }
 }
 
 /**
@@ -136,13 +146,30 @@ export async function recordChange(
 ): Promise<void> {
   const actor = typeof who === 'string' ? { actor: who, sourceIp: '' } : who;
   if (change.audit) await recordAudit(trx, actor, change.audit, now);
-  if (change.event) await recordEvent(trx, actor.actor, change.event, now);
+  if (change.event) await recordEvents(trx, actor.actor, [change.event], now);
   // an administrative change may alter what the per-process configuration caches hold; a sign-in,
   // repository content and builds do not (they would empty every cache on every deploy)
   const configuration =
     (change.audit !== undefined && change.audit.category !== 'auth') ||
-    (change.event !== undefined && !/^(artifact|build)\./.test(change.event.type));
+    (change.event !== undefined && changesConfiguration(change.event));
   if (configuration) await bumpConfigGeneration(trx);
+}
+
+const changesConfiguration = (event: ArcaEvent) => !/^(artifact|build)\./.test(event.type);
+
+/**
+ * Records many changes of one actor that have events and no audit entries (the files a retention
+ * run moves): as `recordChange` does each, with one insert per few hundred events.
+ */
+export async function recordEventChanges(
+  trx: Db,
+  who: ChangeActor | string,
+  events: ArcaEvent[],
+  now = Date.now(),
+): Promise<void> {
+  if (!events.length) return;
+  await recordEvents(trx, typeof who === 'string' ? who : who.actor, events, now);
+  if (events.some(changesConfiguration)) await bumpConfigGeneration(trx);
 }
 
 /** A hook a service calls inside its transaction with what it changed, to record the change. */

@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
-import { ARTIFACT_MESSAGES, RETENTION_MESSAGES, TRASHCAN_REPO, formatMessage, type Properties } from '@arca/contracts';
+import {
+  ARTIFACT_MESSAGES,
+  RETENTION_MESSAGES,
+  TRASHCAN_REPO,
+  formatMessage,
+  type ArcaEvent,
+  type Properties,
+} from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
-import { recordChange } from '../../core/changes.js';
+import { recordEventChanges } from '../../core/changes.js';
 import type { BinaryStore, PendingBinary } from '../../storage/binary-store.js';
 import { findRepository } from '../repositories/index.js';
 import { putFile } from './artifacts.items.js';
@@ -105,15 +112,15 @@ export async function takeOutFiles(
     });
     await record(trx, outgoing);
     if (!options.toTrash) await deleteItems(trx, items, now);
+    const events: ArcaEvent[] = [];
     for (const item of items) {
       const content = { sha256: item.sha256!, size: Number(item.size), archived: true };
       const payload = options.toTrash
         ? { trashPath: await moveToTrash(trx, item.repo_key, item.path, [item], options.actor, now), ...content }
         : { permanently: true, ...content };
-      await recordChange(trx, options.actor, {
-        event: { type: 'artifact.deleted', repoKey: item.repo_key, path: item.path, payload },
-      });
+      events.push({ type: 'artifact.deleted', repoKey: item.repo_key, path: item.path, payload });
     }
+    await recordEventChanges(trx, options.actor, events, now);
     return outgoing;
   });
 }
@@ -187,6 +194,7 @@ export async function putBackFiles<T extends IncomingFile>(
   const now = Date.now();
   const placed = await db.transaction().execute(async (trx) => {
     const placed: T[] = [];
+    const events: ArcaEvent[] = [];
     for (const [file, binary] of contents) {
       const { repoKey, path } = file.target;
       const existing = await trx
@@ -201,16 +209,15 @@ export async function putBackFiles<T extends IncomingFile>(
       }
       const item = await putFile(trx, repoKey, path, binary, actor, now, { at: file.createdAt, by: file.createdBy });
       if (Object.keys(file.properties).length) await putProperties(trx, item.id, file.properties);
-      await recordChange(trx, actor, {
-        event: {
-          type: 'artifact.deployed',
-          repoKey,
-          path,
-          payload: { sha256: binary.sha256, size: binary.size, restored: true },
-        },
+      events.push({
+        type: 'artifact.deployed',
+        repoKey,
+        path,
+        payload: { sha256: binary.sha256, size: binary.size, restored: true },
       });
       placed.push(file);
     }
+    await recordEventChanges(trx, actor, events, now);
     await record(trx, placed);
     return placed;
   });

@@ -282,12 +282,21 @@ export async function retainBinary(
 export async function releaseBinaries(db: Db, sha256s: string[], now: number): Promise<void> {
   const counts = new Map<string, number>();
   for (const sha of sha256s) counts.set(sha, (counts.get(sha) ?? 0) + 1);
+  // the contents released as many times alike in one statement (most: once each)
+  const byCount = new Map<number, string[]>();
   for (const [sha, n] of counts) {
-    await db
-      .updateTable('binaries')
-      .set({ ref_count: sql<number>`ref_count - ${n}`, updated_at: now })
-      .where('sha256', '=', sha)
-      .execute();
+    const shas = byCount.get(n) ?? [];
+    shas.push(sha);
+    byCount.set(n, shas);
+  }
+  for (const [n, shas] of byCount) {
+    for (let i = 0; i < shas.length; i += 500) {
+      await db
+        .updateTable('binaries')
+        .set({ ref_count: sql<number>`ref_count - ${n}`, updated_at: now })
+        .where('sha256', 'in', shas.slice(i, i + 500))
+        .execute();
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
@@ -15,6 +16,17 @@ import { destinationOf, type RestoreOptions } from './retention.runs.js';
 
 /** Contents copied to (or from) the cold store at once. */
 export const COPIES_AT_ONCE = 16;
+/** Contents up to this size are copied as one buffer, hashed in one go, not streamed. */
+const IN_MEMORY_COPY_BYTES = 64 * 1024;
+
+/** A small content read whole and written with the digests of what was read (checked by the caller). */
+async function copyInMemory(hot: BinaryStore, cold: BinaryStore, sha256: string) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of hot.read(sha256)) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const digest = (algorithm: string) => createHash(algorithm).update(body).digest('hex');
+  return cold.writeKnown(body, { sha256: digest('sha256'), sha1: digest('sha1'), md5: digest('md5') });
+}
 
 const under = (folder: string, path: string) => (folder ? `${folder}/${path}` : path);
 
@@ -155,17 +167,25 @@ export async function archiveRecords(
     use.count += 1;
     uses.set(file.sha256, use);
   }
-  for (const [sha256, { size, count }] of uses) {
-    await trx
-      .insertInto('cold_binaries')
-      .values({ sha256, size, ref_count: count, created_at: run.now, updated_at: run.now })
-      .onConflict((oc) =>
-        oc
-          .column('sha256')
-          .doUpdateSet({ ref_count: sql<number>`cold_binaries.ref_count + ${count}`, updated_at: run.now }),
-      )
-      .execute();
-  }
+  // one statement for the batch's contents: each new one counted, each known one counted up
+  await trx
+    .insertInto('cold_binaries')
+    .values(
+      [...uses].map(([sha256, { size, count }]) => ({
+        sha256,
+        size,
+        ref_count: count,
+        created_at: run.now,
+        updated_at: run.now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column('sha256').doUpdateSet((eb) => ({
+        ref_count: sql<number>`cold_binaries.ref_count + ${eb.ref('excluded.ref_count')}`,
+        updated_at: run.now,
+      })),
+    )
+    .execute();
   return before.map((row) => row.sha256);
 }
 
@@ -228,7 +248,8 @@ export async function copyContent(
   size: number,
 ): Promise<undefined> {
   if (await cold.touch(sha256)) return undefined;
-  const pending = await cold.write(hot.read(sha256), size);
+  const pending =
+    size <= IN_MEMORY_COPY_BYTES ? await copyInMemory(hot, cold, sha256) : await cold.write(hot.read(sha256), size);
   if (pending.sha256 !== sha256) {
     await pending.discard();
     throw new Error(`The stored content does not match its SHA-256 ${sha256} (read ${pending.sha256}).`);
