@@ -13,6 +13,7 @@ import {
   SHA256,
   binaryPath,
   decode,
+  folderMaker,
   hasPostgresTool,
   runTool,
   sha256File,
@@ -196,6 +197,7 @@ export async function restore(
     await fs.promises.copyFile(path.join(from, manifest.database.file!), path.join(dataDir, 'arca.db'));
   }
   let restored = 0;
+  const makeFolder = folderMaker();
   await pMap(
     list,
     async (binary) => {
@@ -204,7 +206,7 @@ export async function restore(
       if (store.kind === 'file') {
         // the same layout: a plain copy, synced once the database is in place
         const to = binaryPath(fileStore, binary.sha256);
-        await fs.promises.mkdir(path.dirname(to), { recursive: true });
+        await makeFolder(path.dirname(to));
         await fs.promises.copyFile(copy, to);
       } else if (!(await store.exists(binary.sha256))) {
         const written = await store.write(fs.createReadStream(copy), binary.size);

@@ -51,29 +51,68 @@ export interface BackupProgress {
   (step: string, done: number, total: number): void;
 }
 
+/** Contents up to this size are copied as one buffer, hashed in one go, not streamed. */
+const IN_MEMORY_COPY_BYTES = 64 * 1024;
+
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(fs.createReadStream(file), hash);
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    // a small file in one read, a large one streamed
+    if ((await handle.stat()).size <= IN_MEMORY_COPY_BYTES) hash.update(await handle.readFile());
+    else await pipeline(handle.createReadStream({ autoClose: false }), hash);
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 
-/** Copies a content into a file, hashing it on the way; answers the SHA-256 of what was copied. */
-async function copyHashed(from: Readable, to: string): Promise<string> {
+/** Makes folders as files are written into them, each folder once (`mkdir -p`). */
+export function folderMaker(): (folder: string) => Promise<unknown> {
+  const made = new Map<string, Promise<unknown>>();
+  return (folder) => {
+    let making = made.get(folder);
+    if (!making) {
+      making = fs.promises.mkdir(folder, { recursive: true });
+      made.set(folder, making);
+    }
+    return making;
+  };
+}
+
+/**
+ * Copies a content into a file (its folder made already), hashing it on the way; answers the
+ * SHA-256 of what was copied.
+ */
+async function copyHashed(from: Readable, to: string, size: number): Promise<string> {
   const hash = createHash('sha256');
   const partial = `${to}.part`;
-  await fs.promises.mkdir(path.dirname(to), { recursive: true });
-  await pipeline(
-    from,
-    async function* (source) {
-      for await (const chunk of source) {
-        hash.update(chunk as Buffer);
-        yield chunk;
-      }
-    },
-    fs.createWriteStream(partial),
-  );
+  if (size <= IN_MEMORY_COPY_BYTES) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of from) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    await fs.promises.writeFile(partial, body);
+    hash.update(body);
+  } else {
+    await pipeline(
+      from,
+      async function* (source) {
+        for await (const chunk of source) {
+          hash.update(chunk as Buffer);
+          yield chunk;
+        }
+      },
+      fs.createWriteStream(partial),
+    );
+  }
   await fs.promises.rename(partial, to);
   return hash.digest('hex');
+}
+
+/** The files under `dir` (paths relative to it); none when it does not exist. */
+async function filesUnder(dir: string): Promise<Set<string>> {
+  const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return new Set(entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))));
 }
 
 export const binaryPath = (root: string, sha256: string) =>
@@ -141,17 +180,21 @@ async function copyBinaries(
   const bytes = binaries.reduce((sum, b) => sum + b.size, 0);
   const bad = binaries.find((b) => !SHA256.test(b.sha256));
   if (bad) throw new Error(`The database lists a binary with a bad name: ${bad.sha256}`);
+  // what the folder holds already, listed once (a first backup has nothing to look at); each
+  // folder made once
+  const present = await filesUnder(dir);
+  const makeFolder = folderMaker();
   await pMap(
     binaries,
     async (binary) => {
       if (done++ % 100 === 0) progress(step, done, binaries.length);
       const to = binaryPath(dir, binary.sha256);
-      const existing = await fs.promises.stat(to).catch(() => undefined);
-      if (existing?.size === binary.size) {
+      if (present.has(path.relative(dir, to)) && (await fs.promises.stat(to)).size === binary.size) {
         reused++;
         return;
       }
-      const digest = await copyHashed(store.read(binary.sha256), to).catch((error: unknown) => {
+      await makeFolder(path.dirname(to));
+      const digest = await copyHashed(store.read(binary.sha256), to, binary.size).catch((error: unknown) => {
         if ((error as { code?: string }).code === 'ENOENT')
           throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
         throw error;
