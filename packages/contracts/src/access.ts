@@ -255,6 +255,7 @@ export const AUDIT_CATEGORIES = [
   'security',
   'system',
   'webhook',
+  'release',
 ] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
@@ -269,6 +270,7 @@ export const AUDIT_CATEGORY_LABELS: Record<AuditCategory, string> = {
   security: 'Settings',
   system: 'System',
   webhook: 'Webhooks',
+  release: 'Release lifecycle',
 };
 
 export const auditEventSchema = z.object({

@@ -7,6 +7,10 @@ export const ARTIFACT_MESSAGES = {
   /** {key}, {url}, {reason} are replaced: a remote repository whose upstream cannot answer (502). */
   upstreamUnavailable: "The remote repository '{key}' could not get an answer from its upstream {url}: {reason}",
   notFound: 'The object you were looking for could not be found.',
+  /** {path} (repository and path) and {holder} (what holds it: 'release bundle app 1.0.0') are replaced (409). */
+  held: "'{path}' is part of {holder} and cannot be deleted, moved or overwritten.",
+  /** {key} and {holder} are replaced: a repository holding artifacts something holds (409). */
+  repositoryHeld: "The repository '{key}' holds artifacts of {holder}: delete that first.",
   folderDownloadBusy: 'There are too many folder download requests currently running, try again later.',
   folderDownloadTooLarge: 'The folder holds more than {files} files or {size}: download parts of it.',
   folderDownloadType: "archiveType is one of 'zip', 'tar', 'tar.gz' and 'tgz'.",

@@ -108,11 +108,28 @@ const buildEvents = [
   }),
 ] as const;
 
+const bundle = z.object({ name: z.string(), version: z.string(), project: z.string() });
+
+/** Events about release bundles: made, signed, promoted and deleted here. */
+const releaseBundleEvents = [
+  z.object({ type: z.literal('release_bundle.created'), payload: bundle.extend({ artifacts: z.number() }) }),
+  z.object({
+    type: z.literal('release_bundle.signed'),
+    payload: bundle.extend({ signingKey: z.string(), fingerprint: z.string() }),
+  }),
+  z.object({ type: z.literal('release_bundle.deleted'), payload: bundle }),
+  z.object({
+    type: z.literal('release_bundle.promoted'),
+    payload: bundle.extend({ environment: z.string(), repositories: z.array(z.string()) }),
+  }),
+] as const;
+
 export const arcaEventSchema = z.discriminatedUnion('type', [
   ...artifactEvents,
   ...repositoryEvents,
   ...accessEvents,
   ...buildEvents,
+  ...releaseBundleEvents,
 ]);
 /** One event as it is written to and read from the outbox. */
 export type ArcaEvent = z.infer<typeof arcaEventSchema>;

@@ -36,3 +36,4 @@ export * from './license-buckets.js';
 export * from './app-integrations.js';
 export * from './vcs-integrations.js';
 export * from './signing.js';
+export * from './release-bundles.js';

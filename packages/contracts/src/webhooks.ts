@@ -15,6 +15,7 @@ export const WEBHOOK_DOMAINS = {
   build: ['uploaded', 'deleted', 'promoted'],
   repository: ['created', 'updated', 'deleted'],
   user: ['created', 'updated', 'deleted'],
+  release_bundle: ['created', 'signed', 'deleted'],
 } as const;
 export type WebhookDomain = keyof typeof WEBHOOK_DOMAINS;
 export const WEBHOOK_DOMAIN_NAMES = Object.keys(WEBHOOK_DOMAINS) as WebhookDomain[];
@@ -27,7 +28,11 @@ export const WEBHOOK_DOMAIN_LABELS: Record<WebhookDomain, string> = {
   build: 'Build',
   repository: 'Repository',
   user: 'User',
+  release_bundle: 'Release bundle',
 };
+
+/** Domains whose events concern a release bundle: their criteria pick bundles by name. */
+export const RELEASE_BUNDLE_DOMAINS: readonly WebhookDomain[] = ['release_bundle'];
 
 /** Domains whose events happen in a repository: their criteria pick repositories and paths. */
 export const REPOSITORY_DOMAINS: readonly WebhookDomain[] = ['artifact', 'artifact_property', 'docker', 'repository'];
@@ -120,6 +125,15 @@ export const buildCriteriaSchema = z.object({
 });
 export type BuildCriteria = z.infer<typeof buildCriteriaSchema>;
 
+/** Criteria of the release bundle domains (JFrog's names): any bundle, bundles by name, or patterns of names. */
+export const releaseBundleCriteriaSchema = z.object({
+  anyReleaseBundle: z.boolean().default(false),
+  registeredReleaseBundlesNames: z.array(z.string().min(1)).default([]),
+  includePatterns: z.array(z.string()).default([]),
+  excludePatterns: z.array(z.string()).default([]),
+});
+export type ReleaseBundleCriteria = z.infer<typeof releaseBundleCriteriaSchema>;
+
 export const webhookFilterSchema = z
   .object({
     domain: z.enum(WEBHOOK_DOMAIN_NAMES as [WebhookDomain, ...WebhookDomain[]]),
@@ -196,6 +210,8 @@ export const webhookAnswerSchema = z.object({
 export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
 const FILE = { repo_key: 'libs-release-local', path: 'org/acme/app/1.0/app-1.0.jar', name: 'app-1.0.jar' };
+const BUNDLE = { release_bundle_name: 'web-app', release_bundle_version: '1.4.0', project_key: 'default' };
+
 const SHA256 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const TAG = {
   repo_key: 'docker-local',
@@ -251,6 +267,11 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
     deleted: { repo_key: 'libs-release-local', repo_type: 'local' },
   },
   user: { created: { name: 'ann' }, updated: { name: 'ann' }, deleted: { name: 'ann' } },
+  release_bundle: {
+    created: { ...BUNDLE, release_bundle_size: 12 },
+    signed: { ...BUNDLE, signing_key: 'release-gpg', key_fingerprint: 'F2C1E7A04D3B9A11' },
+    deleted: BUNDLE,
+  },
 };
 
 /** Each domain with its event types and the body a receiver gets for each (`GET /event/api/v1/domains`). */

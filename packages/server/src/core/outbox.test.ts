@@ -29,6 +29,16 @@ const SAMPLES: ArcaEvent[] = [
   { type: 'build.uploaded', payload: { name: 'app', number: '7' } },
   { type: 'build.deleted', payload: { name: 'app', number: '7' } },
   { type: 'build.promoted', payload: { name: 'app', number: '7', status: 'released', targetRepo: 'libs', copy: true } },
+  { type: 'release_bundle.created', payload: { name: 'web', version: '1.0', project: 'default', artifacts: 3 } },
+  {
+    type: 'release_bundle.signed',
+    payload: { name: 'web', version: '1.0', project: 'default', signingKey: 'key', fingerprint: 'ABCD' },
+  },
+  { type: 'release_bundle.deleted', payload: { name: 'web', version: '1.0', project: 'default' } },
+  {
+    type: 'release_bundle.promoted',
+    payload: { name: 'web', version: '1.0', project: 'default', environment: 'QA', repositories: ['qa-local'] },
+  },
 ];
 
 describe.each(ENGINES)('the outbox on %s', (engine) => {

@@ -11,6 +11,7 @@ import {
   PERMISSION_ACTIONS,
   TRASHCAN_REPO,
   BUILD_INFO_REPO,
+  RELEASE_BUNDLES_REPO,
   type PermissionAction,
   type PermissionResource,
   type ProjectRole,
@@ -41,8 +42,11 @@ export const projectRoleActions = (role: ProjectRole): Action[] =>
   PERMISSION_ACTIONS.slice(0, RANK[PROJECT_ROLE_ACTION[role]] + 1);
 
 interface Grant {
-  /** A repository resource's grant, or a build resource's (which covers the build-info repository only). */
-  kind: 'repo' | 'build';
+  /**
+   * A repository resource's grant, a build resource's (which covers the build-info repository
+   * only) or a release bundle resource's (the release-bundles repository only: `{name}/**`).
+   */
+  kind: 'repo' | 'build' | 'releaseBundle';
   repositories: Set<string>;
   include: (path: string) => boolean;
   exclude: (path: string) => boolean;
@@ -80,7 +84,9 @@ function compileGrant(resource: PermissionResource, actions: string[], kind: Gra
   const includes = resource.includes.length ? resource.includes : ['**'];
   return {
     kind,
-    repositories: new Set(kind === 'build' ? [BUILD_INFO_REPO] : resource.repositories),
+    repositories: new Set(
+      kind === 'build' ? [BUILD_INFO_REPO] : kind === 'releaseBundle' ? [RELEASE_BUNDLES_REPO] : resource.repositories,
+    ),
     include: (() => {
       const match = matcher(includes);
       return (path: string) => path === '' || match(path);
@@ -111,7 +117,7 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
     .selectFrom('permission_grants as g')
     .innerJoin('permission_targets as t', 't.name', 'g.target_name')
     .select(['t.resources', 'g.actions', 'g.resource'])
-    .where('g.resource', 'in', ['repo', 'build']);
+    .where('g.resource', 'in', ['repo', 'build', 'releaseBundle']);
   if (principal.kind === 'anonymous') {
     if (!(await getSetting(db, 'security.anonymousAccess'))) {
       return { admin: false, grants: [], repoClasses: new Map(), hideUnauthorized };
@@ -129,10 +135,19 @@ async function loadRights(db: Db, principal: Principal): Promise<Rights> {
   const rows = await query.execute();
   const grants = rows
     .map((row) => {
-      const resources = JSON.parse(row.resources) as { repo?: PermissionResource; build?: PermissionResource };
+      const resources = JSON.parse(row.resources) as {
+        repo?: PermissionResource;
+        build?: PermissionResource;
+        releaseBundle?: PermissionResource;
+      };
       // build patterns name builds: `{build name}/**` covers its numbers in the build-info repository
       if (row.resource === 'build')
         return resources.build ? compileGrant(resources.build, row.actions.split(','), 'build') : undefined;
+      // release bundle patterns name bundles: `{bundle name}/**` covers its versions
+      if (row.resource === 'releaseBundle')
+        return resources.releaseBundle
+          ? compileGrant(resources.releaseBundle, row.actions.split(','), 'releaseBundle')
+          : undefined;
       return resources.repo ? compileGrant(resources.repo, row.actions.split(',')) : undefined;
     })
     .filter((g): g is Grant => g !== undefined && g.rank >= 0);
@@ -173,8 +188,10 @@ function rightsOf(db: Db, principal: Principal): Promise<Rights> {
 }
 
 function coversRepo(grant: Grant, repoKey: string, rclass: string | undefined): boolean {
-  // build info is governed by the build resources of permission targets, never by 'ANY' repositories
+  // build info is governed by the build resources of permission targets, release bundles by their
+  // own resources, never by 'ANY' repositories
   if ((repoKey === BUILD_INFO_REPO) !== (grant.kind === 'build')) return false;
+  if ((repoKey === RELEASE_BUNDLES_REPO) !== (grant.kind === 'releaseBundle')) return false;
   if (grant.repositories.has(repoKey) || grant.repositories.has(ANY_REPOSITORY)) return true;
   if (rclass === 'local' && grant.repositories.has(ANY_LOCAL)) return true;
   if (rclass === 'remote' && grant.repositories.has(ANY_REMOTE)) return true;

@@ -79,6 +79,15 @@ import type {
   ColdBinariesTable,
 } from './tables/retention.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
+import type {
+  EnvironmentRepositoriesTable,
+  EnvironmentsTable,
+  ItemHoldsTable,
+  ReleaseBundleArtifactsTable,
+  ReleaseBundleDistributionsTable,
+  ReleaseBundlePromotionsTable,
+  ReleaseBundleVersionsTable,
+} from './tables/lifecycle.js';
 
 /**
  * The database's tables, one type each, kept by area under `tables/`. Timestamps are epoch
@@ -90,11 +99,19 @@ export type * from './tables/platform.js';
 export type * from './tables/fleet.js';
 export type * from './tables/retention.js';
 export type * from './tables/webhooks.js';
+export type * from './tables/lifecycle.js';
 
 /** A table's name. */
 export type TableName = keyof Database;
 
 export interface Database {
+  item_holds: ItemHoldsTable;
+  environments: EnvironmentsTable;
+  environment_repositories: EnvironmentRepositoriesTable;
+  release_bundle_versions: ReleaseBundleVersionsTable;
+  release_bundle_artifacts: ReleaseBundleArtifactsTable;
+  release_bundle_promotions: ReleaseBundlePromotionsTable;
+  release_bundle_distributions: ReleaseBundleDistributionsTable;
   archive_policies: ArchivePoliciesTable;
   archive_executions: ArchiveExecutionsTable;
   archive_execution_items: ArchiveExecutionItemsTable;

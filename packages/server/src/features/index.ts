@@ -67,6 +67,7 @@ import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './d
 import { federationMemberRoutes, federationRoutes, registerFederationMember } from './federation/index.js';
 import { registerReplications, replicationManifestRoutes, replicationsRoutes } from './replications/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
+import { environmentsRoutes, releaseBundlesRoutes } from './release-bundles/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /**
@@ -125,6 +126,10 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
   registerReplications(app);
   await app.register(replicationManifestRoutes);
   await app.register(replicationsRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(releaseBundlesRoutes);
+  await app.register(releaseBundlesRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(environmentsRoutes);
+  await app.register(environmentsRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(sshRoutes, { prefix: CONSOLE_API_PREFIX, ssh });
   await app.register(onboardingRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(settingsRoutes, { prefix: CONSOLE_API_PREFIX });

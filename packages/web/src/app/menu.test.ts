@@ -72,6 +72,7 @@ describe('menu filtering', () => {
       'artifacts',
       'packages',
       'builds',
+      'bundles',
       'integrations',
     ]);
   });
@@ -104,7 +105,9 @@ describe('menu filtering', () => {
         'authentication-providers',
         'backups',
         'builds',
+        'bundles',
         'cold-storage',
+        'environments',
         'general-settings',
         'groups',
         'integrations',

@@ -5,6 +5,7 @@ import { routes as overviewRoutes } from '../features/overview/routes';
 import { routes as artifactsRoutes } from '../features/artifacts/routes';
 import { routes as packagesRoutes } from '../features/packages/routes';
 import { routes as buildsRoutes } from '../features/builds/routes';
+import { routes as releaseBundlesRoutes } from '../features/release-bundles/routes';
 import { routes as integrationsRoutes } from '../features/integrations/routes';
 import { routes as appIntegrationsRoutes } from '../features/app-integrations/routes';
 import { routes as searchRoutes } from '../features/search/routes';
@@ -53,6 +54,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...artifactsRoutes,
   ...packagesRoutes,
   ...buildsRoutes,
+  ...releaseBundlesRoutes,
   ...integrationsRoutes,
   ...appIntegrationsRoutes,
   ...searchRoutes,
@@ -94,8 +96,8 @@ export const HANDLES: Record<string, RouteMeta> = Object.fromEntries(
 
 /** The pages of sub-applications whose service is not installed, one entry per routed path. */
 export const SERVICE_NOT_FOUND_HANDLES: Record<string, RouteMeta> = Object.fromEntries(
-  SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((path) => [
-    path,
-    { title: 'Service not found' },
-  ]),
+  SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`])
+    // a sub-application the console serves itself (release bundles) keeps its own pages there
+    .filter((path) => !(path in HANDLES))
+    .map((path) => [path, { title: 'Service not found' }]),
 );

@@ -4,7 +4,6 @@ import { createBrowserRouter, Navigate, useRouteError, type RouteObject } from '
 import { CHUNK_LOAD_TIMEOUT_MS } from '@arca/contracts';
 import { CONSOLE_ROUTES, SERVICE_NOT_FOUND_HANDLES, type ConsoleRoute } from './route-handles';
 import { FullPageSpinner, Root } from './root';
-import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
 /** A lazy route module that fails with ChunkLoadError when it has not arrived in 120 s. */
 function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
@@ -97,9 +96,9 @@ export const ROUTES: RouteObject[] = [
           },
           // a sub-application's pages (Pipelines, Distribution, Xray …) whose service is not installed:
           // in the console's frame, with its header and menu and a way back
-          ...SUB_APPLICATION_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((path) => ({
+          ...Object.entries(SERVICE_NOT_FOUND_HANDLES).map(([path, handle]) => ({
             path,
-            handle: SERVICE_NOT_FOUND_HANDLES[path],
+            handle,
             lazy: page(() => import('../features/errors/pages/error-pages'), 'ServiceNotFoundPage'),
           })),
         ],

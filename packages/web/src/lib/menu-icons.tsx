@@ -1,5 +1,7 @@
 import {
   CloudServerOutlined,
+  GiftOutlined,
+  NodeIndexOutlined,
   LinkOutlined,
   AppstoreAddOutlined,
   GoldOutlined,
@@ -42,6 +44,8 @@ const ICONS: Record<string, ReactNode> = {
   artifacts: <FolderOpenOutlined />,
   packages: <AppstoreOutlined />,
   builds: <BuildOutlined />,
+  bundles: <GiftOutlined />,
+  environments: <NodeIndexOutlined />,
   repositories: <DatabaseOutlined />,
   layouts: <ApartmentOutlined />,
   'storage-summary': <PieChartOutlined />,

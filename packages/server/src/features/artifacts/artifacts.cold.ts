@@ -14,6 +14,7 @@ import { findRepository } from '../repositories/index.js';
 import { putFile } from './artifacts.items.js';
 import { acceptsPath } from './artifacts.service.js';
 import { deleteItems, findItem, putProperties } from './artifacts.store.js';
+import { heldPaths } from './artifacts.holds.store.js';
 import { moveToTrash } from './artifacts.trash.js';
 
 /*
@@ -65,9 +66,16 @@ export async function takeOutFiles(
       .selectFrom('items')
       .selectAll()
       .where('id', 'in', [...wanted.keys()]);
-    const items = (await (isPostgres(trx) ? query.forUpdate() : query).execute()).filter(
+    const candidates = (await (isPostgres(trx) ? query.forUpdate() : query).execute()).filter(
       (item) => item.folder === 0 && item.sha256 === wanted.get(item.id) && item.repo_key !== TRASHCAN_REPO,
     );
+    // a held file stays where it is (a release bundle keeps it)
+    const held = new Set<string>();
+    for (const repoKey of new Set(candidates.map((i) => i.repo_key))) {
+      const paths = candidates.filter((i) => i.repo_key === repoKey).map((i) => i.path);
+      for (const path of (await heldPaths(trx, repoKey, paths)).keys()) held.add(`${repoKey}/${path}`);
+    }
+    const items = candidates.filter((item) => !held.has(`${item.repo_key}/${item.path}`));
     if (!items.length) return [];
     const shas = [...new Set(items.map((i) => i.sha256!))];
     const binaries = new Map(

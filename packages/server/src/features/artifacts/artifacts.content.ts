@@ -13,6 +13,7 @@ import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
 import { listRepositories, upstreamFetch } from '../repositories/index.js';
+import type { Db } from '../../db/database.js';
 import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { resolveItem, type Resolved } from './artifacts.resolve.js';
 import {
@@ -60,6 +61,11 @@ export interface DeployRequest {
    * without being hashed again; a SHA-256 that does not match the bytes is the caller's bug.
    */
   known?: { bytes: Buffer; sha256: string; sha1: string; md5: string };
+  /**
+   * Runs inside the deploy's transaction once the file is recorded: what the caller records with
+   * the file commits with it, or neither does (a release bundle's version with its manifest).
+   */
+  within?: (trx: Db, item: ItemRow) => Promise<void>;
 }
 
 /**
@@ -145,7 +151,8 @@ export interface RepoContent {
    */
   authorize(action: 'deploy' | 'delete', repoKey: string, path: string, options?: { below?: boolean }): Promise<void>;
   /** Moves an item and everything below it to the trash can (or, in the trash can, deletes it for good). */
-  remove(repo: string | RepositoryRow, path: string): Promise<void>;
+  /** `within` runs inside the removal's transaction (what the caller records goes with it, or neither). */
+  remove(repo: string | RepositoryRow, path: string, options?: { within?: (trx: Db) => Promise<void> }): Promise<void>;
   /** Copies or moves; overwriting a file needs delete on it (as in Artifactory). */
   copyOrMove(mode: 'copy' | 'move', from: Location, to: Location, options?: CopyMoveOptions): Promise<CopyMoveResult>;
   changeProperties(
@@ -338,10 +345,17 @@ export function repoContent(request: FastifyRequest): RepoContent {
       await requirePermission(request, action, repoKey, path, options);
     },
 
-    async remove(repoOrKey, path) {
+    async remove(repoOrKey, path, options) {
       const repo = typeof repoOrKey === 'string' ? await repositoryOrTrash(db, repoOrKey) : repoOrKey;
       await requirePermission(request, 'delete', repo.key, path);
-      await removeItem(ctx, repo.key, path, actor, (items) => requireOnEach(request, 'delete', repo.key, paths(items)));
+      await removeItem(
+        ctx,
+        repo.key,
+        path,
+        actor,
+        (items) => requireOnEach(request, 'delete', repo.key, paths(items)),
+        options?.within,
+      );
     },
 
     async copyOrMove(mode, from, to, options) {

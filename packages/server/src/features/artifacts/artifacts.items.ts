@@ -6,6 +6,7 @@ import type { ItemRow, RepositoryRow } from '../../db/schema.js';
 import { ancestorsOf, nameOf, parentOf } from '../../core/artifact-path.js';
 import { conflict } from '../../core/errors.js';
 import { getRepository } from '../repositories/index.js';
+import { refuseHeld } from './artifacts.holds.store.js';
 import {
   adjustUsage,
   countItems,
@@ -131,7 +132,9 @@ export async function putFile(
   const existing = found.get(path);
   if (existing?.folder === 1) throw conflict(fill(ARTIFACT_MESSAGES.fileIsFolder, { path }));
   await retainBinary(trx, binary, now);
-  if (existing) await deleteItems(trx, [existing], now);
+  // the same content again leaves a held file as it was
+  if (existing)
+    await deleteItems(trx, [existing], now, { held: existing.sha256 === binary.sha256 ? 'ignore' : 'refuse' });
   const row: ItemRow = {
     id: randomUUID(),
     repo_key: repoKey,
@@ -182,6 +185,7 @@ export async function relocate(
   now: number,
   extraProperties?: Record<string, string[]>,
 ): Promise<void> {
+  await refuseHeld(trx, items);
   if (to.path) await ensureFolders(trx, to.repoKey, to.path, actor, now);
   for (const item of items) {
     const newPath = to.path + item.path.slice(from.path.length);

@@ -1,4 +1,4 @@
-import { REPOSITORY_MESSAGES, formatMessage, type RepositoryDeletion } from '@arca/contracts';
+import { ARTIFACT_MESSAGES, REPOSITORY_MESSAGES, formatMessage, type RepositoryDeletion } from '@arca/contracts';
 import type { ChangeActor } from '../../core/changes.js';
 import { HttpError, badRequest, conflict } from '../../core/errors.js';
 import type { TaskRun, TaskView, Work } from '../../core/work.js';
@@ -10,6 +10,7 @@ import {
   recordRepositoryChangeAs,
   removeRepository,
 } from '../repositories/index.js';
+import { holderIn } from './artifacts.holds.store.js';
 import { deleteItems, subtreeStats } from './artifacts.store.js';
 
 /** Items deleted per transaction: small enough to keep each short, large enough to be quick. */
@@ -112,7 +113,7 @@ async function deleteContent(
     const files = batch.filter((item) => item.folder !== 1);
     const bytes = files.reduce((sum, item) => sum + Number(item.size), 0);
     await db.transaction().execute(async (trx) => {
-      await deleteItems(trx, batch, Date.now());
+      await deleteItems(trx, batch, Date.now(), { held: 'ignore' });
       await counted(trx, files.length, bytes);
     });
   }
@@ -145,6 +146,8 @@ export async function deleteRepositoryWithContent(
   if (current?.state === 'running') return current;
   const refusal = await deletionRefusal(db, row);
   if (refusal) throw conflict(refusal);
+  const holder = await holderIn(db, key);
+  if (holder) throw conflict(formatMessage(ARTIFACT_MESSAGES.repositoryHeld, { key, holder }));
   const stats = await subtreeStats(db, key, '');
   // one node wins a deletion asked on two at once; the other answers its progress
   const { task, created, done } = await work.submit<DeletionPayload>(

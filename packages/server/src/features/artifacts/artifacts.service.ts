@@ -172,6 +172,8 @@ export interface DeployInput {
   ifCurrent?: string | null;
   /** The content, already written to the store's temporary area with its digests (instead of `body`). */
   written?: PendingBinary;
+  /** Runs in the deploy's transaction once the file is recorded (`DeployRequest.within`). */
+  within?: (trx: Db, item: ItemRow) => Promise<void>;
 }
 
 /**
@@ -257,6 +259,7 @@ export async function deploy(ctx: ArtifactContext, input: DeployInput): Promise<
     }
     const item = await putFile(trx, target.key, input.path, binary, input.actor, now);
     if (Object.keys(input.properties).length) await putProperties(trx, item.id, input.properties);
+    await input.within?.(trx, item);
     await recordChange(trx, input.actor, {
       event: {
         type: 'artifact.deployed',

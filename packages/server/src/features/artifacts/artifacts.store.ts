@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, preparedQuery, type Db } from '../../db/database.js';
 import type { ItemRow } from '../../db/schema.js';
+import { refuseHeld } from './artifacts.holds.store.js';
 
 const itemAt = preparedQuery<ItemRow, [repoKey: string, path: string]>((db) =>
   db.selectFrom('items').selectAll().where('repo_key', '=', '').where('path', '=', ''),
@@ -308,9 +309,19 @@ export function findBinary(db: Db, checksum: { sha256?: string; sha1?: string })
   return query.executeTakeFirst();
 }
 
-/** Deletes items (properties go with them), releases their contents and updates the counters. */
-export async function deleteItems(db: Db, items: ItemRow[], now: number): Promise<void> {
+/**
+ * Deletes items (properties go with them), releases their contents and updates the counters. A
+ * held file refuses the whole deletion (409) unless `held` is 'ignore' (a file replaced by the
+ * same content, a repository deleted whole).
+ */
+export async function deleteItems(
+  db: Db,
+  items: ItemRow[],
+  now: number,
+  options: { held?: 'refuse' | 'ignore' } = {},
+): Promise<void> {
   if (!items.length) return;
+  if (options.held !== 'ignore') await refuseHeld(db, items);
   await countItems(db, items, -1);
   const ids = items.map((i) => i.id);
   for (let i = 0; i < ids.length; i += 500) {

@@ -21,6 +21,7 @@ export async function removeItem(
   path: string,
   actor: string,
   authorize: Authorize = allowAll,
+  within?: (trx: Db) => Promise<void>,
 ): Promise<void> {
   const { db } = ctx;
   const repo = await repositoryOrTrash(db, repoKey);
@@ -29,6 +30,8 @@ export async function removeItem(
     const items = await findSubtree(trx, repo.key, path);
     if (!items.length) throw notFound();
     await authorize(items);
+    // first: what the caller lets go of (a release bundle's holds) is gone before the items are
+    await within?.(trx);
     if (repo.key === TRASHCAN_REPO) {
       await deleteItems(trx, items, now);
       await pruneEmptyTrashFolders(trx, path);

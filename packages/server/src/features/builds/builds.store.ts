@@ -48,13 +48,13 @@ export async function renameRun(db: Db, id: string, name: string, path: string):
   await db.updateTable('builds').set({ name, path }).where('id', '=', id).execute();
 }
 
-/** The SHA-1s of what a run produced. */
-export async function artifactSha1s(db: Db, runId: string): Promise<string[]> {
+/** The SHA-1s of what a run produced (and, with `dependencies`, of what it used). */
+export async function artifactSha1s(db: Db, runId: string, dependencies = false): Promise<string[]> {
   const rows = await db
     .selectFrom('build_files')
     .select('sha1')
     .where('build_id', '=', runId)
-    .where('kind', '=', 'artifact')
+    .where('kind', 'in', dependencies ? ['artifact', 'dependency'] : ['artifact'])
     .execute();
   return rows.map((f) => f.sha1).filter((s): s is string => Boolean(s));
 }

@@ -232,29 +232,52 @@ export async function certificateOf(db: Db, name: string): Promise<{ certificate
   return { certificate: forge.pki.certificateToPem(certificate), privateKey };
 }
 
-/** Signs a sample with the private key and checks the signature with the public key. */
-export async function verifyKeyPair(db: Db, name: string): Promise<boolean> {
+/** A detached signature made with a key pair: ASCII-armored OpenPGP (GPG) or base64 RSA-SHA256 (RSA). */
+export interface KeyPairSignature {
+  keyName: string;
+  type: string;
+  fingerprint: string;
+  publicKey: string;
+  signature: string;
+}
+
+/** Signs `data` with the named key pair's private key. */
+export async function signWithKeyPair(db: Db, name: string, data: Buffer): Promise<KeyPairSignature> {
   const { pair, privateKey } = await privateKeyOf(db, name);
-  const sample = Buffer.from(`arca key pair check ${name} ${Date.now()}`);
-  if (pair.type === 'RSA') {
-    const signature = sign('sha256', sample, privateKey);
-    return verify('sha256', sample, pair.public_key, signature);
-  }
-  const message = await openpgp.createMessage({ binary: new Uint8Array(sample) });
+  const made = { keyName: pair.name, type: pair.type, fingerprint: pair.fingerprint, publicKey: pair.public_key };
+  if (pair.type === 'RSA') return { ...made, signature: sign('sha256', data, privateKey).toString('base64') };
   const signature = await openpgp.sign({
-    message,
+    message: await openpgp.createMessage({ binary: new Uint8Array(data) }),
     signingKeys: await openpgp.readPrivateKey({ armoredKey: privateKey }),
     detached: true,
   });
-  const result = await openpgp.verify({
-    message: await openpgp.createMessage({ binary: new Uint8Array(sample) }),
-    signature: await openpgp.readSignature({ armoredSignature: signature }),
-    verificationKeys: await openpgp.readKey({ armoredKey: pair.public_key }),
-  });
+  return { ...made, signature: signature as string };
+}
+
+/** Whether `signature` (as `signWithKeyPair` makes it) was made over `data` by the key whose public part is given. */
+export async function signatureHolds(
+  type: string,
+  publicKey: string,
+  data: Buffer,
+  signature: string,
+): Promise<boolean> {
   try {
+    if (type === 'RSA') return verify('sha256', data, publicKey, Buffer.from(signature, 'base64'));
+    const result = await openpgp.verify({
+      message: await openpgp.createMessage({ binary: new Uint8Array(data) }),
+      signature: await openpgp.readSignature({ armoredSignature: signature }),
+      verificationKeys: await openpgp.readKey({ armoredKey: publicKey }),
+    });
     await result.signatures[0]!.verified;
     return true;
   } catch {
     return false;
   }
+}
+
+/** Signs a sample with the private key and checks the signature with the public key. */
+export async function verifyKeyPair(db: Db, name: string): Promise<boolean> {
+  const sample = Buffer.from(`arca key pair check ${name} ${Date.now()}`);
+  const made = await signWithKeyPair(db, name, sample);
+  return signatureHolds(made.type, made.publicKey, sample, made.signature);
 }

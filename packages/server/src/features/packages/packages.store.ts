@@ -72,3 +72,20 @@ export async function findRows(db: Db, filter: RowFilter): Promise<CatalogueRow[
   const rows = await query.execute();
   return rows.map((r) => ({ ...r, download_count: Number(r.download_count), size: Number(r.size) }));
 }
+
+/** The lead file of one package version in one repository (the newest row when indexed twice). */
+export async function versionLeadPath(
+  db: Db,
+  key: { packageType: string; name: string; version: string; repoKey: string },
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('package_versions')
+    .select('lead_path')
+    .where('repo_key', '=', key.repoKey)
+    .where('package_type', '=', key.packageType)
+    .where('name', '=', key.name)
+    .where('version', '=', key.version)
+    .orderBy('modified_at', 'desc')
+    .executeTakeFirst();
+  return row?.lead_path;
+}

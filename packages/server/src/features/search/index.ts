@@ -1,5 +1,5 @@
 import type { TableName } from '../../db/schema.js';
-export { canSee, readableRepositories } from './aql.service.js';
+export { canSee, readableRepositories, runAql } from './aql.service.js';
 export { searchConsoleRoutes } from './search.console.js';
 export { searchRestRoutes } from './search.routes.js';
 export { compileCriteria, pinsOneRepository, wildcard } from './aql.compile.js';

@@ -3,7 +3,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@arca/contracts';
-import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  XHR,
+  createRepo,
+  createUser,
+  login,
+  put,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
 import { dispatch } from './webhooks.delivery.js';
 
 interface Arrival {
@@ -271,6 +281,55 @@ describe.each(ENGINES)('webhook deliveries on %s', (engine) => {
       last_delivery: { state: string };
     }[];
     expect(list.find((w) => w.key === 'artifacts')?.last_delivery).toMatchObject({ state: 'delivered', status: 200 });
+  });
+
+  it('tells release bundle subscriptions of the bundles their criteria name', async () => {
+    const cookie = (await login(t.app)).cookie;
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/security/keyPairs',
+      headers: { ...XHR, cookie },
+      payload: { pairName: 'hooks-key', pairType: 'RSA' },
+    });
+    expect(key.statusCode).toBe(201);
+    await subscribe(
+      'releases',
+      'release_bundle',
+      ['created', 'signed', 'deleted'],
+      { includePatterns: ['web-*'], excludePatterns: ['web-internal'] },
+      { url: receiver.url('/releases') },
+    );
+    await put(t.app, '/artifactory/libs-local/release/app.bin', 'release me');
+    const create = (name: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/lifecycle/api/v2/release_bundle',
+        headers: { ...ADMIN_BASIC, 'x-jfrog-signing-key-name': 'hooks-key' },
+        payload: {
+          release_bundle_name: name,
+          release_bundle_version: '1.0',
+          source_type: 'artifacts',
+          source: { artifacts: [{ path: 'libs-local/release/app.bin' }] },
+        },
+      });
+    for (const name of ['web-shop', 'web-internal', 'tools']) expect((await create(name)).statusCode).toBe(201);
+    expect((await inject('DELETE', '/lifecycle/api/v2/release_bundle/records/web-shop/1.0')).statusCode).toBe(204);
+    await settle();
+    expect(receiver.of('releases').map((a) => [a.body.event_type, a.body.data.release_bundle_name])).toEqual([
+      ['created', 'web-shop'],
+      ['signed', 'web-shop'],
+      ['deleted', 'web-shop'],
+    ]);
+    expect(receiver.of('releases')[0]!.body).toMatchObject({
+      domain: 'release_bundle',
+      data: {
+        release_bundle_name: 'web-shop',
+        release_bundle_version: '1.0',
+        project_key: 'default',
+        release_bundle_size: 1,
+      },
+    });
+    expect(receiver.of('releases')[1]!.body.data).toMatchObject({ signing_key: 'hooks-key' });
   });
 
   it('tries a receiver that answers 500 again until it answers, each attempt in the log; re-sends on request', async () => {

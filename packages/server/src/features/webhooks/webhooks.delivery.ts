@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import {
   REPOSITORY_DOMAINS,
   buildCriteriaSchema,
+  RELEASE_BUNDLE_DOMAINS,
+  releaseBundleCriteriaSchema,
   repositoryCriteriaSchema,
   type StoredEvent,
   type WebhookDomain,
@@ -87,6 +89,16 @@ export function matches(hook: WebhookRow, described: DomainEvent): boolean {
     if (!picked) return false;
     if (!described.subject || (!c.includePatterns.length && !c.excludePatterns.length)) return true;
     return patternsCover(c.includePatterns, c.excludePatterns, described.subject);
+  }
+  if (RELEASE_BUNDLE_DOMAINS.includes(hook.domain as WebhookDomain)) {
+    const c = releaseBundleCriteriaSchema.parse(criteria);
+    const name = described.subject;
+    if (c.excludePatterns.length && patternsCover(c.excludePatterns, [], name)) return false;
+    return (
+      c.anyReleaseBundle ||
+      c.registeredReleaseBundlesNames.includes(name) ||
+      (c.includePatterns.length > 0 && patternsCover(c.includePatterns, [], name))
+    );
   }
   if (hook.domain === 'build') {
     const c = buildCriteriaSchema.parse(criteria);

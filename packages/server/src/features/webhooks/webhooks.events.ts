@@ -119,6 +119,10 @@ export async function domainEventsOf(app: FastifyInstance, event: StoredEvent): 
         },
       ];
     }
+    case 'release_bundle.created':
+    case 'release_bundle.signed':
+    case 'release_bundle.deleted':
+      return releaseBundleEvents(event);
     case 'user.created':
     case 'user.updated':
     case 'user.deleted':
@@ -130,6 +134,38 @@ export async function domainEventsOf(app: FastifyInstance, event: StoredEvent): 
           subject: event.payload.name,
         },
       ];
+    default:
+      return [];
+  }
+}
+
+type BundleEvent = Extract<
+  StoredEvent,
+  { type: 'release_bundle.created' | 'release_bundle.signed' | 'release_bundle.deleted' }
+>;
+
+/** The release bundle domain: versions made, signed and deleted here. */
+function releaseBundleEvents(event: BundleEvent): DomainEvent[] {
+  const { name, version, project } = event.payload;
+  const bundle = { release_bundle_name: name, release_bundle_version: version, project_key: project };
+  const one = (domain: WebhookDomain, eventType: string, data: Record<string, unknown>): DomainEvent => ({
+    domain,
+    eventType,
+    data: { ...bundle, ...data },
+    subject: name,
+  });
+  switch (event.type) {
+    case 'release_bundle.created':
+      return [one('release_bundle', 'created', { release_bundle_size: event.payload.artifacts })];
+    case 'release_bundle.signed':
+      return [
+        one('release_bundle', 'signed', {
+          signing_key: event.payload.signingKey,
+          key_fingerprint: event.payload.fingerprint,
+        }),
+      ];
+    case 'release_bundle.deleted':
+      return [one('release_bundle', 'deleted', {})];
     default:
       return [];
   }

@@ -137,6 +137,7 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       'build',
       'repository',
       'user',
+      'release_bundle',
     ]);
   });
 

@@ -51,6 +51,7 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
   build: { build_name: 'example-build', build_number: '1', build_started: new Date(0).toISOString() },
   repository: { repo_key: 'example-repo-local', repo_type: 'local', package_type: 'generic' },
   user: { name: 'example-user' },
+  release_bundle: { release_bundle_name: 'example-bundle', release_bundle_version: '1.0.0', project_key: 'default' },
 };
 
 /**

@@ -5,6 +5,8 @@ import {
   WEBHOOK_MESSAGES,
   WEBHOOK_SECRET_MASK,
   buildCriteriaSchema,
+  RELEASE_BUNDLE_DOMAINS,
+  releaseBundleCriteriaSchema,
   formatMessage,
   repositoryCriteriaSchema,
   type WebhookAnswer,
@@ -144,6 +146,7 @@ async function criteriaFor(db: Db, domain: WebhookDomain, criteria: Record<strin
     return parsed;
   }
   if (domain === 'build') return buildCriteriaSchema.parse(criteria);
+  if (RELEASE_BUNDLE_DOMAINS.includes(domain)) return releaseBundleCriteriaSchema.parse(criteria);
   return {};
 }
 

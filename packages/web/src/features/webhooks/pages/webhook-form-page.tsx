@@ -18,6 +18,7 @@ import {
 import { useState, useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
+  RELEASE_BUNDLE_DOMAINS,
   REPOSITORY_DOMAINS,
   WEBHOOK_DOMAINS,
   WEBHOOK_DOMAIN_LABELS,
@@ -42,6 +43,7 @@ import { nameField } from '../../../lib/name-rules';
 import { schemaField } from '../../../lib/schema-rules';
 import { useServerErrors } from '../../../lib/server-errors';
 import { useBuildNames } from '../../builds';
+import { useReleaseBundleNames } from '../../release-bundles';
 import { useRepositories } from '../../../lib/queries/repositories';
 import { testWebhook, useSaveWebhook, useWebhook, useWebhooks } from '../api/webhooks';
 import { deliveriesHref } from './webhooks-page';
@@ -60,6 +62,8 @@ interface Values {
   repoKeys: string[];
   anyBuild: boolean;
   selectedBuilds: string[];
+  anyReleaseBundle: boolean;
+  registeredReleaseBundlesNames: string[];
   includePatterns: string[];
   excludePatterns: string[];
   url: string;
@@ -81,6 +85,8 @@ const EMPTY: Values = {
   repoKeys: [],
   anyBuild: true,
   selectedBuilds: [],
+  anyReleaseBundle: true,
+  registeredReleaseBundlesNames: [],
   includePatterns: [],
   excludePatterns: [],
   url: '',
@@ -106,6 +112,8 @@ function valuesOf(hook: WebhookAnswer): Values {
     repoKeys: c.repoKeys ?? [],
     anyBuild: c.anyBuild ?? false,
     selectedBuilds: c.selectedBuilds ?? [],
+    anyReleaseBundle: c.anyReleaseBundle ?? false,
+    registeredReleaseBundlesNames: c.registeredReleaseBundlesNames ?? [],
     includePatterns: c.includePatterns ?? [],
     excludePatterns: c.excludePatterns ?? [],
     url: handler?.url ?? '',
@@ -133,7 +141,14 @@ function bodyOf(v: Values): WebhookSubscriptionInput {
           includePatterns: v.includePatterns,
           excludePatterns: v.excludePatterns,
         }
-      : {};
+      : RELEASE_BUNDLE_DOMAINS.includes(v.domain)
+        ? {
+            anyReleaseBundle: v.anyReleaseBundle,
+            registeredReleaseBundlesNames: v.registeredReleaseBundlesNames,
+            includePatterns: v.includePatterns,
+            excludePatterns: v.excludePatterns,
+          }
+        : {};
   return {
     key: v.key.trim(),
     description: v.description,
@@ -180,6 +195,7 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
   const all = useWebhooks();
   const repositories = useRepositories();
   const builds = useBuildNames();
+  const bundles = useReleaseBundleNames();
   const { errors, clear, capture } = useServerErrors();
   const [saved, setSaved] = useState(false);
   const [testing, setTesting] = useState(false);
@@ -357,6 +373,31 @@ function WebhookForm({ initial, editing }: { initial: Values; editing: string | 
                 </Form.Item>
               </Col>
               <PatternFields what="Build names" />
+            </Row>
+          )}
+          {RELEASE_BUNDLE_DOMAINS.includes(domain) && (
+            <Row gutter={25}>
+              <Col xs={24}>
+                <Form.Item name="anyReleaseBundle" valuePropName="checked">
+                  <Checkbox>Any release bundle</Checkbox>
+                </Form.Item>
+              </Col>
+              <Col xs={24} lg={12}>
+                <Form.Item label="And these release bundles" name="registeredReleaseBundlesNames">
+                  <Select
+                    mode="multiple"
+                    allowClear
+                    loading={bundles.isPending}
+                    placeholder="Choose release bundles"
+                    aria-label="Release bundles"
+                    options={(bundles.data ?? []).map((b) => ({
+                      value: b.release_bundle_name,
+                      label: b.release_bundle_name,
+                    }))}
+                  />
+                </Form.Item>
+              </Col>
+              <PatternFields what="Release bundle names" />
             </Row>
           )}
         </Card>

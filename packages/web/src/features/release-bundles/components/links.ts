@@ -1,0 +1,3 @@
+/** The console's page of a bundle version. */
+export const versionHref = (name: string, version: string) =>
+  `/bundles/${encodeURIComponent(name)}/${encodeURIComponent(version)}`;
