@@ -17,7 +17,17 @@ import autocannon from 'autocannon';
 import { freePort, startNginx, startServer, type RunningServer } from '../../packages/web/e2e/harness.ts';
 import { createPostgresDatabase } from '../../packages/server/src/test/postgres.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from '../../packages/server/src/test/s3-server.ts';
-import { AUTH, ROOT, build, createRepository, curl, installDebianPackages, makeFile, mb } from '../lib/bench.ts';
+import {
+  AUTH,
+  ROOT,
+  build,
+  cpuSeconds,
+  createRepository,
+  curl,
+  installDebianPackages,
+  makeFile,
+  mb,
+} from '../lib/bench.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const LARGE = Number(process.env.BENCH_LARGE_MB ?? 1024) * 1024 * 1024;
@@ -53,10 +63,13 @@ interface Figures {
   /** Database statements per read and per deploy. */
   readStatements: number;
   deployStatements: number;
+  /** CPU time of every node (and its workers) per read, in µs, and per second while idle, in ms. */
+  cpuPerRead: number;
+  idleCpu: number;
 }
 
 /** Reads of one 1 KiB file and deploys of 1 MiB files per second, through `url`, and the statements each ran. */
-async function measure(url: string, nodes: string[]): Promise<Figures> {
+async function measure(url: string, nodes: string[], pids: number[]): Promise<Figures> {
   await createRepository(url, 'bench-local');
   const put = await fetch(`${url}/artifactory/bench-local/small.bin`, {
     method: 'PUT',
@@ -66,8 +79,14 @@ async function measure(url: string, nodes: string[]): Promise<Figures> {
   if (put.status !== 201) throw new Error(`deploy: ${put.status}`);
   const small = `${url}/artifactory/bench-local/small.bin`;
   await autocannon({ url: small, connections: 16, duration: 2, headers: { authorization: AUTH } });
+  // what the nodes spend doing nothing asked of them (heartbeats, leases, feeds), over 3 s
+  const idleFrom = cpuSeconds(pids);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idleCpu = ((cpuSeconds(pids) - idleFrom) / 3) * 1000;
   const beforeReads = await statements(nodes);
+  const cpuBeforeReads = cpuSeconds(pids);
   const reads = await autocannon({ url: small, connections: 16, duration: SECONDS, headers: { authorization: AUTH } });
+  const cpuPerRead = ((cpuSeconds(pids) - cpuBeforeReads) / reads.requests.total) * 1e6;
   if (reads.non2xx || reads.errors) throw new Error(`reads: ${reads.non2xx} non-2xx, ${reads.errors} errors`);
   const readStatements = ((await statements(nodes)) - beforeReads) / reads.requests.total;
   // deploys of distinct 1 MiB contents (no deduplication), 8 at a time
@@ -90,7 +109,14 @@ async function measure(url: string, nodes: string[]): Promise<Figures> {
     }),
   );
   const deployStatements = ((await statements(nodes)) - beforeDeploys) / deployed;
-  return { reads: reads.requests.average, deploys: deployed / SECONDS, readStatements, deployStatements };
+  return {
+    reads: reads.requests.average,
+    deploys: deployed / SECONDS,
+    readStatements,
+    deployStatements,
+    cpuPerRead,
+    idleCpu,
+  };
 }
 
 /** `count` nodes with `env`, nginx in front; measured, then stopped. */
@@ -106,6 +132,7 @@ async function cluster(count: number, env: (i: number) => Record<string, string>
     return await measure(
       proxy.url,
       nodes.map((node) => node.url),
+      nodes.map((node) => node.process.pid!),
     );
   } finally {
     await proxy.stop();
@@ -180,17 +207,17 @@ try {
 
   console.log(`\ncluster: through nginx, ${SECONDS} s each, one process per node, ${os.availableParallelism()} cores`);
   console.log(
-    `  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)} ${'statements/read'.padStart(16)} ${'statements/deploy'.padStart(18)}`,
+    `  ${'setup'.padEnd(30)} ${'1 KiB reads/s'.padStart(14)} ${'1 MiB deploys/s'.padStart(16)} ${'statements/read'.padStart(16)} ${'statements/deploy'.padStart(18)} ${'CPU µs/read'.padStart(12)} ${'idle CPU ms/s'.padStart(14)}`,
   );
   for (const r of results) {
     console.log(
-      `  ${r.name.padEnd(30)} ${r.reads.toFixed(0).padStart(14)} ${r.deploys.toFixed(1).padStart(16)} ${r.readStatements.toFixed(2).padStart(16)} ${r.deployStatements.toFixed(1).padStart(18)}`,
+      `  ${r.name.padEnd(30)} ${r.reads.toFixed(0).padStart(14)} ${r.deploys.toFixed(1).padStart(16)} ${r.readStatements.toFixed(2).padStart(16)} ${r.deployStatements.toFixed(1).padStart(18)} ${r.cpuPerRead.toFixed(0).padStart(12)} ${r.idleCpu.toFixed(1).padStart(14)}`,
     );
   }
   const one = results[1]!;
   const three = results[3]!;
   console.log(
-    `  3 nodes / 1 node on PostgreSQL + S3: reads ${(three.reads / one.reads).toFixed(2)}×, deploys ${(three.deploys / one.deploys).toFixed(2)}× (mark ≥ 1.0×)`,
+    `  3 nodes / 1 node on PostgreSQL + S3: reads ${(three.reads / one.reads).toFixed(2)}×, deploys ${(three.deploys / one.deploys).toFixed(2)}× (mark ≥ 1.0×); CPU per read ${(three.cpuPerRead / one.cpuPerRead).toFixed(2)}× (target ≤ 1.2×)`,
   );
   console.log(`\nlarge file (${LARGE / 1024 / 1024} MiB), one node:`);
   for (const [store, figures] of Object.entries(large)) {

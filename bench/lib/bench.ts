@@ -30,6 +30,41 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * CPU seconds (user + system) spent so far by the processes `pids` and every process under them,
+ * read from `/proc` (Linux): a node's workers and helpers counted with it.
+ */
+export function cpuSeconds(pids: number[]): number {
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux the benchmarks run on
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // the fields after the command's closing parenthesis: state, ppid, … utime (14th), stime (15th)
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    parents.set(Number(entry), Number(fields[1]));
+    ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+  }
+  const counted = new Set(pids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents)
+      if (!counted.has(pid) && counted.has(parent)) {
+        counted.add(pid);
+        grew = true;
+      }
+  }
+  let total = 0;
+  for (const pid of counted) total += ticks.get(pid) ?? 0;
+  return total / ticksPerSecond;
+}
+
 /** A file of `bytes` pseudo-random bytes (not compressible), written in 8 MiB blocks. */
 export function makeFile(file: string, bytes: number): void {
   const fd = fs.openSync(file, 'w');
