@@ -6,43 +6,14 @@
  * incremental run's bytes are printed beside the changed artifacts' own (target ≤ 1.1×).
  */
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { AUTH, build, createRepository, freePort } from '../lib/bench.ts';
+import { AUTH, build, createRepository } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
+import { startCountingProxy } from '../../packages/server/src/test/tcp-proxy.ts';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const KB = Number(process.env.BENCH_KB ?? 100);
 const CHANGED = Number(process.env.BENCH_CHANGED_PERCENT ?? 1);
 const MC = '/ui/api/v1/mc/api/v1';
-
-/** A TCP proxy that counts what passes, each way. */
-async function countingProxy(targetPort: number) {
-  const counted = { up: 0, down: 0 };
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    client.on('data', (d: Buffer) => (counted.up += d.length));
-    upstream.on('data', (d: Buffer) => (counted.down += d.length));
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    counted,
-    reset: () => Object.assign(counted, { up: 0, down: 0 }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        // the source keeps its connections alive: they end with the proxy
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 async function call(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -62,7 +33,7 @@ async function call(base: string, method: string, path: string, body?: unknown) 
 await build(true);
 const env = { ARCA_LOG_STDOUT: 'false', ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' };
 const [source, target] = await Promise.all([startServer(env), startServer(env)]);
-const proxy = await countingProxy(Number(new URL(target.url).port));
+const proxy = await startCountingProxy(Number(new URL(target.url).port));
 try {
   await createRepository(source.url, 'bench-local');
   await createRepository(target.url, 'bench-local');

@@ -110,7 +110,7 @@ const buildEvents = [
 
 const bundle = z.object({ name: z.string(), version: z.string(), project: z.string() });
 
-/** Events about release bundles: made, signed, promoted and deleted here. */
+/** Events about release bundles: made, signed, promoted, deleted, distributed, received. */
 const releaseBundleEvents = [
   z.object({ type: z.literal('release_bundle.created'), payload: bundle.extend({ artifacts: z.number() }) }),
   z.object({
@@ -121,6 +121,22 @@ const releaseBundleEvents = [
   z.object({
     type: z.literal('release_bundle.promoted'),
     payload: bundle.extend({ environment: z.string(), repositories: z.array(z.string()) }),
+  }),
+  /** Distributed here by another deployment (`from`: its address), or deleted here by it. */
+  z.object({
+    type: z.literal('release_bundle.received'),
+    payload: bundle.extend({ from: z.string(), artifacts: z.number() }),
+  }),
+  z.object({ type: z.literal('release_bundle.removed'), payload: bundle.extend({ from: z.string() }) }),
+  /** A distribution to one target (or a deletion there) started, completed or failed. */
+  z.object({
+    type: z.literal('distribution.changed'),
+    payload: bundle.extend({
+      status: z.enum(['started', 'completed', 'failed']),
+      action: z.enum(['distribute', 'delete']),
+      target: z.string(),
+      message: z.string().optional(),
+    }),
   }),
 ] as const;
 

@@ -92,6 +92,15 @@ export const RELEASE_BUNDLE_MESSAGES = {
   noDistributePermission: 'You do not have distribute and deploy permissions.',
   noDistributionTargets:
     'No deployment is paired for distribution yet: pair a deployment under Administration > Platform Deployments first.',
+  /** {rules} is replaced. */
+  noTargetMatches: 'No paired deployment matches the distribution rules ({rules}).',
+  /** {key} is replaced. */
+  targetRepositoryMissing:
+    "The target has no repository '{key}': create it there, or distribute with auto_create_missing_repositories.",
+  /** {name} and {version} are replaced: what a target refuses when the manifest's name is another. */
+  receivedMismatch: "The manifest is not the one of release bundle '{name}' version '{version}'.",
+  /** {count} and {first} are replaced: artifacts a target is missing when the manifest arrives. */
+  receivedMissing: '{count} artifact(s) of the manifest are not here with their SHA-256, the first {first}.',
 } as const;
 
 const BUNDLE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -367,3 +376,51 @@ export const promotionRecordsAnswerSchema = z.object({
   promotions: z.array(promotionRecordSchema),
   total: z.number(),
 });
+
+/* ---------- Distribution ---------- */
+
+/** `POST /lifecycle/api/v2/distribution/distribute/{name}/{version}` (and `…/remote_delete/…`). */
+export const distributeBodySchema = z.object({
+  /** Which paired deployments: their names, with `*` and `?` wildcards; `*` for all. */
+  distribution_rules: z
+    .array(z.object({ site_name: z.string().max(200).default('*') }))
+    .min(1)
+    .default([{ site_name: '*' }]),
+  auto_create_missing_repositories: z.coerce.boolean().default(false),
+  dry_run: z.boolean().default(false),
+});
+
+export const DISTRIBUTION_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+
+/** One target's distribution (or deletion) of a version, with its progress. */
+export const distributionTrackerSchema = z.object({
+  distribution_tracker_id: z.string(),
+  type: z.enum(['distribute', 'delete']),
+  status: z.enum(DISTRIBUTION_STATUSES),
+  target: z.string(),
+  deployment_id: z.string(),
+  files_total: z.number(),
+  files_done: z.number(),
+  files_sent: z.number(),
+  bytes_sent: z.number(),
+  message: z.string(),
+  created: z.string(),
+  created_by: z.string(),
+  finished: z.string().nullable(),
+});
+export type DistributionTracker = z.infer<typeof distributionTrackerSchema>;
+
+/** What a source sends a target once the files are there: the manifest as signed, with its signature. */
+export const receiveBundleBodySchema = z.object({
+  manifest: z.string().max(64 * 1024 * 1024),
+  signature: z.string().max(20_000),
+  public_key: z.string().max(20_000),
+  key_fingerprint: z.string().max(200),
+  signing_key: z.string().max(128),
+  description: z.string().max(2000).default(''),
+  source_type: z.string().max(32),
+  sources: z.array(z.unknown()).default([]),
+  /** Where it came from: the source deployment's address or name. */
+  origin: z.string().max(1024),
+});
+export type ReceiveBundleBody = z.infer<typeof receiveBundleBodySchema>;

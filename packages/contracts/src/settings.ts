@@ -93,6 +93,11 @@ export const generalSettingsSchema = z.object({
   /** An image address shown in the footer when no logo is uploaded. */
   logoUrl: z.string().trim().max(2048).default(''),
   reverseProxy: reverseProxySchema.default(reverseProxySchema.parse({})),
+  /**
+   * Global offline mode: no remote repository asks its upstream (each serves only its cache) and
+   * release bundles are not distributed ('global offline mode enabled').
+   */
+  globalOfflineMode: z.boolean().default(false),
 });
 export type GeneralSettings = z.output<typeof generalSettingsSchema>;
 /** The settings before any are saved. */

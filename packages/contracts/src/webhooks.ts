@@ -16,6 +16,15 @@ export const WEBHOOK_DOMAINS = {
   repository: ['created', 'updated', 'deleted'],
   user: ['created', 'updated', 'deleted'],
   release_bundle: ['created', 'signed', 'deleted'],
+  artifactory_release_bundle: ['received', 'deleted'],
+  distribution: [
+    'distribute_started',
+    'distribute_completed',
+    'distribute_failed',
+    'delete_started',
+    'delete_completed',
+    'delete_failed',
+  ],
 } as const;
 export type WebhookDomain = keyof typeof WEBHOOK_DOMAINS;
 export const WEBHOOK_DOMAIN_NAMES = Object.keys(WEBHOOK_DOMAINS) as WebhookDomain[];
@@ -29,10 +38,16 @@ export const WEBHOOK_DOMAIN_LABELS: Record<WebhookDomain, string> = {
   repository: 'Repository',
   user: 'User',
   release_bundle: 'Release bundle',
+  artifactory_release_bundle: 'Release bundle received',
+  distribution: 'Distribution',
 };
 
 /** Domains whose events concern a release bundle: their criteria pick bundles by name. */
-export const RELEASE_BUNDLE_DOMAINS: readonly WebhookDomain[] = ['release_bundle'];
+export const RELEASE_BUNDLE_DOMAINS: readonly WebhookDomain[] = [
+  'release_bundle',
+  'artifactory_release_bundle',
+  'distribution',
+];
 
 /** Domains whose events happen in a repository: their criteria pick repositories and paths. */
 export const REPOSITORY_DOMAINS: readonly WebhookDomain[] = ['artifact', 'artifact_property', 'docker', 'repository'];
@@ -211,6 +226,12 @@ export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
 const FILE = { repo_key: 'libs-release-local', path: 'org/acme/app/1.0/app-1.0.jar', name: 'app-1.0.jar' };
 const BUNDLE = { release_bundle_name: 'web-app', release_bundle_version: '1.4.0', project_key: 'default' };
+const DISTRIBUTION = (type: string, status: string) => ({
+  ...BUNDLE,
+  type,
+  status,
+  edge_node_info_list: [{ site_name: 'eu-west', status }],
+});
 
 const SHA256 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const TAG = {
@@ -271,6 +292,18 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
     created: { ...BUNDLE, release_bundle_size: 12 },
     signed: { ...BUNDLE, signing_key: 'release-gpg', key_fingerprint: 'F2C1E7A04D3B9A11' },
     deleted: BUNDLE,
+  },
+  artifactory_release_bundle: {
+    received: { ...BUNDLE, release_bundle_size: 12, source: 'https://arca.example' },
+    deleted: { ...BUNDLE, source: 'https://arca.example' },
+  },
+  distribution: {
+    distribute_started: DISTRIBUTION('distribute', 'in progress'),
+    distribute_completed: DISTRIBUTION('distribute', 'completed'),
+    distribute_failed: DISTRIBUTION('distribute', 'failed'),
+    delete_started: DISTRIBUTION('delete', 'in progress'),
+    delete_completed: DISTRIBUTION('delete', 'completed'),
+    delete_failed: DISTRIBUTION('delete', 'failed'),
   },
 };
 

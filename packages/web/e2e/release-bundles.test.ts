@@ -15,6 +15,7 @@ import { restCall } from './clients/clients';
 
 /** Release bundles in the console: made from a build with the wizard, verified, promoted through environments. */
 let server: RunningServer;
+let edge: RunningServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let page: Page;
@@ -25,7 +26,8 @@ const call = (method: string, url: string, body?: unknown) => restCall(server.ur
 const sha = (algorithm: string, body: string) => createHash(algorithm).update(body).digest('hex');
 
 beforeAll(async () => {
-  server = await startServer();
+  // the source reaches the target on this machine: the outbound policy is told to let it
+  [server, edge] = await Promise.all([startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }), startServer()]);
   for (const key of ['libs-release', 'dev-local', 'qa-local', 'prod-local'])
     await call('PUT', `/artifactory/api/repositories/${key}`, { rclass: 'local' });
   const deploy = await fetch(`${server.url}/artifactory/libs-release/org/shop/shop-2.0.jar`, {
@@ -77,7 +79,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeBrowser?.();
-  await server?.stop();
+  await Promise.all([server?.stop(), edge?.stop()]);
 });
 
 describe('release bundles in the console', () => {
@@ -86,9 +88,10 @@ describe('release bundles in the console', () => {
     await screenshot(page, 'bundles-empty');
     await page.getByRole('button', { name: 'New Release Bundle' }).click();
     await page.waitForURL('**/ui/bundles/source');
-    await page.getByLabel('Name').fill('shop');
-    await page.getByLabel('Version').fill('2.0.0');
-    await page.getByLabel('Description').fill('The spring release of the shop');
+    await page.getByRole('heading', { name: 'New Release Bundle' }).waitFor();
+    await page.getByRole('textbox', { name: 'Name' }).fill('shop');
+    await page.getByRole('textbox', { name: 'Version' }).fill('2.0.0');
+    await page.getByRole('textbox', { name: 'Description' }).fill('The spring release of the shop');
     await chooseOption(page, page.getByLabel('Signing key'), 'release-key');
     await page.getByRole('button', { name: 'Next' }).click();
     await chooseOption(page, page.getByLabel('Build', { exact: true }), 'shop');
@@ -158,6 +161,39 @@ describe('release bundles in the console', () => {
     await page.getByRole('link', { name: 'shop', exact: true }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'bundles');
+    expect(problems).toEqual([]);
+  });
+
+  it('distributes the bundle to a paired deployment and shows each target with its progress', async () => {
+    const pairing = (await (await restCall(edge.url, admin, 'POST', '/access/api/v1/pairing/token')).json()) as {
+      token: string;
+    };
+    const paired = await fetch(`${server.url}/ui/api/v1/mc/api/v1/deployments`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+        'content-type': 'application/json',
+        'x-requested-with': 'XMLHttpRequest',
+      },
+      body: JSON.stringify({ name: 'edge-eu', url: edge.url, pairing_token: pairing.token }),
+    });
+    expect(paired.status).toBe(201);
+    await page.goto(`${server.url}/ui/bundles/shop/2.0.0`);
+    await page.getByRole('button', { name: 'Distribute' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Distribute shop 2.0.0' });
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Targets' }), 'edge-eu');
+    await screenshot(page, 'bundle-distribute-dialog');
+    await dialog.getByRole('button', { name: 'Distribute' }).click();
+    await page.getByText('shop 2.0.0 is being distributed to edge-eu.').waitFor();
+    await page.getByRole('tab', { name: 'Distribution' }).click();
+    await page.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 30_000 });
+    await page.getByText('8 B (1 file)').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'bundle-distribution');
+    const received = (await (
+      await restCall(edge.url, admin, 'GET', '/lifecycle/api/v2/release_bundle/records/shop/2.0.0')
+    ).json()) as { origin: string };
+    expect(received.origin).toBe('received');
     expect(problems).toEqual([]);
   });
 });

@@ -39,6 +39,26 @@ const SAMPLES: ArcaEvent[] = [
     type: 'release_bundle.promoted',
     payload: { name: 'web', version: '1.0', project: 'default', environment: 'QA', repositories: ['qa-local'] },
   },
+  {
+    type: 'release_bundle.received',
+    payload: { name: 'web', version: '1.0', project: 'default', from: 'https://arca.example', artifacts: 3 },
+  },
+  {
+    type: 'release_bundle.removed',
+    payload: { name: 'web', version: '1.0', project: 'default', from: 'https://arca.example' },
+  },
+  {
+    type: 'distribution.changed',
+    payload: {
+      name: 'web',
+      version: '1.0',
+      project: 'default',
+      status: 'failed',
+      action: 'distribute',
+      target: 'edge',
+      message: 'down',
+    },
+  },
 ];
 
 describe.each(ENGINES)('the outbox on %s', (engine) => {

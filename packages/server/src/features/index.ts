@@ -67,7 +67,7 @@ import { deploymentsRoutes, pairingRoutes, registerDeploymentPolling } from './d
 import { federationMemberRoutes, federationRoutes, registerFederationMember } from './federation/index.js';
 import { registerReplications, replicationManifestRoutes, replicationsRoutes } from './replications/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
-import { environmentsRoutes, releaseBundlesRoutes } from './release-bundles/index.js';
+import { environmentsRoutes, registerReleaseBundles, releaseBundlesRoutes } from './release-bundles/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /**
@@ -126,6 +126,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
   registerReplications(app);
   await app.register(replicationManifestRoutes);
   await app.register(replicationsRoutes, { prefix: CONSOLE_API_PREFIX });
+  registerReleaseBundles(app);
   await app.register(releaseBundlesRoutes);
   await app.register(releaseBundlesRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(environmentsRoutes);

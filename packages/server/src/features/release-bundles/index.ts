@@ -1,5 +1,6 @@
 import type { TableName } from '../../db/schema.js';
 export { environmentsRoutes, releaseBundlesRoutes } from './release-bundles.routes.js';
+export { defineDistributions as registerReleaseBundles } from './release-bundles.distribution.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
 export const OWNED_TABLES = [

@@ -20,6 +20,9 @@ import {
   releaseBundleVersionSchema,
   releaseBundleVersionsAnswerSchema,
   verifyAnswerSchema,
+  distributeBodySchema,
+  distributionTrackerSchema,
+  receiveBundleBodySchema,
 } from '@arca/contracts';
 import { notFound } from '../../core/errors.js';
 import {
@@ -30,12 +33,14 @@ import {
   updateEnvironment,
 } from './release-bundles.environments.js';
 import { listPromotions, promoteVersion } from './release-bundles.promotion.js';
+import { listTrackers, startDistribution } from './release-bundles.distribution.js';
 import {
   createVersion,
   deleteVersion,
   listBundles,
   listVersions,
   readableVersion,
+  receiveVersion,
   serviceIdOf,
   verifyVersion,
   versionAnswer,
@@ -234,6 +239,79 @@ export const releaseBundlesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const promotions = await listPromotions(request, request.params.name, request.params.version);
       return { promotions, total: promotions.length };
+    },
+  );
+
+  for (const [path, action, summary] of [
+    ['distribute', 'distribute', 'Distribute a version to the paired deployments the rules name'],
+    ['remote_delete', 'delete', 'Delete a version from the paired deployments the rules name'],
+  ] as const)
+    app.post(
+      `${base}/distribution/${path}/:name/:version`,
+      {
+        config: signedIn,
+        schema: {
+          tags,
+          summary,
+          params: bundleVersionParamsSchema,
+          querystring: lifecycleQuerySchema,
+          body: distributeBodySchema,
+          response: { 202: z.object({ trackers: z.array(distributionTrackerSchema) }) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(202).send({
+          trackers: await startDistribution(request, request.params.name, request.params.version, request.body, action),
+        }),
+    );
+
+  app.get(
+    `${base}/distribution/trackers/:name/:version`,
+    {
+      config: anyone,
+      schema: {
+        tags,
+        summary: 'Where a version was distributed (and deleted), each target with its status and progress',
+        params: bundleVersionParamsSchema,
+        querystring: lifecycleQuerySchema,
+        response: { 200: z.array(distributionTrackerSchema) },
+      },
+    },
+    (request) => listTrackers(request, request.params.name, request.params.version),
+  );
+
+  // what a source deployment calls on this one (with the service token pairing gave it)
+  app.post(
+    `${base}/distribution/receive/:name/:version`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Receive a version another deployment distributed here, once its files are here',
+        params: bundleVersionParamsSchema,
+        body: receiveBundleBodySchema,
+        response: { 200: z.object({ created: z.boolean() }), 201: z.object({ created: z.boolean() }) },
+      },
+    },
+    async (request, reply) => {
+      const answer = await receiveVersion(request, request.params.name, request.params.version, request.body);
+      return reply.status(answer.created ? 201 : 200).send(answer);
+    },
+  );
+  app.delete(
+    `${base}/distribution/receive/:name/:version`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Delete a version another deployment distributed here',
+        params: bundleVersionParamsSchema,
+        querystring: z.object({ origin: z.string().max(1024).default('another deployment') }),
+      },
+    },
+    async (request, reply) => {
+      await deleteVersion(request, request.params.name, request.params.version, request.query.origin);
+      return reply.status(204).send();
     },
   );
 

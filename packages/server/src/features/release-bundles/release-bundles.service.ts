@@ -9,6 +9,7 @@ import {
   type BundleArtifact,
   type CreateReleaseBundleBody,
   type ReleaseBundleManifest,
+  type ReceiveBundleBody,
   type ReleaseBundleVersion,
   type VerifyAnswer,
 } from '@arca/contracts';
@@ -318,16 +319,33 @@ export async function versionContent(
  * artifacts (they may change again) and its manifest (to the trash can), with its event and audit
  * entry, in one transaction. The copies its promotions made stay where they are.
  */
-export async function deleteVersion(request: FastifyRequest, name: string, version: string): Promise<void> {
+export async function deleteVersion(
+  request: FastifyRequest,
+  name: string,
+  version: string,
+  /** The deployment that distributed it, deleting it here (only a received version). */
+  removedBy?: string,
+): Promise<void> {
   const row = await readableVersion(request, name, version);
   await requirePermission(request, 'delete', RELEASE_BUNDLES_REPO, bundlePath(name, version));
+  if (removedBy !== undefined && row.origin !== 'received')
+    throw conflict(fill(RELEASE_BUNDLE_MESSAGES.exists, { name, version }));
   const holder = holderOf(name, version);
+  const payload = { name, version, project: row.project_key };
   const within = async (trx: Db) => {
     await releaseHolds(trx, holder);
     await deleteVersionRows(trx, row.id);
     await recordChange(trx, auditActor(request), {
-      audit: { category: 'release', action: 'delete', target: holder },
-      event: { type: 'release_bundle.deleted', payload: { name, version, project: row.project_key } },
+      audit: {
+        category: 'release',
+        action: 'delete',
+        target: holder,
+        ...(removedBy ? { message: `asked by ${removedBy}` } : {}),
+      },
+      event:
+        removedBy !== undefined
+          ? { type: 'release_bundle.removed', payload: { ...payload, from: removedBy } }
+          : { type: 'release_bundle.deleted', payload },
     });
   };
   const content = repoContent(request);
@@ -372,4 +390,118 @@ export async function verifyVersion(request: FastifyRequest, name: string, versi
       ? fill(RELEASE_BUNDLE_MESSAGES.artifactsChanged, { count: String(failed.length) })
       : RELEASE_BUNDLE_MESSAGES.verified,
   };
+}
+
+/**
+ * Takes in a version another deployment distributed here, once its files are here: the manifest
+ * checked against its signature (with the key sent along, from a deployment paired with this one),
+ * every artifact it lists found here with its SHA-256, then recorded as received — its manifest,
+ * row, artifacts and holds in one transaction, as a version made here. The same version received
+ * again changes nothing.
+ */
+export async function receiveVersion(
+  request: FastifyRequest,
+  name: string,
+  version: string,
+  body: ReceiveBundleBody,
+): Promise<{ created: boolean }> {
+  const { db } = request.server;
+  const bytes = Buffer.from(body.manifest, 'utf8');
+  let manifest: ReleaseBundleManifest;
+  try {
+    manifest = JSON.parse(body.manifest) as ReleaseBundleManifest;
+  } catch {
+    throw badRequest(RELEASE_BUNDLE_MESSAGES.tamperedManifest);
+  }
+  if (manifest.release_bundle_name !== name || manifest.release_bundle_version !== version)
+    throw badRequest(fill(RELEASE_BUNDLE_MESSAGES.receivedMismatch, { name, version }));
+  const type = isGpg(body.public_key) ? 'GPG' : 'RSA';
+  if (!(await signatureHolds(type, body.public_key, bytes, body.signature)))
+    throw badRequest(RELEASE_BUNDLE_MESSAGES.tamperedManifest);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const existing = await findVersion(db, name, version);
+  if (existing) {
+    if (existing.manifest_sha256 === sha256) return { created: false };
+    throw conflict(fill(RELEASE_BUNDLE_MESSAGES.exists, { name, version }));
+  }
+  const content = repoContent(request);
+  const packageTypes = new Map<string, string>();
+  const missing: string[] = [];
+  for (const artifact of manifest.artifacts) {
+    const item = await content.stored(artifact.repository_key, artifact.path);
+    if (!item || item.sha256 !== artifact.sha256) missing.push(`${artifact.repository_key}/${artifact.path}`);
+    if (!packageTypes.has(artifact.repository_key))
+      packageTypes.set(
+        artifact.repository_key,
+        (await content.repository(artifact.repository_key).catch(() => undefined))?.package_type ?? 'generic',
+      );
+  }
+  if (missing.length)
+    throw conflict(
+      fill(RELEASE_BUNDLE_MESSAGES.receivedMissing, { count: String(missing.length), first: missing[0]! }),
+    );
+  await ensureReleaseBundlesRepository(db);
+  const created = Date.parse(manifest.created);
+  const row: ReleaseBundleVersionsTable = {
+    id: randomUUID(),
+    name,
+    version,
+    project_key: manifest.project_key || DEFAULT_BUNDLE_PROJECT,
+    description: body.description,
+    source_type: body.source_type,
+    sources: JSON.stringify(body.sources),
+    signing_key: body.signing_key,
+    key_fingerprint: body.key_fingerprint,
+    public_key: body.public_key,
+    signature: body.signature,
+    manifest_sha256: sha256,
+    artifact_count: manifest.artifacts.length,
+    total_size: manifest.artifacts.reduce((sum, a) => sum + a.size, 0),
+    origin: 'received',
+    origin_deployment: body.origin,
+    created_at: Number.isFinite(created) ? created : Date.now(),
+    created_by: manifest.created_by,
+  };
+  const holder = holderOf(name, version);
+  const path = manifestPath(name, version);
+  await content.deploy({
+    repoKey: RELEASE_BUNDLES_REPO,
+    path,
+    properties: {
+      'release-bundle.name': [name],
+      'release-bundle.version': [version],
+      'release-bundle.origin': [body.origin],
+    },
+    body: undefined,
+    contentLength: bytes.length,
+    checksums: {},
+    checksumDeploy: false,
+    known: { bytes, ...digestsOf(bytes) },
+    within: async (trx, item) => {
+      await insertVersion(
+        trx,
+        row,
+        manifest.artifacts.map((a) => ({
+          repo_key: a.repository_key,
+          path: a.path,
+          sha256: a.sha256,
+          size: a.size,
+          package_type: packageTypes.get(a.repository_key) ?? 'generic',
+          source: `received from ${body.origin}`,
+        })),
+      );
+      await holdFiles(trx, holder, [
+        ...manifest.artifacts.map((a) => ({ repoKey: a.repository_key, path: a.path, sha256: a.sha256 })),
+        { repoKey: RELEASE_BUNDLES_REPO, path, sha256: item.sha256 ?? '' },
+      ]);
+      await recordChange(trx, auditActor(request), {
+        audit: { category: 'release', action: 'receive', target: holder, after: { from: body.origin } },
+        event: {
+          type: 'release_bundle.received',
+          payload: { name, version, project: row.project_key, from: body.origin, artifacts: manifest.artifacts.length },
+        },
+      });
+    },
+  });
+  return { created: true };
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type {
   EnvironmentsTable,
   ReleaseBundleArtifactsTable,
+  ReleaseBundleDistributionsTable,
   ReleaseBundlePromotionsTable,
   ReleaseBundleVersionsTable,
 } from '../../db/schema.js';
@@ -188,4 +189,37 @@ export async function promotionsIn(db: Db, environment: string): Promise<number>
     .where('environment', '=', environment)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+export function findVersionById(db: Db, id: string): Promise<ReleaseBundleVersionsTable | undefined> {
+  return db.selectFrom('release_bundle_versions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/* ---------- Distributions ---------- */
+
+export async function insertDistribution(trx: Db, row: ReleaseBundleDistributionsTable): Promise<void> {
+  await trx.insertInto('release_bundle_distributions').values(row).execute();
+}
+
+export function findDistribution(db: Db, id: string): Promise<ReleaseBundleDistributionsTable | undefined> {
+  return db.selectFrom('release_bundle_distributions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateDistribution(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<ReleaseBundleDistributionsTable, 'id'>>,
+): Promise<void> {
+  await db.updateTable('release_bundle_distributions').set(changes).where('id', '=', id).execute();
+}
+
+/** A version's distributions (and deletions), newest first. */
+export function distributionsOf(db: Db, versionId: string): Promise<ReleaseBundleDistributionsTable[]> {
+  return db
+    .selectFrom('release_bundle_distributions')
+    .selectAll()
+    .where('version_id', '=', versionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('target_name')
+    .execute();
 }

@@ -48,7 +48,7 @@ const zero = (): Counters => ({
 });
 
 /** The other side of a replication: its URL and the service token this deployment holds for it. */
-interface Remote {
+export interface Remote {
   url: string;
   token: string;
   allowed: string[];
@@ -64,7 +64,7 @@ function matrixOf(properties: Properties): string {
     .join('');
 }
 
-async function remoteFetch(
+export async function remoteFetch(
   remote: Remote,
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: Readable | Uint8Array } = {},
@@ -82,7 +82,8 @@ async function remoteFetch(
   }
 }
 
-async function remoteManifest(remote: Remote): Promise<Map<string, ManifestEntry>> {
+/** The files of the other side's repository (`remote.repo`), with their SHA-256, by path. */
+export async function remoteManifest(remote: Remote): Promise<Map<string, ManifestEntry>> {
   const res = await remoteFetch(remote, `/artifactory/api/replication/manifest/${encodeURIComponent(remote.repo)}`);
   if (res.status !== 200) {
     const text = await res.text().catch(() => '');
@@ -93,31 +94,35 @@ async function remoteManifest(remote: Remote): Promise<Map<string, ManifestEntry
   return decodeManifest(Buffer.from(await res.arrayBuffer()));
 }
 
-async function remoteOf(app: FastifyInstance, row: ReplicationsTable): Promise<Remote> {
+/** A repository of a registered deployment, reached with the service token this deployment holds for it. */
+export async function deploymentRemote(app: FastifyInstance, deploymentId: string, repo: string): Promise<Remote> {
   const deployment = await app.db
     .selectFrom('deployments')
     .select(['url'])
-    .where('id', '=', row.deployment_id)
+    .where('id', '=', deploymentId)
     .executeTakeFirstOrThrow();
   return {
     url: deployment.url,
-    token: await deploymentToken(app, row.deployment_id),
+    token: await deploymentToken(app, deploymentId),
     allowed: await allowedOutboundHosts(app.db, app.config.outboundAllowedHosts),
-    repo: row.remote_repo_key,
+    repo,
   };
 }
+
+const remoteOf = (app: FastifyInstance, row: ReplicationsTable) =>
+  deploymentRemote(app, row.deployment_id, row.remote_repo_key);
 
 const covered = (row: ReplicationsTable, path: string) =>
   patternsCover(JSON.parse(row.include_patterns) as string[], JSON.parse(row.exclude_patterns) as string[], path);
 
 /** What one file's replication did. */
-type Outcome = 'transferred' | 'deduplicated' | 'properties' | 'deleted' | 'skipped';
+export type Outcome = 'transferred' | 'deduplicated' | 'properties' | 'deleted' | 'skipped';
 
 /**
  * Pushes one local file: deployed by checksum first (the other side may hold the content under
  * another path: no bytes sent), uploaded when it does not have it.
  */
-async function pushFile(
+export async function pushFile(
   app: FastifyInstance,
   remote: Remote,
   repoKey: string,

@@ -1,3 +1,4 @@
+import { getSetting } from '../../core/settings.store.js';
 import type { Response } from 'undici';
 import { outboundFetch, type OutboundTimeouts } from '../../core/outbound.js';
 import { outboundProxy } from '../../core/proxies.js';
@@ -84,7 +85,8 @@ export async function forgetRemoteState(db: Db, repoKey: string): Promise<void> 
  * credentials to its own host when asked for. Whether the upstream answered is recorded.
  */
 export async function upstreamFetch(db: Db, repo: RepositoryRow, url: string, init: UpstreamInit): Promise<Response> {
-  if (Number(repo.offline) === 1) throw new RemoteOffline(repo.key);
+  if (Number(repo.offline) === 1 || (await getSetting(db, 'general')).globalOfflineMode)
+    throw new RemoteOffline(repo.key);
   const headers = { ...init.headers };
   if (init.credentials && repo.username && !headers.authorization && sameHost(url, repo.url))
     headers.authorization = basicAuthOf(repo);

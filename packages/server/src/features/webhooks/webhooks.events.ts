@@ -122,6 +122,9 @@ export async function domainEventsOf(app: FastifyInstance, event: StoredEvent): 
     case 'release_bundle.created':
     case 'release_bundle.signed':
     case 'release_bundle.deleted':
+    case 'release_bundle.received':
+    case 'release_bundle.removed':
+    case 'distribution.changed':
       return releaseBundleEvents(event);
     case 'user.created':
     case 'user.updated':
@@ -139,12 +142,9 @@ export async function domainEventsOf(app: FastifyInstance, event: StoredEvent): 
   }
 }
 
-type BundleEvent = Extract<
-  StoredEvent,
-  { type: 'release_bundle.created' | 'release_bundle.signed' | 'release_bundle.deleted' }
->;
+type BundleEvent = Extract<StoredEvent, { type: `release_bundle.${string}` | 'distribution.changed' }>;
 
-/** The release bundle domain: versions made, signed and deleted here. */
+/** The release bundle domains: made, signed, deleted here; received or deleted by another deployment; distributed. */
 function releaseBundleEvents(event: BundleEvent): DomainEvent[] {
   const { name, version, project } = event.payload;
   const bundle = { release_bundle_name: name, release_bundle_version: version, project_key: project };
@@ -166,6 +166,27 @@ function releaseBundleEvents(event: BundleEvent): DomainEvent[] {
       ];
     case 'release_bundle.deleted':
       return [one('release_bundle', 'deleted', {})];
+    case 'release_bundle.received':
+      return [
+        one('artifactory_release_bundle', 'received', {
+          release_bundle_size: event.payload.artifacts,
+          source: event.payload.from,
+        }),
+      ];
+    case 'release_bundle.removed':
+      return [one('artifactory_release_bundle', 'deleted', { source: event.payload.from })];
+    case 'distribution.changed': {
+      const { action, status, target, message } = event.payload;
+      // JFrog's event types: distribute_started … delete_failed; a started one is 'in progress'
+      const shown = status === 'started' ? 'in progress' : status;
+      return [
+        one('distribution', `${action}_${status}`, {
+          type: action,
+          status: shown,
+          edge_node_info_list: [{ site_name: target, status: shown, ...(message ? { message } : {}) }],
+        }),
+      ];
+    }
     default:
       return [];
   }

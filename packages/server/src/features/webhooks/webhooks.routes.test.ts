@@ -138,6 +138,8 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       'repository',
       'user',
       'release_bundle',
+      'artifactory_release_bundle',
+      'distribution',
     ]);
   });
 

@@ -52,6 +52,20 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
   repository: { repo_key: 'example-repo-local', repo_type: 'local', package_type: 'generic' },
   user: { name: 'example-user' },
   release_bundle: { release_bundle_name: 'example-bundle', release_bundle_version: '1.0.0', project_key: 'default' },
+  artifactory_release_bundle: {
+    release_bundle_name: 'example-bundle',
+    release_bundle_version: '1.0.0',
+    project_key: 'default',
+    source: 'https://arca.example',
+  },
+  distribution: {
+    release_bundle_name: 'example-bundle',
+    release_bundle_version: '1.0.0',
+    project_key: 'default',
+    type: 'distribute',
+    status: 'completed',
+    edge_node_info_list: [{ site_name: 'example', status: 'completed' }],
+  },
 };
 
 /**

@@ -7,5 +7,6 @@ export const releaseBundleKeys = {
   content: (name: string, version: string) => [...releaseBundleKeys.version(name, version), 'content'] as const,
   promotions: (name: string, version: string) => [...releaseBundleKeys.version(name, version), 'promotions'] as const,
   verify: (name: string, version: string) => [...releaseBundleKeys.version(name, version), 'verify'] as const,
+  trackers: (name: string, version: string) => [...releaseBundleKeys.version(name, version), 'trackers'] as const,
   environments: () => ['environments'] as const,
 };

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   BundleArtifact,
+  DistributionTracker,
   CreateReleaseBundleBody,
   Environment,
   PromotionRecord,
@@ -152,4 +153,40 @@ export function useSaveEnvironment() {
       onSuccess: invalidate,
     }),
   };
+}
+
+/** Where a version was distributed, each target with its progress; refreshed while one is under way. */
+export const useTrackers = (name: string, version: string) =>
+  useQuery({
+    queryKey: releaseBundleKeys.trackers(name, version),
+    queryFn: () =>
+      apiFetch<DistributionTracker[]>(`${LIFECYCLE}/distribution/trackers/${encoded(name, version)}`, {
+        background: true,
+      }),
+    refetchInterval: (query) => (query.state.data?.some((t) => t.status === 'IN_PROGRESS') ? 1500 : false),
+  });
+
+/** Distributes a version to (or deletes it from) the paired deployments the site names pick. */
+export function useDistribute(name: string, version: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      action,
+      sites,
+      autoCreate,
+    }: {
+      action: 'distribute' | 'remote_delete';
+      sites: string[];
+      autoCreate: boolean;
+    }) =>
+      apiFetch<{ trackers: DistributionTracker[] }>(`${LIFECYCLE}/distribution/${action}/${encoded(name, version)}`, {
+        method: 'POST',
+        body: {
+          distribution_rules: sites.map((site_name) => ({ site_name })),
+          auto_create_missing_repositories: autoCreate,
+        },
+        silent: true,
+      }),
+    onSettled: () => client.invalidateQueries({ queryKey: releaseBundleKeys.trackers(name, version) }),
+  });
 }

@@ -4,6 +4,7 @@ import {
   DeleteOutlined,
   RocketOutlined,
   SafetyCertificateOutlined,
+  SendOutlined,
 } from '@ant-design/icons';
 import {
   Alert,
@@ -49,6 +50,7 @@ import {
 import { EnvironmentTrail } from '../components/environment-trail';
 import { versionHref } from '../components/links';
 import { PromoteDialog } from '../components/promote-dialog';
+import { DistributeDialog, DistributionTab } from '../components/distribution';
 
 const treeHref = (repo: string, path: string) => `/repos/tree/General/${repo}/${path}`;
 
@@ -138,6 +140,7 @@ export function BundleVersionPage() {
   const verify = useVerifyBundle(name, version);
   const remove = useDeleteBundleVersion();
   const [promoting, setPromoting] = useState(false);
+  const [distributing, setDistributing] = useState(false);
 
   const back = { backTo: '/bundles', backLabel: 'Back to Release Bundles' };
   if (versions.isError && !params.version)
@@ -198,6 +201,9 @@ export function BundleVersionPage() {
             </Button>
             <Button type="primary" icon={<RocketOutlined />} onClick={() => setPromoting(true)} disabled={!row}>
               Promote
+            </Button>
+            <Button icon={<SendOutlined />} onClick={() => setDistributing(true)} disabled={!row}>
+              Distribute
             </Button>
             <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} disabled={!row}>
               Delete
@@ -339,17 +345,25 @@ export function BundleVersionPage() {
                     <Empty description="Not promoted yet. Promote it to its first environment with Promote." />
                   ),
                 },
+                {
+                  key: 'distribution',
+                  label: 'Distribution',
+                  children: <DistributionTab name={name} version={version} />,
+                },
               ]}
             />
           </Card>
         </Flex>
       )}
-      {row && (
+      {row && distributing && (
+        <DistributeDialog name={name} version={version} open onClose={() => setDistributing(false)} />
+      )}
+      {row && promoting && (
         <PromoteDialog
           name={name}
           version={version}
           reached={row.environments}
-          open={promoting}
+          open
           onClose={() => setPromoting(false)}
         />
       )}

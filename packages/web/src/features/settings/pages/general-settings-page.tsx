@@ -17,6 +17,7 @@ import {
   Select,
   Skeleton,
   Space,
+  Switch,
   Table,
   Typography,
   Upload,
@@ -121,6 +122,16 @@ function GeneralSettingsForm({ initial: answer }: { initial: GeneralConfigAnswer
                     rules={[REQUIRED]}
                   >
                     <InputNumber min={0} precision={0} style={{ width: '100%' }} aria-label="File upload limit (MB)" />
+                  </Form.Item>
+                </Col>
+                <Col xs={24} md={12}>
+                  <Form.Item
+                    label="Global offline mode"
+                    name="globalOfflineMode"
+                    valuePropName="checked"
+                    extra="Remote repositories serve only what they have cached, and release bundles are not distributed."
+                  >
+                    <Switch aria-label="Global offline mode" />
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={12}>
