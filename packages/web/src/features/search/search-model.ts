@@ -12,6 +12,8 @@ export const CONSOLE_SEARCH_TYPES = [
   { name: 'trash', displayName: 'Trash', isSupportingContext: false },
   /** Archived artifacts (administrators): answered by the archive search page. */
   { name: 'archive', displayName: 'Archive', isSupportingContext: false },
+  /** Release bundles by name: answered by the release bundles page, filtered. */
+  { name: 'releaseBundles', displayName: 'Release bundles', isSupportingContext: false },
 ] as const;
 export type ConsoleSearchType = (typeof CONSOLE_SEARCH_TYPES)[number]['name'];
 
@@ -199,6 +201,8 @@ export function searchRequest(model: SearchModel): { path: string; body: unknown
   switch (model.searchType) {
     case 'quick':
     case 'archive':
+    // answered by their own pages; a stored model of them searches as quick
+    case 'releaseBundles':
       return { path: 'quick', body: { query: model.name, selectedRepositories, search: 'quick' } };
     case 'checksum':
       return { path: 'checksum', body: { checksum: model.checksum || model.name, selectedRepositories, search } };

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { QueryTable } from '../../../components/query-table';
 import { ListToolbar } from '../../../components/list-toolbar';
@@ -15,7 +15,9 @@ export function BundlesPage() {
   const bundles = useReleaseBundleNames();
   const environments = useEnvironments();
   const navigate = useNavigate();
-  const [query, setQuery] = useState('');
+  // the header's "Release bundles" search lands here with its name
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState(params.get('q') ?? '');
   const rows = (bundles.data ?? []).filter((b) =>
     b.release_bundle_name.toLowerCase().includes(query.trim().toLowerCase()),
   );

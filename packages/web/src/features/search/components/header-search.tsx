@@ -30,10 +30,15 @@ export function useStartSearch(user: string) {
       const params = new URLSearchParams({ name: model.name.trim(), after: '', before: '' });
       return navigate(`${ARCHIVE_SEARCH_PATH}?${params.toString()}`);
     }
+    if (model.searchType === 'releaseBundles')
+      return navigate(`${RELEASE_BUNDLES_PATH}?${new URLSearchParams({ q: model.name.trim() }).toString()}`);
     rememberSearch(user, model);
     navigate(`${SEARCH_RESULTS_PATH}?${toSearchParams(model).toString()}`);
   };
 }
+
+/** Where release bundle searches are answered: the bundles page, filtered by the name. */
+export const RELEASE_BUNDLES_PATH = '/bundles';
 
 /** Where Archive searches are answered (spec part 1 §2). */
 export const ARCHIVE_SEARCH_PATH = '/artifactoryRetention/search';
@@ -57,7 +62,9 @@ export function HeaderSearch({
   const project = useSelectedProject();
   const inProject = project !== ALL_PROJECTS_CONTEXT.key;
   // only the name is typed in the bar: the other fields live in the advanced search
-  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class', 'archive'].includes(model.searchType);
+  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class', 'archive', 'releaseBundles'].includes(
+    model.searchType,
+  );
   const barModel: SearchModel = model.searchType === 'checksum' ? { ...model, checksum: model.name } : model;
   const blank = !model.name.trim();
   const recent = useMemo(() => (recentOpen ? recentSearches(user) : []), [recentOpen, user]);
