@@ -14,7 +14,7 @@ import {
   type VerifyAnswer,
 } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
-import type { ReleaseBundleVersionsTable } from '../../db/schema.js';
+import type { ReleaseBundleArtifactsTable, ReleaseBundleVersionsTable } from '../../db/schema.js';
 import { auditActor } from '../../core/audit.js';
 import { recordChange } from '../../core/changes.js';
 import { HttpError, badRequest, conflict, notFound } from '../../core/errors.js';
@@ -174,41 +174,19 @@ export async function createVersion(
     created_at: now,
     created_by: actor,
   };
-  await ensureReleaseBundlesRepository(db);
-  const holder = holderOf(name, version);
-  const path = manifestPath(name, version);
-  await repoContent(request).deploy({
-    repoKey: RELEASE_BUNDLES_REPO,
-    path,
-    properties: {
-      'release-bundle.name': [name],
-      'release-bundle.version': [version],
-      'release-bundle.signing-key': [signed.keyName],
-    },
-    body: undefined,
-    contentLength: bytes.length,
-    checksums: {},
-    checksumDeploy: false,
-    known: { bytes, ...digestsOf(bytes) },
-    within: async (trx, item) => {
-      try {
-        await insertVersion(trx, { ...row, manifest_sha256: item.sha256 ?? '' }, artifacts.map(artifactRow));
-      } catch (error) {
-        // another call created the same version meanwhile
-        if (await findVersion(trx, name, version))
-          throw conflict(fill(RELEASE_BUNDLE_MESSAGES.exists, { name, version }));
-        throw error;
-      }
-      await holdFiles(trx, holder, [
-        ...artifacts.map((a) => ({ repoKey: a.repoKey, path: a.path, sha256: a.sha256 })),
-        { repoKey: RELEASE_BUNDLES_REPO, path, sha256: item.sha256 ?? '' },
-      ]);
+  await storeVersion(
+    request,
+    row,
+    artifacts.map(artifactRow),
+    bytes,
+    { 'release-bundle.signing-key': [signed.keyName] },
+    async (trx) => {
       const payload = { name, version, project };
       await recordChange(trx, auditActor(request), {
         audit: {
           category: 'release',
           action: 'create',
-          target: holder,
+          target: holderOf(name, version),
           after: {
             artifacts: artifacts.length,
             sources: sources.map((s) => s.source_type),
@@ -224,13 +202,56 @@ export async function createVersion(
         },
       });
     },
-  });
+  );
   return {
     repository_key: RELEASE_BUNDLES_REPO,
     release_bundle_name: name,
     release_bundle_version: version,
     created: iso(now),
   };
+}
+
+/**
+ * Stores a version: its manifest (the exact signed bytes) deployed to the release-bundles
+ * repository and, in the same transaction, its row (with the manifest's SHA-256), its artifacts,
+ * the holds on them and on the manifest (a file changed since it was resolved refuses it all) and
+ * what `record` writes (events, audit). The same version stored meanwhile by another call is 409.
+ */
+async function storeVersion(
+  request: FastifyRequest,
+  row: ReleaseBundleVersionsTable,
+  artifacts: Omit<ReleaseBundleArtifactsTable, 'version_id'>[],
+  bytes: Buffer,
+  properties: Record<string, string[]>,
+  record: (trx: Db) => Promise<void>,
+): Promise<void> {
+  const { name, version } = row;
+  const path = manifestPath(name, version);
+  await ensureReleaseBundlesRepository(request.server.db);
+  await repoContent(request).deploy({
+    repoKey: RELEASE_BUNDLES_REPO,
+    path,
+    properties: { 'release-bundle.name': [name], 'release-bundle.version': [version], ...properties },
+    body: undefined,
+    contentLength: bytes.length,
+    checksums: {},
+    checksumDeploy: false,
+    known: { bytes, ...digestsOf(bytes) },
+    within: async (trx, item) => {
+      try {
+        await insertVersion(trx, { ...row, manifest_sha256: item.sha256 ?? '' }, artifacts);
+      } catch (error) {
+        if (await findVersion(trx, name, version))
+          throw conflict(fill(RELEASE_BUNDLE_MESSAGES.exists, { name, version }));
+        throw error;
+      }
+      await holdFiles(trx, holderOf(name, version), [
+        ...artifacts.map((a) => ({ repoKey: a.repo_key, path: a.path, sha256: a.sha256 })),
+        { repoKey: RELEASE_BUNDLES_REPO, path, sha256: item.sha256 ?? '' },
+      ]);
+      await record(trx);
+    },
+  });
 }
 
 function artifactRow(a: Awaited<ReturnType<typeof resolveSources>>[number]) {
@@ -462,46 +483,33 @@ export async function receiveVersion(
     created_at: Number.isFinite(created) ? created : Date.now(),
     created_by: manifest.created_by,
   };
-  const holder = holderOf(name, version);
-  const path = manifestPath(name, version);
-  await content.deploy({
-    repoKey: RELEASE_BUNDLES_REPO,
-    path,
-    properties: {
-      'release-bundle.name': [name],
-      'release-bundle.version': [version],
-      'release-bundle.origin': [body.origin],
-    },
-    body: undefined,
-    contentLength: bytes.length,
-    checksums: {},
-    checksumDeploy: false,
-    known: { bytes, ...digestsOf(bytes) },
-    within: async (trx, item) => {
-      await insertVersion(
-        trx,
-        row,
-        manifest.artifacts.map((a) => ({
-          repo_key: a.repository_key,
-          path: a.path,
-          sha256: a.sha256,
-          size: a.size,
-          package_type: packageTypes.get(a.repository_key) ?? 'generic',
-          source: `received from ${body.origin}`,
-        })),
-      );
-      await holdFiles(trx, holder, [
-        ...manifest.artifacts.map((a) => ({ repoKey: a.repository_key, path: a.path, sha256: a.sha256 })),
-        { repoKey: RELEASE_BUNDLES_REPO, path, sha256: item.sha256 ?? '' },
-      ]);
+  await storeVersion(
+    request,
+    row,
+    manifest.artifacts.map((a) => ({
+      repo_key: a.repository_key,
+      path: a.path,
+      sha256: a.sha256,
+      size: a.size,
+      package_type: packageTypes.get(a.repository_key) ?? 'generic',
+      source: `received from ${body.origin}`,
+    })),
+    bytes,
+    { 'release-bundle.origin': [body.origin] },
+    async (trx) => {
       await recordChange(trx, auditActor(request), {
-        audit: { category: 'release', action: 'receive', target: holder, after: { from: body.origin } },
+        audit: {
+          category: 'release',
+          action: 'receive',
+          target: holderOf(name, version),
+          after: { from: body.origin },
+        },
         event: {
           type: 'release_bundle.received',
           payload: { name, version, project: row.project_key, from: body.origin, artifacts: manifest.artifacts.length },
         },
       });
     },
-  });
+  );
   return { created: true };
 }
