@@ -203,7 +203,8 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
   if (!row || row.status !== 'IN_PROGRESS') return;
   const version = await findVersionById(app.db, row.version_id);
   const bundle = version && { name: version.name, version: version.version, project: version.project_key };
-  const progress: Progress = task.progress ?? { filesDone: 0, filesSent: 0, bytesSent: 0 };
+  // what attempts before this one sent, as the row counts it (each attempt saves its figures as it ends)
+  const progress: Progress = { filesDone: 0, filesSent: Number(row.files_sent), bytesSent: Number(row.bytes_sent) };
   const save = async (changes: Partial<ReleaseBundleDistributionsTable>) => {
     await updateDistribution(app.db, row.id, {
       files_done: progress.filesDone,
@@ -310,9 +311,10 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
     });
     const text = await res.text().catch(() => '');
     if (res.status !== 200 && res.status !== 201) {
-      // the target refused the bundle itself (its signature, its content): trying again changes nothing
-      if (res.status === 400 || res.status === 409)
-        return end('FAILED', `the target refused it: ${text.slice(0, 300)}`);
+      // the target refused the bundle itself (its signature, its content, its size): trying again
+      // changes nothing; a target that is away or busy (5xx, 408, 429) is tried again
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+        return end('FAILED', `the target refused it (${res.status}): ${text.slice(0, 300)}`);
       throw new Error(`the target answered ${res.status}: ${text.slice(0, 300)}`);
     }
     await end('COMPLETED');

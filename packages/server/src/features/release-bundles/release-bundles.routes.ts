@@ -65,6 +65,8 @@ export const releaseBundlesRoutes: FastifyPluginAsyncZod = async (app) => {
     `${base}/release_bundle`,
     {
       config: signedIn,
+      // an artifacts source may list up to 100 000 paths
+      bodyLimit: 32 * 1024 * 1024,
       schema: {
         tags,
         summary: 'Create a release bundle version from artifacts, builds, other bundles, an AQL query or packages',
@@ -285,6 +287,8 @@ export const releaseBundlesRoutes: FastifyPluginAsyncZod = async (app) => {
     `${base}/distribution/receive/:name/:version`,
     {
       config: admin,
+      // a manifest lists every artifact: 100 000 of them take tens of MB
+      bodyLimit: 64 * 1024 * 1024,
       schema: {
         tags,
         summary: 'Receive a version another deployment distributed here, once its files are here',
