@@ -92,6 +92,10 @@ const NOT_RUN: { command: RegExp; why: string }[] = [
   { command: /^mvn /, why: 'needs a jar and settings.xml credentials: maven-clients.test.ts deploys with mvn' },
   { command: /^skopeo /, why: 'needs an image archive: oci-clients.test.ts logs in and copies with skopeo' },
   { command: /^ssh /, why: "needs the SSH server's port and a key: ssh.test.ts runs jfrog-authenticate with ssh" },
+  {
+    command: /\/lifecycle\/api\/v2\/(release_bundle|promotion)\b/,
+    why: 'needs a published build, a key pair and an environment with repositories: release-bundles.test.ts creates from a build and promotes with the same calls',
+  },
 ];
 
 /** The snippet's text made runnable here: this server's address and password, paths under / moved under `work`. */
