@@ -199,9 +199,9 @@ export function searchRequest(model: SearchModel): { path: string; body: unknown
   const selectedRepositories = model.repositories;
   const search = model.searchType;
   switch (model.searchType) {
+    // archive and release bundle searches are answered by their own pages; a stored model of them searches as quick
     case 'quick':
     case 'archive':
-    // answered by their own pages; a stored model of them searches as quick
     case 'releaseBundles':
       return { path: 'quick', body: { query: model.name, selectedRepositories, search: 'quick' } };
     case 'checksum':
