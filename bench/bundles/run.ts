@@ -6,8 +6,7 @@
  * files changed, distributed too. Prints seconds of each step and bytes on the wire beside the
  * payload (the first: all bytes; the second: the changed files' bytes).
  */
-import { randomBytes } from 'node:crypto';
-import { AUTH, build, createRepository } from '../lib/bench.ts';
+import { AUTH, build, createRepository, deployRandomFiles } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 import { startCountingProxy } from '../../packages/server/src/test/tcp-proxy.ts';
 
@@ -39,21 +38,7 @@ const proxy = await startCountingProxy(Number(new URL(target.url).port));
 try {
   await createRepository(source.url, 'bench-local');
   const files = Array.from({ length: FILES }, (_, i) => `lib/${i % 100}/f${i}.bin`);
-  const deploy = async (paths: string[]) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < paths.length; i = next++) {
-          const res = await fetch(`${source.url}/artifactory/bench-local/${paths[i]}`, {
-            method: 'PUT',
-            headers: { authorization: AUTH },
-            body: randomBytes(KB * 1024),
-          });
-          if (res.status !== 201) throw new Error(`deploy ${paths[i]}: ${res.status}`);
-        }
-      }),
-    );
-  };
+  const deploy = (paths: string[]) => deployRandomFiles(source.url, 'bench-local', paths, KB);
   await deploy(files);
   await call(source.url, 'POST', '/ui/api/v1/ui/security/keyPairs', { pairName: 'bench-key', pairType: 'RSA' });
   const pairing = await call(target.url, 'POST', '/access/api/v1/pairing/token');

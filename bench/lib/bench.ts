@@ -92,6 +92,23 @@ export async function createRepository(baseUrl: string, key: string): Promise<vo
   if (!res.ok) throw new Error(`create ${key}: ${res.status} ${await res.text()}`);
 }
 
+/** Deploys `paths` of a repository, each `kb` KiB of random bytes (no two alike), 16 at a time. */
+export async function deployRandomFiles(baseUrl: string, repoKey: string, paths: string[], kb: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = next++; i < paths.length; i = next++) {
+        const res = await fetch(`${baseUrl}/artifactory/${repoKey}/${paths[i]}`, {
+          method: 'PUT',
+          headers: { authorization: AUTH },
+          body: randomBytes(kb * 1024),
+        });
+        if (res.status !== 201) throw new Error(`deploy ${paths[i]}: ${res.status}`);
+      }
+    }),
+  );
+}
+
 /** Runs curl and returns its write-out figures. */
 export function curl(args: string[]): { seconds: number; bytesPerSecond: number; status: number } {
   const out = execFileSync(

@@ -6,7 +6,7 @@
  * incremental run's bytes are printed beside the changed artifacts' own (target ≤ 1.1×).
  */
 import { randomBytes } from 'node:crypto';
-import { AUTH, build, createRepository } from '../lib/bench.ts';
+import { AUTH, build, createRepository, deployRandomFiles } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 import { startCountingProxy } from '../../packages/server/src/test/tcp-proxy.ts';
 
@@ -39,19 +39,7 @@ try {
   await createRepository(target.url, 'bench-local');
   const files = Array.from({ length: FILES }, (_, i) => `lib/${i % 100}/f${i}.bin`);
   // FILES artifacts of KB KiB, 16 at a time
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      for (let i = next++; i < files.length; i = next++) {
-        const res = await fetch(`${source.url}/artifactory/bench-local/${files[i]}`, {
-          method: 'PUT',
-          headers: { authorization: AUTH },
-          body: randomBytes(KB * 1024),
-        });
-        if (res.status !== 201) throw new Error(`deploy ${files[i]}: ${res.status}`);
-      }
-    }),
-  );
+  await deployRandomFiles(source.url, 'bench-local', files, KB);
   const pairing = await call(target.url, 'POST', '/access/api/v1/pairing/token');
   const deployment = await call(source.url, 'POST', `${MC}/deployments`, {
     name: 'target',
