@@ -128,11 +128,11 @@ const releaseBundleEvents = [
     payload: bundle.extend({ from: z.string(), artifacts: z.number() }),
   }),
   z.object({ type: z.literal('release_bundle.removed'), payload: bundle.extend({ from: z.string() }) }),
-  /** A distribution to one target (or a deletion there) started, completed or failed. */
+  /** A distribution to one target (or a deletion there) started, completed, was aborted or failed. */
   z.object({
     type: z.literal('distribution.changed'),
     payload: bundle.extend({
-      status: z.enum(['started', 'completed', 'failed']),
+      status: z.enum(['started', 'completed', 'aborted', 'failed']),
       action: z.enum(['distribute', 'delete']),
       target: z.string(),
       message: z.string().optional(),

@@ -90,6 +90,10 @@ export const RELEASE_BUNDLE_MESSAGES = {
   /** The spec's distribution rules (part 1 §8, part 2 §8.4). */
   offline: 'global offline mode enabled',
   noDistributePermission: 'You do not have distribute and deploy permissions.',
+  /** {name} and {version} are replaced (409): an abort with nothing under way. */
+  nothingToAbort: "No distribution of release bundle '{name}' version '{version}' is in progress.",
+  /** {user} is replaced: the message of a target's distribution stopped on request. */
+  aborted: 'Aborted by {user}.',
   noDistributionTargets:
     'No deployment is paired for distribution yet: pair a deployment under Administration > Platform Deployments first.',
   /** {rules} is replaced. */
@@ -390,7 +394,15 @@ export const distributeBodySchema = z.object({
   dry_run: z.boolean().default(false),
 });
 
-export const DISTRIBUTION_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+export const DISTRIBUTION_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'ABORTED', 'FAILED'] as const;
+
+/** `PUT /lifecycle/api/v2/distribution/abort/{name}/{version}`: the targets whose distribution stopped. */
+export const abortedTargetSchema = z.object({
+  name: z.string(),
+  service_id: z.string(),
+  type: z.literal('artifactory'),
+});
+export type AbortedTarget = z.infer<typeof abortedTargetSchema>;
 
 /** One target's distribution (or deletion) of a version, with its progress. */
 export const distributionTrackerSchema = z.object({

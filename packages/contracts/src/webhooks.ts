@@ -20,6 +20,7 @@ export const WEBHOOK_DOMAINS = {
   distribution: [
     'distribute_started',
     'distribute_completed',
+    'distribute_aborted',
     'distribute_failed',
     'delete_started',
     'delete_completed',
@@ -300,6 +301,7 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
   distribution: {
     distribute_started: DISTRIBUTION('distribute', 'in progress'),
     distribute_completed: DISTRIBUTION('distribute', 'completed'),
+    distribute_aborted: DISTRIBUTION('distribute', 'aborted'),
     distribute_failed: DISTRIBUTION('distribute', 'failed'),
     delete_started: DISTRIBUTION('delete', 'in progress'),
     delete_completed: DISTRIBUTION('delete', 'completed'),

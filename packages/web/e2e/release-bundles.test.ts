@@ -194,6 +194,22 @@ describe('release bundles in the console', () => {
       await restCall(edge.url, admin, 'GET', '/lifecycle/api/v2/release_bundle/records/shop/2.0.0')
     ).json()) as { origin: string };
     expect(received.origin).toBe('received');
+
+    // the target goes away: a distribution again waits for it, and is aborted from here
+    await edge.stop();
+    await page.getByRole('button', { name: 'Distribute again to edge-eu' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Distribute' }).click();
+    await page.getByText(/^attempt \d+ failed, trying again/).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Abort distribution' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Abort the distribution of shop 2.0.0?' });
+    await confirm.getByText('edge-eu will not take this version').waitFor();
+    await confirm.getByRole('button', { name: 'Abort distribution' }).click();
+    await page.getByText('The distribution to edge-eu was aborted.').waitFor();
+    await page.getByRole('cell', { name: 'aborted', exact: true }).waitFor();
+    await page.getByText('Aborted by admin.').waitFor();
+    expect(await page.getByRole('button', { name: 'Abort distribution' }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'bundle-distribution-aborted');
     expect(problems).toEqual([]);
   });
 });

@@ -38,6 +38,8 @@ export const THEME = {
     colorLink: '#1f4fd1',
     // antd's default red (#ff4d4f) reaches 3.6:1 on white; danger buttons and errors need 4.5:1
     colorError: '#c9302c',
+    // antd's amber warning text (#faad14) reaches 1.9:1 on white: warnings in text need 4.5:1 too
+    colorWarningText: '#7a4a00',
     borderRadius: 6,
     fontSize: 14,
     colorBgLayout: '#f5f7fa',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_BUNDLE_MESSAGES, type DistributionTracker } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createUser, login, startListeningApp as listening } from '../../test/harness.js';
 import { startCountingProxy } from '../../test/tcp-proxy.js';
+import { BUNDLE_DISTRIBUTION } from './release-bundles.distribution.js';
 
 type Instance = Awaited<ReturnType<typeof listening>>;
 
@@ -207,6 +208,63 @@ describe.each(ENGINES)('release bundle distribution on %s', (engine) => {
     const tracker = await finished('1.2');
     expect(tracker).toMatchObject({ status: 'COMPLETED', files_done: FILES + 10 });
     expect((await call(there, 'GET', `${LIFECYCLE}/release_bundle/records/web/1.2/verify`)).json()).toMatchObject({
+      verified: true,
+    });
+  });
+
+  it('aborts a distribution under way: the target never takes the bundle, and a new distribution completes', async () => {
+    const nothing = await call(here, 'PUT', `${LIFECYCLE}/distribution/abort/web/1.0`);
+    expect([nothing.statusCode, message(nothing)]).toEqual([
+      409,
+      "No distribution of release bundle 'web' version '1.0' is in progress.",
+    ]);
+    await deploy('app/abort-me.bin', randomBytes(FILE_BYTES));
+    await createVersion('1.3');
+    proxy.down();
+    expect((await distribute('1.3')).statusCode).toBe(202);
+    const tracker = async () =>
+      ((await call(here, 'GET', `${LIFECYCLE}/distribution/trackers/web/1.3`)).json() as DistributionTracker[])[0]!;
+    await expect
+      .poll(
+        async () => {
+          await here.app.work.poll();
+          return (await tracker()).message;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toMatch(/^attempt \d+ failed, trying again: /);
+
+    const aborted = await call(here, 'PUT', `${LIFECYCLE}/distribution/abort/web/1.3`);
+    expect(aborted.statusCode, aborted.body).toBe(200);
+    expect(aborted.json()).toEqual([{ name: 'edge-eu', service_id: expect.any(String), type: 'artifactory' }]);
+    const ended = await tracker();
+    expect(ended).toMatchObject({ status: 'ABORTED', message: 'Aborted by admin.' });
+    expect(ended.finished).not.toBeNull();
+    expect((await here.app.work.get(BUNDLE_DISTRIBUTION, ended.distribution_tracker_id))?.state).toBe('stopped');
+    // back online, nothing resumes: the target never records the version
+    proxy.up();
+    await here.app.work.poll();
+    await here.app.work.idle();
+    expect((await tracker()).status).toBe('ABORTED');
+    expect((await call(there, 'GET', `${LIFECYCLE}/release_bundle/records/web/1.3`)).statusCode).toBe(404);
+    const events = await here.app.db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'distribution.changed')
+      .orderBy('seq')
+      .execute();
+    expect(
+      events
+        .map((e) => JSON.parse(e.payload) as { version: string; status: string })
+        .filter((e) => e.version === '1.3'),
+    ).toEqual([
+      expect.objectContaining({ status: 'started', target: 'edge-eu' }),
+      expect.objectContaining({ status: 'aborted', target: 'edge-eu', message: 'Aborted by admin.' }),
+    ]);
+
+    expect((await distribute('1.3')).statusCode).toBe(202);
+    expect(await finished('1.3')).toMatchObject({ status: 'COMPLETED' });
+    expect((await call(there, 'GET', `${LIFECYCLE}/release_bundle/records/web/1.3/verify`)).json()).toMatchObject({
       verified: true,
     });
   });

@@ -5,6 +5,7 @@ import {
   RELEASE_BUNDLES_REPO,
   RELEASE_BUNDLE_MESSAGES,
   formatMessage,
+  type AbortedTarget,
   type DistributionTracker,
   type distributeBodySchema,
 } from '@arca/contracts';
@@ -61,6 +62,10 @@ interface Progress {
 async function checkMayDistribute(request: FastifyRequest, name: string, version: string): Promise<void> {
   if ((await getSetting(request.server.db, 'general')).globalOfflineMode)
     throw new HttpError(409, RELEASE_BUNDLE_MESSAGES.offline);
+  await checkDistributeRights(request, name, version);
+}
+
+async function checkDistributeRights(request: FastifyRequest, name: string, version: string): Promise<void> {
   const allowed = await isAllowed(
     request.server.db,
     request.principal,
@@ -164,6 +169,60 @@ export function trackerOf(row: ReleaseBundleDistributionsTable): DistributionTra
   };
 }
 
+/**
+ * Aborts a version's distributions still under way (not its deletions): each target's task is
+ * stopped, waiting or running, and its tracker ends as ABORTED. A target that has taken the whole
+ * bundle already keeps it; files sent to the others stay there, unheld, like any other content.
+ */
+export async function abortDistribution(
+  request: FastifyRequest,
+  name: string,
+  version: string,
+): Promise<AbortedTarget[]> {
+  const { db, work } = request.server;
+  const row = await readableVersion(request, name, version);
+  await checkDistributeRights(request, name, version);
+  const running = (await distributionsOf(db, row.id)).filter(
+    (d) => d.action === 'distribute' && d.status === 'IN_PROGRESS',
+  );
+  if (!running.length) throw new HttpError(409, fill(RELEASE_BUNDLE_MESSAGES.nothingToAbort, { name, version }));
+  const user = actorName(request.principal);
+  const aborted: AbortedTarget[] = [];
+  for (const tracker of running) {
+    // the task first: once asked to stop, its next hold fails, so it sends nothing more
+    const task = await work.get(BUNDLE_DISTRIBUTION, tracker.id);
+    if (task) await work.requestStop(task.id);
+    const ended = await db.transaction().execute(async (trx) => {
+      const message = fill(RELEASE_BUNDLE_MESSAGES.aborted, { user });
+      if (!(await updateDistribution(trx, tracker.id, { status: 'ABORTED', message, finished_at: Date.now() })))
+        return false;
+      await recordChange(trx, auditActor(request), {
+        audit: {
+          category: 'release',
+          action: 'abort-distribution',
+          target: `release bundle ${name} ${version}`,
+          after: { target: tracker.target_name },
+        },
+        event: {
+          type: 'distribution.changed',
+          payload: {
+            name,
+            version,
+            project: row.project_key,
+            status: 'aborted',
+            action: 'distribute',
+            target: tracker.target_name,
+            message,
+          },
+        },
+      });
+      return true;
+    });
+    if (ended) aborted.push({ name: tracker.target_name, service_id: tracker.deployment_id, type: 'artifactory' });
+  }
+  return aborted;
+}
+
 export async function listTrackers(request: FastifyRequest, name: string, version: string) {
   const row = await readableVersion(request, name, version);
   return (await distributionsOf(request.server.db, row.id)).map(trackerOf);
@@ -215,7 +274,7 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
   };
   const end = async (status: 'COMPLETED' | 'FAILED', message = '') => {
     await app.db.transaction().execute(async (trx) => {
-      await updateDistribution(trx, row.id, {
+      const changed = await updateDistribution(trx, row.id, {
         status,
         message,
         finished_at: Date.now(),
@@ -223,7 +282,8 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
         files_sent: progress.filesSent,
         bytes_sent: progress.bytesSent,
       });
-      if (bundle)
+      // aborted meanwhile: the abort has said so
+      if (changed && bundle)
         await recordChange(trx, row.created_by, {
           event: {
             type: 'distribution.changed',
@@ -288,6 +348,8 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
       }
     };
     await Promise.all(Array.from({ length: WORKERS }, worker));
+    // the last moment an abort stops the target from taking the bundle
+    await task.hold(progress);
     const content = systemContent(app);
     const item = await content.stored(RELEASE_BUNDLES_REPO, manifestPath(version.name, version.version));
     if (!item) throw new Error(RELEASE_BUNDLE_MESSAGES.manifestMissing);

@@ -21,6 +21,7 @@ import {
   releaseBundleVersionsAnswerSchema,
   verifyAnswerSchema,
   distributeBodySchema,
+  abortedTargetSchema,
   distributionTrackerSchema,
   receiveBundleBodySchema,
 } from '@arca/contracts';
@@ -33,7 +34,7 @@ import {
   updateEnvironment,
 } from './release-bundles.environments.js';
 import { listPromotions, promoteVersion } from './release-bundles.promotion.js';
-import { listTrackers, startDistribution } from './release-bundles.distribution.js';
+import { abortDistribution, listTrackers, startDistribution } from './release-bundles.distribution.js';
 import {
   createVersion,
   deleteVersion,
@@ -266,6 +267,21 @@ export const releaseBundlesRoutes: FastifyPluginAsyncZod = async (app) => {
           trackers: await startDistribution(request, request.params.name, request.params.version, request.body, action),
         }),
     );
+
+  app.put(
+    `${base}/distribution/abort/:name/:version`,
+    {
+      config: signedIn,
+      schema: {
+        tags,
+        summary: 'Abort the distributions of a version still under way; answers the targets that stopped',
+        params: bundleVersionParamsSchema,
+        querystring: lifecycleQuerySchema,
+        response: { 200: z.array(abortedTargetSchema) },
+      },
+    },
+    (request) => abortDistribution(request, request.params.name, request.params.version),
+  );
 
   app.get(
     `${base}/distribution/trackers/:name/:version`,

@@ -205,12 +205,22 @@ export function findDistribution(db: Db, id: string): Promise<ReleaseBundleDistr
   return db.selectFrom('release_bundle_distributions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Changes a distribution still in progress; answers whether it was. One that ended or was aborted
+ * meanwhile is left as it is: whoever ended it first decides.
+ */
 export async function updateDistribution(
   db: Db,
   id: string,
   changes: Partial<Omit<ReleaseBundleDistributionsTable, 'id'>>,
-): Promise<void> {
-  await db.updateTable('release_bundle_distributions').set(changes).where('id', '=', id).execute();
+): Promise<boolean> {
+  const changed = await db
+    .updateTable('release_bundle_distributions')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
+  return Number(changed.numUpdatedRows) === 1;
 }
 
 /** A version's distributions (and deletions), newest first. */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
+  AbortedTarget,
   BundleArtifact,
   DistributionTracker,
   CreateReleaseBundleBody,
@@ -185,6 +186,19 @@ export function useDistribute(name: string, version: string) {
           distribution_rules: sites.map((site_name) => ({ site_name })),
           auto_create_missing_repositories: autoCreate,
         },
+        silent: true,
+      }),
+    onSettled: () => client.invalidateQueries({ queryKey: releaseBundleKeys.trackers(name, version) }),
+  });
+}
+
+/** Aborts a version's distributions still under way; answers the targets that stopped. */
+export function useAbortDistribution(name: string, version: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<AbortedTarget[]>(`${LIFECYCLE}/distribution/abort/${encoded(name, version)}`, {
+        method: 'PUT',
         silent: true,
       }),
     onSettled: () => client.invalidateQueries({ queryKey: releaseBundleKeys.trackers(name, version) }),

@@ -1,4 +1,4 @@
-import { DeleteOutlined, RedoOutlined } from '@ant-design/icons';
+import { DeleteOutlined, RedoOutlined, StopOutlined } from '@ant-design/icons';
 import {
   Alert,
   App,
@@ -26,7 +26,7 @@ import { StatusTag } from '../../../components/status-tag';
 import { formatDateTime, formatRelative } from '../../../components/time';
 import { useCurrentUser } from '../../auth';
 import { useDeployments } from '../../deployments';
-import { useDistribute, useTrackers } from '../api/release-bundles';
+import { useAbortDistribution, useDistribute, useTrackers } from '../api/release-bundles';
 
 const PAIRING_PAGE = '/admin/mission_control/platform_units';
 
@@ -130,14 +130,34 @@ export function DistributeDialog({ name, version, open, onClose }: DistributeDia
   );
 }
 
-const TONE = { IN_PROGRESS: 'info', COMPLETED: 'success', FAILED: 'error' } as const;
-const LABEL = { IN_PROGRESS: 'in progress', COMPLETED: 'completed', FAILED: 'failed' } as const;
+const TONE = { IN_PROGRESS: 'info', COMPLETED: 'success', ABORTED: 'warning', FAILED: 'error' } as const;
+const LABEL = { IN_PROGRESS: 'in progress', COMPLETED: 'completed', ABORTED: 'aborted', FAILED: 'failed' } as const;
 
 /** A version's distributions: every target with its status and progress, sent again or deleted there on demand. */
 export function DistributionTab({ name, version }: { name: string; version: string }) {
   const trackers = useTrackers(name, version);
   const distribute = useDistribute(name, version);
+  const abort = useAbortDistribution(name, version);
   const { modal } = App.useApp();
+  const underWay = (trackers.data ?? []).filter((t) => t.type === 'distribute' && t.status === 'IN_PROGRESS');
+  const confirmAbort = () =>
+    modal.confirm({
+      title: `Abort the distribution of ${name} ${version}?`,
+      content: `${underWay.map((t) => t.target).join(', ')} will not take this version; the files sent so far stay there. You can distribute it again later.`,
+      okText: 'Abort distribution',
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          const stopped = await abort.mutateAsync();
+          notifySuccess(`The distribution to ${stopped.map((t) => t.name).join(', ')} was aborted.`);
+        } catch (error) {
+          Modal.error({
+            title: 'Refused',
+            content: error instanceof ApiError ? error.messages.join('\n') : String(error),
+          });
+        }
+      },
+    });
   const again = (tracker: DistributionTracker, action: 'distribute' | 'remote_delete') =>
     modal.confirm({
       title:
@@ -162,98 +182,131 @@ export function DistributionTab({ name, version }: { name: string; version: stri
       },
     });
   return (
-    <Table<DistributionTracker>
-      rowKey="distribution_tracker_id"
-      size="small"
-      loading={trackers.isPending}
-      dataSource={trackers.data ?? []}
-      pagination={{ pageSize: 20, hideOnSinglePage: true }}
-      locale={{
-        emptyText: <Empty description="Not distributed yet. Distribute it to the deployments paired with this one." />,
-      }}
-      columns={[
-        { title: 'Target', dataIndex: 'target', render: (t: string) => <Typography.Text strong>{t}</Typography.Text> },
-        {
-          title: 'Action',
-          dataIndex: 'type',
-          width: 100,
-          render: (t: string) => (t === 'delete' ? 'deletion' : 'distribution'),
-        },
-        {
-          title: 'Status',
-          dataIndex: 'status',
-          width: 120,
-          render: (s: DistributionTracker['status']) => <StatusTag tone={TONE[s]}>{LABEL[s]}</StatusTag>,
-        },
-        {
-          title: 'Progress',
-          key: 'progress',
-          width: 220,
-          render: (_: unknown, t) =>
-            t.type === 'delete' ? null : (
-              <Tooltip
-                title={`${plural(t.files_sent, 'file')} sent, ${formatBytes(t.bytes_sent)}; the rest the target held already`}
-              >
-                <Progress
-                  size="small"
-                  percent={t.files_total ? Math.floor((t.files_done / t.files_total) * 100) : 100}
-                  status={t.status === 'FAILED' ? 'exception' : t.status === 'COMPLETED' ? 'success' : 'active'}
-                  format={() => <span style={{ color: '#374151' }}>{`${t.files_done}/${t.files_total}`}</span>}
-                  aria-label={`Files distributed to ${t.target}`}
-                />
-              </Tooltip>
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      {underWay.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          title={`Distributing to ${underWay.map((t) => t.target).join(', ')}…`}
+          action={
+            <Button danger icon={<StopOutlined />} onClick={confirmAbort} loading={abort.isPending}>
+              Abort distribution
+            </Button>
+          }
+        />
+      )}
+      <Table<DistributionTracker>
+        rowKey="distribution_tracker_id"
+        size="small"
+        loading={trackers.isPending}
+        dataSource={trackers.data ?? []}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{
+          emptyText: (
+            <Empty description="Not distributed yet. Distribute it to the deployments paired with this one." />
+          ),
+        }}
+        columns={[
+          {
+            title: 'Target',
+            dataIndex: 'target',
+            width: 160,
+            render: (t: string) => <Typography.Text strong>{t}</Typography.Text>,
+          },
+          {
+            title: 'Action',
+            dataIndex: 'type',
+            width: 100,
+            render: (t: string) => (t === 'delete' ? 'deletion' : 'distribution'),
+          },
+          {
+            title: 'Status',
+            dataIndex: 'status',
+            width: 120,
+            render: (s: DistributionTracker['status']) => <StatusTag tone={TONE[s]}>{LABEL[s]}</StatusTag>,
+          },
+          {
+            title: 'Progress',
+            key: 'progress',
+            width: 220,
+            render: (_: unknown, t) =>
+              t.type === 'delete' ? null : (
+                <Tooltip
+                  title={`${plural(t.files_sent, 'file')} sent, ${formatBytes(t.bytes_sent)}; the rest the target held already`}
+                >
+                  <Progress
+                    size="small"
+                    percent={t.files_total ? Math.floor((t.files_done / t.files_total) * 100) : 100}
+                    status={
+                      t.status === 'FAILED'
+                        ? 'exception'
+                        : t.status === 'COMPLETED'
+                          ? 'success'
+                          : t.status === 'ABORTED'
+                            ? 'normal'
+                            : 'active'
+                    }
+                    format={() => <span style={{ color: '#374151' }}>{`${t.files_done}/${t.files_total}`}</span>}
+                    aria-label={`Files distributed to ${t.target}`}
+                  />
+                </Tooltip>
+              ),
+          },
+          {
+            title: 'Sent',
+            key: 'sent',
+            width: 130,
+            render: (_: unknown, t) =>
+              t.type === 'delete' ? '—' : `${formatBytes(t.bytes_sent)} (${plural(t.files_sent, 'file')})`,
+          },
+          {
+            title: 'When',
+            dataIndex: 'created',
+            width: 140,
+            render: (iso: string, t) => (
+              <time dateTime={iso} title={`${formatDateTime(iso)} by ${t.created_by}`}>
+                {formatRelative(iso)}
+              </time>
             ),
-        },
-        {
-          title: 'Sent',
-          key: 'sent',
-          width: 130,
-          render: (_: unknown, t) =>
-            t.type === 'delete' ? '—' : `${formatBytes(t.bytes_sent)} (${plural(t.files_sent, 'file')})`,
-        },
-        {
-          title: 'When',
-          dataIndex: 'created',
-          width: 140,
-          render: (iso: string, t) => (
-            <time dateTime={iso} title={`${formatDateTime(iso)} by ${t.created_by}`}>
-              {formatRelative(iso)}
-            </time>
-          ),
-        },
-        {
-          title: 'Message',
-          dataIndex: 'message',
-          render: (m: string) =>
-            m ? <Typography.Text type={m.startsWith('attempt') ? 'warning' : 'danger'}>{m}</Typography.Text> : null,
-        },
-        {
-          title: 'Actions',
-          key: 'actions',
-          width: 100,
-          render: (_: unknown, t) => (
-            <Space size={0}>
-              <Tooltip title="Distribute again">
-                <Button
-                  type="text"
-                  icon={<RedoOutlined />}
-                  aria-label={`Distribute again to ${t.target}`}
-                  onClick={() => again(t, 'distribute')}
-                />
-              </Tooltip>
-              <Tooltip title="Delete from this target">
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={`Delete from ${t.target}`}
-                  onClick={() => again(t, 'remote_delete')}
-                />
-              </Tooltip>
-            </Space>
-          ),
-        },
-      ]}
-    />
+          },
+          {
+            title: 'Message',
+            dataIndex: 'message',
+            render: (m: string) =>
+              m ? (
+                <Typography.Text type={m.startsWith('attempt') || m.startsWith('Aborted') ? 'warning' : 'danger'}>
+                  {m}
+                </Typography.Text>
+              ) : null,
+          },
+          {
+            title: 'Actions',
+            key: 'actions',
+            width: 100,
+            render: (_: unknown, t) => (
+              <Space size={0}>
+                <Tooltip title="Distribute again">
+                  <Button
+                    type="text"
+                    icon={<RedoOutlined />}
+                    aria-label={`Distribute again to ${t.target}`}
+                    onClick={() => again(t, 'distribute')}
+                  />
+                </Tooltip>
+                <Tooltip title="Delete from this target">
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`Delete from ${t.target}`}
+                    onClick={() => again(t, 'remote_delete')}
+                  />
+                </Tooltip>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </Space>
   );
 }
