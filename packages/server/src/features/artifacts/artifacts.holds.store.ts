@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ARTIFACT_MESSAGES, formatMessage } from '@arca/contracts';
 import type { Db } from '../../db/database.js';
 import type { ItemRow } from '../../db/schema.js';
@@ -72,6 +73,12 @@ export async function heldPaths(db: Db, repoKey: string, paths: string[]): Promi
   }
   return held;
 }
+
+/**
+ * A condition on the files of a query over `items as i` that chooses files to take away (a
+ * retention policy's): none that a hold names.
+ */
+export const notHeld = sql<boolean>`not exists (select 1 from item_holds h where h.repo_key = i.repo_key and h.path = i.path)`;
 
 /** A holder of some file of the repository, when there is one. */
 export async function holderIn(db: Db, repoKey: string): Promise<string | undefined> {

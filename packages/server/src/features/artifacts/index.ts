@@ -30,7 +30,7 @@ import type { TableName } from '../../db/schema.js';
 export { putBackFiles, refusalAt, releaseUnusedContents, takeOutFiles } from './artifacts.cold.js';
 export type { IncomingFile, OutgoingFile } from './artifacts.cold.js';
 export { artifactoryStorageInfo } from './artifacts.usage.js';
-export { heldPaths, holdFiles, releaseHolds } from './artifacts.holds.store.js';
+export { heldPaths, holdFiles, notHeld, releaseHolds } from './artifacts.holds.store.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
 export const OWNED_TABLES = [

@@ -354,6 +354,68 @@ describe.each(ENGINES)('release bundles on %s', (engine) => {
     expect([stillHeld.statusCode, message(stillHeld)]).toEqual([409, held]);
   });
 
+  it('leaves the files a version holds where they are when a retention policy archives their repository', async () => {
+    await createRepo(t.app, 'retained', { rclass: 'local', packageType: 'generic' });
+    for (const name of ['a', 'b', 'c'])
+      expect((await put(t.app, `/artifactory/retained/${name}.bin`, `binary ${name}`)).statusCode).toBe(201);
+    const kept = await create({
+      release_bundle_name: 'kept',
+      release_bundle_version: '1',
+      source_type: 'artifacts',
+      source: { artifacts: [{ path: 'retained/a.bin' }, { path: 'retained/b.bin' }] },
+    });
+    expect(kept.statusCode, kept.body).toBe(201);
+    const admin = { ...XHR, cookie: (await login(t.app)).cookie, 'content-type': 'application/json' };
+    const retention = (method: string, url: string, payload?: unknown) =>
+      call(method, `/ui/api/v1/ui/retention${url}`, payload, admin);
+    const policy = {
+      key: 'old-retained',
+      description: 'every binary of retained',
+      cronExp: '0 0 3 * * ?',
+      enabled: true,
+      skipTrashcan: true,
+      searchCriteriaForm: {
+        include: { operator: 'and', repositories: ['retained'], paths: [], names: ['*.bin'], properties: [] },
+        exclude: { operator: 'or', repositories: [], paths: [], names: [], properties: [] },
+        createdBefore: null,
+        downloadedBefore: null,
+      },
+    };
+    const preview = async () =>
+      (
+        (await retention('POST', '/archive/policies/preview?offset=0&limit=100', policy)).json() as {
+          items: { path: string }[];
+        }
+      ).items
+        .map((i) => i.path)
+        .sort();
+    expect(await preview()).toEqual(['c.bin']);
+    expect((await retention('POST', '/archive/policies', policy)).statusCode).toBe(201);
+    const triggered = await retention('POST', '/archive/policies/old-retained/trigger');
+    const id = (triggered.json() as { migrationIdentifier: string }).migrationIdentifier;
+    await expect
+      .poll(
+        async () => {
+          const runs = (await retention('GET', `/archive/executions?from=0&to=${Date.now() + 60_000}`)).json() as {
+            executions: { migrationIdentifier: string; endedAt: number | null; done: number }[];
+          };
+          const run = runs.executions.find((e) => e.migrationIdentifier === id);
+          return run?.endedAt ? run.done : undefined;
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(1);
+    expect((await t.app.inject({ url: '/artifactory/retained/a.bin', headers: ADMIN_BASIC })).body).toBe('binary a');
+    expect((await t.app.inject({ url: '/artifactory/retained/b.bin', headers: ADMIN_BASIC })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/artifactory/retained/c.bin', headers: ADMIN_BASIC })).statusCode).toBe(404);
+    expect((await call('GET', `${LIFECYCLE}/release_bundle/records/kept/1/verify`)).json()).toMatchObject({
+      verified: true,
+    });
+    // once the version is gone, its files are the policy's like any other
+    expect((await call('DELETE', `${LIFECYCLE}/release_bundle/records/kept/1`)).statusCode).toBe(204);
+    expect(await preview()).toEqual(['a.bin', 'b.bin']);
+  });
+
   it('detects a manifest changed after it was signed, and artifacts changed behind its back', async () => {
     expect(
       (

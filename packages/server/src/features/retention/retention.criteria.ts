@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { RETENTION_MESSAGES, type Age, type CriteriaGroup, type SearchCriteriaForm } from '@arca/contracts';
 import { isPostgres, type Db } from '../../db/database.js';
 import { badRequest } from '../../core/errors.js';
+import { notHeld } from '../artifacts/index.js';
 import { listRepositories } from '../repositories/index.js';
 import { AqlError, compileCriteria, parseAql, pinsOneRepository } from '../search/index.js';
 
@@ -117,23 +118,27 @@ export async function matchingFiles(db: Db, aql: string, now = Date.now(), optio
   const repositories = await localRepositoryKeys(db);
   const postgres = isPostgres(db);
   try {
-    return db
-      .selectFrom('items as i')
-      .leftJoin('binaries as b', 'b.sha256', 'i.sha256')
-      .where('i.folder', '=', 0)
-      .where('i.path', '!=', '')
-      .where(repositories.length ? sql<boolean>`i.repo_key in (${sql.join(repositories)})` : sql<boolean>`1 = 0`)
-      .where((eb) =>
-        compileCriteria(eb as never, query.criteria, {
-          postgres,
-          now,
-          oneRepository: pinsOneRepository(query.criteria),
-          readableBuilds: [],
-          readableRepositories: [],
-          // a run's batch checks its few items one by one rather than through the name index
-          nameIndex: !options.fewItems,
-        }),
-      );
+    return (
+      db
+        .selectFrom('items as i')
+        .leftJoin('binaries as b', 'b.sha256', 'i.sha256')
+        .where('i.folder', '=', 0)
+        .where('i.path', '!=', '')
+        .where(repositories.length ? sql<boolean>`i.repo_key in (${sql.join(repositories)})` : sql<boolean>`1 = 0`)
+        // a file a release bundle holds stays where it is: neither previewed nor taken
+        .where(notHeld)
+        .where((eb) =>
+          compileCriteria(eb as never, query.criteria, {
+            postgres,
+            now,
+            oneRepository: pinsOneRepository(query.criteria),
+            readableBuilds: [],
+            readableRepositories: [],
+            // a run's batch checks its few items one by one rather than through the name index
+            nameIndex: !options.fewItems,
+          }),
+        )
+    );
   } catch (error) {
     if (error instanceof AqlError) throw badRequest(error.message);
     throw error;
