@@ -26,6 +26,7 @@ export const WEBHOOK_DOMAINS = {
     'delete_completed',
     'delete_failed',
   ],
+  destination: ['received', 'delete_completed'],
 } as const;
 export type WebhookDomain = keyof typeof WEBHOOK_DOMAINS;
 export const WEBHOOK_DOMAIN_NAMES = Object.keys(WEBHOOK_DOMAINS) as WebhookDomain[];
@@ -41,6 +42,7 @@ export const WEBHOOK_DOMAIN_LABELS: Record<WebhookDomain, string> = {
   release_bundle: 'Release bundle',
   artifactory_release_bundle: 'Release bundle received',
   distribution: 'Distribution',
+  destination: 'Distribution target',
 };
 
 /** Domains whose events concern a release bundle: their criteria pick bundles by name. */
@@ -48,6 +50,7 @@ export const RELEASE_BUNDLE_DOMAINS: readonly WebhookDomain[] = [
   'release_bundle',
   'artifactory_release_bundle',
   'distribution',
+  'destination',
 ];
 
 /** Domains whose events happen in a repository: their criteria pick repositories and paths. */
@@ -306,6 +309,10 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
     delete_started: DISTRIBUTION('delete', 'in progress'),
     delete_completed: DISTRIBUTION('delete', 'completed'),
     delete_failed: DISTRIBUTION('delete', 'failed'),
+  },
+  destination: {
+    received: { ...BUNDLE, source: 'https://arca.example' },
+    delete_completed: { ...BUNDLE, source: 'https://arca.example' },
   },
 };
 

@@ -166,15 +166,20 @@ function releaseBundleEvents(event: BundleEvent): DomainEvent[] {
       ];
     case 'release_bundle.deleted':
       return [one('release_bundle', 'deleted', {})];
+    // on a target: the bundle's own domain, and JFrog's older one of distribution targets
     case 'release_bundle.received':
       return [
         one('artifactory_release_bundle', 'received', {
           release_bundle_size: event.payload.artifacts,
           source: event.payload.from,
         }),
+        one('destination', 'received', { source: event.payload.from }),
       ];
     case 'release_bundle.removed':
-      return [one('artifactory_release_bundle', 'deleted', { source: event.payload.from })];
+      return [
+        one('artifactory_release_bundle', 'deleted', { source: event.payload.from }),
+        one('destination', 'delete_completed', { source: event.payload.from }),
+      ];
     case 'distribution.changed': {
       const { action, status, target, message } = event.payload;
       // JFrog's event types: distribute_started … delete_failed; a started one is 'in progress'

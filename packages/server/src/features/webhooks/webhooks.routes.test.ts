@@ -140,6 +140,7 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       'release_bundle',
       'artifactory_release_bundle',
       'distribution',
+      'destination',
     ]);
   });
 

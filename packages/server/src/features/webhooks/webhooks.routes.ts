@@ -37,6 +37,13 @@ import { attemptAnswer, deliveryAnswer } from './webhooks.answers.js';
 
 const keyParams = z.object({ key: z.string().min(1).max(64) });
 
+const RECEIVED_DUMMY = {
+  release_bundle_name: 'example-bundle',
+  release_bundle_version: '1.0.0',
+  project_key: 'default',
+  source: 'https://arca.example',
+};
+
 /** What the dummy event of a test carries, per domain. */
 const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
   artifact: { repo_key: 'example-repo-local', path: 'example/file.txt', name: 'file.txt', size: 0, sha256: '' },
@@ -52,12 +59,8 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
   repository: { repo_key: 'example-repo-local', repo_type: 'local', package_type: 'generic' },
   user: { name: 'example-user' },
   release_bundle: { release_bundle_name: 'example-bundle', release_bundle_version: '1.0.0', project_key: 'default' },
-  artifactory_release_bundle: {
-    release_bundle_name: 'example-bundle',
-    release_bundle_version: '1.0.0',
-    project_key: 'default',
-    source: 'https://arca.example',
-  },
+  artifactory_release_bundle: RECEIVED_DUMMY,
+  destination: RECEIVED_DUMMY,
   distribution: {
     release_bundle_name: 'example-bundle',
     release_bundle_version: '1.0.0',
