@@ -20,6 +20,7 @@ import { S3_TEST_CREDENTIALS, startS3Server } from '../../packages/server/src/te
 import {
   AUTH,
   ROOT,
+  bareFastify,
   build,
   cpuSeconds,
   createRepository,
@@ -140,8 +141,32 @@ async function cluster(count: number, env: (i: number) => Record<string, string>
   }
 }
 
+/**
+ * The floor of what more processes cost on the same cores: `count` bare Fastify processes
+ * answering 1 KiB behind the same nginx, their CPU µs per request — what 3 processes on 2 cores
+ * cost against 1 with no cluster work at all (scheduling, smaller batches per event-loop turn).
+ */
+async function bareCpuPerRead(count: number): Promise<number> {
+  const bare = await Promise.all(Array.from({ length: count }, () => bareFastify({ bytes: 1024 })));
+  const proxy = await startNginx(bare.map((b) => b.port));
+  try {
+    const url = `${proxy.url}/ping`;
+    await autocannon({ url, connections: 16, duration: 2 });
+    const pids = bare.map((b) => b.process.pid!);
+    const before = cpuSeconds(pids);
+    const reads = await autocannon({ url, connections: 16, duration: SECONDS });
+    if (reads.non2xx || reads.errors) throw new Error(`bare reads: ${reads.non2xx} non-2xx, ${reads.errors} errors`);
+    return ((cpuSeconds(pids) - before) / reads.requests.total) * 1e6;
+  } finally {
+    await proxy.stop();
+    for (const b of bare) b.stop();
+  }
+}
+
 const results: ({ name: string } & Figures)[] = [];
+const bareCpu: Record<number, number> = {};
 try {
+  for (const count of [1, 3]) bareCpu[count] = await bareCpuPerRead(count);
   results.push({ name: '1 node, SQLite + file system', ...(await cluster(1, () => ({}))) });
   for (const count of [1, 2, 3]) {
     const database = await createPostgresDatabase();
@@ -218,6 +243,10 @@ try {
   const three = results[3]!;
   console.log(
     `  3 nodes / 1 node on PostgreSQL + S3: reads ${(three.reads / one.reads).toFixed(2)}×, deploys ${(three.deploys / one.deploys).toFixed(2)}× (mark ≥ 1.0×); CPU per read ${(three.cpuPerRead / one.cpuPerRead).toFixed(2)}× (target ≤ 1.2×)`,
+  );
+  const bareRatio = bareCpu[3]! / bareCpu[1]!;
+  console.log(
+    `  bare Fastify, 1 KiB answers, same nginx: CPU µs/request ${bareCpu[1]!.toFixed(0)} with 1 process, ${bareCpu[3]!.toFixed(0)} with 3 (${bareRatio.toFixed(2)}×: what 3 processes on these cores cost by themselves); Arca's 3/1 beyond it ${(three.cpuPerRead / one.cpuPerRead / bareRatio).toFixed(2)}×`,
   );
   console.log(`\nlarge file (${LARGE / 1024 / 1024} MiB), one node:`);
   for (const [store, figures] of Object.entries(large)) {

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -206,4 +206,27 @@ export async function loadSmallAndLarge(
   );
   console.log(`  loaded ${jobs.length} artifacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return jobs;
+}
+
+/** A bare Fastify process (`bare-server.ts`), ready to answer at `url` (its `/ping`). */
+export async function bareFastify(
+  options: { profile?: string; headers?: Record<string, string>; bytes?: number; preload?: string } = {},
+): Promise<{ url: string; port: number; process: ChildProcess; stop: () => void }> {
+  const port = await freePort();
+  const child = fork(path.join(import.meta.dirname, 'bare-server.ts'), [String(port)], {
+    execArgv: ['--import', 'tsx', ...(options.preload ? ['--import', options.preload] : [])],
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...(options.profile ? { BENCH_PROFILE_FILE: options.profile } : {}),
+      ...(options.headers ? { BENCH_ANSWER_HEADERS: JSON.stringify(options.headers) } : {}),
+      ...(options.bytes ? { BENCH_ANSWER_BYTES: String(options.bytes) } : {}),
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`bare Fastify exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/ping`, port, process: child, stop: () => child.kill('SIGTERM') };
 }

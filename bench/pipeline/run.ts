@@ -11,13 +11,21 @@
  * run and 36,000 in the next), so each ratio is taken from two runs made back to back, once per
  * round, and the median of the rounds is reported with the figures of that round.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { AUTH, ROOT, build, createRepository, freePort, installDebianPackages, startNginx } from '../lib/bench.ts';
+import {
+  AUTH,
+  bareFastify as bareFastifyProcess,
+  build,
+  createRepository,
+  freePort,
+  installDebianPackages,
+  startNginx,
+} from '../lib/bench.ts';
 import { startServer, type RunningServer } from '../../packages/web/e2e/harness.ts';
 import { stagesOf } from './stages.ts';
 
@@ -50,27 +58,9 @@ async function warm(url: string): Promise<void> {
   await autocannon({ url, connections: 4, amount: 2000 });
 }
 
-/** The bare Fastify process, ready to answer. */
-async function bareFastify(
-  options: { profile?: string; headers?: Record<string, string> } = {},
-): Promise<{ url: string; process: ChildProcess; stop: () => void }> {
-  const port = await freePort();
-  const child = fork(path.join(import.meta.dirname, 'bare.ts'), [String(port)], {
-    execArgv: ['--import', 'tsx', ...(options.profile ? ['--import', pathToFileURL(PROFILER).href] : [])],
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      ...(options.profile ? { BENCH_PROFILE_FILE: options.profile } : {}),
-      ...(options.headers ? { BENCH_ANSWER_HEADERS: JSON.stringify(options.headers) } : {}),
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`bare Fastify exited (${code})`)));
-  });
-  return { url: `http://127.0.0.1:${port}/ping`, process: child, stop: () => child.kill('SIGTERM') };
-}
+/** The bare Fastify process, ready to answer (under the profiler when a profile is asked for). */
+const bareFastify = (options: { profile?: string; headers?: Record<string, string> } = {}) =>
+  bareFastifyProcess({ ...options, ...(options.profile ? { preload: pathToFileURL(PROFILER).href } : {}) });
 
 async function arca(workers: string, dir: string, profile?: string): Promise<RunningServer> {
   const server = await startServer({
