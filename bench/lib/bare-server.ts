@@ -13,6 +13,8 @@ delete headers['x-request-id'];
 const bytes = process.env.BENCH_ANSWER_BYTES;
 const body = bytes ? Buffer.alloc(Number(bytes), 7) : 'OK';
 const app = Fastify({ logger: false });
+// what a proxy in front asks before it takes the process for up
+app.get('/livez', () => 'OK');
 if (bytes) app.get('/ping', () => body);
 else if (Object.keys(headers).length || requestId)
   app.get('/ping', (_request, reply) => {
