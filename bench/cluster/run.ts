@@ -28,6 +28,7 @@ import {
   installDebianPackages,
   makeFile,
   mb,
+  waitedChildrenCpuSeconds,
 } from '../lib/bench.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -193,6 +194,20 @@ try {
   for await (const chunk of fs.createReadStream(file)) digest.update(chunk as Buffer);
   const sha256 = digest.digest('hex');
   const large: Record<string, { deploy: number; download: number }> = {};
+  /** CPU seconds of each process while a large file is downloaded, and the download's wall time. */
+  const downloadCpu: Record<string, { s3: number; arca: number; curl: number; wall: number }> = {};
+  const timedDownload = (label: string, url: string, arcaPid?: number, headers: string[] = []) => {
+    const pids = { s3: cpuSeconds([s3.process.pid!]), arca: arcaPid ? cpuSeconds([arcaPid]) : 0 };
+    const curlFrom = waitedChildrenCpuSeconds();
+    const down = curl([...headers, url]);
+    downloadCpu[label] = {
+      s3: cpuSeconds([s3.process.pid!]) - pids.s3,
+      arca: arcaPid ? cpuSeconds([arcaPid]) - pids.arca : 0,
+      curl: waitedChildrenCpuSeconds() - curlFrom,
+      wall: down.seconds,
+    };
+    return down;
+  };
   for (const [store, env] of [
     ['file system', {}],
     ['S3', { ...s3.env, ARCA_S3_PREFIX: 'large' }],
@@ -203,10 +218,14 @@ try {
       await createRepository(server.url, 'bench-local');
       const up = curl(['-H', `authorization: ${AUTH}`, '-T', file, `${server.url}/artifactory/bench-local/large.bin`]);
       if (up.status !== 201) throw new Error(`large deploy: ${up.status}`);
-      let down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
+      const download = () =>
+        timedDownload(store, `${server.url}/artifactory/bench-local/large.bin`, server.process.pid!, [
+          '-H',
+          `authorization: ${AUTH}`,
+        ]);
+      let down = download();
       // with the read cache, the first download fills it and the second is served from it
-      if (store === 'S3 + cache')
-        down = curl(['-H', `authorization: ${AUTH}`, `${server.url}/artifactory/bench-local/large.bin`]);
+      if (store === 'S3 + cache') down = download();
       if (down.status !== 200) throw new Error(`large download: ${down.status}`);
       large[store] = { deploy: up.bytesPerSecond, download: down.bytesPerSecond };
     } finally {
@@ -226,7 +245,7 @@ try {
   const presigned = await getSignedUrl(client, new GetObjectCommand({ Bucket: s3.env.ARCA_S3_BUCKET, Key: object }), {
     expiresIn: 600,
   });
-  const direct = curl([presigned]);
+  const direct = timedDownload('S3 server', presigned);
   if (direct.status !== 200) throw new Error(`the S3 server's own download: ${direct.status}`);
   client.destroy();
 
@@ -257,6 +276,11 @@ try {
   console.log(
     `  ${'S3 server'.padEnd(12)} ${''.padStart(17)}  download ${mb(direct.bytesPerSecond).padStart(10)}  (the object itself, presigned GET: the floor)`,
   );
+  console.log(`  CPU seconds while downloading (${os.availableParallelism()} cores × wall time available):`);
+  for (const [label, cpu] of Object.entries(downloadCpu))
+    console.log(
+      `    ${label.padEnd(12)} S3 server ${cpu.s3.toFixed(2).padStart(5)}  Arca ${cpu.arca.toFixed(2).padStart(5)}  curl ${cpu.curl.toFixed(2).padStart(5)}  sum ${(cpu.s3 + cpu.arca + cpu.curl).toFixed(2).padStart(5)} of ${(cpu.wall * os.availableParallelism()).toFixed(2).padStart(5)}  (wall ${cpu.wall.toFixed(2)} s)`,
+    );
   const fileDownload = large['file system']!.download;
   console.log(
     `  S3 / file system: download ${(large.S3!.download / fileDownload).toFixed(2)}× (mark ≥ 0.5×), deploy ${(large.S3!.deploy / large['file system']!.deploy).toFixed(2)}×; with the read cache ${(large['S3 + cache']!.download / fileDownload).toFixed(2)}×; S3 store / S3 server ${(large.S3!.download / direct.bytesPerSecond).toFixed(2)}×`,

@@ -110,6 +110,14 @@ export async function deployRandomFiles(baseUrl: string, repoKey: string, paths:
 }
 
 /** Runs curl and returns its write-out figures. */
+/** CPU seconds of this process's children that have exited and were waited for (a `curl` run with `curl()`). */
+export function waitedChildrenCpuSeconds(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  // after the command's closing parenthesis: state (3rd field) … cutime (16th), cstime (17th)
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 export function curl(args: string[]): { seconds: number; bytesPerSecond: number; status: number } {
   const out = execFileSync(
     'curl',
