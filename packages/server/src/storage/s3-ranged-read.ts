@@ -59,15 +59,17 @@ export function rangedRead(
     // when the rest comes in parts, else all of it
     const firstEnd = range || size > 2 * PART_BYTES ? Math.min(last, start + PART_BYTES - 1) : last;
     let next = firstEnd + 1;
-    const pending: Promise<Buffer>[] = [];
+    const pending: Promise<Buffer[]>[] = [];
     const ask = () => {
       const from = next;
       const to = Math.min(last, from + PART_BYTES - 1);
       next = to + 1;
       const part = get(from, to).then(async (answer) => {
-        const bytes = await answer.Body!.transformToByteArray();
-        // a view of the bytes, not a copy
-        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        // the chunks as the socket gave them: joining them into one part would copy every byte
+        // once more and make the collector chase a large buffer per part
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer.Body as AsyncIterable<Buffer>) chunks.push(chunk);
+        return chunks;
       });
       // its failure is thrown where it is awaited, in order
       part.catch(() => undefined);
@@ -89,7 +91,7 @@ export function rangedRead(
       while (pending.length) {
         const part = await pending.shift()!;
         if (next <= last) pending.push(ask());
-        yield part;
+        yield* part;
       }
       whole = true;
     } finally {
