@@ -117,3 +117,18 @@ export const replicationRunsQuerySchema = z.object({
   strategy: z.enum(REPLICATION_STRATEGIES).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
+
+/** The most contents one `POST /artifactory/api/replication/contents` asks about. */
+export const HELD_CONTENTS_MAX = 10_000;
+
+/**
+ * `POST /artifactory/api/replication/contents`: which of these contents (by SHA-256) the deployment
+ * holds — what another deployment asks before it sends files, so that each is sent by checksum or
+ * with its bytes at once, without a probe per file.
+ */
+export const heldContentsBodySchema = z.object({
+  sha256: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/, 'A SHA-256 is 64 lowercase hexadecimal digits.'))
+    .max(HELD_CONTENTS_MAX),
+});
+export const heldContentsAnswerSchema = z.object({ held: z.array(z.string()) });

@@ -301,6 +301,20 @@ export async function releaseBinaries(db: Db, sha256s: string[], now: number): P
   }
 }
 
+/** Which of the given contents this deployment holds: a deploy of them by checksum needs no bytes. */
+export async function storedContents(db: Db, sha256s: string[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (let i = 0; i < sha256s.length; i += 500) {
+    const rows = await db
+      .selectFrom('binaries')
+      .select('sha256')
+      .where('sha256', 'in', sha256s.slice(i, i + 500))
+      .execute();
+    for (const row of rows) held.add(row.sha256);
+  }
+  return held;
+}
+
 export function findBinary(db: Db, checksum: { sha256?: string; sha1?: string }) {
   let query = db.selectFrom('binaries').selectAll();
   if (checksum.sha256) query = query.where('sha256', '=', checksum.sha256.toLowerCase());

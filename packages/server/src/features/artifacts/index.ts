@@ -10,7 +10,7 @@ export { artifactsRestRoutes } from './artifacts.routes.js';
 export { checksumsOf } from './artifacts.service.js';
 export { flushDownloads } from './artifacts.stats.js';
 export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
-export { enableItemCache, findItem } from './artifacts.store.js';
+export { enableItemCache, findItem, storedContents } from './artifacts.store.js';
 export type { DerivedFile, FormatRegistry, PlainPaths } from './artifacts.formats.js';
 export type { ClientSignIn, DoorPorts, MetadataSigner } from './artifacts.ports.js';
 export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_BUNDLE_MESSAGES, type DistributionTracker } from '@arca/contracts';
 import { ADMIN_BASIC, ENGINES, XHR, createUser, login, startListeningApp as listening } from '../../test/harness.js';
@@ -144,6 +144,21 @@ describe.each(ENGINES)('release bundle distribution on %s', (engine) => {
       headers: ADMIN_BASIC,
     });
     expect(refused.statusCode).toBe(409);
+    // what a source asks before it sends: which contents the target holds, all at once
+    const sha = createHash('sha256').update(contents.get('app/part-007.bin')!).digest('hex');
+    const asked = await call(there, 'POST', '/artifactory/api/replication/contents', { sha256: [sha, '0'.repeat(64)] });
+    expect([asked.statusCode, asked.json()]).toEqual([200, { held: [sha] }]);
+    const malformed = await call(there, 'POST', '/artifactory/api/replication/contents', { sha256: ['not-a-sha'] });
+    expect([malformed.statusCode, message(malformed)]).toEqual([
+      400,
+      'sha256.0: A SHA-256 is 64 lowercase hexadecimal digits.',
+    ]);
+    const anonymous = await there.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/replication/contents',
+      payload: { sha256: [sha] },
+    });
+    expect(anonymous.statusCode).toBe(401);
     // what webhooks are told: the distribution here, the bundle received there
     const events = async (at: Instance, type: string) =>
       (await at.app.db.selectFrom('events').select('payload').where('type', '=', type).orderBy('seq').execute()).map(

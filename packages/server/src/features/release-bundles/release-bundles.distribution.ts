@@ -19,7 +19,14 @@ import { actorName } from '../../core/principals.js';
 import { getSetting } from '../../core/settings.store.js';
 import type { TaskRun } from '../../core/work.js';
 import { systemContent } from '../artifacts/index.js';
-import { deploymentRemote, pushFile, remoteFetch, remoteManifest, type Remote } from '../replications/index.js';
+import {
+  deploymentRemote,
+  pushFile,
+  remoteFetch,
+  remoteHeldContents,
+  remoteManifest,
+  type Remote,
+} from '../replications/index.js';
 import { bundlePath, manifestPath, readableVersion } from './release-bundles.service.js';
 import {
   artifactsOf,
@@ -321,6 +328,11 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
     }
     const artifacts = all.filter((a) => there.get(`${a.repo_key}/${a.path}`) !== a.sha256);
     progress.filesDone = all.length - artifacts.length;
+    // asked once for all: what it holds goes by checksum, the rest with its bytes, no probe per file
+    const held = await remoteHeldContents(
+      base,
+      artifacts.map((a) => a.sha256),
+    );
     let next = 0;
     let savedAt = Date.now();
     const worker = async () => {
@@ -334,6 +346,7 @@ async function runDistribution(app: FastifyInstance, task: TaskRun<Payload, Prog
           { path: artifact.path, sha256: artifact.sha256, size: Number(artifact.size), props: '', properties: {} },
           false,
           false,
+          held?.has(artifact.sha256),
         );
         progress.filesDone += 1;
         if (sent.outcome === 'transferred') {

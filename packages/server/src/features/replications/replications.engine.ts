@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance } from 'fastify';
-import type { Properties } from '@arca/contracts';
+import { HELD_CONTENTS_MAX, type Properties } from '@arca/contracts';
 import type { ReplicationRunsTable, ReplicationsTable } from '../../db/schema.js';
 import { patternsCover } from '../../core/permissions.js';
 import { OutboundRefused, outboundFetch } from '../../core/outbound.js';
@@ -94,6 +94,32 @@ export async function remoteManifest(remote: Remote): Promise<Map<string, Manife
   return decodeManifest(Buffer.from(await res.arrayBuffer()));
 }
 
+/**
+ * Which of `sha256s` the other deployment holds (asked in batches), or undefined when it cannot
+ * say (an older version): then each file is probed by checksum as it is sent.
+ */
+export async function remoteHeldContents(remote: Remote, sha256s: string[]): Promise<Set<string> | undefined> {
+  const held = new Set<string>();
+  const unique = [...new Set(sha256s)];
+  for (let i = 0; i < unique.length; i += HELD_CONTENTS_MAX) {
+    const res = await remoteFetch(remote, '/artifactory/api/replication/contents', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ sha256: unique.slice(i, i + HELD_CONTENTS_MAX) })),
+    });
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return undefined;
+    }
+    if (res.status !== 200) {
+      const text = await res.text().catch(() => '');
+      throw new Error(`the other deployment answered ${res.status} for the contents it holds: ${text.slice(0, 200)}`);
+    }
+    for (const sha256 of ((await res.json()) as { held: string[] }).held) held.add(sha256);
+  }
+  return held;
+}
+
 /** A repository of a registered deployment, reached with the service token this deployment holds for it. */
 export async function deploymentRemote(app: FastifyInstance, deploymentId: string, repo: string): Promise<Remote> {
   const deployment = await app.db
@@ -129,6 +155,8 @@ export async function pushFile(
   entry: LocalEntry,
   onlyProperties: boolean,
   syncProperties: boolean,
+  /** Whether the other deployment holds the content, when asked beforehand: a file it lacks is sent at once. */
+  targetHolds?: boolean,
 ): Promise<{ outcome: Outcome; bytes: number }> {
   const checksums = await checksumsOf(app.db, entry.sha256);
   const target = `/artifactory/${encodeURIComponent(remote.repo)}/${encodePath(entry.path)}${syncProperties ? matrixOf(entry.properties) : ''}`;
@@ -137,14 +165,17 @@ export async function pushFile(
     'x-checksum-sha1': checksums.sha1,
     'x-checksum-md5': checksums.md5,
   };
-  const byChecksum = await remoteFetch(remote, target, {
-    method: 'PUT',
-    headers: { ...headers, 'x-checksum-deploy': 'true' },
-  });
-  await byChecksum.body?.cancel().catch(() => undefined);
-  if (byChecksum.status === 200 || byChecksum.status === 201)
-    return { outcome: onlyProperties ? 'properties' : 'deduplicated', bytes: 0 };
-  if (byChecksum.status !== 404) throw new Error(`the other deployment answered ${byChecksum.status}`);
+  if (targetHolds !== false) {
+    const byChecksum = await remoteFetch(remote, target, {
+      method: 'PUT',
+      headers: { ...headers, 'x-checksum-deploy': 'true' },
+    });
+    await byChecksum.body?.cancel().catch(() => undefined);
+    if (byChecksum.status === 200 || byChecksum.status === 201)
+      return { outcome: onlyProperties ? 'properties' : 'deduplicated', bytes: 0 };
+    // one it was said to hold and no longer does (removed meanwhile) goes with its bytes
+    if (byChecksum.status !== 404) throw new Error(`the other deployment answered ${byChecksum.status}`);
+  }
   const content = systemContent(app);
   const item = await content.stored(repoKey, entry.path);
   if (!item) return { outcome: 'skipped', bytes: 0 };

@@ -2,12 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   REPLICATION_MESSAGES,
+  heldContentsAnswerSchema,
+  heldContentsBodySchema,
   replicationBodySchema,
   replicationRunSchema,
   replicationRunsQuerySchema,
   replicationSchema,
 } from '@arca/contracts';
 import { notFound } from '../../core/errors.js';
+import { storedContents } from '../artifacts/index.js';
 import { encodeManifest, localManifest } from './replications.manifest.js';
 import {
   createReplication,
@@ -38,6 +41,18 @@ export const replicationManifestRoutes: FastifyPluginAsyncZod = async (app) => {
       const manifest = await localManifest(app.db, request.params.repoKey);
       return reply.type('application/gzip').send(encodeManifest(manifest.values()));
     },
+  );
+  app.post(
+    '/artifactory/api/replication/contents',
+    {
+      config: admin,
+      schema: {
+        summary: 'Which of these contents (by SHA-256) this deployment holds',
+        body: heldContentsBodySchema,
+        response: { 200: heldContentsAnswerSchema },
+      },
+    },
+    async (request) => ({ held: [...(await storedContents(app.db, request.body.sha256))] }),
   );
 };
 

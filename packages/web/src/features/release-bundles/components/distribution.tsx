@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { DistributionTracker } from '@arca/contracts';
 import { ApiError } from '../../../api/client';
-import { notifySuccess } from '../../../api/notifications';
+import { notifyError, notifySuccess } from '../../../api/notifications';
 import { ErrorList } from '../../../components/error-list';
 import { formatBytes, plural } from '../../../components/format';
 import { StatusTag } from '../../../components/status-tag';
@@ -130,6 +130,9 @@ export function DistributeDialog({ name, version, open, onClose }: DistributeDia
   );
 }
 
+/** Says why the server refused an action taken from the tab (its calls are silent: the dialog's own show errors inline). */
+const refused = (error: unknown) => notifyError(error instanceof ApiError ? error.messages.join(' ') : String(error));
+
 const TONE = { IN_PROGRESS: 'info', COMPLETED: 'success', ABORTED: 'warning', FAILED: 'error' } as const;
 const LABEL = { IN_PROGRESS: 'in progress', COMPLETED: 'completed', ABORTED: 'aborted', FAILED: 'failed' } as const;
 
@@ -151,10 +154,7 @@ export function DistributionTab({ name, version }: { name: string; version: stri
           const stopped = await abort.mutateAsync();
           notifySuccess(`The distribution to ${stopped.map((t) => t.name).join(', ')} was aborted.`);
         } catch (error) {
-          Modal.error({
-            title: 'Refused',
-            content: error instanceof ApiError ? error.messages.join('\n') : String(error),
-          });
+          refused(error);
         }
       },
     });
@@ -174,10 +174,7 @@ export function DistributionTab({ name, version }: { name: string; version: stri
         try {
           await distribute.mutateAsync({ action, sites: [tracker.target], autoCreate: true });
         } catch (error) {
-          Modal.error({
-            title: 'Refused',
-            content: error instanceof ApiError ? error.messages.join('\n') : String(error),
-          });
+          refused(error);
         }
       },
     });
