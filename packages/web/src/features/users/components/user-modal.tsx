@@ -147,10 +147,15 @@ export function UserModal({
         admin: user?.admin ?? false,
         disableUIAccess: user?.disableUIAccess ?? false,
         mustChangePassword: user?.mustChangePassword ?? false,
-        groups: user?.groups ?? autoJoin,
+        groups: user?.groups ?? [],
         invite: false,
       });
     }
+  }, [open, user, form]);
+  // a new user joins the groups that say so, once they are known: only that field is set then,
+  // and only while nobody has changed it, so that what was typed meanwhile stays
+  useEffect(() => {
+    if (open && !user && !form.isFieldTouched('groups')) form.setFieldValue('groups', autoJoin);
   }, [open, user, form, autoJoin]);
   const submit = (v: Values) =>
     save
