@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from './db/database.js';
 import { ENGINES, startListeningApp, startTestApp, type TestApp } from './test/harness.js';
 
 // the collector on demand, to tell a released app from one something still holds
@@ -36,5 +37,32 @@ describe.each(ENGINES)('an app on %s', (engine) => {
     t.services.ssh.startFollowing();
     t.app.work.every('late', 60_000, () => undefined);
     expect(t.app.work.loops()).toEqual([]);
+  });
+
+  it('closes without waiting for a running task, which it hands back to the queue for any node', async () => {
+    const t = await startTestApp(engine);
+    try {
+      // a run that heeds no signal and would never end on its own (a job stuck on a slow peer)
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      t.app.work.define('stuck', {
+        run: () => {
+          started();
+          return new Promise<never>(() => undefined);
+        },
+      });
+      const { task } = await t.app.work.submit('stuck', {}, { key: 'stuck-1', runHere: true });
+      await running;
+      await t.app.close();
+      const { db } = openDatabase(t.config);
+      try {
+        const row = await db.selectFrom('work_tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
+        expect({ state: row.state, holder: row.holder }).toEqual({ state: 'queued', holder: '' });
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

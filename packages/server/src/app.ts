@@ -210,8 +210,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     clearTimeout(cutOff);
     stopAuditLog();
     metrics.close();
-    jobs.stop();
-    await work.stop();
     await markNodeStopped(db, nodeId).catch(() => undefined);
     binaries.close?.();
     await db.destroy();
@@ -255,6 +253,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await registerFormats(app);
   await app.register(consolePlugin, { webDir: config.webDir });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
+  // Fastify runs the close hooks last registered first: this one, before any feature's. The runs
+  // under way are told to stop and handed back to the queue for another node, so a feature that
+  // waits for its runs on close waits for runs that are ending, never for a whole backup or push.
+  app.addHook('onClose', async () => {
+    jobs.stop();
+    await work.stop();
+  });
   return { app, generatedAdminPassword, services };
 }
 

@@ -25,6 +25,11 @@ export async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
+    // what is still open past the grace period (and a little for closing) is not waited for
+    setTimeout(() => {
+      app.log.error({ graceSeconds: config.stopGraceMs / 1000 }, 'the stop outlasted its grace period: exiting');
+      process.exit(1);
+    }, config.stopGraceMs + 15_000).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),
