@@ -14,7 +14,16 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import yazl from 'yazl';
-import { AUTH, build, freePort, installDebianPackages, median, startNginx } from '../lib/bench.ts';
+import {
+  AUTH,
+  build,
+  cpuSeconds,
+  freePort,
+  installDebianPackages,
+  median,
+  startNginx,
+  waitedChildrenCpuSeconds,
+} from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 import { clientHome } from '../../packages/web/e2e/clients/clients.ts';
 
@@ -288,19 +297,41 @@ try {
   else console.log('Cargo: no rustup cargo on this machine, skipped');
   rows.push(['RubyGems (bundle install)', bundleInstall, `${gemsApi}/`, `${staticUrl}/gems/`]);
   console.log(`${COUNT} packages per client, empty client cache, ${RUNS} runs each, median seconds:`);
+  // where a run's time goes: each server's CPU and the client's, and the requests the client made
+  const requestsLogged = () =>
+    (fs.readdirSync(arca.dataDir, { recursive: true }) as string[])
+      .filter((name) => path.basename(name) === 'jfrt-request.log')
+      .reduce((sum, name) => sum + fs.readFileSync(path.join(arca.dataDir, name), 'utf8').split('\n').length - 1, 0);
+  const measured = (run: () => number, pid: number) => {
+    const server = cpuSeconds([pid]);
+    const client = waitedChildrenCpuSeconds();
+    const seconds = run();
+    return { seconds, server: cpuSeconds([pid]) - server, client: waitedChildrenCpuSeconds() - client };
+  };
   for (const [label, fetchAll, arcaUrl, floorUrl] of rows) {
     fetchAll(arcaUrl);
     fetchAll(floorUrl);
-    const arcaTimes: number[] = [];
-    const floorTimes: number[] = [];
+    const arcaRuns: ReturnType<typeof measured>[] = [];
+    const floorRuns: ReturnType<typeof measured>[] = [];
+    const logged = requestsLogged();
     for (let run = 0; run < RUNS; run++) {
-      arcaTimes.push(fetchAll(arcaUrl));
-      floorTimes.push(fetchAll(floorUrl));
+      arcaRuns.push(measured(() => fetchAll(arcaUrl), arca.process.pid!));
+      floorRuns.push(measured(() => fetchAll(floorUrl), nginx!.pid!));
     }
-    const a = median(arcaTimes);
-    const f = median(floorTimes);
+    // the request log is written within 100 ms of each answer
+    let requests = 0;
+    for (let tries = 0; tries < 50 && (requests = requestsLogged() - logged) % RUNS !== 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const a = median(arcaRuns.map((r) => r.seconds));
+    const f = median(floorRuns.map((r) => r.seconds));
     console.log(
       `  ${label}: Arca ${a.toFixed(2)} s, nginx static files ${f.toFixed(2)} s — Arca/floor ${(a / f).toFixed(2)} (target ≤ 1.2)`,
+    );
+    const per = (runs: ReturnType<typeof measured>[], key: 'server' | 'client') =>
+      runs.reduce((sum, r) => sum + r[key], 0) / RUNS;
+    const perRequest = requests ? ((per(arcaRuns, 'server') / (requests / RUNS)) * 1000).toFixed(2) : '?';
+    console.log(
+      `    CPU per run: Arca ${per(arcaRuns, 'server').toFixed(3)} s over ${Math.round(requests / RUNS)} requests (${perRequest} ms each), nginx ${per(floorRuns, 'server').toFixed(3)} s; the client ${per(arcaRuns, 'client').toFixed(3)} s against Arca, ${per(floorRuns, 'client').toFixed(3)} s against nginx`,
     );
   }
 } finally {

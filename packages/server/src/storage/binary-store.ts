@@ -40,6 +40,11 @@ export interface BinaryStore {
    */
   adopt?(file: string, digest: BinaryDigest): Promise<PendingBinary>;
   /**
+   * The file that holds a content, for a store on this machine's file system: bulk copies (a
+   * backup) read it directly rather than through a stream each. Only a store on the file system has it.
+   */
+  pathOf?(sha256: string): string;
+  /**
    * Writes content held in memory whose digests the caller computed from these very bytes (a
    * package a format checked before storing it), so that it is not hashed a second time.
    */

@@ -8,6 +8,8 @@ import SQLite from 'better-sqlite3';
 import pMap from 'p-map';
 import pg from 'pg';
 import { BUILD } from '../../core/build-info.js';
+import { ThreadCalls } from '../../core/threads.js';
+import { COPYING_THREAD, damagedMessage, missingMessage, type CopyRun } from './backup.copier.js';
 import type { BinaryStore } from '../../storage/binary-store.js';
 
 /** The file a backup describes itself in. */
@@ -162,10 +164,15 @@ async function postgresTables(client: pg.ClientBase): Promise<string[]> {
 export const COLD_DIR = 'coldstore';
 const COLD_LIST = 'cold-binaries.txt';
 
+/** Small contents a copying thread takes per call: few enough that progress is told often. */
+const COPY_RUN = 250;
+const copier = new ThreadCalls<CopyRun, number>(import.meta.url, 'backup.copier', COPYING_THREAD);
+
 /**
  * Copies binaries from a store into `dir` (the store's layout), each checked against its SHA-256
  * while copied; what `dir` holds already (same name, same size) is kept, so a second backup to the
- * same folder is incremental.
+ * same folder is incremental. From a store on this file system, the small ones are copied on a
+ * thread of their own (see backup.copier.ts) while the large ones stream.
  */
 async function copyBinaries(
   store: BinaryStore,
@@ -177,36 +184,74 @@ async function copyBinaries(
   let copied = 0;
   let reused = 0;
   let done = 0;
+  const advanced = (count: number) => {
+    const before = done;
+    done += count;
+    if (Math.floor(done / 100) !== Math.floor(before / 100)) progress(step, done, binaries.length);
+  };
   const bytes = binaries.reduce((sum, b) => sum + b.size, 0);
   const bad = binaries.find((b) => !SHA256.test(b.sha256));
   if (bad) throw new Error(`The database lists a binary with a bad name: ${bad.sha256}`);
-  // what the folder holds already, listed once (a first backup has nothing to look at); each
-  // folder made once
+  // what the folder holds already, listed once (a first backup has nothing to look at)
   const present = await filesUnder(dir);
-  const makeFolder = folderMaker();
+  const missing: typeof binaries = [];
   await pMap(
     binaries,
     async (binary) => {
-      if (done++ % 100 === 0) progress(step, done, binaries.length);
       const to = binaryPath(dir, binary.sha256);
       if (present.has(path.relative(dir, to)) && (await fs.promises.stat(to)).size === binary.size) {
         reused++;
-        return;
-      }
-      await makeFolder(path.dirname(to));
-      const digest = await copyHashed(store.read(binary.sha256), to, binary.size).catch((error: unknown) => {
-        if ((error as { code?: string }).code === 'ENOENT')
-          throw new Error(`The binary ${binary.sha256} the database lists is missing from the store.`);
-        throw error;
-      });
-      if (digest !== binary.sha256) {
-        await fs.promises.rm(to, { force: true });
-        throw new Error(`The stored binary ${binary.sha256} is damaged: its content hashes to ${digest}.`);
-      }
-      copied++;
+        advanced(1);
+      } else missing.push(binary);
     },
     { concurrency: COPIES_IN_FLIGHT },
   );
+  const fileOf = store.pathOf?.bind(store);
+  const small = fileOf ? missing.filter((b) => b.size <= IN_MEMORY_COPY_BYTES) : [];
+  const streamed = fileOf ? missing.filter((b) => b.size > IN_MEMORY_COPY_BYTES) : missing;
+  // the first failure ends both ways of copying
+  let failed = false;
+  const stopOnFailure = <T>(work: Promise<T>) =>
+    work.catch((error: unknown) => {
+      failed = true;
+      throw error;
+    });
+  const makeFolder = folderMaker();
+  await Promise.all([
+    stopOnFailure(
+      (async () => {
+        for (let i = 0; i < small.length && !failed; i += COPY_RUN) {
+          const run = small.slice(i, i + COPY_RUN);
+          await copier.call({
+            files: run.map((b) => ({ from: fileOf!(b.sha256), to: binaryPath(dir, b.sha256), sha256: b.sha256 })),
+          });
+          copied += run.length;
+          advanced(run.length);
+        }
+      })(),
+    ),
+    stopOnFailure(
+      pMap(
+        streamed,
+        async (binary) => {
+          if (failed) return;
+          const to = binaryPath(dir, binary.sha256);
+          await makeFolder(path.dirname(to));
+          const digest = await copyHashed(store.read(binary.sha256), to, binary.size).catch((error: unknown) => {
+            if ((error as { code?: string }).code === 'ENOENT') throw new Error(missingMessage(binary.sha256));
+            throw error;
+          });
+          if (digest !== binary.sha256) {
+            await fs.promises.rm(to, { force: true });
+            throw new Error(damagedMessage(binary.sha256, digest));
+          }
+          copied++;
+          advanced(1);
+        },
+        { concurrency: COPIES_IN_FLIGHT },
+      ),
+    ),
+  ]);
   progress(step, binaries.length, binaries.length);
   return { bytes, copied, reused };
 }

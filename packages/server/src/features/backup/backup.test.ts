@@ -296,6 +296,33 @@ describe.each(ENGINES)('backup and restore on %s', (engine) => {
     }
   });
 
+  it('stops at a stored binary that is damaged or gone, naming it', async () => {
+    const body = 'a content the disk will spoil';
+    await put(t.app, '/artifactory/libs-local/spoiled/one.txt', body);
+    const stored = t.app.binaries.pathOf!(sha256(body));
+    const attempt = (name: string) =>
+      backup({
+        dataDir: t.config.dataDir,
+        databaseUrl: t.config.databaseUrl,
+        target: path.join(scratch, name),
+        store: t.app.binaries,
+      });
+    try {
+      fs.writeFileSync(stored, 'a content the disk will spoiL');
+      await expect(attempt('spoiled')).rejects.toThrow(
+        `The stored binary ${sha256(body)} is damaged: its content hashes to ${sha256('a content the disk will spoiL')}.`,
+      );
+      fs.rmSync(stored);
+      await expect(attempt('gone')).rejects.toThrow(
+        `The binary ${sha256(body)} the database lists is missing from the store.`,
+      );
+    } finally {
+      fs.writeFileSync(stored, body);
+    }
+    // once the content is back, the same backup goes through
+    expect((await attempt('mended')).binaries.count).toBeGreaterThan(20);
+  });
+
   it('refuses a damaged backup and restores nothing', async () => {
     const target = path.join(scratch, 'damaged');
     const manifest = await backup({
