@@ -157,6 +157,19 @@ export interface Format {
     isIntegration(version: string): boolean;
   };
   /**
+   * How the format's package versions order, in the terms of the advisory databases: the OSV
+   * ecosystems whose versions order this way (`npm`; `Debian` and `Ubuntu`, a release after a
+   * colon aside), the order itself, and the form such a database writes a stored version in (Go's
+   * `v1.2.3` is `1.2.3` there) when it differs.
+   */
+  versions?: {
+    ecosystems: readonly string[];
+    compare(a: string, b: string): number;
+    /** Whether the ecosystem can order this version at all. */
+    valid(version: string): boolean;
+    asAdvised?(version: string): string;
+  };
+  /**
    * The classes a stored archive holds, for the class search: which file names are such archives
    * (their extensions, lower case) and the class an archive entry is (undefined: no class).
    */

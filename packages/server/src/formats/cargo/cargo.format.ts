@@ -81,6 +81,11 @@ export const cargoFormat: Format = {
       fields: {},
     };
   },
+  versions: {
+    ecosystems: ['crates.io'],
+    compare: (a, b) => semver.compare(a, b),
+    valid: (version) => semver.valid(version) !== null,
+  },
   layout: {
     parse(path) {
       const crate = parseCratePath(path);

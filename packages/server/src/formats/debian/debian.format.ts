@@ -1,6 +1,7 @@
 import type { Format } from '../format.js';
 import { field, inspectDeb } from './debian.package.js';
 import { admitDebianPackage, debianPlainPaths } from './debian.service.js';
+import { compareDebianVersions } from './debian.version.js';
 
 /** Packages larger than this are listed in the catalogue from their path alone. */
 const INDEX_MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
@@ -27,6 +28,12 @@ export const debianFormat: Format = {
   plainPaths: debianPlainPaths,
   admit: admitDebianPackage,
   remoteMetadata: { isMetadata: (path) => path.startsWith('dists/') },
+  // dpkg's order, which Ubuntu's packages follow too
+  versions: {
+    ecosystems: ['Debian', 'Ubuntu'],
+    compare: compareDebianVersions,
+    valid: (version) => /^(\d+:)?[0-9][A-Za-z0-9.+~:-]*$/.test(version),
+  },
   /** A `.deb`: its control file's name, version, description and dependencies. */
   async index(file, content) {
     if (!/\.u?deb$/.test(file.path) || Number(file.size) > INDEX_MAX_PACKAGE_BYTES) return undefined;

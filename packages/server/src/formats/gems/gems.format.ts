@@ -1,5 +1,5 @@
 import type { Format } from '../format.js';
-import { compareGemVersions, inspectGem } from './gems.gem.js';
+import { compareGemVersions, inspectGem, isGemVersion } from './gems.gem.js';
 import { gemsRoutes } from './gems.routes.js';
 import { gemsPlainPaths } from './gems.service.js';
 
@@ -39,6 +39,7 @@ export const gemsFormat: Format = {
       fields: { 'gem.platform': entry.platform },
     };
   },
+  versions: { ecosystems: ['RubyGems'], compare: compareGemVersions, valid: isGemVersion },
   layout: {
     parse(path) {
       const match = /^gems\/(.+)-(\d[^-]*)(?:-[^-]+)?\.gem$/.exec(path);

@@ -163,20 +163,41 @@ export const marshalSpecs = (entries: { name: string; version: string; platform:
 /** Pre-releases have a letter in their version (RubyGems' rule). */
 export const isPrerelease = (version: string) => /[a-zA-Z]/.test(version);
 
-/** Compares gem versions segment by segment, numbers before letters, as Gem::Version does (closely enough to order an index). */
+/** A version Gem::Version takes (its ANCHORED_VERSION_PATTERN). */
+export const isGemVersion = (version: string) =>
+  /^\s*[0-9]+(\.[0-9a-zA-Z]+)*(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?\s*$/.test(version);
+
+/**
+ * A gem version's segments as Gem::Version orders them: runs of digits (numbers) and of letters,
+ * a `-` standing for `.pre.`; trailing zeros dropped from the release part and from the
+ * pre-release part (`1.0.a.0` is `1.a`).
+ */
+function gemSegments(version: string): (number | string)[] {
+  const all = (
+    version
+      .trim()
+      .replace(/-/g, '.pre.')
+      .match(/[0-9]+|[a-z]+/gi) ?? []
+  ).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const firstString = all.findIndex((s) => typeof s === 'string');
+  const parts = firstString < 0 ? [all, []] : [all.slice(0, firstString), all.slice(firstString)];
+  return parts.flatMap((part) => {
+    let end = part.length;
+    while (end > 0 && part[end - 1] === 0) end--;
+    return part.slice(0, end);
+  });
+}
+
+/** Compares gem versions as Gem::Version does: segment by segment, a missing one 0, letters before numbers. */
 export function compareGemVersions(a: string, b: string): number {
-  const parts = (v: string) => v.replace(/-/g, '.pre.').split('.');
-  const x = parts(a);
-  const y = parts(b);
+  const x = gemSegments(a);
+  const y = gemSegments(b);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const p = x[i] ?? '0';
-    const q = y[i] ?? '0';
+    const p = x[i] ?? 0;
+    const q = y[i] ?? 0;
     if (p === q) continue;
-    const pn = /^\d+$/.test(p);
-    const qn = /^\d+$/.test(q);
-    if (pn && qn) return Number(p) - Number(q);
-    if (pn) return 1;
-    if (qn) return -1;
+    if (typeof p === 'string' && typeof q === 'number') return -1;
+    if (typeof p === 'number' && typeof q === 'string') return 1;
     return p < q ? -1 : 1;
   }
   return 0;

@@ -2,6 +2,7 @@ import type { Format } from '../format.js';
 import { compareVersions, parseGoMod, readModuleZip } from './go.module.js';
 import { goRoutes } from './go.routes.js';
 import { goPlainPaths, moduleFileOf } from './go.service.js';
+import semver from 'semver';
 
 /** Module zips larger than this are listed in the catalogue without their readme and requirements. */
 const INDEX_MAX_ZIP_BYTES = 64 * 1024 * 1024;
@@ -36,6 +37,13 @@ export const goFormat: Format = {
       ...(readme ? { readme } : {}),
       fields: { 'go.module': module },
     };
+  },
+  // advisory databases write Go's versions without the `v` (and without `+incompatible`)
+  versions: {
+    ecosystems: ['Go'],
+    compare: (a, b) => semver.compare(a, b),
+    valid: (version) => semver.valid(version) !== null,
+    asAdvised: (version) => version.replace(/^v/, '').replace(/\+incompatible$/, ''),
   },
   layout: {
     parse(path) {

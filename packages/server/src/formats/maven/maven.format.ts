@@ -41,6 +41,7 @@ export const mavenFormat: Format = {
   defaultUpstream: 'https://repo1.maven.org/maven2/',
   plainPaths: mavenPlainPaths,
   searchUpstream,
+  versions: { ecosystems: ['Maven'], compare: compareMavenVersions, valid: (version) => version.trim() !== '' },
   layout: {
     parse(path) {
       const file = parseMavenPath(path);

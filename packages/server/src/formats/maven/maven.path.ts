@@ -80,58 +80,116 @@ export function parseMavenPath(path: string): MavenFile | undefined {
   };
 }
 
-/** Maven's version order (a lean `ComparableVersion`): numbers numerically, qualifiers by rank. */
+/*
+ * Maven's version order, as maven-artifact's ComparableVersion has it: a version is a list of
+ * items — numbers, qualifiers, and sub-lists opened by each `-` and by each change between digits
+ * and letters; trailing nulls (0, the release qualifier, empty lists) do not count. Qualifiers
+ * rank alpha < beta < milestone < rc < snapshot < release < sp, unknown ones after them in text
+ * order; `a1`, `b1`, `m1` are alpha, beta, milestone; ga, final and release are the release; cr is rc.
+ */
 const QUALIFIERS = ['alpha', 'beta', 'milestone', 'rc', 'snapshot', '', 'sp'];
-const ALIASES: Record<string, string> = {
-  a: 'alpha',
-  b: 'beta',
-  m: 'milestone',
-  cr: 'rc',
-  ga: '',
-  final: '',
-  release: '',
+const ALIASES: Record<string, string> = { ga: '', final: '', release: '', cr: 'rc' };
+const RELEASE = String(QUALIFIERS.indexOf(''));
+
+type Item = { kind: 'int'; value: bigint } | { kind: 'string'; value: string } | { kind: 'list'; items: Item[] };
+
+const comparable = (qualifier: string) => {
+  const index = QUALIFIERS.indexOf(qualifier);
+  return index < 0 ? `${QUALIFIERS.length}-${qualifier}` : String(index);
 };
+const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-type Token = number | string;
-function tokens(version: string): Token[] {
-  const parts = version
-    .toLowerCase()
-    .split(/[.-]|(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)/)
-    .filter((p) => p !== '');
-  const list = parts.map((p): Token => (/^\d+$/.test(p) ? Number(p) : (ALIASES[p] ?? p)));
-  // zeros closing a run of numbers and empty qualifiers do not count: 1.0 = 1 = 1.0.0-ga, 1.0-rc = 1-rc
-  const kept: Token[] = [];
-  let closing = true;
+function stringItem(value: string, followedByDigit: boolean): Item {
+  const short: Record<string, string> = { a: 'alpha', b: 'beta', m: 'milestone' };
+  const named = followedByDigit && value.length === 1 ? (short[value] ?? value) : value;
+  return { kind: 'string', value: ALIASES[named] ?? named };
+}
+
+const parseItem = (digits: boolean, text: string): Item =>
+  digits ? { kind: 'int', value: BigInt(text) } : stringItem(text, false);
+
+const isNull = (item: Item) =>
+  item.kind === 'int' ? item.value === 0n : item.kind === 'string' ? item.value === '' : item.items.length === 0;
+
+function normalize(list: Item[]): void {
   for (let i = list.length - 1; i >= 0; i--) {
-    const token = list[i]!;
-    if (typeof token === 'string') closing = true;
-    if (token === '' || (token === 0 && closing)) continue;
-    if (typeof token === 'number') closing = false;
-    kept.unshift(token);
+    const last = list[i]!;
+    if (isNull(last)) list.splice(i, 1);
+    else if (last.kind !== 'list') break;
   }
-  return kept;
 }
 
-function compareToken(a: Token | undefined, b: Token | undefined): number {
-  if (a === b) return 0;
-  const rank = (t: Token | undefined): [number, number | string] => {
-    if (t === undefined) return [1, QUALIFIERS.indexOf('')];
-    if (typeof t === 'number') return [2, t];
-    const known = QUALIFIERS.indexOf(t);
-    return known >= 0 ? [1, known] : [1.5, t];
+function parseMavenVersion(version: string): Item[] {
+  const text = version.toLowerCase();
+  const root: Item[] = [];
+  let list = root;
+  const stack: Item[][] = [root];
+  const open = () => {
+    const next: Item[] = [];
+    list.push({ kind: 'list', items: next });
+    list = next;
+    stack.push(next);
   };
-  const [ka, va] = rank(a);
-  const [kb, vb] = rank(b);
-  if (ka !== kb) return ka - kb;
-  return va < vb ? -1 : va > vb ? 1 : 0;
+  let digits = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '.') {
+      list.push(i === start ? { kind: 'int', value: 0n } : parseItem(digits, text.slice(start, i)));
+      start = i + 1;
+    } else if (c === '-') {
+      list.push(i === start ? { kind: 'int', value: 0n } : parseItem(digits, text.slice(start, i)));
+      start = i + 1;
+      open();
+    } else if (c >= '0' && c <= '9') {
+      if (!digits && i > start) {
+        list.push(stringItem(text.slice(start, i), true));
+        start = i;
+        open();
+      }
+      digits = true;
+    } else {
+      if (digits && i > start) {
+        list.push(parseItem(true, text.slice(start, i)));
+        start = i;
+        open();
+      }
+      digits = false;
+    }
+  }
+  if (text.length > start) list.push(parseItem(digits, text.slice(start)));
+  for (let i = stack.length - 1; i >= 0; i--) normalize(stack[i]!);
+  return root;
 }
 
-export function compareMavenVersions(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  for (let i = 0; i < Math.max(ta.length, tb.length); i++) {
-    const order = compareToken(ta[i], tb[i]);
+/** An item against another (undefined: nothing there), as each item kind of ComparableVersion compares. */
+function compareItem(a: Item, b: Item | undefined): number {
+  if (a.kind === 'int') {
+    if (!b) return a.value === 0n ? 0 : 1;
+    if (b.kind === 'int') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+    return 1;
+  }
+  if (a.kind === 'string') {
+    if (!b) return textOrder(comparable(a.value), RELEASE);
+    if (b.kind === 'string') return textOrder(comparable(a.value), comparable(b.value));
+    return -1;
+  }
+  if (!b) return a.items.length ? compareItem(a.items[0]!, undefined) : 0;
+  if (b.kind === 'int') return -1;
+  if (b.kind === 'string') return 1;
+  return compareLists(a.items, b.items);
+}
+
+function compareLists(a: Item[], b: Item[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const l = a[i];
+    const r = b[i];
+    const order = l ? compareItem(l, r) : r ? -compareItem(r, undefined) : 0;
     if (order) return order;
   }
   return 0;
+}
+
+export function compareMavenVersions(a: string, b: string): number {
+  return compareLists(parseMavenVersion(a), parseMavenVersion(b));
 }

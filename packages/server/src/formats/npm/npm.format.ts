@@ -41,6 +41,7 @@ export function npmRecord(packageJson: Record<string, unknown>, readme?: string)
   };
 }
 import { npmRoutes } from './npm.routes.js';
+import semver from 'semver';
 
 /** `.npm/{name}/package.json` → `{name}` with a scope's slash encoded, as registries serve packuments. */
 function upstreamPath(path: string): string {
@@ -81,6 +82,11 @@ export const npmFormat: Format = {
   defaultUpstream: 'https://registry.npmjs.org/',
   routes: npmRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.npm/'), upstreamPath },
+  versions: {
+    ecosystems: ['npm'],
+    compare: (a, b) => semver.compare(a, b),
+    valid: (version) => semver.valid(version) !== null,
+  },
   async index(file, content) {
     if (file.path.startsWith('.npm/') || !/\/-\/[^/]+\.tgz$/.test(file.path)) return undefined;
     const facts = await inspectTarball(content.open(file));

@@ -2,6 +2,7 @@ import type { Format } from '../format.js';
 import { distributionKind, normalize, parseProjectPage, remoteFilePath, type ProjectIndex } from './pypi.index.js';
 import { pypiRoutes } from './pypi.routes.js';
 import { projectPath } from './pypi.service.js';
+import * as pep440 from '@renovatebot/pep440';
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -54,6 +55,8 @@ export const pypiFormat: Format = {
   defaultUpstream: 'https://pypi.org/',
   routes: pypiRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath, listedElsewhere },
+  // PEP 440's order: epochs, pre-, post- and development releases, local versions
+  versions: { ecosystems: ['PyPI'], compare: pep440.compare, valid: (version) => pep440.valid(version) !== null },
   /** A wheel or sdist at `{project}/{version}/{file}`, with the metadata twine sent for its version. */
   async index(file, content) {
     const [project, version, filename, ...rest] = file.path.split('/');

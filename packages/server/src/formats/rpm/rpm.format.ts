@@ -1,6 +1,7 @@
 import type { Format } from '../format.js';
 import { inspectRpm } from './rpm.header.js';
 import { admitRpmPackage, rpmPlainPaths } from './rpm.service.js';
+import { compareRpmVersions } from './rpm.version.js';
 
 /** Packages larger than this are listed in the catalogue from their path alone. */
 const INDEX_MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
@@ -15,6 +16,12 @@ export const rpmFormat: Format = {
   plainPaths: rpmPlainPaths,
   admit: admitRpmPackage,
   remoteMetadata: { isMetadata: (path) => path.startsWith('repodata/') },
+  // rpm's order, which every distribution built of RPMs follows
+  versions: {
+    ecosystems: ['Red Hat', 'Rocky Linux', 'AlmaLinux', 'openSUSE', 'SUSE', 'Mageia', 'openEuler'],
+    compare: compareRpmVersions,
+    valid: (version) => /^(\d+:)?[A-Za-z0-9._+~^-]+$/.test(version),
+  },
   /** An RPM: its header's name, version, summary, description, licence and requirements. */
   async index(file, content) {
     if (!file.path.endsWith('.rpm') || Number(file.size) > INDEX_MAX_PACKAGE_BYTES) return undefined;

@@ -1,0 +1,32 @@
+import type { FormatRegistry } from '../artifacts/index.js';
+import { baseEcosystem, type VersionOrder } from './osv.js';
+
+/** An advisory ecosystem: how its versions order, and a stored version in the form its advisories write it. */
+export interface Ecosystem extends VersionOrder {
+  name: string;
+  asAdvised(version: string): string;
+}
+
+/**
+ * The ecosystems the formats order versions for (OSV's names: `npm`, `PyPI`, `Maven`, `Go`,
+ * `crates.io`, `RubyGems`, `Debian`, `Ubuntu`, the RPM distributions), each with its format's order.
+ */
+export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
+  const known = new Map<string, Ecosystem>();
+  for (const format of registry.all) {
+    const versions = format.versions;
+    if (!versions) continue;
+    for (const name of versions.ecosystems) {
+      known.set(name, {
+        name,
+        compare: versions.compare,
+        valid: versions.valid,
+        asAdvised: versions.asAdvised ?? ((version) => version),
+      });
+    }
+  }
+  return known;
+}
+
+/** The ecosystem of an advisory's package (`Debian:12` is Debian's), or undefined when no format orders its versions. */
+export const ecosystemFor = (known: Map<string, Ecosystem>, ecosystem: string) => known.get(baseEcosystem(ecosystem));
