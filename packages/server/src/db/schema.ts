@@ -88,6 +88,12 @@ import type {
   ReleaseBundlePromotionsTable,
   ReleaseBundleVersionsTable,
 } from './tables/lifecycle.js';
+import type {
+  AdvisoriesTable,
+  AdvisoryPackagesTable,
+  PackageFindingsTable,
+  PackageScansTable,
+} from './tables/scanning.js';
 
 /**
  * The database's tables, one type each, kept by area under `tables/`. Timestamps are epoch
@@ -100,11 +106,16 @@ export type * from './tables/fleet.js';
 export type * from './tables/retention.js';
 export type * from './tables/webhooks.js';
 export type * from './tables/lifecycle.js';
+export type * from './tables/scanning.js';
 
 /** A table's name. */
 export type TableName = keyof Database;
 
 export interface Database {
+  advisories: AdvisoriesTable;
+  advisory_packages: AdvisoryPackagesTable;
+  package_scans: PackageScansTable;
+  package_findings: PackageFindingsTable;
   item_holds: ItemHoldsTable;
   environments: EnvironmentsTable;
   environment_repositories: EnvironmentRepositoriesTable;

@@ -68,6 +68,7 @@ import { federationMemberRoutes, federationRoutes, registerFederationMember } fr
 import { registerReplications, replicationManifestRoutes, replicationsRoutes } from './replications/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { environmentsRoutes, registerReleaseBundles, releaseBundlesRoutes } from './release-bundles/index.js';
+import { createScanner, registerScanning, scanningRoutes, type Scanner } from './scanning/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /**
@@ -82,18 +83,21 @@ export interface FeatureServices {
   archive: Archive;
   catalogueIndexer: CatalogueIndexer;
   classIndexer: ClassIndexer;
+  scanner: Scanner;
 }
 
 /** Every feature of the server, in one list. */
 export async function registerFeatures(app: FastifyInstance): Promise<FeatureServices> {
   // what the door takes from other features: the formats reach sign-in (npm login, Docker's token
-  // endpoint) and the signing keys through it, never those features
+  // endpoint), the signing keys and the advisories held through it, never those features
   const signing = registerSigning(app);
   const uploads = registerArtifactJobs(app);
+  const scanner = createScanner(app);
   app.decorate('doorPorts', {
     clientSignIn,
     metadataSigner: (repoKey: string) => signing.signerFor(repoKey),
     uploads,
+    advisories: (ecosystem, packages) => scanner.held(ecosystem, packages),
   } satisfies DoorPorts);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });
@@ -189,5 +193,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
   registerAuthJobs(app);
   const catalogueIndexer = registerCatalogueIndexer(app);
   const classIndexer = registerClassIndexer(app);
-  return { signing, ssh, supportBundles, webhooks, archive, catalogueIndexer, classIndexer };
+  registerScanning(app, scanner, catalogueIndexer);
+  await app.register(scanningRoutes);
+  return { signing, ssh, supportBundles, webhooks, archive, catalogueIndexer, classIndexer, scanner };
 }

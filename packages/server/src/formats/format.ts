@@ -168,6 +168,13 @@ export interface Format {
     /** Whether the ecosystem can order this version at all. */
     valid(version: string): boolean;
     asAdvised?(version: string): string;
+    /**
+     * Advisories of the ecosystem name a distribution's release (`Debian:12`): a package alone, its
+     * release unknown, is not matched (an image's contents are, the release read off the image).
+     */
+    perRelease?: boolean;
+    /** A package's name as the advisories write it, where the ecosystem folds names (PyPI's normalised names). */
+    name?(name: string): string;
   };
   /**
    * The classes a stored archive holds, for the class search: which file names are such archives

@@ -38,6 +38,7 @@ import * as work from './2026-12-23-work.js';
 import * as workLeases from './2026-12-24-work-leases.js';
 import * as changeFeed from './2026-12-25-change-feed.js';
 import * as releaseBundles from './2026-12-26-release-bundles.js';
+import * as scanning from './2026-12-27-scanning.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-24-work-leases': workLeases,
   '2026-12-25-change-feed': changeFeed,
   '2026-12-26-release-bundles': releaseBundles,
+  '2026-12-27-scanning': scanning,
 };

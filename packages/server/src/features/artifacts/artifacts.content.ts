@@ -35,7 +35,7 @@ import { SMALL_BINARY_BYTES, type PendingBinary } from '../../storage/binary-sto
 import { filesBySha1, findItem, findSubtree, listChildren, propertiesOf } from './artifacts.store.js';
 import type { Deployed } from './artifacts.uris.js';
 import { sendItem } from './artifacts.http.js';
-import type { ClientSignIn, MetadataSigner } from './artifacts.ports.js';
+import type { ClientSignIn, HeldAdvisory, MetadataSigner } from './artifacts.ports.js';
 
 /** What a deploy needs; the repository may be virtual (the file lands in its default deployment repository). */
 export interface DeployRequest {
@@ -179,6 +179,8 @@ export interface RepoContent {
   mayRead(repoKey: string, path: string, options?: { anonymous?: boolean }): Promise<boolean>;
   /** What signs the repository's metadata now (no permission needed: the format serves what it signs). */
   signer(repo: RepositoryRow): Promise<MetadataSigner>;
+  /** The advisories the deployment holds that affect these versions of an ecosystem's packages (a client's audit). */
+  advisories(ecosystem: string, packages: Record<string, string[]>): Promise<HeldAdvisory[]>;
   /**
    * Where files with one of these SHA-1s are stored in local repositories (of one repository, or
    * all but one): locations only, as a build's file list names them — whatever the caller then
@@ -504,6 +506,7 @@ export function repoContent(request: FastifyRequest): RepoContent {
     mayRead: (repoKey, path, options) =>
       isAllowed(db, options?.anonymous ? { kind: 'anonymous' } : principal, 'read', repoKey, path),
     signer: (repo) => doorPorts.metadataSigner(repo.key),
+    advisories: (ecosystem, packages) => doorPorts.advisories(ecosystem, packages),
     get signIn() {
       return doorPorts.clientSignIn(request);
     },

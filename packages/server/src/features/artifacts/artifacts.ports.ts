@@ -34,6 +34,23 @@ export interface MetadataSigner {
   cleartext(text: string): Promise<string>;
 }
 
+/** An advisory the deployment holds that affects a package a client asked about (see `DoorPorts.advisories`). */
+export interface HeldAdvisory {
+  /** The package as the client named it. */
+  name: string;
+  /** The advisory's id (`GHSA-…`) and its CVE aliases. */
+  id: string;
+  cves: string[];
+  summary: string;
+  /** Critical, High, Medium, Low or Unknown. */
+  severity: string;
+  /** Where to read about it. */
+  url: string;
+  /** The affected versions as the advisory gives them: OSV ranges (SEMVER or ECOSYSTEM) and a list. */
+  ranges: { type: string; events: Record<string, string>[] }[];
+  versions: string[];
+}
+
 /**
  * What the door is handed by the composition root (`features/index.ts`): from other features,
  * sign-in and signing (a format reaches them through the door, never the features); from its own,
@@ -46,6 +63,11 @@ export interface DoorPorts {
   metadataSigner: (repoKey: string) => Promise<MetadataSigner>;
   /** Uploads received in parts (`registerArtifactJobs` makes them and sweeps the stale ones). */
   uploads: UploadSessions;
+  /**
+   * The advisories held (the security scanning feature's) that affect any of the given versions of
+   * packages of an ecosystem (`npm`): what a format adds to its clients' audits.
+   */
+  advisories: (ecosystem: string, packages: Record<string, string[]>) => Promise<HeldAdvisory[]>;
 }
 
 declare module 'fastify' {

@@ -12,7 +12,7 @@ export { flushDownloads } from './artifacts.stats.js';
 export { downloadUri, itemCreated, storageUri } from './artifacts.uris.js';
 export { enableItemCache, findItem, storedContents } from './artifacts.store.js';
 export type { DerivedFile, FormatRegistry, PlainPaths } from './artifacts.formats.js';
-export type { ClientSignIn, DoorPorts, MetadataSigner } from './artifacts.ports.js';
+export type { ClientSignIn, DoorPorts, HeldAdvisory, MetadataSigner } from './artifacts.ports.js';
 export { changeMetadataFile, deployBytes } from './artifacts.metadata-file.js';
 export { readLimited, withBody } from './artifacts.bodies.js';
 export { deployAtPath } from './artifacts.plain-deploy.js';

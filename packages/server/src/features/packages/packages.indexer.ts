@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StoredEvent } from '@arca/contracts';
 import { OutboxConsumer } from '../../core/outbox.js';
 import { systemContent, type RepoContent } from '../artifacts/index.js';
-import { deleteUnder, upsertVersion } from './packages.store.js';
+import { deleteUnder, upsertVersion, type CatalogueVersion } from './packages.store.js';
 
 /** The outbox consumer's name. */
 const CONSUMER = 'catalogue';
@@ -17,10 +17,16 @@ const MAX_FILES_PER_FOLDER = 10_000;
 export class CatalogueIndexer {
   private readonly content: RepoContent;
   readonly consumer: OutboxConsumer;
+  private readonly listeners: ((version: CatalogueVersion) => void)[] = [];
 
   constructor(private readonly app: FastifyInstance) {
     this.content = systemContent(app);
     this.consumer = new OutboxConsumer(app, CONSUMER, (event) => this.apply(event), { from: 'beginning' });
+  }
+
+  /** Tells `listener` of each version this process catalogues, once it is recorded. */
+  onIndexed(listener: (version: CatalogueVersion) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Indexes what is waiting in the outbox; answers how many events it took. */
@@ -65,7 +71,7 @@ export class CatalogueIndexer {
     if (!file || file.folder === 1) return;
     const record = await format.index(file, this.content);
     if (!record) return;
-    await upsertVersion(this.app.db, {
+    const id = await upsertVersion(this.app.db, {
       package_type: repo.package_type,
       name: record.name,
       lowercase_name: record.name.toLowerCase(),
@@ -83,6 +89,15 @@ export class CatalogueIndexer {
       created_at: file.created_at,
       modified_at: file.modified_at,
     });
+    const version = { id, package_type: repo.package_type, name: record.name, version: record.version };
+    for (const listener of this.listeners)
+      listener({
+        ...version,
+        repo_key: repo.key,
+        lead_path: file.path,
+        sha256: file.sha256 ?? '',
+        licenses: JSON.stringify(record.licenses ?? []),
+      });
   }
 }
 

@@ -14,11 +14,12 @@ export interface RowFilter {
   repoKeys: string[];
 }
 
-/** Records (or replaces) what a repository's lead file says of a package version. */
+/** Records (or replaces) what a repository's lead file says of a package version; answers the version's id. */
 export async function upsertVersion(
   db: Db,
   row: Omit<PackageVersionRow, 'id' | 'created_at' | 'modified_at'> & { created_at: number; modified_at: number },
-): Promise<void> {
+): Promise<string> {
+  const id = randomUUID();
   await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('package_versions')
@@ -27,9 +28,10 @@ export async function upsertVersion(
       .execute();
     await trx
       .insertInto('package_versions')
-      .values({ id: randomUUID(), ...row })
+      .values({ id, ...row })
       .execute();
   });
+  return id;
 }
 
 /** Forgets the versions whose lead file was at or below a path (the repository's whole content for ''). */
@@ -88,4 +90,21 @@ export async function versionLeadPath(
     .orderBy('modified_at', 'desc')
     .executeTakeFirst();
   return row?.lead_path;
+}
+
+/** A catalogued version as a scanner reads it. */
+export type CatalogueVersion = Pick<
+  PackageVersionRow,
+  'id' | 'package_type' | 'name' | 'version' | 'repo_key' | 'lead_path' | 'sha256' | 'licenses'
+>;
+
+/** The catalogue's versions in id order after `after` ('' for the first), `limit` at a time. */
+export function catalogueVersions(db: Db, after: string, limit: number): Promise<CatalogueVersion[]> {
+  return db
+    .selectFrom('package_versions')
+    .select(['id', 'package_type', 'name', 'version', 'repo_key', 'lead_path', 'sha256', 'licenses'])
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

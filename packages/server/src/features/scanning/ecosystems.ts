@@ -5,6 +5,10 @@ import { baseEcosystem, type VersionOrder } from './osv.js';
 export interface Ecosystem extends VersionOrder {
   name: string;
   asAdvised(version: string): string;
+  /** A package's name as the ecosystem's advisories write it. */
+  packageName(name: string): string;
+  /** Its advisories name a distribution's release. */
+  perRelease: boolean;
 }
 
 /**
@@ -22,6 +26,8 @@ export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
         compare: versions.compare,
         valid: versions.valid,
         asAdvised: versions.asAdvised ?? ((version) => version),
+        packageName: versions.name ?? ((packageName) => packageName),
+        perRelease: versions.perRelease ?? false,
       });
     }
   }
@@ -30,3 +36,9 @@ export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
 
 /** The ecosystem of an advisory's package (`Debian:12` is Debian's), or undefined when no format orders its versions. */
 export const ecosystemFor = (known: Map<string, Ecosystem>, ecosystem: string) => known.get(baseEcosystem(ecosystem));
+
+/** The ecosystem a repository's package type is matched in (its format's first one), if any. */
+export function ecosystemOfType(registry: FormatRegistry, known: Map<string, Ecosystem>, packageType: string) {
+  const name = registry.for(packageType)?.versions?.ecosystems[0];
+  return name === undefined ? undefined : known.get(name);
+}

@@ -32,6 +32,7 @@ export const debianFormat: Format = {
   versions: {
     ecosystems: ['Debian', 'Ubuntu'],
     compare: compareDebianVersions,
+    perRelease: true,
     valid: (version) => /^(\d+:)?[0-9][A-Za-z0-9.+~:-]*$/.test(version),
   },
   /** A `.deb`: its control file's name, version, description and dependencies. */

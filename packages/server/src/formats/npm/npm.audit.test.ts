@@ -8,7 +8,15 @@ import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NPM_MESSAGES, formatMessage } from '@arca/contracts';
-import { ADMIN_BASIC, ADMIN_PASSWORD, ENGINES, createRepo, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ADMIN_PASSWORD,
+  ENGINES,
+  createRepo,
+  startListeningApp,
+  startTestApp,
+  type TestApp,
+} from '../../test/harness.js';
 
 const run = promisify(execFile);
 const API = '/artifactory/api/npm';
@@ -152,12 +160,12 @@ describe.each(ENGINES)('npm audit through Arca on %s', (engine) => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it('lets the real npm audit a lock file through a virtual repository', async () => {
+  /** The real `npm audit` of a lock file naming these packages, through a repository (its JSON report and exit code). */
+  async function npmAudit(registry: string, packages: Record<string, string>) {
     const project = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-npm-audit-'));
-    const registry = `${base}${API}/npm/`;
     fs.writeFileSync(
       path.join(project, 'package.json'),
-      JSON.stringify({ name: 'audited', version: '1.0.0', dependencies: { lodash: '4.17.20' } }),
+      JSON.stringify({ name: 'audited', version: '1.0.0', dependencies: packages }),
     );
     fs.writeFileSync(
       path.join(project, 'package-lock.json'),
@@ -167,13 +175,18 @@ describe.each(ENGINES)('npm audit through Arca on %s', (engine) => {
         lockfileVersion: 3,
         requires: true,
         packages: {
-          '': { name: 'audited', version: '1.0.0', dependencies: { lodash: '4.17.20' } },
-          'node_modules/lodash': {
-            version: '4.17.20',
-            resolved: `${registry}lodash/-/lodash-4.17.20.tgz`,
-            integrity:
-              'sha512-PlhdFcillOINfeV7Ni6oF1TAEayyZBoZ8bcshTHqOYJYlrqzRK5hagpagky5o4HfCzzd1TRkXPMFq6cKk9rGmA==',
-          },
+          '': { name: 'audited', version: '1.0.0', dependencies: packages },
+          ...Object.fromEntries(
+            Object.entries(packages).map(([name, version]) => [
+              `node_modules/${name}`,
+              {
+                version,
+                resolved: `${registry}${name}/-/${name}-${version}.tgz`,
+                integrity:
+                  'sha512-PlhdFcillOINfeV7Ni6oF1TAEayyZBoZ8bcshTHqOYJYlrqzRK5hagpagky5o4HfCzzd1TRkXPMFq6cKk9rGmA==',
+              },
+            ]),
+          ),
         },
       }),
     );
@@ -182,19 +195,82 @@ describe.each(ENGINES)('npm audit through Arca on %s', (engine) => {
       path.join(project, '.npmrc'),
       `registry=${registry}\n${registry.replace(/^http:/, '')}:_auth=${auth}\naudit-level=high\n`,
     );
-    const audited = await run('npm', ['audit', '--json', '--package-lock-only'], {
-      cwd: project,
-      env: { ...process.env, npm_config_cache: path.join(project, '.cache'), npm_config_update_notifier: 'false' },
-    }).catch((error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', code: error.code }));
-    const report = JSON.parse(audited.stdout) as {
-      vulnerabilities: Record<string, { severity: string; via: { title?: string }[] }>;
-      metadata: { vulnerabilities: Record<string, number> };
-    };
+    try {
+      const audited = await run('npm', ['audit', '--json', '--package-lock-only'], {
+        cwd: project,
+        env: { ...process.env, npm_config_cache: path.join(project, '.cache'), npm_config_update_notifier: 'false' },
+      }).catch((error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', code: error.code }));
+      const report = JSON.parse(audited.stdout) as {
+        vulnerabilities: Record<string, { severity: string; range: string; via: { title?: string; url?: string }[] }>;
+        metadata: { vulnerabilities: Record<string, number> };
+      };
+      return { report, code: (audited as { code?: number }).code ?? 0 };
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  }
+
+  it('lets the real npm audit a lock file through a virtual repository', async () => {
+    const { report, code } = await npmAudit(`${base}${API}/npm/`, { lodash: '4.17.20' });
     expect(report.vulnerabilities.lodash).toMatchObject({ severity: 'high' });
     expect(report.vulnerabilities.lodash!.via[0]).toMatchObject({ title: 'Command Injection in lodash' });
     expect(report.metadata.vulnerabilities.high).toBe(1);
     // npm exits non-zero at the audit level: the CI gate holds
-    expect((audited as { code?: number }).code).toBe(1);
-    fs.rmSync(project, { recursive: true, force: true });
+    expect(code).toBe(1);
+  });
+
+  it('reports the OSV advisories another Arca holds, through a virtual repository whose remote is that Arca', async () => {
+    const upstream = await startListeningApp(engine);
+    try {
+      await createRepo(upstream.app, 'npm-local', { rclass: 'local', packageType: 'npm' });
+      const record = (id: string, name: string, events: object[], severity: string) => ({
+        id,
+        modified: '2026-02-01T00:00:00Z',
+        summary: `${name} lets a crafted input through`,
+        affected: [{ package: { ecosystem: 'npm', name }, ranges: [{ type: 'SEMVER', events }] }],
+        database_specific: { severity },
+      });
+      const imported = await upstream.app.inject({
+        method: 'POST',
+        url: '/xray/api/v1/advisories/import?name=written.json',
+        headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+        payload: JSON.stringify([
+          record('GHSA-arca-0001', 'pad-left', [{ introduced: '1.0.0' }, { fixed: '1.0.4' }], 'CRITICAL'),
+          record('GHSA-arca-0002', 'pad-left', [{ introduced: '2.0.0' }, { last_affected: '2.1.0' }], 'LOW'),
+          record('GHSA-arca-0003', 'trim-all', [{ introduced: '0' }, { fixed: '0.2.0' }], 'MODERATE'),
+        ]),
+      });
+      expect(imported.statusCode).toBe(200);
+      await createRepo(t.app, 'npm-arca', {
+        rclass: 'remote',
+        packageType: 'npm',
+        url: `${upstream.url}${API}/npm-local/`,
+        username: 'admin',
+        password: ADMIN_PASSWORD,
+      });
+      await createRepo(t.app, 'npm-through-arca', {
+        rclass: 'virtual',
+        packageType: 'npm',
+        repositories: ['npm-local', 'npm-arca'],
+      });
+      const { report, code } = await npmAudit(`${base}${API}/npm-through-arca/`, {
+        'pad-left': '1.0.2',
+        'trim-all': '0.3.0',
+        'is-odd': '3.0.1',
+      });
+      // exactly the advisory that covers the installed version: not the one of 2.x, nothing for the others
+      expect(Object.keys(report.vulnerabilities)).toEqual(['pad-left']);
+      expect(report.vulnerabilities['pad-left']).toMatchObject({ severity: 'critical' });
+      expect(report.vulnerabilities['pad-left']!.via).toEqual([
+        expect.objectContaining({
+          title: 'pad-left lets a crafted input through',
+          url: 'https://osv.dev/vulnerability/GHSA-arca-0001',
+        }),
+      ]);
+      expect(report.metadata.vulnerabilities).toMatchObject({ critical: 1, high: 0, moderate: 0, low: 0 });
+      expect(code).toBe(1);
+    } finally {
+      await upstream.close();
+    }
   });
 });

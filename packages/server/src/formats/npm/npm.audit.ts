@@ -1,6 +1,6 @@
 import { NPM_MESSAGES, formatMessage as fill } from '@arca/contracts';
 import { HttpError, badRequest } from '../../core/errors.js';
-import { gunzipCapped, type RepoContent } from '../../features/artifacts/index.js';
+import { gunzipCapped, type HeldAdvisory, type RepoContent } from '../../features/artifacts/index.js';
 import type { RepositoryRow } from '../../db/schema.js';
 
 /** The two advisory calls `npm audit` makes: the bulk one (npm 7 and later) and the older quick audit. */
@@ -100,10 +100,96 @@ function merge(kind: AuditKind, answers: unknown[], request: string): BulkAnswer
   return merged;
 }
 
+/** The versions of each package an audit request names: the bulk call's map, or the quick call's tree. */
+function packagesOf(kind: AuditKind, request: string): Record<string, string[]> {
+  const body = JSON.parse(request) as unknown;
+  if (kind === 'bulk') {
+    const asked: Record<string, string[]> = {};
+    for (const [name, versions] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+      if (Array.isArray(versions)) asked[name] = versions.filter((v): v is string => typeof v === 'string');
+    }
+    return asked;
+  }
+  const asked: Record<string, Set<string>> = {};
+  const walk = (dependencies: unknown) => {
+    for (const [name, dependency] of Object.entries((dependencies ?? {}) as Record<string, unknown>)) {
+      const { version, dependencies: nested } = (dependency ?? {}) as { version?: unknown; dependencies?: unknown };
+      if (typeof version === 'string') (asked[name] ??= new Set()).add(version);
+      walk(nested);
+    }
+  };
+  walk((body as { dependencies?: unknown } | null)?.dependencies);
+  return Object.fromEntries(Object.entries(asked).map(([name, versions]) => [name, [...versions]]));
+}
+
+/** An advisory's affected versions as an npm range (`>=1.0.0 <1.2.3 || 2.0.0`), from its OSV ranges and list. */
+export function npmRange(advisory: Pick<HeldAdvisory, 'ranges' | 'versions'>): string {
+  const parts: string[] = [];
+  for (const range of advisory.ranges) {
+    let from: string | undefined;
+    let open = false;
+    const bound = (low: string | undefined, high: string) => parts.push(low && low !== '0' ? `>=${low} ${high}` : high);
+    for (const event of range.events) {
+      if (event.introduced !== undefined) {
+        from = event.introduced;
+        open = true;
+      } else if (open && event.fixed !== undefined) {
+        bound(from, `<${event.fixed}`);
+        open = false;
+      } else if (open && event.last_affected !== undefined) {
+        bound(from, `<=${event.last_affected}`);
+        open = false;
+      } else if (open && event.limit !== undefined && event.limit !== '*') {
+        bound(from, `<${event.limit}`);
+        open = false;
+      }
+    }
+    if (open) parts.push(from && from !== '0' ? `>=${from}` : '*');
+  }
+  parts.push(...advisory.versions);
+  return parts.length ? parts.join(' || ') : '*';
+}
+
+const NPM_SEVERITY: Record<string, string> = { Critical: 'critical', High: 'high', Medium: 'moderate', Low: 'low' };
+
+/** The deployment's own advisories as the audit call answers them. */
+function heldAnswer(kind: AuditKind, held: HeldAdvisory[], request: string): BulkAnswer | QuickAnswer {
+  if (kind === 'bulk') {
+    const answer: BulkAnswer = {};
+    for (const advisory of held) {
+      (answer[advisory.name] ??= []).push({
+        id: advisory.id,
+        url: advisory.url,
+        title: advisory.summary || advisory.id,
+        severity: NPM_SEVERITY[advisory.severity] ?? 'info',
+        vulnerable_versions: npmRange(advisory),
+        cwe: [],
+        cvss: { score: 0, vectorString: null },
+      });
+    }
+    return answer;
+  }
+  const answer = emptyAnswer('quick', request) as QuickAnswer;
+  const asked = packagesOf('quick', request);
+  for (const advisory of held) {
+    answer.advisories[`${advisory.id}:${advisory.name}`] = {
+      id: advisory.id,
+      title: advisory.summary || advisory.id,
+      module_name: advisory.name,
+      severity: NPM_SEVERITY[advisory.severity] ?? 'info',
+      vulnerable_versions: npmRange(advisory),
+      cves: advisory.cves,
+      url: advisory.url,
+      findings: (asked[advisory.name] ?? []).map((version) => ({ version, paths: [advisory.name] })),
+    };
+  }
+  return answer;
+}
+
 /**
- * `npm audit` through a repository: asked of the upstream registries of the repository's remote
- * members (a remote one: its own), their answers merged; a repository with no remote answers that
- * it knows of no advisory. An upstream that cannot answer fails the audit (502, naming it): an
+ * `npm audit` through a repository: the advisories this deployment holds (imported OSV records),
+ * and those the upstream registries of the repository's remote members (a remote one: its own)
+ * answer, merged; a repository with no remote answers with the deployment's alone. An upstream that cannot answer fails the audit (502, naming it): an
  * audit gate must never pass because nobody was asked.
  */
 export async function auditThrough(
@@ -113,7 +199,8 @@ export async function auditThrough(
   request: string,
 ): Promise<BulkAnswer | QuickAnswer> {
   const remotes = await remotesOf(content, repo);
-  if (!remotes.length) return emptyAnswer(kind, request);
+  // what this deployment knows itself, beside what the upstreams say
+  const held = heldAnswer(kind, await content.advisories('npm', packagesOf(kind, request)), request);
   const answers = await Promise.all(
     remotes.map(async (remote) => {
       let response: Response;
@@ -140,5 +227,5 @@ export async function auditThrough(
       return (await response.json()) as unknown;
     }),
   );
-  return merge(kind, answers, request);
+  return merge(kind, [held, ...answers], request);
 }

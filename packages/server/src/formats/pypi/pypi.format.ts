@@ -56,7 +56,12 @@ export const pypiFormat: Format = {
   routes: pypiRoutes,
   remoteMetadata: { isMetadata: (path) => path.startsWith('.pypi/'), upstreamPath, listedElsewhere },
   // PEP 440's order: epochs, pre-, post- and development releases, local versions
-  versions: { ecosystems: ['PyPI'], compare: pep440.compare, valid: (version) => pep440.valid(version) !== null },
+  versions: {
+    ecosystems: ['PyPI'],
+    compare: pep440.compare,
+    valid: (version) => pep440.valid(version) !== null,
+    name: normalize,
+  },
   /** A wheel or sdist at `{project}/{version}/{file}`, with the metadata twine sent for its version. */
   async index(file, content) {
     const [project, version, filename, ...rest] = file.path.split('/');

@@ -20,6 +20,7 @@ export const rpmFormat: Format = {
   versions: {
     ecosystems: ['Red Hat', 'Rocky Linux', 'AlmaLinux', 'openSUSE', 'SUSE', 'Mageia', 'openEuler'],
     compare: compareRpmVersions,
+    perRelease: true,
     valid: (version) => /^(\d+:)?[A-Za-z0-9._+~^-]+$/.test(version),
   },
   /** An RPM: its header's name, version, summary, description, licence and requirements. */

@@ -1,0 +1,62 @@
+/** Security scanning: advisories and what they match (see the 2026-12-27 migration). */
+
+/** An advisory as imported (an OSV record, kept whole), with what the console lists it by. */
+export interface AdvisoriesTable {
+  /** The record's id (`GHSA-…`, `PYSEC-…`, `CVE-…`). */
+  id: string;
+  modified: number;
+  published: number | null;
+  withdrawn: number | null;
+  summary: string;
+  details: string;
+  /** Critical, High, Medium, Low or Unknown. */
+  severity: string;
+  /** JSON array of the record's aliases (CVE ids among them). */
+  aliases: string;
+  /** The OSV record (JSON). */
+  record: string;
+  /** Where it came from: an upload's file name or the URL it was fetched from. */
+  source: string;
+  imported_at: number;
+}
+
+/** One `affected` entry of an advisory: the package it names (its name as the ecosystem writes it) and the entry (JSON). */
+export interface AdvisoryPackagesTable {
+  advisory_id: string;
+  position: number;
+  /** The ecosystem without a release (`Debian`, not `Debian:12`). */
+  ecosystem: string;
+  name: string;
+  affected: string;
+}
+
+/**
+ * A package version's scan, by its lead file: what was scanned (type, name, version, content),
+ * its status as the spec names them, when and against which advisories, and the sweep that last saw
+ * it in the catalogue.
+ */
+export interface PackageScansTable {
+  repo_key: string;
+  lead_path: string;
+  package_type: string;
+  name: string;
+  version: string;
+  sha256: string;
+  /** scanned, not supported, scan failed. */
+  status: string;
+  message: string;
+  scanned_at: number;
+  /** The advisories it was matched against: when they had last changed then. */
+  advisories_at: number;
+  swept_at: number;
+}
+
+/** An advisory a scanned package version is affected by. */
+export interface PackageFindingsTable {
+  repo_key: string;
+  lead_path: string;
+  advisory_id: string;
+  severity: string;
+  /** JSON array of the versions that fix it. */
+  fixed_versions: string;
+}

@@ -1,0 +1,162 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { audit } from '../../core/audit.js';
+import { repoContent } from '../artifacts/index.js';
+import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
+import { recordsOf } from './scanning.import.js';
+import { scanWithFindings, storeAdvisories } from './scanning.store.js';
+
+/** The job that matches the catalogue against the advisories. */
+export const MATCHING_JOB = 'advisory-matching';
+
+/** Uploads of advisories up to this size (an ecosystem's whole OSV export). */
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+const importAnswer = z.object({
+  added: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+  records: z.number(),
+});
+
+const summaryBody = z.object({
+  paths: z.array(z.string().min(1)).min(1).max(1000).describe("artifacts' paths: '[default/]{repo}/{path}'"),
+});
+
+const issue = z.object({
+  issue_id: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  issue_type: z.literal('security'),
+  severity: z.string(),
+  provider: z.string(),
+  cves: z.array(z.object({ cve: z.string() })),
+  created: z.string(),
+  impact_path: z.array(z.string()),
+  components: z.array(z.object({ component_id: z.string(), fixed_versions: z.array(z.string()) })),
+});
+
+const summaryAnswer = z.object({
+  artifacts: z.array(
+    z.object({
+      general: z.object({
+        name: z.string(),
+        path: z.string(),
+        pkg_type: z.string(),
+        sha256: z.string(),
+        component_id: z.string(),
+      }),
+      scan_status: z.string(),
+      issues: z.array(issue),
+      licenses: z.array(z.object({ name: z.string(), full_name: z.string(), components: z.array(z.string()) })),
+    }),
+  ),
+  errors: z.array(z.object({ identifier: z.string(), error: z.string() })),
+});
+
+/**
+ * Security scanning's calls in the shape of JFrog Xray's: advisories imported in the OSV format
+ * (administrators; the matching runs again at once), and the summary of artifacts — their scan
+ * status, the advisories each is affected by with the versions that fix them, their licences.
+ */
+export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
+  const app = untyped.withTypeProvider<ZodTypeProvider>();
+  const known = ecosystemsOf(app.formatRegistry);
+  app.addContentTypeParser(
+    ['application/zip', 'application/octet-stream'],
+    { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post(
+    '/xray/api/v1/advisories/import',
+    {
+      config: { access: 'admin' },
+      bodyLimit: MAX_UPLOAD_BYTES,
+      schema: {
+        summary: 'Imports advisories in the OSV format: a zip of records (an osv.dev export), a record or an array',
+        querystring: z.object({
+          name: z.string().max(200).optional().describe('what the upload is called in the records'),
+        }),
+        response: { 200: importAnswer },
+      },
+    },
+    async (request) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? ''));
+      const name = request.query.name ?? 'the upload';
+      const records = await recordsOf(body, name);
+      const counts = await storeAdvisories(
+        app.db,
+        records,
+        name,
+        (ecosystem, packageName) => ecosystemFor(known, ecosystem)?.packageName(packageName) ?? packageName,
+      );
+      await audit(request, {
+        category: 'security',
+        action: 'import advisories',
+        target: name,
+        after: { ...counts, records: records.length },
+      });
+      // the catalogue is matched again against what changed, on whichever node takes the job
+      if (counts.added || counts.updated)
+        void app.jobs.runNow(MATCHING_JOB).catch((error: unknown) => app.log.error({ err: error }, 'matching failed'));
+      return { ...counts, records: records.length };
+    },
+  );
+
+  app.post(
+    '/xray/api/v1/summary/artifact',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "The security issues and licences of artifacts, by path (Xray's artifact summary)",
+        body: summaryBody,
+        response: { 200: summaryAnswer },
+      },
+    },
+    async (request) => {
+      const content = repoContent(request);
+      const answer: z.infer<typeof summaryAnswer> = { artifacts: [], errors: [] };
+      for (const identifier of request.body.paths) {
+        const [repoKey, ...rest] = identifier.replace(/^default\//, '').split('/');
+        const path = rest.join('/');
+        const item = repoKey && path ? await content.stored(repoKey, path).catch(() => undefined) : undefined;
+        if (!item || item.folder === 1) {
+          answer.errors.push({ identifier, error: 'Artifact does not exist' });
+          continue;
+        }
+        const found = await scanWithFindings(app.db, item.repo_key, item.path);
+        const componentId = found ? `${found.scan.package_type}://${found.scan.name}:${found.scan.version}` : '';
+        const shown = `default/${item.repo_key}/${item.path}`;
+        answer.artifacts.push({
+          general: {
+            name: item.name,
+            path: shown,
+            pkg_type: found?.scan.package_type ?? '',
+            sha256: item.sha256 ?? '',
+            component_id: componentId,
+          },
+          scan_status: found?.scan.status ?? 'not scanned',
+          issues: (found?.findings ?? []).map((f) => {
+            const aliases = JSON.parse(f.advisory.aliases) as string[];
+            return {
+              issue_id: f.advisory_id,
+              summary: f.advisory.summary,
+              description: f.advisory.details,
+              issue_type: 'security' as const,
+              severity: f.severity,
+              provider: 'OSV',
+              cves: [f.advisory_id, ...aliases].filter((id) => id.startsWith('CVE-')).map((cve) => ({ cve })),
+              created: new Date(Number(f.advisory.published ?? f.advisory.modified)).toISOString(),
+              impact_path: [shown],
+              components: [{ component_id: componentId, fixed_versions: JSON.parse(f.fixed_versions) as string[] }],
+            };
+          }),
+          licenses: [],
+        });
+      }
+      return answer;
+    },
+  );
+}

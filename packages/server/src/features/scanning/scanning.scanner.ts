@@ -1,0 +1,182 @@
+import type { FastifyInstance } from 'fastify';
+import type { HeldAdvisory } from '../artifacts/index.js';
+import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
+import { ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
+import { affects, fixedVersions, type OsvAffected } from './osv.js';
+import {
+  advisoriesChangedAt,
+  entriesFor,
+  forgetUnswept,
+  markSwept,
+  recordScans,
+  scansOf,
+  type FindingRow,
+  type PackageScanRow,
+} from './scanning.store.js';
+
+/** Versions matched per step of a sweep (one transaction records them). */
+const PAGE = 1000;
+/** Names asked for in one statement. */
+const NAMES_PER_QUERY = 500;
+
+type Result = { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] };
+
+/**
+ * Matches catalogued package versions against the advisories held: each version in its
+ * ecosystem's order of versions, by the ranges and lists of the advisories naming its package.
+ * A sweep walks the whole catalogue and matches again what changed since its last scan (another
+ * content at the same place, or newer advisories), and forgets the scans of versions gone.
+ */
+export class Scanner {
+  private readonly known: Map<string, Ecosystem>;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.known = ecosystemsOf(app.formatRegistry);
+  }
+
+  /** Matches versions now and records their scans (seen by a sweep at `sweptAt`). */
+  async scan(versions: CatalogueVersion[], sweptAt = Date.now()): Promise<void> {
+    const advisoriesAt = await advisoriesChangedAt(this.app.db);
+    const now = Date.now();
+    const results: Result[] = [];
+    const scan = (v: CatalogueVersion, status: string, message = ''): PackageScanRow => ({
+      repo_key: v.repo_key,
+      lead_path: v.lead_path,
+      package_type: v.package_type,
+      name: v.name,
+      version: v.version,
+      sha256: v.sha256,
+      status,
+      message,
+      scanned_at: now,
+      advisories_at: advisoriesAt,
+      swept_at: sweptAt,
+    });
+    const byEcosystem = new Map<Ecosystem, CatalogueVersion[]>();
+    for (const v of versions) {
+      const ecosystem = ecosystemOfType(this.app.formatRegistry, this.known, v.package_type);
+      if (!ecosystem || ecosystem.perRelease) {
+        results.push({
+          scan: scan(v, 'not supported', `${v.package_type} packages are not matched against advisories`),
+          findings: [],
+        });
+      } else if (!ecosystem.valid(ecosystem.asAdvised(v.version))) {
+        results.push({
+          scan: scan(v, 'scan failed', `The version '${v.version}' is not one ${ecosystem.name} can order.`),
+          findings: [],
+        });
+      } else byEcosystem.set(ecosystem, [...(byEcosystem.get(ecosystem) ?? []), v]);
+    }
+    for (const [ecosystem, list] of byEcosystem) {
+      const names = [...new Set(list.map((v) => ecosystem.packageName(v.name)))];
+      const entries = new Map<string, { advisory_id: string; affected: OsvAffected; severity: string }[]>();
+      for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
+        for (const row of await entriesFor(this.app.db, ecosystem.name, names.slice(i, i + NAMES_PER_QUERY))) {
+          if (row.withdrawn) continue;
+          const affected = JSON.parse(row.affected) as OsvAffected;
+          entries.set(row.name, [
+            ...(entries.get(row.name) ?? []),
+            { advisory_id: row.advisory_id, affected, severity: row.severity },
+          ]);
+        }
+      }
+      for (const v of list) {
+        const version = ecosystem.asAdvised(v.version);
+        const found = new Map<string, { severity: string; fixed: Set<string> }>();
+        for (const entry of entries.get(ecosystem.packageName(v.name)) ?? []) {
+          if (!affects(entry.affected, version, ecosystem)) continue;
+          const finding = found.get(entry.advisory_id) ?? { severity: entry.severity, fixed: new Set<string>() };
+          for (const fixed of fixedVersions(entry.affected)) finding.fixed.add(fixed);
+          found.set(entry.advisory_id, finding);
+        }
+        results.push({
+          scan: scan(v, 'scanned'),
+          findings: [...found].map(([advisory_id, f]) => ({
+            advisory_id,
+            severity: f.severity,
+            fixed_versions: JSON.stringify([...f.fixed]),
+          })),
+        });
+      }
+    }
+    await recordScans(this.app.db, results);
+  }
+
+  /**
+   * The advisories held that affect any of the given versions of an ecosystem's packages (a
+   * client's audit asks with the versions it installed), each with the versions it names.
+   */
+  async held(ecosystemName: string, packages: Record<string, string[]>): Promise<HeldAdvisory[]> {
+    const ecosystem = this.known.get(ecosystemName);
+    if (!ecosystem) return [];
+    const byName = new Map<string, string[]>();
+    for (const name of Object.keys(packages)) {
+      const folded = ecosystem.packageName(name);
+      byName.set(folded, [...(byName.get(folded) ?? []), name]);
+    }
+    const folded = [...byName.keys()];
+    const held: HeldAdvisory[] = [];
+    for (let i = 0; i < folded.length; i += NAMES_PER_QUERY) {
+      for (const row of await entriesFor(this.app.db, ecosystem.name, folded.slice(i, i + NAMES_PER_QUERY))) {
+        if (row.withdrawn) continue;
+        const affected = JSON.parse(row.affected) as OsvAffected;
+        for (const name of byName.get(row.name) ?? []) {
+          const versions = packages[name] ?? [];
+          if (!versions.some((v) => ecosystem.valid(v) && affects(affected, v, ecosystem))) continue;
+          const aliases = JSON.parse(row.aliases) as string[];
+          held.push({
+            name,
+            id: row.advisory_id,
+            cves: [row.advisory_id, ...aliases].filter((id) => id.startsWith('CVE-')),
+            summary: row.summary,
+            severity: row.severity,
+            url: `https://osv.dev/vulnerability/${encodeURIComponent(row.advisory_id)}`,
+            ranges: (affected.ranges ?? [])
+              .filter((r) => r.type !== 'GIT')
+              .map((r) => ({ type: r.type, events: r.events as Record<string, string>[] })),
+            versions: affected.versions ?? [],
+          });
+        }
+      }
+    }
+    return held;
+  }
+
+  /**
+   * Walks the catalogue once: matches the versions never scanned, scanned with another content or
+   * against older advisories, and forgets the scans of versions no longer there. Advisories that
+   * arrive meanwhile make it walk again. Answers how many versions it matched.
+   */
+  async sweep(): Promise<number> {
+    let matched = 0;
+    for (;;) {
+      const started = Date.now();
+      const advisoriesAt = await advisoriesChangedAt(this.app.db);
+      for (let after = ''; ;) {
+        const page = await catalogueVersions(this.app.db, after, PAGE);
+        if (!page.length) break;
+        after = page.at(-1)!.id;
+        const held = new Map((await scansOf(this.app.db, page)).map((s) => [`${s.repo_key}/${s.lead_path}`, s]));
+        const due = page.filter((v) => {
+          const s = held.get(`${v.repo_key}/${v.lead_path}`);
+          return (
+            !s ||
+            s.sha256 !== v.sha256 ||
+            s.name !== v.name ||
+            s.version !== v.version ||
+            Number(s.advisories_at) < advisoriesAt
+          );
+        });
+        await this.scan(due, started);
+        await markSwept(
+          this.app.db,
+          page.filter((v) => !due.includes(v)),
+          started,
+        );
+        matched += due.length;
+      }
+      await forgetUnswept(this.app.db, started);
+      if ((await advisoriesChangedAt(this.app.db)) === advisoriesAt) return matched;
+    }
+  }
+}

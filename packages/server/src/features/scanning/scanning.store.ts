@@ -1,0 +1,282 @@
+import type { Db } from '../../db/database.js';
+import type { Selectable } from 'kysely';
+import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
+import { baseEcosystem, type OsvRecord } from './osv.js';
+
+export type AdvisoryRow = Selectable<AdvisoriesTable>;
+export type PackageScanRow = Selectable<PackageScansTable>;
+export type FindingRow = Selectable<PackageFindingsTable>;
+
+/** Severities, most severe first (the spec's order, with Critical above High as the advisories have it). */
+export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Unknown'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+const NAMED: Record<string, Severity> = {
+  CRITICAL: 'Critical',
+  HIGH: 'High',
+  MODERATE: 'Medium',
+  MEDIUM: 'Medium',
+  LOW: 'Low',
+};
+
+/** An advisory's severity: the one its database gives (GitHub's, OSV's ecosystem-specific one), else Unknown. */
+export function severityOf(record: OsvRecord): Severity {
+  const given = [
+    record.database_specific?.severity,
+    ...(record.affected ?? []).flatMap((a) => [a.ecosystem_specific?.severity, a.database_specific?.severity]),
+  ];
+  for (const value of given) {
+    if (typeof value === 'string' && NAMED[value.toUpperCase()]) return NAMED[value.toUpperCase()]!;
+  }
+  return 'Unknown';
+}
+
+const time = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) : null);
+
+/** What an import did: records new, replaced by a newer one, and the same as held. */
+export interface ImportCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * Stores OSV records in one transaction: a record not held is added, one modified since is
+ * replaced, the same one again is left alone. `packageName` folds a name as its ecosystem does.
+ */
+export async function storeAdvisories(
+  db: Db,
+  records: OsvRecord[],
+  source: string,
+  packageName: (ecosystem: string, name: string) => string,
+): Promise<ImportCounts> {
+  const counts: ImportCounts = { added: 0, updated: 0, unchanged: 0 };
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    for (const record of records) {
+      const modified = time(record.modified) ?? 0;
+      const held = await trx.selectFrom('advisories').select('modified').where('id', '=', record.id).executeTakeFirst();
+      if (held && Number(held.modified) >= modified) {
+        counts.unchanged++;
+        continue;
+      }
+      if (held) {
+        await trx.deleteFrom('advisory_packages').where('advisory_id', '=', record.id).execute();
+        await trx.deleteFrom('advisories').where('id', '=', record.id).execute();
+        counts.updated++;
+      } else counts.added++;
+      await trx
+        .insertInto('advisories')
+        .values({
+          id: record.id,
+          modified,
+          published: time(record.published),
+          withdrawn: time(record.withdrawn),
+          summary: record.summary ?? '',
+          details: record.details ?? '',
+          severity: severityOf(record),
+          aliases: JSON.stringify(record.aliases ?? []),
+          record: JSON.stringify(record),
+          source,
+          imported_at: now,
+        })
+        .execute();
+      const entries = (record.affected ?? []).map((entry, position) => ({
+        advisory_id: record.id,
+        position,
+        ecosystem: baseEcosystem(entry.package.ecosystem),
+        name: packageName(entry.package.ecosystem, entry.package.name),
+        affected: JSON.stringify(entry),
+      }));
+      for (let i = 0; i < entries.length; i += 200)
+        await trx
+          .insertInto('advisory_packages')
+          .values(entries.slice(i, i + 200))
+          .execute();
+    }
+  });
+  return counts;
+}
+
+/** When advisories last changed (0: none held). */
+export async function advisoriesChangedAt(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('advisories')
+    .select((eb) => eb.fn.max('imported_at').as('at'))
+    .executeTakeFirst();
+  return Number(row?.at ?? 0);
+}
+
+/** The affected entries naming any of these packages of an ecosystem, with their advisories' severity. */
+export async function entriesFor(
+  db: Db,
+  ecosystem: string,
+  names: string[],
+): Promise<
+  {
+    advisory_id: string;
+    name: string;
+    affected: string;
+    severity: string;
+    withdrawn: number | null;
+    summary: string;
+    aliases: string;
+  }[]
+> {
+  if (!names.length) return [];
+  return db
+    .selectFrom('advisory_packages as p')
+    .innerJoin('advisories as a', 'a.id', 'p.advisory_id')
+    .select(['p.advisory_id', 'p.name', 'p.affected', 'a.severity', 'a.withdrawn', 'a.summary', 'a.aliases'])
+    .where('p.ecosystem', '=', ecosystem)
+    .where('p.name', 'in', names)
+    .execute();
+}
+
+/** Lead files grouped by repository, in slices small enough for one statement each. */
+function slicesOf(keys: { repo_key: string; lead_path: string }[]): { repoKey: string; paths: string[] }[] {
+  const byRepo = new Map<string, string[]>();
+  for (const key of keys) byRepo.set(key.repo_key, [...(byRepo.get(key.repo_key) ?? []), key.lead_path]);
+  return [...byRepo].flatMap(([repoKey, paths]) =>
+    Array.from({ length: Math.ceil(paths.length / 500) }, (_, i) => ({
+      repoKey,
+      paths: paths.slice(i * 500, i * 500 + 500),
+    })),
+  );
+}
+
+/** The scans of some lead files. */
+export async function scansOf(db: Db, keys: { repo_key: string; lead_path: string }[]): Promise<PackageScanRow[]> {
+  const found: PackageScanRow[] = [];
+  for (const { repoKey, paths } of slicesOf(keys)) {
+    found.push(
+      ...(await db
+        .selectFrom('package_scans')
+        .selectAll()
+        .where('repo_key', '=', repoKey)
+        .where('lead_path', 'in', paths)
+        .execute()),
+    );
+  }
+  return found;
+}
+
+/** Records scans and their findings in one transaction, replacing what each lead file had. */
+export async function recordScans(
+  db: Db,
+  scans: { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] }[],
+): Promise<void> {
+  if (!scans.length) return;
+  await db.transaction().execute(async (trx) => {
+    for (const { scan, findings } of scans) {
+      await trx
+        .deleteFrom('package_findings')
+        .where('repo_key', '=', scan.repo_key)
+        .where('lead_path', '=', scan.lead_path)
+        .execute();
+      // two matchings of one version at once (a sweep and a deploy's) leave the later one
+      const { repo_key: _repo, lead_path: _path, ...changes } = scan;
+      await trx
+        .insertInto('package_scans')
+        .values(scan)
+        .onConflict((oc) => oc.columns(['repo_key', 'lead_path']).doUpdateSet(changes))
+        .execute();
+      if (findings.length)
+        await trx
+          .insertInto('package_findings')
+          .values(findings.map((f) => ({ ...f, repo_key: scan.repo_key, lead_path: scan.lead_path })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    }
+  });
+}
+
+/** Marks scans as seen by the sweep under way. */
+export async function markSwept(db: Db, keys: { repo_key: string; lead_path: string }[], at: number): Promise<void> {
+  for (const { repoKey, paths } of slicesOf(keys)) {
+    await db
+      .updateTable('package_scans')
+      .set({ swept_at: at })
+      .where('repo_key', '=', repoKey)
+      .where('lead_path', 'in', paths)
+      .execute();
+  }
+}
+
+/** Forgets the scans (and findings) of versions a whole sweep no longer found in the catalogue. */
+export async function forgetUnswept(db: Db, before: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const gone = await trx
+      .selectFrom('package_scans')
+      .select(['repo_key', 'lead_path'])
+      .where('swept_at', '<', before)
+      .execute();
+    for (const key of gone) {
+      await trx
+        .deleteFrom('package_findings')
+        .where('repo_key', '=', key.repo_key)
+        .where('lead_path', '=', key.lead_path)
+        .execute();
+    }
+    await trx.deleteFrom('package_scans').where('swept_at', '<', before).execute();
+    return gone.length;
+  });
+}
+
+/** A lead file's scan with its findings and their advisories. */
+export async function scanWithFindings(
+  db: Db,
+  repoKey: string,
+  leadPath: string,
+): Promise<{ scan: PackageScanRow; findings: (FindingRow & { advisory: AdvisoryRow })[] } | undefined> {
+  const scan = await db
+    .selectFrom('package_scans')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('lead_path', '=', leadPath)
+    .executeTakeFirst();
+  if (!scan) return undefined;
+  const rows = await db
+    .selectFrom('package_findings as f')
+    .innerJoin('advisories as a', 'a.id', 'f.advisory_id')
+    .selectAll('f')
+    .select([
+      'a.id',
+      'a.modified',
+      'a.published',
+      'a.withdrawn',
+      'a.summary',
+      'a.details',
+      'a.severity as advisory_severity',
+      'a.aliases',
+      'a.record',
+      'a.source',
+      'a.imported_at',
+    ])
+    .where('f.repo_key', '=', repoKey)
+    .where('f.lead_path', '=', leadPath)
+    .execute();
+  return {
+    scan,
+    findings: rows.map((r) => ({
+      repo_key: r.repo_key,
+      lead_path: r.lead_path,
+      advisory_id: r.advisory_id,
+      severity: r.severity,
+      fixed_versions: r.fixed_versions,
+      advisory: {
+        id: r.id,
+        modified: r.modified,
+        published: r.published,
+        withdrawn: r.withdrawn,
+        summary: r.summary,
+        details: r.details,
+        severity: r.advisory_severity,
+        aliases: r.aliases,
+        record: r.record,
+        source: r.source,
+        imported_at: r.imported_at,
+      },
+    })),
+  };
+}
