@@ -113,11 +113,57 @@ describe('the Packages pages', () => {
     await versions.first().click();
     await page.getByRole('heading', { level: 1, name: '@acme/greeter 1.10.0' }).waitFor();
     await page.getByRole('cell', { name: 'left-pad', exact: true }).waitFor();
+    await page.getByText('No known vulnerability', { exact: false }).waitFor();
     await screenshot(page, 'package-version');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('link', { name: '@acme/greeter/-/greeter-1.10.0.tgz' }).click();
     await page.waitForURL('**/ui/repos/tree/General/npm-local/%40acme/greeter/-/greeter-1.10.0.tgz');
     await page.getByText('greeter-1.10.0.tgz').first().waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the advisories a version is affected by, most severe first, once they are imported', async () => {
+    const record = (id: string, events: object[], severity: string, aliases: string[] = []) => ({
+      id,
+      modified: '2026-11-01T00:00:00Z',
+      summary: `left-pad ${severity.toLowerCase()} advisory`,
+      aliases,
+      affected: [{ package: { ecosystem: 'npm', name: 'left-pad' }, ranges: [{ type: 'SEMVER', events }] }],
+      database_specific: { severity },
+    });
+    const imported = await call('POST', '/xray/api/v1/advisories/import?name=advisories.json', [
+      record('GHSA-e2e-0001', [{ introduced: '0' }, { fixed: '1.3.1' }], 'MODERATE'),
+      record('GHSA-e2e-0002', [{ introduced: '1.0.0' }, { fixed: '1.4.0' }], 'CRITICAL', ['CVE-2026-4242']),
+      record('GHSA-e2e-0003', [{ introduced: '2.0.0' }], 'HIGH'),
+    ]);
+    expect(imported.status).toBe(200);
+    await page.goto(`${server.url}/ui/packages`);
+    await page.getByRole('link', { name: 'left-pad' }).click();
+    await page.getByRole('tab', { name: /Versions/ }).click();
+    await page.getByRole('tabpanel').getByRole('link', { name: '1.3.0' }).click();
+    await page.getByRole('heading', { level: 1, name: 'left-pad 1.3.0' }).waitFor();
+    // the import's matching runs on the server: the card shows what it found once it has
+    const security = page.locator('.ant-card').filter({ hasText: 'Security' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await security.getByRole('table').waitFor();
+          return security.getByRole('row').count();
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBe(3);
+    const rows = await security.getByRole('row').allTextContents();
+    expect(rows[1]).toContain('Critical');
+    expect(rows[1]).toContain('GHSA-e2e-0002');
+    expect(rows[1]).toContain('CVE-2026-4242');
+    expect(rows[1]).toContain('1.4.0');
+    expect(rows[2]).toContain('Medium');
+    expect(rows[2]).toContain('1.3.1');
+    expect(await security.getByText('scanned', { exact: true }).count()).toBe(1);
+    await screenshot(page, 'package-version-security');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -195,5 +195,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
   const classIndexer = registerClassIndexer(app);
   registerScanning(app, scanner, catalogueIndexer);
   await app.register(scanningRoutes);
+  // the console asks for a version's issues under its own API base
+  await app.register(scanningRoutes, { prefix: CONSOLE_API_PREFIX });
   return { signing, ssh, supportBundles, webhooks, archive, catalogueIndexer, classIndexer, scanner };
 }

@@ -5,4 +5,5 @@ export const packagesKeys = {
   one: (id: string) => ['packages', 'one', id] as const,
   versions: (id: string) => ['packages', 'versions', id] as const,
   imageView: (repoKey: string | undefined, path: string | undefined) => ['image-view', repoKey, path] as const,
+  security: (repoKey: string | undefined, path: string | undefined) => ['security', repoKey, path] as const,
 };

@@ -12,6 +12,7 @@ import { InstallCommand, dockerImageName } from '../components/install-command';
 import { packageHref, treeHref } from '../components/package-link';
 import { DependenciesTable } from '../components/dependencies-table';
 import { ImageLayers } from '../components/image-layers';
+import { SecurityCard } from '../components/security-card';
 
 /** How the console names a type's own fields. */
 const PROPERTY_LABELS: Record<string, string> = {
@@ -111,6 +112,7 @@ export function VersionPage({ packageId, version }: { packageId: string; version
             </Typography.Paragraph>
           )}
         </Card>
+        {lead && <SecurityCard repoKey={lead.name} path={lead.leadFilePath} />}
         <Card title="Files">
           <Table
             size="small"

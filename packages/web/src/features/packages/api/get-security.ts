@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../api/client';
+import { packagesKeys } from './keys';
+
+/** One advisory an artifact is affected by, as the artifact summary answers it. */
+export interface SecurityIssue {
+  issue_id: string;
+  summary: string;
+  description: string;
+  severity: string;
+  cves: { cve: string }[];
+  components: { component_id: string; fixed_versions: string[] }[];
+}
+
+/** An artifact's scan: its status as the spec names them and the advisories it is affected by. */
+export interface ArtifactSecurity {
+  scan_status: string;
+  issues: SecurityIssue[];
+}
+
+/** The security summary of one artifact (`POST xray/api/v1/summary/artifact`). */
+export function useArtifactSecurity(repoKey: string | undefined, path: string | undefined) {
+  return useQuery({
+    queryKey: packagesKeys.security(repoKey, path),
+    enabled: Boolean(repoKey && path),
+    queryFn: async () => {
+      const answer = await apiFetch<{ artifacts: ArtifactSecurity[]; errors: { error: string }[] }>(
+        'xray/api/v1/summary/artifact',
+        { method: 'POST', body: { paths: [`${repoKey}/${path}`] } },
+      );
+      return answer.artifacts[0] ?? { scan_status: 'not scanned', issues: [] };
+    },
+  });
+}
