@@ -42,6 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(512)', (c) => c.notNull())
     .addColumn('version', 'varchar(255)', (c) => c.notNull())
     .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
+    .addColumn('licenses', 'text', (c) => c.notNull())
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())
     .addColumn('scanned_at', 'bigint', (c) => c.notNull())

@@ -42,6 +42,8 @@ export interface PackageScansTable {
   name: string;
   version: string;
   sha256: string;
+  /** JSON array of the licences it declares, as SPDX has them: `{ id, name }` (`id` empty for one SPDX does not know). */
+  licenses: string;
   /** scanned, not supported, scan failed. */
   status: string;
   message: string;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { audit } from '../../core/audit.js';
 import { repoContent } from '../artifacts/index.js';
 import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
+import type { SpdxLicense } from './licenses.js';
 import { recordsOf } from './scanning.import.js';
 import { scanWithFindings, storeAdvisories } from './scanning.store.js';
 
@@ -153,7 +154,11 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
               components: [{ component_id: componentId, fixed_versions: JSON.parse(f.fixed_versions) as string[] }],
             };
           }),
-          licenses: [],
+          licenses: (JSON.parse(found?.scan.licenses ?? '[]') as SpdxLicense[]).map((l) => ({
+            name: l.id || l.name,
+            full_name: l.name,
+            components: [componentId],
+          })),
         });
       }
       return answer;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HeldAdvisory } from '../artifacts/index.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
+import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
 import {
   advisoriesChangedAt,
@@ -46,6 +47,7 @@ export class Scanner {
       name: v.name,
       version: v.version,
       sha256: v.sha256,
+      licenses: JSON.stringify(spdxLicenses(JSON.parse(v.licenses || '[]') as string[])),
       status,
       message,
       scanned_at: now,

@@ -134,6 +134,10 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
       scan_status: 'scanned',
     });
     expect(artifacts[0]!.issues[0]!.cves).toEqual([{ cve: 'CVE-2026-0001' }]);
+    // the licence it declares, as SPDX names it
+    expect(artifacts[0]!.licenses).toEqual([
+      { name: 'MIT', full_name: 'MIT License', components: ['npm://left-pad:1.3.0'] },
+    ]);
     expect(await issuesOf('maven-local/org/acme/parser/2.0/parser-2.0.pom')).toEqual([
       'GHSA-test-0002 Medium fixed in ',
     ]);
