@@ -93,6 +93,7 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
           cves: { cve: string }[];
           components: { fixed_versions: string[] }[];
         }[];
+        licenses: { name: string; full_name: string; components: string[] }[];
       }[];
       errors: { identifier: string; error: string }[];
     };
