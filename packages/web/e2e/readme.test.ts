@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipOf } from '../../server/src/test/zip';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
 
 /**
@@ -93,6 +94,10 @@ const NOT_RUN: { command: RegExp; why: string }[] = [
   { command: /^skopeo /, why: 'needs an image archive: oci-clients.test.ts logs in and copies with skopeo' },
   { command: /^ssh /, why: "needs the SSH server's port and a key: ssh.test.ts runs jfrog-authenticate with ssh" },
   {
+    command: /^npm audit /,
+    why: 'needs a project with a lock file: npm.audit.test.ts runs npm audit through a virtual repository whose remote is another Arca holding OSV advisories',
+  },
+  {
     command: /\/lifecycle\/api\/v2\/(release_bundle|promotion)\b/,
     why: 'needs a published build, a key pair and an environment with repositories: release-bundles.test.ts creates from a build and promotes with the same calls',
   },
@@ -119,6 +124,23 @@ beforeAll(async () => {
   // the files the snippets name
   fs.writeFileSync(path.join(work, 'app-1.0.zip'), Buffer.from('a release of app'));
   fs.writeFileSync(path.join(work, 'app.zip'), Buffer.from('a build of app'));
+  // an OSV export as osv.dev serves an ecosystem's (one record in it)
+  fs.writeFileSync(
+    path.join(work, 'all.zip'),
+    zipOf({
+      'GHSA-readme-0001.json': JSON.stringify({
+        id: 'GHSA-readme-0001',
+        modified: '2026-11-01T00:00:00Z',
+        summary: 'left-pad pads too far',
+        affected: [
+          {
+            package: { ecosystem: 'npm', name: 'left-pad' },
+            ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.3.1' }] }],
+          },
+        ],
+      }),
+    }),
+  );
   execFileSync('openssl', [
     'req',
     '-x509',
@@ -204,5 +226,12 @@ describe('the README', () => {
     expect(fs.readFileSync(path.join(work, 'etc/nginx/conf.d/arca.conf'), 'utf8')).toContain('proxy_pass');
     expect(fs.readdirSync(path.join(work, 'mnt/backups/arca')).length).toBeGreaterThan(0);
     expect(JSON.parse(fs.readFileSync(path.join(work, 'fleet.json'), 'utf8'))).toBeTruthy();
+    // the scanning snippet imported the OSV export: the same file again changes nothing
+    const again = await fetch(`${server.url}/xray/api/v1/advisories/import`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/zip' },
+      body: new Uint8Array(fs.readFileSync(path.join(work, 'all.zip'))),
+    });
+    expect(await again.json()).toEqual({ added: 0, updated: 0, unchanged: 1, records: 1 });
   }, 600_000);
 });

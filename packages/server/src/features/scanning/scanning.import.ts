@@ -33,6 +33,7 @@ function parsed(text: string, where: string): OsvRecord[] {
  * whole upload, naming it; nothing is imported then.
  */
 export async function recordsOf(body: Buffer, name: string): Promise<OsvRecord[]> {
+  if (!body.length) throw badRequest(`${name} is empty: send an OSV export (a zip), a record or an array of records.`);
   const records: OsvRecord[] = [];
   if (body.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
     await readZip(

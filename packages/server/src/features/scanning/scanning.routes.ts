@@ -84,7 +84,11 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? ''));
+      const body = Buffer.isBuffer(request.body)
+        ? request.body
+        : request.body === undefined || request.body === ''
+          ? Buffer.alloc(0)
+          : Buffer.from(JSON.stringify(request.body));
       const name = request.query.name ?? 'the upload';
       const records = await recordsOf(body, name);
       const counts = await storeAdvisories(

@@ -208,6 +208,10 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
     expect(notJson.json().errors[0].message).toBe("The file 'a.json' of osv.zip is not JSON.");
     const empty = await importAdvisories(zipOf({ 'README.md': 'no records' }));
     expect(empty.json().errors[0].message).toBe('osv.zip holds no OSV record (no .json file).');
+    const nothing = await importAdvisories(Buffer.alloc(0));
+    expect(nothing.json().errors[0].message).toBe(
+      'osv.zip is empty: send an OSV export (a zip), a record or an array of records.',
+    );
     expect(await count()).toEqual(before);
     const forbidden = await importAdvisories(JSON.stringify(good), basic('dev', 'dev-Passw0rd'));
     expect(forbidden.statusCode).toBe(403);
