@@ -9,6 +9,8 @@
  * abbreviated packuments and tarballs as static files, so the figure left is npm's own work.
  * Targets: install ratio ≤ 0.7 in each mode; packuments ≥ 1.5× Verdaccio; authenticated within
  * 1.2× of anonymous on Arca.
+ * With `BENCH_BEFORE=<an earlier checkout, built>` it runs that build beside this one instead of
+ * Verdaccio, both loaded alike and taking turns: the before/after of a change in one run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -201,105 +203,179 @@ async function packumentsPerSecond(url: string, headers: Record<string, string>)
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-await build();
-installDebianPackages('nginx');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-npm-'));
-const verdaccioPort = await freePort();
-const verdaccio = await startVerdaccio(work, verdaccioPort);
-let nginx: ChildProcess | undefined;
-const arca = await startServer({
-  ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)),
-  ARCA_LOG_STDOUT: 'false',
-});
-try {
-  const verdaccioRegistry = `http://127.0.0.1:${verdaccioPort}/`;
-  const arcaRegistry = `${arca.url}/artifactory/api/npm/npm-local/`;
+type Registry = { label: string; registry: string; token: string; modes: Mode[] };
+
+/** The bench repository, user and permission on a fresh Arca, anonymous reads on, the packages published. */
+async function loadArca(url: string): Promise<{ registry: string; token: string; seconds: number }> {
+  const registry = `${url}/artifactory/api/npm/npm-local/`;
   const json = { authorization: AUTH, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
-  const call = async (method: string, url: string, body: unknown) => {
-    const res = await fetch(`${arca.url}${url}`, { method, headers: json, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-    return res;
+  const call = async (method: string, call: string, body: unknown) => {
+    const res = await fetch(`${url}${call}`, { method, headers: json, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${call}: ${res.status} ${await res.text()}`);
   };
   await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
   await call('PUT', `/artifactory/api/security/users/${USER}`, { email: 'bench@example.com', password: PASSWORD });
   await call('PUT', '/artifactory/api/v2/security/permissions/bench', {
     repo: { repositories: ['npm-local'], actions: { users: { [USER]: ['read', 'write'] } } },
   });
-  const settings = await (await fetch(`${arca.url}/ui/api/v1/ui/security/settings`, { headers: json })).json();
+  const settings = await (await fetch(`${url}/ui/api/v1/ui/security/settings`, { headers: json })).json();
   await call('PUT', '/ui/api/v1/ui/security/settings', { ...settings, anonymousAccess: true });
+  const token = await login(registry);
+  const started = Date.now();
+  await publishAll(registry, `Bearer ${token}`);
+  return { registry, token, seconds: (Date.now() - started) / 1000 };
+}
 
-  const tokens = { arca: await login(arcaRegistry), verdaccio: await login(verdaccioRegistry) };
-  const loadStarted = Date.now();
-  await publishAll(arcaRegistry, `Bearer ${tokens.arca}`);
-  const arcaLoad = (Date.now() - loadStarted) / 1000;
-  const verdaccioStarted = Date.now();
-  await publishAll(verdaccioRegistry, `Bearer ${tokens.verdaccio}`);
-  const verdaccioLoad = (Date.now() - verdaccioStarted) / 1000;
-  console.log(
-    `\nnpm: ${PACKAGES} packages × 2 versions published in ${arcaLoad.toFixed(1)} s to Arca, ${verdaccioLoad.toFixed(1)} s to Verdaccio`,
-  );
-
-  const staticPort = await freePort();
-  const staticRegistry = `http://127.0.0.1:${staticPort}/`;
-  await staticCopy(arcaRegistry, path.join(work, 'static'), staticRegistry);
-  nginx = await startNginx(path.join(work, 'static'), staticPort, path.join(work, 'nginx'));
-
-  const modes: Mode[] = ['anonymous', 'token', 'basic'];
+/** `RUNS` installs per registry and mode, the registries taking turns; seconds by `label mode`. */
+async function installInTurns(registries: Registry[]): Promise<Record<string, number[]>> {
   const times: Record<string, number[]> = {};
   for (let run = 0; run < RUNS; run++) {
-    for (const mode of modes) {
-      for (const [name, registry] of [
-        ['Arca', arcaRegistry],
-        ['Verdaccio', verdaccioRegistry],
-        ...(mode === 'anonymous' ? [['static files', staticRegistry] as const] : []),
-      ] as const) {
-        (times[`${name} ${mode}`] ??= []).push(
-          installOnce(registry, mode, name === 'Arca' ? tokens.arca : tokens.verdaccio),
-        );
+    for (const mode of ['anonymous', 'token', 'basic'] as const) {
+      for (const { label, registry, token, modes } of registries) {
+        if (!modes.includes(mode)) continue;
+        (times[`${label} ${mode}`] ??= []).push(installOnce(registry, mode, token));
         // a registry still busy after a slow run must not slow the next one down
         await new Promise((resolve) => setTimeout(resolve, 3000));
       }
     }
   }
-  console.log(`npm install of ${PACKAGES} packages, empty cache, median of ${RUNS} (alternating):`);
-  for (const mode of modes) {
-    const a = median(times[`Arca ${mode}`]!);
-    const v = median(times[`Verdaccio ${mode}`]!);
-    console.log(
-      `  ${mode.padEnd(10)} Arca ${a.toFixed(2)} s   Verdaccio ${v.toFixed(2)} s   ratio ${(a / v).toFixed(2)} (target ≤ 0.7)`,
-    );
-  }
-  const floor = median(times['static files anonymous']!);
-  console.log(
-    `  floor: nginx serving the same answers as files ${floor.toFixed(2)} s (${(floor / median(times['Verdaccio anonymous']!)).toFixed(2)} of Verdaccio anonymous; Arca is ${(median(times['Arca anonymous']!) / floor).toFixed(2)}× the floor)`,
-  );
-  const anonymous = median(times['Arca anonymous']!);
-  console.log(
-    `  Arca authenticated / anonymous: token ${(median(times['Arca token']!) / anonymous).toFixed(2)}, basic ${(median(times['Arca basic']!) / anonymous).toFixed(2)} (target ≤ 1.2)`,
-  );
-
-  const name = `bench-pkg-${Math.floor(PACKAGES / 2)}`;
-  const rows: [string, { rps: number; p99: number }][] = [];
-  for (let round = 0; round < 2; round++) {
-    rows.push(['Verdaccio anonymous', await packumentsPerSecond(`${verdaccioRegistry}${name}`, {})]);
-    rows.push(['Arca anonymous', await packumentsPerSecond(`${arcaRegistry}${name}`, {})]);
-    rows.push([
-      'Arca token',
-      await packumentsPerSecond(`${arcaRegistry}${name}`, { authorization: `Bearer ${tokens.arca}` }),
-    ]);
-  }
-  const best = (label: string) => Math.max(...rows.filter(([l]) => l === label).map(([, f]) => f.rps));
-  console.log(`abbreviated packument of ${name}, autocannon 16 connections, ${SECONDS} s, best of 2:`);
-  for (const label of ['Verdaccio anonymous', 'Arca anonymous', 'Arca token']) {
-    const p99 = Math.min(...rows.filter(([l]) => l === label).map(([, f]) => f.p99));
-    console.log(`  ${label.padEnd(20)} ${best(label).toFixed(0).padStart(6)} req/s  p99 ${p99} ms`);
-  }
-  console.log(
-    `  Arca / Verdaccio: ${(best('Arca anonymous') / best('Verdaccio anonymous')).toFixed(2)}× (target ≥ 1.5)`,
-  );
-} finally {
-  verdaccio.kill('SIGTERM');
-  nginx?.kill('SIGTERM');
-  await arca.stop();
-  fs.rmSync(work, { recursive: true, force: true });
+  return times;
 }
+
+const ALL_MODES: Mode[] = ['anonymous', 'token', 'basic'];
+
+/** Arca against Verdaccio, with nginx serving Arca's answers as files for the floor. */
+async function againstVerdaccio(): Promise<void> {
+  installDebianPackages('nginx');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arca-bench-npm-'));
+  const verdaccioPort = await freePort();
+  const verdaccio = await startVerdaccio(work, verdaccioPort);
+  let nginx: ChildProcess | undefined;
+  const arca = await startServer({
+    ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)),
+    ARCA_LOG_STDOUT: 'false',
+  });
+  try {
+    const verdaccioRegistry = `http://127.0.0.1:${verdaccioPort}/`;
+    const loaded = await loadArca(arca.url);
+    const arcaRegistry = loaded.registry;
+    const tokens = { arca: loaded.token, verdaccio: await login(verdaccioRegistry) };
+    const verdaccioStarted = Date.now();
+    await publishAll(verdaccioRegistry, `Bearer ${tokens.verdaccio}`);
+    const verdaccioLoad = (Date.now() - verdaccioStarted) / 1000;
+    console.log(
+      `\nnpm: ${PACKAGES} packages × 2 versions published in ${loaded.seconds.toFixed(1)} s to Arca, ${verdaccioLoad.toFixed(1)} s to Verdaccio`,
+    );
+
+    const staticPort = await freePort();
+    const staticRegistry = `http://127.0.0.1:${staticPort}/`;
+    await staticCopy(arcaRegistry, path.join(work, 'static'), staticRegistry);
+    nginx = await startNginx(path.join(work, 'static'), staticPort, path.join(work, 'nginx'));
+
+    const times = await installInTurns([
+      { label: 'Arca', registry: arcaRegistry, token: tokens.arca, modes: ALL_MODES },
+      { label: 'Verdaccio', registry: verdaccioRegistry, token: tokens.verdaccio, modes: ALL_MODES },
+      { label: 'static files', registry: staticRegistry, token: '', modes: ['anonymous'] },
+    ]);
+    console.log(`npm install of ${PACKAGES} packages, empty cache, median of ${RUNS} (alternating):`);
+    for (const mode of ALL_MODES) {
+      const a = median(times[`Arca ${mode}`]!);
+      const v = median(times[`Verdaccio ${mode}`]!);
+      console.log(
+        `  ${mode.padEnd(10)} Arca ${a.toFixed(2)} s   Verdaccio ${v.toFixed(2)} s   ratio ${(a / v).toFixed(2)} (target ≤ 0.7)`,
+      );
+    }
+    const floor = median(times['static files anonymous']!);
+    console.log(
+      `  floor: nginx serving the same answers as files ${floor.toFixed(2)} s (${(floor / median(times['Verdaccio anonymous']!)).toFixed(2)} of Verdaccio anonymous; Arca is ${(median(times['Arca anonymous']!) / floor).toFixed(2)}× the floor)`,
+    );
+    const anonymous = median(times['Arca anonymous']!);
+    console.log(
+      `  Arca authenticated / anonymous: token ${(median(times['Arca token']!) / anonymous).toFixed(2)}, basic ${(median(times['Arca basic']!) / anonymous).toFixed(2)} (target ≤ 1.2)`,
+    );
+
+    const name = `bench-pkg-${Math.floor(PACKAGES / 2)}`;
+    const rows: [string, { rps: number; p99: number }][] = [];
+    for (let round = 0; round < 2; round++) {
+      rows.push(['Verdaccio anonymous', await packumentsPerSecond(`${verdaccioRegistry}${name}`, {})]);
+      rows.push(['Arca anonymous', await packumentsPerSecond(`${arcaRegistry}${name}`, {})]);
+      rows.push([
+        'Arca token',
+        await packumentsPerSecond(`${arcaRegistry}${name}`, { authorization: `Bearer ${tokens.arca}` }),
+      ]);
+    }
+    const best = (label: string) => Math.max(...rows.filter(([l]) => l === label).map(([, f]) => f.rps));
+    console.log(`abbreviated packument of ${name}, autocannon 16 connections, ${SECONDS} s, best of 2:`);
+    for (const label of ['Verdaccio anonymous', 'Arca anonymous', 'Arca token']) {
+      const p99 = Math.min(...rows.filter(([l]) => l === label).map(([, f]) => f.p99));
+      console.log(`  ${label.padEnd(20)} ${best(label).toFixed(0).padStart(6)} req/s  p99 ${p99} ms`);
+    }
+    console.log(
+      `  Arca / Verdaccio: ${(best('Arca anonymous') / best('Verdaccio anonymous')).toFixed(2)}× (target ≥ 1.5)`,
+    );
+  } finally {
+    verdaccio.kill('SIGTERM');
+    nginx?.kill('SIGTERM');
+    await arca.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * This checkout against an earlier one (`BENCH_BEFORE`, built with `npm run build`), both fresh
+ * and loaded alike, taking turns in one run: whether a change made installs or packuments slower.
+ */
+async function againstBefore(before: string): Promise<void> {
+  const env = { ARCA_WORKERS: String(Math.min(os.availableParallelism(), 8)), ARCA_LOG_STDOUT: 'false' };
+  const servers = { after: await startServer(env), before: await startServer(env, { root: path.resolve(before) }) };
+  try {
+    const after = await loadArca(servers.after.url);
+    const earlier = await loadArca(servers.before.url);
+    console.log(
+      `\nnpm: ${PACKAGES} packages × 2 versions published in ${earlier.seconds.toFixed(1)} s before, ${after.seconds.toFixed(1)} s after`,
+    );
+    const times = await installInTurns([
+      { label: 'before', registry: earlier.registry, token: earlier.token, modes: ALL_MODES },
+      { label: 'after', registry: after.registry, token: after.token, modes: ALL_MODES },
+    ]);
+    console.log(
+      `npm install of ${PACKAGES} packages, empty cache, median of ${RUNS} (alternating; every run in seconds):`,
+    );
+    for (const mode of ALL_MODES) {
+      const [b, a] = [times[`before ${mode}`]!, times[`after ${mode}`]!];
+      const runs = (values: number[]) => values.map((v) => v.toFixed(1)).join(' ');
+      console.log(
+        `  ${mode.padEnd(10)} before ${median(b).toFixed(2)} s   after ${median(a).toFixed(2)} s   after/before ${(median(a) / median(b)).toFixed(2)}   (before: ${runs(b)}; after: ${runs(a)})`,
+      );
+    }
+    const name = `bench-pkg-${Math.floor(PACKAGES / 2)}`;
+    console.log(`abbreviated packument of ${name}, autocannon 16 connections, ${SECONDS} s, best of 2:`);
+    for (const [mode, headers] of [
+      ['anonymous', () => ({})],
+      ['token', (token: string) => ({ authorization: `Bearer ${token}` })],
+    ] as const) {
+      const rps = { before: 0, after: 0 };
+      for (let round = 0; round < 2; round++) {
+        rps.before = Math.max(
+          rps.before,
+          (await packumentsPerSecond(`${earlier.registry}${name}`, headers(earlier.token))).rps,
+        );
+        rps.after = Math.max(
+          rps.after,
+          (await packumentsPerSecond(`${after.registry}${name}`, headers(after.token))).rps,
+        );
+      }
+      console.log(
+        `  ${mode.padEnd(10)} before ${rps.before.toFixed(0)} req/s   after ${rps.after.toFixed(0)} req/s   after/before ${(rps.after / rps.before).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await servers.after.stop();
+    await servers.before.stop();
+  }
+}
+
+await build();
+const before = process.env.BENCH_BEFORE;
+if (before) await againstBefore(before);
+else await againstVerdaccio();

@@ -37,10 +37,13 @@ export async function startServer(
     onboarding?: boolean;
     /** Its own process group, as systemd and container runtimes start it: a stop signals the whole group. */
     processGroup?: boolean;
+    /** Another built checkout to run instead of this one (a benchmark's before/after). */
+    root?: string;
   } = {},
 ): Promise<RunningServer> {
-  const main = path.join(ROOT, 'packages/server/dist/main.js');
-  if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
+  const root = options.root ?? ROOT;
+  const main = path.join(root, 'packages/server/dist/main.js');
+  if (!fs.existsSync(main) || !fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
   }
   // a restart on the same data directory may keep its port (a node's id is its host and port)
@@ -48,7 +51,7 @@ export async function startServer(
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'arca-e2e-'));
   let out = '';
   const child = spawn(process.execPath, [main], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       ARCA_DATA_DIR: dataDir,
