@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES, type ErrorBody } from '@arca/contracts';
@@ -19,6 +19,24 @@ export class HttpError extends Error {
 
   /** When the caller may ask again (a 503 of something being made): answered as `Retry-After`. */
   retryAfterSeconds?: number;
+
+  /** The status line's reason phrase instead of the standard one: what clients that print only it show (pip, Maven). */
+  reasonPhrase?: string;
+}
+
+/**
+ * A download a security policy refuses: 403 with the message in the body and, since pip and Maven
+ * print only the status line, as its reason phrase too (printable ASCII, as HTTP/1.1 wants it).
+ */
+export function downloadBlocked(message: string): HttpError {
+  const error = new HttpError(403, message, 'DOWNLOAD_BLOCKED');
+  error.reasonPhrase = message.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+  return error;
+}
+
+/** Sets an error's own reason phrase on the reply's status line, if it has one. */
+export function withReasonPhrase(error: unknown, reply: FastifyReply): void {
+  if (error instanceof HttpError && error.reasonPhrase) reply.raw.statusMessage = error.reasonPhrase;
 }
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, message, undefined, field);
@@ -56,6 +74,7 @@ export const errorHandlerPlugin = fp(
         request.log.error({ err: error }, 'request failed');
         return reply.status(status).send(errorBody(status, `${ERROR_MESSAGES.internal} (${request.id})`));
       }
+      withReasonPhrase(error, reply);
       // package clients retry with credentials when asked; the console never is (no browser dialog)
       if (status === 401 && !request.url.startsWith('/ui/')) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
       return reply
@@ -82,6 +101,7 @@ export function answerErrorsAsText(app: FastifyInstance): void {
     const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (status === 401) reply.header('WWW-Authenticate', 'Basic realm="Arca"');
+    withReasonPhrase(error, reply);
     return reply
       .status(status)
       .type('text/plain; charset=utf-8')

@@ -93,6 +93,9 @@ import type {
   AdvisoryPackagesTable,
   PackageFindingsTable,
   PackageScansTable,
+  ScanIgnoreRulesTable,
+  ScanPoliciesTable,
+  ScanWatchesTable,
 } from './tables/scanning.js';
 
 /**
@@ -116,6 +119,9 @@ export interface Database {
   advisory_packages: AdvisoryPackagesTable;
   package_scans: PackageScansTable;
   package_findings: PackageFindingsTable;
+  scan_policies: ScanPoliciesTable;
+  scan_watches: ScanWatchesTable;
+  scan_ignore_rules: ScanIgnoreRulesTable;
   item_holds: ItemHoldsTable;
   environments: EnvironmentsTable;
   environment_repositories: EnvironmentRepositoriesTable;

@@ -68,7 +68,7 @@ import { federationMemberRoutes, federationRoutes, registerFederationMember } fr
 import { registerReplications, replicationManifestRoutes, replicationsRoutes } from './replications/index.js';
 import { settingsRestRoutes, settingsRoutes } from './settings/index.js';
 import { environmentsRoutes, registerReleaseBundles, releaseBundlesRoutes } from './release-bundles/index.js';
-import { createScanner, registerScanning, scanningRoutes, type Scanner } from './scanning/index.js';
+import { createScanner, downloadBlock, registerScanning, scanningRoutes, type Scanner } from './scanning/index.js';
 import { CONSOLE_API_PREFIX } from '../core/console.plugin.js';
 
 /**
@@ -98,6 +98,7 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
     metadataSigner: (repoKey: string) => signing.signerFor(repoKey),
     uploads,
     advisories: (ecosystem, packages) => scanner.held(ecosystem, packages),
+    downloadBlock: (item) => downloadBlock(app, item),
   } satisfies DoorPorts);
   await app.register(authRoutes, { prefix: CONSOLE_API_PREFIX });
   await app.register(signInFlowRoutes, { prefix: CONSOLE_API_PREFIX });

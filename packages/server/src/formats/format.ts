@@ -91,6 +91,12 @@ export interface Format {
    */
   index?: (file: ItemRow, content: RepoContent) => Promise<PackageVersionRecord | undefined>;
   /**
+   * Every file of one package version, and no other version's, lies in the folder of the lead file
+   * `index` reads (Maven's `group/artifact/version/`, PyPI's `project/version/`, an image tag's):
+   * what a security policy blocks of a version is then that whole folder, not its lead file alone.
+   */
+  versionFolder?: boolean;
+  /**
    * Remote metadata: the paths of a remote repository that describe packages rather than hold
    * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
    * fetched again from the upstream once it is older than the repository's metadata retrieval

@@ -62,3 +62,37 @@ export interface PackageFindingsTable {
   /** JSON array of the versions that fix it. */
   fixed_versions: string;
 }
+
+/** A policy (see the 2026-12-28 migration): its rules, each with criteria and actions (JSON, `PolicyRule[]`). */
+export interface ScanPoliciesTable {
+  name: string;
+  /** security or license. */
+  type: string;
+  description: string;
+  rules: string;
+  created_at: number;
+  created_by: string;
+  modified_at: number;
+}
+
+/** A watch: the repositories and builds it covers (JSON) and the policies it applies (JSON array of names). */
+export interface ScanWatchesTable {
+  name: string;
+  description: string;
+  active: number;
+  resources: string;
+  policies: string;
+  created_at: number;
+  created_by: string;
+  modified_at: number;
+}
+
+/** A rule that sets findings aside: which (JSON filters), why, until when (null: no expiry). */
+export interface ScanIgnoreRulesTable {
+  id: string;
+  notes: string;
+  expires_at: number | null;
+  filters: string;
+  created_at: number;
+  created_by: string;
+}

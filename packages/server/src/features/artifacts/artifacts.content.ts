@@ -9,6 +9,7 @@ import {
   type PermissionAction,
   type Properties,
 } from '@arca/contracts';
+import { downloadBlocked } from '../../core/errors.js';
 import { allowedOutboundHosts } from '../../core/settings.store.js';
 import { isAllowed, readFilter, requireOnEach, requirePermission, type ReadFilter } from '../../core/permissions.js';
 import { actorName, isAdmin, type Principal } from '../../core/principals.js';
@@ -168,8 +169,13 @@ export interface RepoContent {
   copyTargets(repo: RepositoryRow, path: string): Promise<RepositoryRow[]>;
   /** The repositories of a class and package types (no permission needed: what the server maintains). */
   repositories(filter?: { rclass?: string; packageTypes?: readonly string[] }): Promise<RepositoryRow[]>;
-  /** Answers a resolved file to the caller: checksum headers, ETag, conditional requests, byte ranges. */
+  /**
+   * Answers a resolved file to the caller: checksum headers, ETag, conditional requests, byte
+   * ranges; 403 with the reason when a security policy blocks the file's package version (`admit`).
+   */
   send(reply: FastifyReply, item: ItemRow): Promise<FastifyReply>;
+  /** Throws what a download of the file answers when a security policy blocks its package version. */
+  admit(item: Pick<ItemRow, 'repo_key' | 'path'>): Promise<void>;
   /** The caller's sign-in as package clients make it (npm login, Docker's token endpoint). */
   readonly signIn: ClientSignIn;
   /**
@@ -501,7 +507,14 @@ export function repoContent(request: FastifyRequest): RepoContent {
           (filter.packageTypes === undefined || filter.packageTypes.includes(r.package_type)),
       );
     },
-    send: (reply, item) => sendItem(request, reply, item),
+    async send(reply, item) {
+      await content.admit(item);
+      return sendItem(request, reply, item);
+    },
+    async admit(item) {
+      const blocked = await doorPorts.downloadBlock(item);
+      if (blocked) throw downloadBlocked(blocked);
+    },
     locate: (sha1s, options) => filesBySha1(db, sha1s, options),
     mayRead: (repoKey, path, options) =>
       isAllowed(db, options?.anonymous ? { kind: 'anonymous' } : principal, 'read', repoKey, path),

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { SigningKeyInfo } from '@arca/contracts';
-import type { UserRow } from '../../db/schema.js';
+import type { ItemRow, UserRow } from '../../db/schema.js';
 import type { UploadSessions } from './artifacts.uploads.js';
 
 /**
@@ -68,6 +68,8 @@ export interface DoorPorts {
    * packages of an ecosystem (`npm`): what a format adds to its clients' audits.
    */
   advisories: (ecosystem: string, packages: Record<string, string[]>) => Promise<HeldAdvisory[]>;
+  /** Why a stored file may not be downloaded (a security policy blocks its package version), or undefined. */
+  downloadBlock: (item: Pick<ItemRow, 'repo_key' | 'path'>) => Promise<string | undefined>;
 }
 
 declare module 'fastify' {

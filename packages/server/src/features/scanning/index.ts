@@ -5,6 +5,7 @@ import { MATCHING_JOB } from './scanning.routes.js';
 import { Scanner } from './scanning.scanner.js';
 
 export { scanningRoutes } from './scanning.routes.js';
+export { downloadBlock } from './scanning.blocking.js';
 export type { Scanner } from './scanning.scanner.js';
 
 /** The tables this feature owns: only its modules name them; the others call its exports (db/ownership.test.ts). */
@@ -13,6 +14,9 @@ export const OWNED_TABLES = [
   'advisory_packages',
   'package_scans',
   'package_findings',
+  'scan_policies',
+  'scan_watches',
+  'scan_ignore_rules',
 ] as const satisfies readonly TableName[];
 
 /**

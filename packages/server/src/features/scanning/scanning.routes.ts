@@ -6,6 +6,7 @@ import { repoContent } from '../artifacts/index.js';
 import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
 import type { SpdxLicense } from './licenses.js';
 import { recordsOf } from './scanning.import.js';
+import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { scanWithFindings, storeAdvisories } from './scanning.store.js';
 
 /** The job that matches the catalogue against the advisories. */
@@ -64,6 +65,7 @@ const summaryAnswer = z.object({
 export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
   const known = ecosystemsOf(app.formatRegistry);
+  await app.register(scanPolicyRoutes);
   app.addContentTypeParser(
     ['application/zip', 'application/octet-stream'],
     { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },

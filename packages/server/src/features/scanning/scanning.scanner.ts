@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { HeldAdvisory } from '../artifacts/index.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
+import { licencesMatter } from './scanning.blocking.js';
 import { ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
@@ -101,7 +102,7 @@ export class Scanner {
         });
       }
     }
-    await recordScans(this.app.db, results);
+    await recordScans(this.app.db, results, { licencesMatter: await licencesMatter(this.app) });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { bumpConfigGeneration } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
@@ -161,19 +162,37 @@ export async function scansOf(db: Db, keys: { repo_key: string; lead_path: strin
   return found;
 }
 
-/** Records scans and their findings in one transaction, replacing what each lead file had. */
+/**
+ * Records scans and their findings in one transaction, replacing what each lead file had. When
+ * the findings of a version changed (or, with `licencesMatter`, its licences), what downloads
+ * the policies block may have changed: the configuration generation is bumped with the commit.
+ */
 export async function recordScans(
   db: Db,
   scans: { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] }[],
+  options: { licencesMatter?: boolean } = {},
 ): Promise<void> {
   if (!scans.length) return;
   await db.transaction().execute(async (trx) => {
+    let changed = false;
     for (const { scan, findings } of scans) {
-      await trx
+      const before = await trx
         .deleteFrom('package_findings')
         .where('repo_key', '=', scan.repo_key)
         .where('lead_path', '=', scan.lead_path)
+        .returning('advisory_id')
         .execute();
+      const ids = new Set(findings.map((f) => f.advisory_id));
+      if (before.length !== ids.size || before.some((f) => !ids.has(f.advisory_id))) changed = true;
+      if (options.licencesMatter && !changed) {
+        const held = await trx
+          .selectFrom('package_scans')
+          .select('licenses')
+          .where('repo_key', '=', scan.repo_key)
+          .where('lead_path', '=', scan.lead_path)
+          .executeTakeFirst();
+        if (held?.licenses !== scan.licenses) changed = true;
+      }
       // two matchings of one version at once (a sweep and a deploy's) leave the later one
       const { repo_key: _repo, lead_path: _path, ...changes } = scan;
       await trx
@@ -188,6 +207,7 @@ export async function recordScans(
           .onConflict((oc) => oc.doNothing())
           .execute();
     }
+    if (changed) await bumpConfigGeneration(trx);
   });
 }
 
@@ -211,13 +231,16 @@ export async function forgetUnswept(db: Db, before: number): Promise<number> {
       .select(['repo_key', 'lead_path'])
       .where('swept_at', '<', before)
       .execute();
+    let findings = 0;
     for (const key of gone) {
-      await trx
+      const { numDeletedRows } = await trx
         .deleteFrom('package_findings')
         .where('repo_key', '=', key.repo_key)
         .where('lead_path', '=', key.lead_path)
-        .execute();
+        .executeTakeFirst();
+      findings += Number(numDeletedRows);
     }
+    if (findings) await bumpConfigGeneration(trx);
     await trx.deleteFrom('package_scans').where('swept_at', '<', before).execute();
     return gone.length;
   });
@@ -279,4 +302,35 @@ export async function scanWithFindings(
       },
     })),
   };
+}
+
+/**
+ * The scans of some repositories ('all': every one) with their findings and the advisories'
+ * summaries, a row per finding: of the versions with findings only, or with `all` of them too
+ * (once, without a finding) for the licence rules.
+ */
+export async function blockingCandidates(db: Db, repoKeys: string[] | 'all', all: boolean) {
+  if (repoKeys !== 'all' && !repoKeys.length) return [];
+  let query = db
+    .selectFrom('package_scans as s')
+    .leftJoin('package_findings as f', (join) =>
+      join.onRef('f.repo_key', '=', 's.repo_key').onRef('f.lead_path', '=', 's.lead_path'),
+    )
+    .leftJoin('advisories as a', 'a.id', 'f.advisory_id')
+    .select([
+      's.repo_key',
+      's.lead_path',
+      's.package_type',
+      's.name',
+      's.version',
+      's.licenses',
+      'f.advisory_id',
+      'f.severity',
+      'f.fixed_versions',
+      'a.summary',
+      'a.aliases',
+    ]);
+  if (repoKeys !== 'all') query = query.where('s.repo_key', 'in', repoKeys);
+  if (!all) query = query.where('f.advisory_id', 'is not', null);
+  return query.execute();
 }

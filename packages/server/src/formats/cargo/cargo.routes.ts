@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AUTH_MESSAGES, CARGO_MAX_CRATE_BYTES, CARGO_MESSAGES, formatMessage as fill } from '@arca/contracts';
-import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { HttpError, badRequest, notFound, withReasonPhrase } from '../../core/errors.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { readLimited, repoContent, sendDerived } from '../../features/artifacts/index.js';
 import { cratePath, parsePublishBody } from './cargo.crate.js';
@@ -30,6 +30,7 @@ export async function cargoRoutes(app: FastifyInstance): Promise<void> {
     const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (status === 401) reply.header('WWW-Authenticate', 'Cargo');
+    withReasonPhrase(error, reply);
     return reply.status(status).send({ errors: [{ detail: status >= 500 ? 'Internal error.' : error.message }] });
   });
   const config = { access: 'public' as const, bareToken: true };

@@ -53,6 +53,7 @@ export const mavenFormat: Format = {
   // Java archives deployed anywhere (a Maven repository or generic files) are read for their classes
   classes: { archiveExtensions: CLASS_ARCHIVE_EXTENSIONS, classOf },
   remoteMetadata: { isMetadata: (path) => isMetadataPath(path) || isMetadataPath(checksumOf(path)?.base ?? '') },
+  versionFolder: true,
   /** A POM at its place in the layout: the version's coordinates (GAVC), description, licences and dependencies. */
   async index(file, content) {
     const coordinates = parseMavenPath(file.path);

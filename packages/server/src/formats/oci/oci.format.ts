@@ -71,6 +71,7 @@ export const ociFormat: Format = {
     upstreamHeaders: (path): Record<string, string> =>
       isTagManifest(path) || path.includes('/.manifests/') ? { accept: MANIFEST_TYPES.join(', ') } : {},
   },
+  versionFolder: true,
   /** A tag: the image is the package, the tag its version, with digest, platforms and layers. */
   async index(file, content) {
     const facts = await imageFacts(content, file.repo_key, file);

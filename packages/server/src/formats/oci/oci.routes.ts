@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { rawBody } from '../route-schemas.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@arca/contracts';
-import { HttpError } from '../../core/errors.js';
+import { HttpError, withReasonPhrase } from '../../core/errors.js';
 import { repoContent, systemContent } from '../../features/artifacts/index.js';
 import { baseUrlOf } from '../../core/base-url.js';
 import { BLOBS, OCI_ERRORS, blobPath, ociError, ociFormatTypes, parseTarget, type OciErrorCode } from './oci.layout.js';
@@ -166,6 +166,7 @@ async function registryApi(app: FastifyInstance): Promise<void> {
         ? error.code
         : (CODE_BY_STATUS[status] ?? 'UNSUPPORTED');
     if (status === 401) reply.header('WWW-Authenticate', challenge(request));
+    withReasonPhrase(error, reply);
     reply.status(status);
     return reply.send({ errors: [{ code, message: error.message, detail: null }] });
   });
@@ -280,6 +281,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply): Promise<unk
     }
     if (method !== 'GET' && method !== 'HEAD') throw ociError('UNSUPPORTED', `${method} is not a manifest call.`);
     const manifest = await getManifest(content, await content.repository(repoKey), image, target.reference);
+    await content.admit(manifest.item);
     reply
       .header('Content-Type', manifest.mediaType)
       .header('Docker-Content-Digest', manifest.digest)

@@ -62,6 +62,7 @@ export const pypiFormat: Format = {
     valid: (version) => pep440.valid(version) !== null,
     name: normalize,
   },
+  versionFolder: true,
   /** A wheel or sdist at `{project}/{version}/{file}`, with the metadata twine sent for its version. */
   async index(file, content) {
     const [project, version, filename, ...rest] = file.path.split('/');

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Security policies: what a scanned version must not have (vulnerabilities from a severity on,
+ * licences banned or not allowed) and what follows (downloads blocked, builds failed, a webhook
+ * told); watches that apply policies to repositories and builds; and ignore rules that set a
+ * finding aside, with a reason and an expiry.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('scan_policies')
+    .addColumn('name', 'varchar(128)', (c) => c.primaryKey())
+    .addColumn('type', 'varchar(16)', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull())
+    .addColumn('rules', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_by', 'varchar(256)', (c) => c.notNull())
+    .addColumn('modified_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('scan_watches')
+    .addColumn('name', 'varchar(128)', (c) => c.primaryKey())
+    .addColumn('description', 'text', (c) => c.notNull())
+    .addColumn('active', 'integer', (c) => c.notNull())
+    .addColumn('resources', 'text', (c) => c.notNull())
+    .addColumn('policies', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_by', 'varchar(256)', (c) => c.notNull())
+    .addColumn('modified_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('scan_ignore_rules')
+    .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+    .addColumn('notes', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint')
+    .addColumn('filters', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_by', 'varchar(256)', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ['scan_ignore_rules', 'scan_watches', 'scan_policies']) {
+    await db.schema.dropTable(table).execute();
+  }
+}

@@ -1,0 +1,119 @@
+import { posix } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { cachedConfig } from '../../core/config-cache.js';
+import type { Db } from '../../db/database.js';
+import type { ItemRow } from '../../db/schema.js';
+import type { SpdxLicense } from './licenses.js';
+import { blockMessage, rulesFor, violationsOf, type ScannedVersion } from './scanning.policies.js';
+import { listIgnoreRules, listPolicies, listWatches } from './scanning.policies.store.js';
+import { blockingCandidates } from './scanning.store.js';
+
+/** What downloads are refused, by repository: lead files, or whole version folders, each with its message. */
+interface BlockMap {
+  repos: Map<string, { paths: Map<string, string>; folders: Map<string, string> }>;
+  /** When an ignore rule expires, and what it set aside blocks again. */
+  validUntil: number;
+}
+
+/**
+ * Reads what the watches' blocking rules refuse now: every scanned version of a watched repository
+ * with a violation of a rule that blocks downloads (after the ignore rules), as its lead file —
+ * or, where a version's files share a folder (`Format.versionFolder`), as that folder.
+ */
+async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
+  const { db } = app;
+  const now = Date.now();
+  const map: BlockMap = { repos: new Map(), validUntil: Infinity };
+  const [policies, watches, ignoreRules] = await Promise.all([listPolicies(db), listWatches(db), listIgnoreRules(db)]);
+  const blocking = new Map(
+    policies
+      .map((p) => ({ ...p, rules: p.rules.filter((r) => r.actions.block_download.active) }))
+      .filter((p) => p.rules.length)
+      .map((p) => [p.name, p]),
+  );
+  if (!blocking.size || !watches.some((w) => w.general_data.active)) return map;
+  for (const rule of ignoreRules)
+    if (rule.expiresAt !== null && rule.expiresAt > now) map.validUntil = Math.min(map.validUntil, rule.expiresAt);
+
+  // the repositories whose downloads may be blocked, and whether versions without findings may be (licences)
+  const watching = watches.filter(
+    (w) => w.general_data.active && w.assigned_policies.some((p) => blocking.has(p.name)),
+  );
+  const resources = watching.flatMap((w) => w.project_resources.resources);
+  const repoKeys = resources.some((r) => r.type === 'all-repos')
+    ? 'all'
+    : resources.flatMap((r) => (r.type === 'repository' ? [r.name] : []));
+  const licences = watching.some((w) => w.assigned_policies.some((p) => blocking.get(p.name)?.type === 'license'));
+  const versions = new Map<string, ScannedVersion & { repoKey: string; leadPath: string }>();
+  for (const row of await blockingCandidates(db, repoKeys, licences)) {
+    const key = `${row.repo_key}\n${row.lead_path}`;
+    let version = versions.get(key);
+    if (!version) {
+      version = {
+        repoKey: row.repo_key,
+        leadPath: row.lead_path,
+        packageType: row.package_type,
+        name: row.name,
+        version: row.version,
+        licenses: JSON.parse(row.licenses) as SpdxLicense[],
+        findings: [],
+      };
+      versions.set(key, version);
+    }
+    if (row.advisory_id)
+      version.findings.push({
+        advisoryId: row.advisory_id,
+        aliases: JSON.parse(row.aliases ?? '[]') as string[],
+        severity: row.severity ?? 'Unknown',
+        summary: row.summary ?? '',
+        fixedVersions: JSON.parse(row.fixed_versions ?? '[]') as string[],
+      });
+  }
+  const rulesByRepo = new Map<string, ReturnType<typeof rulesFor>>();
+  for (const version of versions.values()) {
+    let rules = rulesByRepo.get(version.repoKey);
+    if (!rules) rulesByRepo.set(version.repoKey, (rules = rulesFor(watches, blocking, { repoKey: version.repoKey })));
+    if (!rules.length) continue;
+    const [first] = violationsOf(version, rules, ignoreRules, now);
+    if (!first) continue;
+    let repo = map.repos.get(version.repoKey);
+    if (!repo) map.repos.set(version.repoKey, (repo = { paths: new Map(), folders: new Map() }));
+    const message = blockMessage(version, first);
+    if (app.formatRegistry.for(version.packageType)?.versionFolder)
+      repo.folders.set(posix.dirname(version.leadPath), message);
+    else repo.paths.set(version.leadPath, message);
+  }
+  return map;
+}
+
+/** A new slot each time an ignore rule expires, so that the map is read again (per database). */
+const slots = new WeakMap<Db, number>();
+
+function blockMap(app: FastifyInstance): Promise<BlockMap> {
+  const slot = slots.get(app.db) ?? 0;
+  // read once per configuration generation: a policy, watch or ignore rule changed, or a scan's findings did
+  return cachedConfig(app.db, `scanning.blocked.${slot}`, () => loadBlockMap(app)).then((map) => {
+    if (Date.now() < map.validUntil) return map;
+    if ((slots.get(app.db) ?? 0) === slot) slots.set(app.db, slot + 1);
+    return blockMap(app);
+  });
+}
+
+/** Why a file may not be downloaded (a watch's policy blocks its version), or undefined. */
+export async function downloadBlock(
+  app: FastifyInstance,
+  item: Pick<ItemRow, 'repo_key' | 'path'>,
+): Promise<string | undefined> {
+  const repo = (await blockMap(app)).repos.get(item.repo_key);
+  if (!repo) return undefined;
+  return repo.paths.get(item.path) ?? repo.folders.get(posix.dirname(item.path));
+}
+
+/** Whether an active watch applies a licence policy: a change of a version's licences then matters to blocking. */
+export function licencesMatter(app: FastifyInstance): Promise<boolean> {
+  return cachedConfig(app.db, 'scanning.licencesMatter', async () => {
+    const [policies, watches] = await Promise.all([listPolicies(app.db), listWatches(app.db)]);
+    const licence = new Set(policies.filter((p) => p.type === 'license').map((p) => p.name));
+    return watches.some((w) => w.general_data.active && w.assigned_policies.some((p) => licence.has(p.name)));
+  });
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import { packTarball, publishBody } from '../../test/npm.js';
+
+const advisory = (id: string, name: string, fixed: string, severity: string, cve: string) => ({
+  schema_version: '1.6.0',
+  id,
+  modified: '2026-03-01T00:00:00Z',
+  published: '2026-03-01T00:00:00Z',
+  summary: `Prototype pollution in ${name}`,
+  details: 'Details.',
+  aliases: [cve],
+  affected: [
+    {
+      package: { ecosystem: 'npm', name },
+      ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed }] }],
+    },
+  ],
+  database_specific: { severity },
+});
+
+const SECURITY_POLICY = {
+  name: 'no-high',
+  type: 'security',
+  description: 'Nothing High or worse ships',
+  rules: [{ name: 'high-and-up', criteria: { min_severity: 'High' }, actions: { block_download: { active: true } } }],
+};
+const WATCH = {
+  general_data: { name: 'releases', description: 'What we ship', active: true },
+  project_resources: { resources: [{ type: 'repository', name: 'npm-local' }] },
+  assigned_policies: [{ name: 'no-high', type: 'security' }],
+};
+
+describe.each(ENGINES)('security policies on %s', (engine) => {
+  let t: TestApp;
+  let dev: { authorization: string };
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createRepo(t.app, 'npm-local', { rclass: 'local', packageType: 'npm' });
+    await createRepo(t.app, 'npm-other', { rclass: 'local', packageType: 'npm' });
+    await createRepo(t.app, 'maven-local', { rclass: 'local', packageType: 'maven' });
+    dev = await createUser(t.app, 'dev');
+    const readers = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/dev-read',
+      headers: ADMIN_BASIC,
+      payload: { repo: { repositories: ['ANY'], actions: { users: { dev: ['read'] } } } },
+    });
+    expect(readers.statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = ADMIN_BASIC) =>
+    t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const publish = async (repo: string, name: string, version: string, license = 'MIT') => {
+    const manifest = { name, version, license };
+    const tarball = await packTarball({ 'package.json': JSON.stringify(manifest) });
+    const { body } = await publishBody(name, version, { manifest, tarball });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/artifactory/api/npm/${repo}/${name}`,
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+    expect(res.statusCode).toBe(201);
+  };
+  const tarball = (repo: string, name: string, version: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/artifactory/api/npm/${repo}/${name}/-/${name}-${version}.tgz`,
+      headers: dev,
+    });
+  const statusOf = async (repo: string, name: string, version: string) =>
+    (await tarball(repo, name, version)).statusCode;
+
+  it('refuses bad policies, watches and ignore rules with a clear message, and keeps nothing of them', async () => {
+    const bad = await call('POST', '/xray/api/v2/policies', {
+      ...SECURITY_POLICY,
+      rules: [{ ...SECURITY_POLICY.rules[0], criteria: { min_severity: 'Severe' } }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].message).toContain("'Severe' is not a severity");
+    const mixed = await call('POST', '/xray/api/v2/policies', {
+      ...SECURITY_POLICY,
+      type: 'license',
+    });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json().errors[0].message).toContain('a licence rule sets either allowed_licenses or banned_licenses');
+    const unknownPolicy = await call('POST', '/xray/api/v2/watches', WATCH);
+    expect(unknownPolicy.statusCode).toBe(400);
+    expect(unknownPolicy.json().errors[0].message).toBe("Policy 'no-high' does not exist.");
+    const noReason = await call('POST', '/xray/api/v1/ignore_rules', {
+      notes: ' ',
+      ignore_filters: { vulnerabilities: ['CVE-1'] },
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().errors[0].message).toContain('An ignore rule needs a reason');
+    const past = await call('POST', '/xray/api/v1/ignore_rules', {
+      notes: 'accepted',
+      expires_at: '2020-01-01T00:00:00Z',
+      ignore_filters: { vulnerabilities: ['CVE-1'] },
+    });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().errors[0].message).toBe('expires_at is in the past.');
+    const asDev = await call('POST', '/xray/api/v2/policies', SECURITY_POLICY, dev);
+    expect(asDev.statusCode).toBe(403);
+    expect((await call('GET', '/xray/api/v2/policies')).json()).toEqual([]);
+    expect((await call('GET', '/xray/api/v2/watches')).json()).toEqual([]);
+    expect((await call('GET', '/xray/api/v1/ignore_rules')).json()).toEqual({ data: [], total_count: 0 });
+  });
+
+  it('blocks the download of a version a watched policy catches, names the advisory, and lets an ignore rule through', async () => {
+    await publish('npm-local', 'qs-lite', '1.0.0');
+    await publish('npm-local', 'qs-lite', '1.1.0');
+    await publish('npm-local', 'mild', '1.0.0');
+    await publish('npm-other', 'qs-lite', '1.0.0');
+    await t.services.catalogueIndexer.drain();
+    const imported = await call('POST', '/xray/api/v1/advisories/import?name=test.json', [
+      advisory('GHSA-qs-0001', 'qs-lite', '1.1.0', 'HIGH', 'CVE-2026-1001'),
+      advisory('GHSA-mild-0001', 'mild', '1.0.1', 'LOW', 'CVE-2026-1002'),
+    ]);
+    expect(imported.statusCode).toBe(200);
+    await t.services.scanner.sweep();
+
+    expect((await call('POST', '/xray/api/v2/policies', SECURITY_POLICY)).statusCode).toBe(201);
+    expect((await call('POST', '/xray/api/v2/policies', SECURITY_POLICY)).json().errors[0].message).toBe(
+      "Policy 'no-high' already exists.",
+    );
+    // a policy alone blocks nothing: a watch applies it
+    expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(200);
+    expect((await call('POST', '/xray/api/v2/watches', WATCH)).statusCode).toBe(201);
+
+    const blocked = await tarball('npm-local', 'qs-lite', '1.0.0');
+    expect(blocked.statusCode).toBe(403);
+    const message =
+      "Download of qs-lite@1.0.0 blocked by policy 'no-high' of watch 'releases': GHSA-qs-0001 (CVE-2026-1001), severity High: Prototype pollution in qs-lite. Fixed in 1.1.0.";
+    expect(blocked.json().errors[0].message).toBe(message);
+    expect(blocked.statusMessage).toBe(message);
+    // the fixed version, a Low finding and an unwatched repository are served
+    expect(await statusOf('npm-local', 'qs-lite', '1.1.0')).toBe(200);
+    expect(await statusOf('npm-local', 'mild', '1.0.0')).toBe(200);
+    expect(await statusOf('npm-other', 'qs-lite', '1.0.0')).toBe(200);
+
+    // an ignore rule for another package changes nothing; one for this advisory lets it through
+    const other = await call('POST', '/xray/api/v1/ignore_rules', {
+      notes: 'not used in production',
+      ignore_filters: { vulnerabilities: ['CVE-2026-1001'], components: [{ name: 'npm://mild' }] },
+    });
+    expect(other.statusCode).toBe(201);
+    expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(403);
+    const expires = new Date(Date.now() + 3_600_000).toISOString();
+    const rule = await call('POST', '/xray/api/v1/ignore_rules', {
+      notes: 'Accepted until the upgrade: the parser is not reachable from input',
+      expires_at: expires,
+      ignore_filters: { vulnerabilities: ['CVE-2026-1001'], components: [{ name: 'npm://qs-lite', version: '1.0.0' }] },
+    });
+    expect(rule.statusCode).toBe(201);
+    const id = /id: (\S+)$/.exec(rule.json().info)![1]!;
+    expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(200);
+    const listed = (await call('GET', `/xray/api/v1/ignore_rules/${id}`)).json();
+    expect(listed).toMatchObject({
+      notes: expect.stringContaining('Accepted until'),
+      author: 'admin',
+      is_expired: false,
+    });
+    expect(Date.parse(listed.expires_at)).toBe(Date.parse(expires));
+
+    // removing the rule blocks again; the trail has who did what
+    expect((await call('DELETE', `/xray/api/v1/ignore_rules/${id}`)).statusCode).toBe(200);
+    expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(403);
+    const trail = await t.app.db
+      .selectFrom('audit_events')
+      .select(['action', 'target', 'actor'])
+      .where('category', '=', 'security')
+      .where('action', 'in', ['create policy', 'create watch', 'create ignore rule', 'delete ignore rule'])
+      .execute();
+    expect(trail.map((e) => `${e.actor} ${e.action}`).sort()).toEqual([
+      'admin create ignore rule',
+      'admin create ignore rule',
+      'admin create policy',
+      'admin create watch',
+      'admin delete ignore rule',
+    ]);
+
+    // a new vulnerable version is blocked as soon as it is scanned
+    await publish('npm-local', 'qs-lite', '0.9.0');
+    await t.services.catalogueIndexer.drain();
+    await expect.poll(() => statusOf('npm-local', 'qs-lite', '0.9.0')).toBe(403);
+
+    // a policy a watch applies cannot go; an inactive watch blocks nothing
+    expect((await call('DELETE', '/xray/api/v2/policies/no-high')).json().errors[0].message).toBe(
+      "Policy 'no-high' is applied by watch 'releases'; remove it from the watch first.",
+    );
+    const paused = { ...WATCH, general_data: { ...WATCH.general_data, active: false } };
+    expect((await call('PUT', '/xray/api/v2/watches/releases', paused)).statusCode).toBe(200);
+    expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(200);
+    expect((await call('PUT', '/xray/api/v2/watches/releases', WATCH)).statusCode).toBe(200);
+  });
+
+  it('blocks by licence: banned ones and, where a policy says so, unknown ones; a Maven version as its whole folder', async () => {
+    await publish('npm-local', 'copyleft', '1.0.0', 'GPL-3.0-only');
+    await put(
+      t.app,
+      '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.pom',
+      '<project><modelVersion>4.0.0</modelVersion><groupId>org.acme</groupId><artifactId>lib</artifactId><version>1.0</version><licenses><license><name>GPL-3.0-only</name></license></licenses></project>',
+    );
+    await put(t.app, '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.jar', 'jar bytes');
+    await t.services.catalogueIndexer.drain();
+    await t.services.scanner.sweep();
+    const licences = {
+      name: 'no-gpl',
+      type: 'license',
+      rules: [
+        {
+          name: 'banned',
+          criteria: { banned_licenses: ['GPL-3.0-only'], allow_unknown: true },
+          actions: { block_download: { active: true } },
+        },
+      ],
+    };
+    expect((await call('POST', '/xray/api/v2/policies', licences)).statusCode).toBe(201);
+    expect(
+      (
+        await call('POST', '/xray/api/v2/watches', {
+          general_data: { name: 'everything' },
+          project_resources: { resources: [{ type: 'all-repos' }] },
+          assigned_policies: [{ name: 'no-gpl', type: 'license' }],
+        })
+      ).statusCode,
+    ).toBe(201);
+    const blocked = await tarball('npm-local', 'copyleft', '1.0.0');
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().errors[0].message).toBe(
+      "Download of copyleft@1.0.0 blocked by policy 'no-gpl' of watch 'everything': The licence GPL-3.0-only is banned by policy 'no-gpl'.",
+    );
+    expect(await statusOf('npm-other', 'qs-lite', '1.0.0')).toBe(200);
+    for (const file of ['lib-1.0.pom', 'lib-1.0.jar'])
+      expect((await call('GET', `/artifactory/maven-local/org/acme/lib/1.0/${file}`)).statusCode).toBe(403);
+    // the licence set aside by a rule naming it
+    await call('POST', '/xray/api/v1/ignore_rules', {
+      notes: 'Internal tool, not distributed',
+      ignore_filters: { licenses: ['GPL-3.0-only'], watches: ['everything'] },
+    });
+    expect(await statusOf('npm-local', 'copyleft', '1.0.0')).toBe(200);
+    expect((await call('GET', '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.jar')).statusCode).toBe(200);
+  });
+});
