@@ -10,6 +10,7 @@ export const CLIENT_FILES = [
   'go-clients',
   'pypi-clients',
   'rpm-clients',
+  'scan-blocking',
   'readme',
 ].map((name) => `packages/web/e2e/${name}.test.ts`);
 

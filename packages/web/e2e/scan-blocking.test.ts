@@ -1,0 +1,237 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
+import { clientHome, restCall, run } from './clients/clients';
+import { publishBody } from '../../server/src/test/npm';
+
+/**
+ * Download blocking proven with the real clients: a watch applies a policy that blocks High
+ * vulnerabilities to the npm, PyPI and Maven repositories; advisories in the OSV format (written
+ * here) name one version of a package of each; npm install, pip install and mvn then fail with
+ * the message naming the advisory, the fixed versions install, and an ignore rule lets the
+ * vulnerable ones through.
+ */
+let arca: RunningServer;
+const { home, env } = clientHome();
+const DEV = { user: 'dev', password: 'Dev-password-1' };
+const venv = path.join(home, 'venv');
+
+const admin = (method: string, url: string, body?: unknown) =>
+  restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
+const withDev = (url: string) => url.replace('http://', `http://${DEV.user}:${DEV.password}@`);
+
+const advisory = (id: string, cve: string, ecosystem: string, name: string, fixed: string) => ({
+  schema_version: '1.6.0',
+  id,
+  modified: '2026-05-01T00:00:00Z',
+  published: '2026-05-01T00:00:00Z',
+  aliases: [cve],
+  summary: `Remote code execution in ${name}`,
+  details: 'Crafted input runs code.',
+  affected: [
+    {
+      package: { ecosystem, name },
+      ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed }] }],
+    },
+  ],
+  database_specific: { severity: 'CRITICAL' },
+});
+const ADVISORIES = [
+  advisory('GHSA-npm0-0001-0001', 'CVE-2026-4001', 'npm', 'left-parse', '1.0.1'),
+  advisory('PYSEC-2026-4002', 'CVE-2026-4002', 'PyPI', 'yaml-lite', '1.0.1'),
+  advisory('GHSA-mvn0-0001-0001', 'CVE-2026-4003', 'Maven', 'org.acme:xml-lib', '1.0.1'),
+];
+const blockedBy = (name: string, id: string) =>
+  new RegExp(
+    `Download of ${name.replace(/[.]/g, '\\.')}@1\\.0\\.0 blocked by policy 'no-critical' of watch 'shipping': ${id}`,
+  );
+
+/** npm install of one package into a fresh project, from the local npm repository. */
+async function npmInstall(spec: string): Promise<string> {
+  const project = fs.mkdtempSync(path.join(home, 'npm-'));
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'app', version: '1.0.0', private: true }),
+  );
+  const registry = `${arca.url}/artifactory/api/npm/npm-local/`;
+  const auth = Buffer.from(`${DEV.user}:${DEV.password}`).toString('base64');
+  fs.writeFileSync(
+    path.join(project, '.npmrc'),
+    `registry=${registry}\n${registry.replace(/^http:/, '')}:_auth=${auth}\n`,
+  );
+  return run('npm', ['install', '--no-audit', '--no-fund', spec], { cwd: project, env });
+}
+
+const pip = (...args: string[]) =>
+  run(
+    path.join(venv, 'bin/pip'),
+    [
+      ...args,
+      '--index-url',
+      withDev(`${arca.url}/artifactory/api/pypi/pypi-local/simple`),
+      '--no-cache-dir',
+      '--disable-pip-version-check',
+    ],
+    { cwd: home, env },
+  );
+
+/** mvn resolving one dependency into target/dependency through the local Maven repository. */
+async function mvnResolve(version: string): Promise<string> {
+  const project = fs.mkdtempSync(path.join(home, 'mvn-'));
+  fs.writeFileSync(
+    path.join(project, 'pom.xml'),
+    `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+  <groupId>org.acme</groupId><artifactId>app</artifactId><version>1.0</version>
+  <dependencies><dependency><groupId>org.acme</groupId><artifactId>xml-lib</artifactId><version>${version}</version></dependency></dependencies>
+</project>`,
+  );
+  return run(
+    'mvn',
+    [
+      '-B',
+      '-s',
+      path.join(home, 'settings.xml'),
+      'org.apache.maven.plugins:maven-dependency-plugin:3.5.0:copy-dependencies',
+    ],
+    { cwd: project, env },
+  );
+}
+
+beforeAll(async () => {
+  arca = await startServer();
+  for (const [key, packageType] of [
+    ['npm-local', 'npm'],
+    ['pypi-local', 'pypi'],
+    ['maven-local', 'maven'],
+  ])
+    await admin('PUT', `/artifactory/api/repositories/${key}`, { rclass: 'local', packageType });
+  await admin('PUT', `/artifactory/api/security/users/${DEV.user}`, {
+    email: 'dev@example.com',
+    password: DEV.password,
+  });
+  await admin('PUT', '/artifactory/api/v2/security/permissions/dev', {
+    repo: { repositories: ['npm-local', 'pypi-local', 'maven-local'], actions: { users: { dev: ['read', 'write'] } } },
+  });
+
+  // each package in a vulnerable and a fixed version
+  for (const version of ['1.0.0', '1.0.1']) {
+    const { body } = await publishBody('left-parse', version);
+    await admin('PUT', '/artifactory/api/npm/npm-local/left-parse', body);
+    const dists = fs.mkdtempSync(path.join(home, 'dist-'));
+    const files = execFileSync(
+      'python3',
+      [path.join(import.meta.dirname, 'clients/python-dists.py'), dists, 'yaml-lite', version],
+      { env },
+    )
+      .toString()
+      .trim()
+      .split('\n');
+    await run(
+      'twine',
+      [
+        'upload',
+        '--non-interactive',
+        '--disable-progress-bar',
+        '--repository-url',
+        `${arca.url}/artifactory/api/pypi/pypi-local`,
+        '-u',
+        DEV.user,
+        '-p',
+        DEV.password,
+        ...files.map((file) => path.join(dists, file)),
+      ],
+      { cwd: home, env },
+    );
+    const auth = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    const base = `${arca.url}/artifactory/maven-local/org/acme/xml-lib/${version}/xml-lib-${version}`;
+    const pom = `<project><modelVersion>4.0.0</modelVersion><groupId>org.acme</groupId><artifactId>xml-lib</artifactId><version>${version}</version></project>`;
+    for (const [url, content] of [
+      [`${base}.pom`, pom],
+      [`${base}.jar`, `xml-lib ${version}`],
+    ]) {
+      const res = await fetch(url!, { method: 'PUT', headers: { authorization: auth }, body: content });
+      expect(res.status).toBe(201);
+    }
+  }
+  fs.writeFileSync(
+    path.join(home, 'settings.xml'),
+    `<settings><localRepository>${path.join(home, 'm2')}</localRepository>
+  <profiles><profile><id>arca</id>
+    <repositories>
+      <repository><id>central</id><url>file:///usr/share/maven-repo</url></repository>
+      <repository><id>arca</id><url>${withDev(`${arca.url}/artifactory/maven-local`)}</url></repository>
+    </repositories>
+    <pluginRepositories><pluginRepository><id>central</id><url>file:///usr/share/maven-repo</url></pluginRepository></pluginRepositories>
+  </profile></profiles>
+  <activeProfiles><activeProfile>arca</activeProfile></activeProfiles>
+</settings>`,
+  );
+  await run('python3', ['-m', 'venv', venv], { cwd: home, env });
+
+  await admin('POST', '/xray/api/v1/advisories/import?name=advisories.json', ADVISORIES);
+  await admin('POST', '/xray/api/v2/policies', {
+    name: 'no-critical',
+    type: 'security',
+    rules: [
+      { name: 'critical', criteria: { min_severity: 'Critical' }, actions: { block_download: { active: true } } },
+    ],
+  });
+  await admin('POST', '/xray/api/v2/watches', {
+    general_data: { name: 'shipping', description: 'What the teams install' },
+    project_resources: {
+      resources: ['npm-local', 'pypi-local', 'maven-local'].map((name) => ({ type: 'repository', name })),
+    },
+    assigned_policies: [{ name: 'no-critical', type: 'security' }],
+  });
+  // every vulnerable version scanned: its summary lists the advisory
+  for (const file of [
+    'npm-local/left-parse/-/left-parse-1.0.0.tgz',
+    'pypi-local/yaml-lite/1.0.0/yaml_lite-1.0.0-py3-none-any.whl',
+    'maven-local/org/acme/xml-lib/1.0.0/xml-lib-1.0.0.pom',
+  ]) {
+    for (let tries = 0; ; tries++) {
+      const res = await admin('POST', '/xray/api/v1/summary/artifact', { paths: [file] });
+      const summary = (await res.json()) as { artifacts: { issues: unknown[] }[] };
+      if (summary.artifacts[0]?.issues.length === 1) break;
+      if (tries === 600) throw new Error(`${file} was not scanned: ${JSON.stringify(summary)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+});
+
+afterAll(async () => {
+  await arca?.stop();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('a policy that blocks downloads, seen from the package clients', () => {
+  it('npm, pip and mvn fail on the vulnerable versions with the advisory named, and install the fixed ones', async () => {
+    const npm = npmInstall('left-parse@1.0.0');
+    await expect(npm).rejects.toThrow(blockedBy('left-parse', 'GHSA-npm0-0001-0001 \\(CVE-2026-4001\\)'));
+    await expect(npm).rejects.toThrow(/Fixed in 1\.0\.1/);
+    await expect(pip('install', 'yaml-lite==1.0.0')).rejects.toThrow(blockedBy('yaml-lite', 'PYSEC-2026-4002'));
+    await expect(mvnResolve('1.0.0')).rejects.toThrow(blockedBy('org.acme:xml-lib', 'GHSA-mvn0-0001-0001'));
+
+    await npmInstall('left-parse@1.0.1');
+    await pip('install', 'yaml-lite==1.0.1');
+    expect(await mvnResolve('1.0.1')).toContain('BUILD SUCCESS');
+  });
+
+  it('installs the vulnerable versions once an ignore rule sets their advisories aside, with a reason and an expiry', async () => {
+    const added = await admin('POST', '/xray/api/v1/ignore_rules', {
+      notes: 'Reviewed: the vulnerable code paths are not reached; upgrade planned',
+      expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      ignore_filters: { vulnerabilities: ['CVE-2026-4001', 'CVE-2026-4002', 'CVE-2026-4003'] },
+    });
+    const id = /id: (\S+)$/.exec(((await added.json()) as { info: string }).info)![1]!;
+    try {
+      await npmInstall('left-parse@1.0.0');
+      await pip('install', 'yaml-lite==1.0.0');
+      expect(await mvnResolve('1.0.0')).toContain('BUILD SUCCESS');
+    } finally {
+      await admin('DELETE', `/xray/api/v1/ignore_rules/${id}`);
+    }
+  });
+});
