@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
 import { clientHome, restCall, run } from './clients/clients';
+import { writeOciLayout } from './clients/oci-layout';
 import { publishBody } from '../../server/src/test/npm';
 
 /**
@@ -11,12 +12,26 @@ import { publishBody } from '../../server/src/test/npm';
  * vulnerabilities to the npm, PyPI and Maven repositories; advisories in the OSV format (written
  * here) name one version of a package of each; npm install, pip install and mvn then fail with
  * the message naming the advisory, the fixed versions install, and an ignore rule lets the
- * vulnerable ones through.
+ * vulnerable ones through. An image is matched by the Debian packages its layers install: skopeo
+ * cannot pull the tag whose OpenSSL a Debian advisory names, and pulls the one whose layer upgraded it.
  */
 let arca: RunningServer;
 const { home, env } = clientHome();
 const DEV = { user: 'dev', password: 'Dev-password-1' };
 const venv = path.join(home, 'venv');
+const layout = path.join(home, 'layout');
+const host = () => arca.url.replace('http://', '');
+const skopeo = (...args: string[]) => run('skopeo', args, { cwd: home, env });
+/** skopeo copy of a tag of the image out of Arca, as dev. */
+const pull = (tag: string) =>
+  skopeo(
+    'copy',
+    '--src-tls-verify=false',
+    '--src-creds',
+    `${DEV.user}:${DEV.password}`,
+    `docker://${host()}/docker-local/web/app:${tag}`,
+    `oci:${path.join(home, `pulled-${tag}`)}:${tag}`,
+  );
 
 const admin = (method: string, url: string, body?: unknown) =>
   restCall(arca.url, { user: 'admin', password: ADMIN_PASSWORD }, method, url, body);
@@ -42,7 +57,19 @@ const ADVISORIES = [
   advisory('GHSA-npm0-0001-0001', 'CVE-2026-4001', 'npm', 'left-parse', '1.0.1'),
   advisory('PYSEC-2026-4002', 'CVE-2026-4002', 'PyPI', 'yaml-lite', '1.0.1'),
   advisory('GHSA-mvn0-0001-0001', 'CVE-2026-4003', 'Maven', 'org.acme:xml-lib', '1.0.1'),
+  // Debian's advisories name the source package and the release
+  advisory('DSA-5999-1', 'CVE-2026-4004', 'Debian:12', 'openssl', '3.0.13-1~deb12u1'),
 ];
+
+/** dpkg's status file of an image with these packages installed: [package, source, version]. */
+const dpkgStatus = (packages: [string, string, string][]) =>
+  packages
+    .map(
+      ([name, source, version]) =>
+        `Package: ${name}\nStatus: install ok installed\nPriority: optional\nArchitecture: amd64\n${source === name ? '' : `Source: ${source}\n`}Version: ${version}\nDescription: ${name}\n`,
+    )
+    .join('\n');
+const BOOKWORM = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n';
 const blockedBy = (name: string, id: string) =>
   new RegExp(
     `Download of ${name.replace(/[.]/g, '\\.')}@1\\.0\\.0 blocked by policy 'no-critical' of watch 'shipping': ${id}`,
@@ -105,6 +132,7 @@ beforeAll(async () => {
     ['npm-local', 'npm'],
     ['pypi-local', 'pypi'],
     ['maven-local', 'maven'],
+    ['docker-local', 'docker'],
   ])
     await admin('PUT', `/artifactory/api/repositories/${key}`, { rclass: 'local', packageType });
   await admin('PUT', `/artifactory/api/security/users/${DEV.user}`, {
@@ -112,7 +140,10 @@ beforeAll(async () => {
     password: DEV.password,
   });
   await admin('PUT', '/artifactory/api/v2/security/permissions/dev', {
-    repo: { repositories: ['npm-local', 'pypi-local', 'maven-local'], actions: { users: { dev: ['read', 'write'] } } },
+    repo: {
+      repositories: ['npm-local', 'pypi-local', 'maven-local', 'docker-local'],
+      actions: { users: { dev: ['read', 'write'] } },
+    },
   });
 
   // each package in a vulnerable and a fixed version
@@ -169,6 +200,34 @@ beforeAll(async () => {
 </settings>`,
   );
   await run('python3', ['-m', 'venv', venv], { cwd: home, env });
+  // an image on Debian 12 with a vulnerable OpenSSL; its next tag's layer upgrades it
+  const base = {
+    'etc/os-release': BOOKWORM,
+    'var/lib/dpkg/status': dpkgStatus([
+      ['base-files', 'base-files', '12.4+deb12u5'],
+      ['libssl3', 'openssl', '3.0.11-1~deb12u2'],
+    ]),
+  };
+  const upgrade = {
+    'var/lib/dpkg/status': dpkgStatus([
+      ['base-files', 'base-files', '12.4+deb12u5'],
+      ['libssl3', 'openssl', '3.0.13-1~deb12u1'],
+    ]),
+  };
+  for (const [tag, layers] of [
+    ['1.0', [base, { 'srv/app.js': 'serve()\n' }]],
+    ['1.1', [base, { 'srv/app.js': 'serve()\n' }, upgrade]],
+  ] as const) {
+    await writeOciLayout(layout, tag, [{ platform: { architecture: 'amd64', os: 'linux' }, layers: [...layers] }]);
+    await skopeo(
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      `${DEV.user}:${DEV.password}`,
+      `oci:${layout}:${tag}`,
+      `docker://${host()}/docker-local/web/app:${tag}`,
+    );
+  }
 
   await admin('POST', '/xray/api/v1/advisories/import?name=advisories.json', ADVISORIES);
   await admin('POST', '/xray/api/v2/policies', {
@@ -181,7 +240,10 @@ beforeAll(async () => {
   await admin('POST', '/xray/api/v2/watches', {
     general_data: { name: 'shipping', description: 'What the teams install' },
     project_resources: {
-      resources: ['npm-local', 'pypi-local', 'maven-local'].map((name) => ({ type: 'repository', name })),
+      resources: ['npm-local', 'pypi-local', 'maven-local', 'docker-local'].map((name) => ({
+        type: 'repository',
+        name,
+      })),
     },
     assigned_policies: [{ name: 'no-critical', type: 'security' }],
   });
@@ -190,6 +252,7 @@ beforeAll(async () => {
     'npm-local/left-parse/-/left-parse-1.0.0.tgz',
     'pypi-local/yaml-lite/1.0.0/yaml_lite-1.0.0-py3-none-any.whl',
     'maven-local/org/acme/xml-lib/1.0.0/xml-lib-1.0.0.pom',
+    'docker-local/web/app/1.0/manifest.json',
   ]) {
     for (let tries = 0; ; tries++) {
       const res = await admin('POST', '/xray/api/v1/summary/artifact', { paths: [file] });
@@ -219,17 +282,26 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     expect(await mvnResolve('1.0.1')).toContain('BUILD SUCCESS');
   });
 
-  it('installs the vulnerable versions once an ignore rule sets their advisories aside, with a reason and an expiry', async () => {
+  it('skopeo cannot pull an image whose Debian packages an advisory names, and pulls the tag that upgraded them', async () => {
+    await expect(pull('1.0')).rejects.toThrow(
+      /Download of web\/app@1\.0 blocked by policy 'no-critical' of watch 'shipping': DSA-5999-1 \(CVE-2026-4004\) in libssl3 3\.0\.11-1~deb12u2/,
+    );
+    await pull('1.1');
+    expect(fs.existsSync(path.join(home, 'pulled-1.1', 'index.json'))).toBe(true);
+  });
+
+  it('installs and pulls the vulnerable versions once an ignore rule sets their advisories aside, with a reason and an expiry', async () => {
     const added = await admin('POST', '/xray/api/v1/ignore_rules', {
       notes: 'Reviewed: the vulnerable code paths are not reached; upgrade planned',
       expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-      ignore_filters: { vulnerabilities: ['CVE-2026-4001', 'CVE-2026-4002', 'CVE-2026-4003'] },
+      ignore_filters: { vulnerabilities: ['CVE-2026-4001', 'CVE-2026-4002', 'CVE-2026-4003', 'DSA-5999-1'] },
     });
     const id = /id: (\S+)$/.exec(((await added.json()) as { info: string }).info)![1]!;
     try {
       await npmInstall('left-parse@1.0.0');
       await pip('install', 'yaml-lite==1.0.0');
       expect(await mvnResolve('1.0.0')).toContain('BUILD SUCCESS');
+      await pull('1.0');
     } finally {
       await admin('DELETE', `/xray/api/v1/ignore_rules/${id}`);
     }

@@ -97,6 +97,12 @@ export interface Format {
    */
   versionFolder?: boolean;
   /**
+   * The operating system packages a stored package version holds — an image's, read off its
+   * layers' package databases — for matching against its distribution's advisories; undefined
+   * when the file is no such version.
+   */
+  installed?: (file: ItemRow, content: RepoContent) => Promise<InstalledPackages | undefined>;
+  /**
    * Remote metadata: the paths of a remote repository that describe packages rather than hold
    * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
    * fetched again from the upstream once it is older than the repository's metadata retrieval
@@ -195,6 +201,16 @@ export interface Format {
    * tag's manifest deployed is a Docker tag pushed); none when it means nothing there.
    */
   domainEvents?: (event: StoredEvent, repo: RepositoryRow, content: RepoContent) => Promise<FormatEvent[]>;
+}
+
+/** What a package version installs (see `Format.installed`). */
+export interface InstalledPackages {
+  /** The distribution's advisory ecosystem with its release (`Debian:12`), as OSV names it. */
+  ecosystem: string;
+  /** Each package by the name its advisories use (Debian's source package), its binary package's name and version. */
+  packages: { name: string; binary: string; version: string }[];
+  /** Why its packages are not matched (a distribution or a layer type not read), when they are not. */
+  unsupported?: string;
 }
 
 /** Something that happened in a format's own terms (a Docker tag pushed), for webhooks of its domain. */

@@ -7,6 +7,11 @@ import type { Kysely } from 'kysely';
  * finding aside, with a reason and an expiry.
  */
 export async function up(db: Kysely<any>): Promise<void> {
+  // the package of an image an advisory was found in (empty for a package version itself)
+  await db.schema
+    .alterTable('package_findings')
+    .addColumn('component', 'varchar(512)', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema
     .createTable('scan_policies')
     .addColumn('name', 'varchar(128)', (c) => c.primaryKey())
@@ -40,6 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('package_findings').dropColumn('component').execute();
   for (const table of ['scan_ignore_rules', 'scan_watches', 'scan_policies']) {
     await db.schema.dropTable(table).execute();
   }

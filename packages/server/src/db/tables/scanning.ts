@@ -61,6 +61,8 @@ export interface PackageFindingsTable {
   severity: string;
   /** JSON array of the versions that fix it. */
   fixed_versions: string;
+  /** The package of an image it was found in (`openssl 3.0.11-1`); empty for a package version itself. */
+  component: string;
 }
 
 /** A policy (see the 2026-12-28 migration): its rules, each with criteria and actions (JSON, `PolicyRule[]`). */

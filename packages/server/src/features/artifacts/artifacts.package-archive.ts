@@ -75,12 +75,12 @@ export class TooManyEntries extends Error {
 
 /**
  * Reads a package that is a tar archive (gzipped unless `gzip` is false) — a crate, a chart, a
- * gem — keeping the bytes of the entries `want` names, each at most `maxEntryBytes`. Streamed:
+ * gem, an image's layer (streamed from the store) — keeping the bytes of the entries `want` names, each at most `maxEntryBytes`. Streamed:
  * at most `maxEntries` entries and `maxBytes` of tar are read (`TooManyEntries`, `TooLarge`).
  * Throws when the archive cannot be read (not gzip, a broken tar, an entry cut short).
  */
 export async function readTar(
-  archive: Buffer,
+  archive: Buffer | Readable,
   want: (name: string) => boolean,
   options: { gzip?: boolean; maxEntryBytes?: number; maxEntries?: number; maxBytes?: number } = {},
 ): Promise<TarContents> {
@@ -112,7 +112,7 @@ export async function readTar(
       next();
     });
   });
-  const source = Readable.from([archive]);
+  const source = Buffer.isBuffer(archive) ? Readable.from([archive]) : archive;
   await (gzip ? pipeline(source, createGunzip(), extract) : pipeline(source, extract));
   return contents;
 }

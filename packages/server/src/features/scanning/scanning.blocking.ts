@@ -67,6 +67,7 @@ async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
         severity: row.severity ?? 'Unknown',
         summary: row.summary ?? '',
         fixedVersions: JSON.parse(row.fixed_versions ?? '[]') as string[],
+        component: row.component ?? '',
       });
   }
   const rulesByRepo = new Map<string, ReturnType<typeof rulesFor>>();

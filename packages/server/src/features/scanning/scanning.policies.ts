@@ -145,7 +145,15 @@ export interface ScannedVersion {
   name: string;
   version: string;
   licenses: SpdxLicense[];
-  findings: { advisoryId: string; aliases: string[]; severity: string; summary: string; fixedVersions: string[] }[];
+  findings: {
+    advisoryId: string;
+    aliases: string[];
+    severity: string;
+    summary: string;
+    fixedVersions: string[];
+    /** The package of an image it is in (empty for the version itself). */
+    component?: string;
+  }[];
 }
 
 export interface Violation {
@@ -159,6 +167,8 @@ export interface Violation {
   summary: string;
   fixedVersions: string[];
   cves: string[];
+  /** The package of an image it is in, if any. */
+  component: string;
   blockDownload: boolean;
   failBuild: boolean;
 }
@@ -249,6 +259,7 @@ export function violationsOf(
           summary: finding.summary,
           fixedVersions: finding.fixedVersions,
           cves: ids.filter((id) => id.startsWith('CVE-')),
+          component: finding.component ?? '',
         });
       }
       continue;
@@ -280,6 +291,7 @@ export function violationsOf(
           : `The licence is not known, and policy '${applied.policy}' does not allow unknown licences.`,
         fixedVersions: [],
         cves: [],
+        component: '',
       });
     }
   }
@@ -291,7 +303,7 @@ export function blockMessage(version: { name: string; version: string }, violati
   const what = `${version.name}@${version.version}`;
   const why =
     violation.type === 'security'
-      ? `${violation.issue}${violation.cves.length ? ` (${violation.cves.join(', ')})` : ''}, severity ${violation.severity}: ${violation.summary}`
+      ? `${violation.issue}${violation.cves.length ? ` (${violation.cves.join(', ')})` : ''}${violation.component ? ` in ${violation.component}` : ''}, severity ${violation.severity}: ${violation.summary}`
       : violation.summary;
   const fix = violation.fixedVersions.length ? ` Fixed in ${violation.fixedVersions.join(', ')}.` : '';
   return `Download of ${what} blocked by policy '${violation.policy}' of watch '${violation.watch}': ${why}.${fix}`.replace(

@@ -156,8 +156,14 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
               provider: 'OSV',
               cves: [f.advisory_id, ...aliases].filter((id) => id.startsWith('CVE-')).map((cve) => ({ cve })),
               created: new Date(Number(f.advisory.published ?? f.advisory.modified)).toISOString(),
-              impact_path: [shown],
-              components: [{ component_id: componentId, fixed_versions: JSON.parse(f.fixed_versions) as string[] }],
+              // in an image: the Debian package it was found in
+              impact_path: f.component ? [shown, f.component] : [shown],
+              components: [
+                {
+                  component_id: f.component ? `deb://${f.component.replace(' ', ':')}` : componentId,
+                  fixed_versions: JSON.parse(f.fixed_versions) as string[],
+                },
+              ],
             };
           }),
           licenses: (JSON.parse(found?.scan.licenses ?? '[]') as SpdxLicense[]).map((l) => ({

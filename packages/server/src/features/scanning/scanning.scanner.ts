@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { HeldAdvisory } from '../artifacts/index.js';
+import { systemContent, type HeldAdvisory, type RepoContent } from '../artifacts/index.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { licencesMatter } from './scanning.blocking.js';
-import { ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
+import { ecosystemFor, ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
 import {
@@ -21,7 +21,15 @@ const PAGE = 1000;
 /** Names asked for in one statement. */
 const NAMES_PER_QUERY = 500;
 
-type Result = { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] };
+type Finding = Omit<FindingRow, 'repo_key' | 'lead_path'>;
+type Result = { scan: PackageScanRow; findings: Finding[] };
+
+/** Appends to the list a map holds under `key` (made when missing). */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 
 /**
  * Matches catalogued package versions against the advisories held: each version in its
@@ -31,9 +39,15 @@ type Result = { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'l
  */
 export class Scanner {
   private readonly known: Map<string, Ecosystem>;
+  /** The door as the server uses it (an image's layers are read through it), made once the door is. */
+  private door: RepoContent | undefined;
 
   constructor(private readonly app: FastifyInstance) {
     this.known = ecosystemsOf(app.formatRegistry);
+  }
+
+  private get content(): RepoContent {
+    return (this.door ??= systemContent(this.app));
   }
 
   /** Matches versions now and records their scans (seen by a sweep at `sweptAt`). */
@@ -56,9 +70,11 @@ export class Scanner {
       swept_at: sweptAt,
     });
     const byEcosystem = new Map<Ecosystem, CatalogueVersion[]>();
+    const images: CatalogueVersion[] = [];
     for (const v of versions) {
       const ecosystem = ecosystemOfType(this.app.formatRegistry, this.known, v.package_type);
-      if (!ecosystem || ecosystem.perRelease) {
+      if (this.app.formatRegistry.for(v.package_type)?.installed) images.push(v);
+      else if (!ecosystem || ecosystem.perRelease) {
         results.push({
           scan: scan(v, 'not supported', `${v.package_type} packages are not matched against advisories`),
           findings: [],
@@ -68,41 +84,92 @@ export class Scanner {
           scan: scan(v, 'scan failed', `The version '${v.version}' is not one ${ecosystem.name} can order.`),
           findings: [],
         });
-      } else byEcosystem.set(ecosystem, [...(byEcosystem.get(ecosystem) ?? []), v]);
+      } else addTo(byEcosystem, ecosystem, v);
     }
     for (const [ecosystem, list] of byEcosystem) {
-      const names = [...new Set(list.map((v) => ecosystem.packageName(v.name)))];
-      const entries = new Map<string, { advisory_id: string; affected: OsvAffected; severity: string }[]>();
-      for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
-        for (const row of await entriesFor(this.app.db, ecosystem.name, names.slice(i, i + NAMES_PER_QUERY))) {
-          if (row.withdrawn) continue;
-          const affected = JSON.parse(row.affected) as OsvAffected;
-          entries.set(row.name, [
-            ...(entries.get(row.name) ?? []),
-            { advisory_id: row.advisory_id, affected, severity: row.severity },
-          ]);
+      const wanted = list.map((v) => ({
+        name: ecosystem.packageName(v.name),
+        version: ecosystem.asAdvised(v.version),
+      }));
+      const found = await this.match(ecosystem, wanted);
+      list.forEach((v, i) => results.push({ scan: scan(v, 'scanned'), findings: found[i]! }));
+    }
+    for (const v of images) {
+      const format = this.app.formatRegistry.for(v.package_type)!;
+      try {
+        const file = await this.content.stored(v.repo_key, v.lead_path);
+        const installed = file && (await format.installed!(file, this.content));
+        const ecosystem = installed?.ecosystem ? ecosystemFor(this.known, installed.ecosystem) : undefined;
+        if (!installed || installed.unsupported || !ecosystem) {
+          const why =
+            installed?.unsupported ?? `${installed?.ecosystem || 'Its'} packages are not matched against advisories.`;
+          results.push({ scan: scan(v, 'not supported', why), findings: [] });
+          continue;
         }
-      }
-      for (const v of list) {
-        const version = ecosystem.asAdvised(v.version);
-        const found = new Map<string, { severity: string; fixed: Set<string> }>();
-        for (const entry of entries.get(ecosystem.packageName(v.name)) ?? []) {
-          if (!affects(entry.affected, version, ecosystem)) continue;
-          const finding = found.get(entry.advisory_id) ?? { severity: entry.severity, fixed: new Set<string>() };
-          for (const fixed of fixedVersions(entry.affected)) finding.fixed.add(fixed);
-          found.set(entry.advisory_id, finding);
-        }
-        results.push({
-          scan: scan(v, 'scanned'),
-          findings: [...found].map(([advisory_id, f]) => ({
-            advisory_id,
-            severity: f.severity,
-            fixed_versions: JSON.stringify([...f.fixed]),
+        const packages = installed.packages.filter((p) => ecosystem.valid(p.version));
+        const found = await this.match(
+          ecosystem,
+          packages.map((p) => ({
+            name: ecosystem.packageName(p.name),
+            version: p.version,
+            release: installed.ecosystem,
           })),
+        );
+        // an advisory once per image, naming the first package it affects
+        const findings = new Map<string, Finding>();
+        packages.forEach((p, i) => {
+          for (const f of found[i]!)
+            if (!findings.has(f.advisory_id))
+              findings.set(f.advisory_id, { ...f, component: `${p.binary} ${p.version}` });
+        });
+        results.push({ scan: scan(v, 'scanned'), findings: [...findings.values()] });
+      } catch (error) {
+        results.push({
+          scan: scan(v, 'scan failed', `The image could not be read: ${(error as Error).message}`),
+          findings: [],
         });
       }
     }
     await recordScans(this.app.db, results, { licencesMatter: await licencesMatter(this.app) });
+  }
+
+  /**
+   * The advisories affecting each wanted package version of an ecosystem (names and versions as
+   * its advisories write them; `release`: only entries of that release, or of none, apply).
+   */
+  private async match(
+    ecosystem: Ecosystem,
+    wanted: { name: string; version: string; release?: string }[],
+  ): Promise<Finding[][]> {
+    const names = [...new Set(wanted.map((w) => w.name))];
+    const entries = new Map<string, { advisory_id: string; affected: OsvAffected; severity: string }[]>();
+    for (let i = 0; i < names.length; i += NAMES_PER_QUERY) {
+      for (const row of await entriesFor(this.app.db, ecosystem.name, names.slice(i, i + NAMES_PER_QUERY))) {
+        if (row.withdrawn) continue;
+        addTo(entries, row.name, {
+          advisory_id: row.advisory_id,
+          affected: JSON.parse(row.affected) as OsvAffected,
+          severity: row.severity,
+        });
+      }
+    }
+    return wanted.map((w) => {
+      const found = new Map<string, { severity: string; fixed: Set<string> }>();
+      for (const entry of entries.get(w.name) ?? []) {
+        const named = entry.affected.package.ecosystem;
+        if (w.release && named !== w.release && named !== ecosystem.name) continue;
+        if (!affects(entry.affected, w.version, ecosystem)) continue;
+        const finding = found.get(entry.advisory_id) ?? { severity: entry.severity, fixed: new Set<string>() };
+        for (const fixed of fixedVersions(entry.affected)) finding.fixed.add(fixed);
+        found.set(entry.advisory_id, finding);
+      }
+      return [...found].map(([advisory_id, f]) => ({
+        advisory_id,
+        severity: f.severity,
+        fixed_versions: JSON.stringify([...f.fixed]),
+        component: '',
+      }));
+    });
   }
 
   /**
@@ -113,10 +180,7 @@ export class Scanner {
     const ecosystem = this.known.get(ecosystemName);
     if (!ecosystem) return [];
     const byName = new Map<string, string[]>();
-    for (const name of Object.keys(packages)) {
-      const folded = ecosystem.packageName(name);
-      byName.set(folded, [...(byName.get(folded) ?? []), name]);
-    }
+    for (const name of Object.keys(packages)) addTo(byName, ecosystem.packageName(name), name);
     const folded = [...byName.keys()];
     const held: HeldAdvisory[] = [];
     for (let i = 0; i < folded.length; i += NAMES_PER_QUERY) {

@@ -137,7 +137,11 @@ export async function entriesFor(
 /** Lead files grouped by repository, in slices small enough for one statement each. */
 function slicesOf(keys: { repo_key: string; lead_path: string }[]): { repoKey: string; paths: string[] }[] {
   const byRepo = new Map<string, string[]>();
-  for (const key of keys) byRepo.set(key.repo_key, [...(byRepo.get(key.repo_key) ?? []), key.lead_path]);
+  for (const key of keys) {
+    const paths = byRepo.get(key.repo_key);
+    if (paths) paths.push(key.lead_path);
+    else byRepo.set(key.repo_key, [key.lead_path]);
+  }
   return [...byRepo].flatMap(([repoKey, paths]) =>
     Array.from({ length: Math.ceil(paths.length / 500) }, (_, i) => ({
       repoKey,
@@ -287,6 +291,7 @@ export async function scanWithFindings(
       advisory_id: r.advisory_id,
       severity: r.severity,
       fixed_versions: r.fixed_versions,
+      component: r.component,
       advisory: {
         id: r.id,
         modified: r.modified,
@@ -327,6 +332,7 @@ export async function blockingCandidates(db: Db, repoKeys: string[] | 'all', all
       'f.advisory_id',
       'f.severity',
       'f.fixed_versions',
+      'f.component',
       'a.summary',
       'a.aliases',
     ]);

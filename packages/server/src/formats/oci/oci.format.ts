@@ -1,6 +1,7 @@
 import type { Format } from '../format.js';
 import { ociRoutes } from './oci.routes.js';
 import { MANIFEST_TYPES, ociFormatTypes } from './oci.layout.js';
+import { imageContents } from './oci.contents.js';
 import { imageFacts } from './oci.image.js';
 import { ociDomainEvents } from './oci.events.js';
 import { answerChallenge, heldToken, parseChallenge } from './oci.upstream-auth.js';
@@ -72,6 +73,7 @@ export const ociFormat: Format = {
       isTagManifest(path) || path.includes('/.manifests/') ? { accept: MANIFEST_TYPES.join(', ') } : {},
   },
   versionFolder: true,
+  installed: imageContents,
   /** A tag: the image is the package, the tag its version, with digest, platforms and layers. */
   async index(file, content) {
     const facts = await imageFacts(content, file.repo_key, file);

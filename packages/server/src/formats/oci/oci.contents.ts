@@ -1,0 +1,114 @@
+import { posix } from 'node:path';
+import type { ItemRow } from '../../db/schema.js';
+import { readTar, type RepoContent } from '../../features/artifacts/index.js';
+import type { InstalledPackages } from '../format.js';
+import { blobPath, isIndexType, manifestPath, parseManifest, type ParsedManifest } from './oci.layout.js';
+
+const TAG_MANIFEST = /^(.+)\/([^./][^/]*)\/manifest\.json$/;
+
+/** The package databases and release files a layer may hold, as tar entry names (no leading `./` or `/`). */
+const DPKG_STATUS = 'var/lib/dpkg/status';
+const DPKG_STATUS_D = 'var/lib/dpkg/status.d/';
+const OS_RELEASE = ['etc/os-release', 'usr/lib/os-release'];
+const APK_INSTALLED = 'lib/apk/db/installed';
+
+const wanted = (name: string) =>
+  name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D) || OS_RELEASE.includes(name) || name === APK_INSTALLED;
+
+/** Layers above this size are not read (a layer is streamed; this bounds the time one scan takes). */
+const MAX_LAYER_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** `KEY=value` lines of os-release, quotes removed. */
+function osRelease(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) fields[match[1]!] = match[2]!.replace(/^["']|["']$/g, '');
+  }
+  return fields;
+}
+
+/** Stanzas of a dpkg status file: each installed package's fields (continuation lines dropped). */
+function dpkgPackages(text: string): InstalledPackages['packages'] {
+  const installed: InstalledPackages['packages'] = [];
+  for (const block of text.replace(/\r\n/g, '\n').split(/\n\s*\n/)) {
+    const fields: Record<string, string> = {};
+    for (const line of block.split('\n')) {
+      const colon = line.indexOf(':');
+      if (colon > 0 && !/^[ \t]/.test(line)) fields[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const { package: binary, version, status, source } = fields;
+    if (!binary || !version || (status && !/\binstalled$/.test(status))) continue;
+    // `Source: name (version)` when the source's version differs; advisories name the source package
+    const sourceName = source?.split(' ')[0] || binary;
+    installed.push({ name: sourceName, binary, version });
+  }
+  return installed;
+}
+
+/** The image manifest of a tag: itself, or an index's linux/amd64 image (else its first). */
+async function imageManifest(content: RepoContent, file: ItemRow, image: string): Promise<ParsedManifest | undefined> {
+  const manifest = parseManifest(await content.read(file), undefined);
+  if (!isIndexType(manifest.mediaType)) return manifest;
+  const chosen =
+    manifest.manifests.find((m) => m.platform?.os === 'linux' && m.platform.architecture === 'amd64') ??
+    manifest.manifests[0];
+  const child =
+    chosen && (await content.stored(file.repo_key, manifestPath(image, chosen.digest)).catch(() => undefined));
+  return child ? parseManifest(await content.read(child), undefined) : undefined;
+}
+
+/**
+ * What a tagged image installs, read off its layers in order as a container would see the
+ * file system (a later layer's file replaces an earlier one's, a whiteout removes it): the
+ * distribution from os-release, and dpkg's installed packages. Undefined for a path that is no
+ * tag's manifest; a distribution whose packages are not read (Alpine's apk) says so.
+ */
+export async function imageContents(file: ItemRow, content: RepoContent): Promise<InstalledPackages | undefined> {
+  const match = TAG_MANIFEST.exec(file.path);
+  if (!match) return undefined;
+  const image = match[1]!;
+  const manifest = await imageManifest(content, file, image);
+  if (!manifest) return { ecosystem: '', packages: [], unsupported: 'The image manifest of the index is not stored.' };
+  const files = new Map<string, Buffer>();
+  for (const layer of manifest.layers) {
+    const compressed = /gzip/.test(layer.mediaType);
+    if (!compressed && !/tar$/.test(layer.mediaType))
+      return { ecosystem: '', packages: [], unsupported: `Layers of type ${layer.mediaType} are not read.` };
+    const blob = await content.stored(file.repo_key, blobPath(image, layer.digest)).catch(() => undefined);
+    if (!blob) return { ecosystem: '', packages: [], unsupported: `The layer ${layer.digest} is not stored.` };
+    if (Number(blob.size) > MAX_LAYER_BYTES)
+      return { ecosystem: '', packages: [], unsupported: `The layer ${layer.digest} is larger than 4 GiB.` };
+    const tar = await readTar(content.open(blob), wanted, {
+      gzip: compressed,
+      maxEntries: 1_000_000,
+      maxBytes: 16 * MAX_LAYER_BYTES,
+    });
+    for (const entry of tar.entries) {
+      const name = entry.name.replace(/^\/+/, '');
+      const base = posix.basename(name);
+      if (base === '.wh..wh..opq') {
+        const dir = `${posix.dirname(name)}/`;
+        for (const held of [...files.keys()]) if (held.startsWith(dir)) files.delete(held);
+      } else if (base.startsWith('.wh.')) {
+        const removed = posix.join(posix.dirname(name), base.slice(4));
+        for (const held of [...files.keys()])
+          if (held === removed || held.startsWith(`${removed}/`)) files.delete(held);
+      }
+    }
+    for (const [name, data] of tar.files) files.set(name.replace(/^\/+/, ''), data);
+  }
+  const release = osRelease((files.get(OS_RELEASE[0]!) ?? files.get(OS_RELEASE[1]!))?.toString('utf8') ?? '');
+  const id = release.ID ?? '';
+  if (files.has(APK_INSTALLED) || id === 'alpine')
+    return { ecosystem: 'Alpine', packages: [], unsupported: "Alpine images' packages are not matched yet." };
+  const status = [...files].filter(([name]) => name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D));
+  if (!status.length)
+    return { ecosystem: '', packages: [], unsupported: 'The image holds no package database that is read (dpkg).' };
+  const distribution = id === 'ubuntu' ? 'Ubuntu' : 'Debian';
+  const version = release.VERSION_ID ?? '';
+  return {
+    ecosystem: version ? `${distribution}:${version}` : distribution,
+    packages: status.flatMap(([, data]) => dpkgPackages(data.toString('utf8'))),
+  };
+}
