@@ -4,14 +4,19 @@
  * 50 000, ranges in Maven's order over those artifacts, an OSV export zip) imported, and the
  * whole catalogue matched again. Prints the seconds of the import and of the matching, versions
  * per second, and how many versions came out affected.
+ * Then the cost of blocking in the download path: a POM no advisory affects downloaded under
+ * autocannon (16 connections, `BENCH_SECONDS` each, three rounds taking turns) with a watch that
+ * applies a blocking policy to the repository paused and active. Target: ≤ 5 % added latency.
  */
 import { randomInt } from 'node:crypto';
+import autocannon from 'autocannon';
 import yazl from 'yazl';
-import { AUTH, build } from '../lib/bench.ts';
+import { AUTH, build, median } from '../lib/bench.ts';
 import { startServer } from '../../packages/web/e2e/harness.ts';
 
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 100_000);
 const ADVISORIES = Number(process.env.BENCH_ADVISORIES ?? 50_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONSOLE = { authorization: AUTH, 'x-requested-with': 'XMLHttpRequest' };
 
 const artifact = (i: number) => ({ group: `org.bench.g${i % 1000}`, id: `a${i}`, version: `1.${i % 10}` });
@@ -116,7 +121,7 @@ try {
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       body: JSON.stringify({ paths: sample }),
     })
-  ).json()) as { artifacts: { scan_status: string; issues: unknown[] }[] };
+  ).json()) as { artifacts: { general: { path: string }; scan_status: string; issues: unknown[] }[] };
   const affected = summary.artifacts.filter((a) => a.issues.length).length;
   const scanned = summary.artifacts.filter((a) => a.scan_status === 'scanned').length;
 
@@ -128,6 +133,66 @@ try {
     `  matching the whole catalogue    ${matchSeconds.toFixed(1).padStart(7)} s  ${(VERSIONS / matchSeconds).toFixed(0).padStart(7)} versions/s`,
   );
   console.log(`  a sample of 200 versions: ${scanned} scanned, ${affected} affected`);
+
+  // blocking in the download path: a watch applying a policy that blocks every severity, paused or active
+  const rest = async (method: string, url: string, body: unknown) => {
+    const res = await fetch(`${server.url}${url}`, {
+      method,
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  };
+  await rest('POST', '/xray/api/v2/policies', {
+    name: 'bench-block',
+    type: 'security',
+    rules: [
+      { name: 'all', criteria: { min_severity: 'All Severities' }, actions: { block_download: { active: true } } },
+    ],
+  });
+  const watch = (active: boolean) => ({
+    general_data: { name: 'bench-watch', active },
+    project_resources: { resources: [{ type: 'repository', name: 'maven-bench' }] },
+    assigned_policies: [{ name: 'bench-block', type: 'security' }],
+  });
+  await rest('POST', '/xray/api/v2/watches', watch(false));
+  const clean = summary.artifacts.find((a) => a.scan_status === 'scanned' && !a.issues.length)!.general.path;
+  const url = `${server.url}/artifactory/${clean.replace(/^default\//, '')}`;
+  const blockedPath = summary.artifacts.find((a) => a.issues.length)?.general.path.replace(/^default\//, '');
+  const downloads = async () => {
+    const result = await autocannon({ url, connections: 16, duration: SECONDS, headers: { authorization: AUTH } });
+    if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { rps: result.requests.average, latency: result.latency.average };
+  };
+  const runs: Record<'paused' | 'active', { rps: number; latency: number }[]> = { paused: [], active: [] };
+  for (let round = 0; round < 3; round++) {
+    for (const state of ['paused', 'active'] as const) {
+      await rest('PUT', '/xray/api/v2/watches/bench-watch', watch(state === 'active'));
+      // the first download after the change reads what the watch blocks (paid once per change)
+      const first = performance.now();
+      const blocked =
+        blockedPath && (await fetch(`${server.url}/artifactory/${blockedPath}`, { headers: { authorization: AUTH } }));
+      if (blocked && blocked.status !== (state === 'active' ? 403 : 200))
+        throw new Error(`${blockedPath}: ${blocked.status} with the watch ${state}`);
+      if (round === 0 && state === 'active')
+        console.log(
+          `  what the watch blocks read in ${(performance.now() - first).toFixed(0)} ms (once per change of policies or findings)`,
+        );
+      runs[state].push(await downloads());
+    }
+  }
+  const latency = (state: 'paused' | 'active') => median(runs[state].map((r) => r.latency));
+  const rps = (state: 'paused' | 'active') => median(runs[state].map((r) => r.rps));
+  console.log(`  download of a clean POM, autocannon 16 connections, ${SECONDS} s, median of 3 (alternating):`);
+  console.log(
+    `    watch paused   ${rps('paused').toFixed(0).padStart(6)} req/s  mean latency ${latency('paused').toFixed(2)} ms`,
+  );
+  console.log(
+    `    watch active   ${rps('active').toFixed(0).padStart(6)} req/s  mean latency ${latency('active').toFixed(2)} ms`,
+  );
+  console.log(
+    `    added latency ${(((latency('active') - latency('paused')) / latency('paused')) * 100).toFixed(1)} % (target ≤ 5 %)`,
+  );
 } finally {
   await server.stop();
 }

@@ -233,5 +233,9 @@ describe('the README', () => {
       body: new Uint8Array(fs.readFileSync(path.join(work, 'all.zip'))),
     });
     expect(await again.json()).toEqual({ added: 0, updated: 0, unchanged: 1, records: 1 });
+    // the policy and the watch are there, and the SBOM of the version npm installed was exported
+    expect((await get('/xray/api/v2/watches/shipping')).status).toBe(200);
+    const sbom = fs.readFileSync(path.join(work, 'sbom.zip'));
+    expect(sbom.includes('left-pad-1.3.0.cdx.json') && sbom.includes('left-pad-1.3.0.spdx.json')).toBe(true);
   }, 600_000);
 });

@@ -6,6 +6,7 @@ import { ADMIN_PASSWORD, startServer, type RunningServer } from './harness';
 import { clientHome, restCall, run } from './clients/clients';
 import { writeOciLayout } from './clients/oci-layout';
 import { publishBody } from '../../server/src/test/npm';
+import { zipEntries } from '../../server/src/test/zip';
 
 /**
  * Download blocking proven with the real clients: a watch applies a policy that blocks High
@@ -288,6 +289,25 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     );
     await pull('1.1');
     expect(fs.existsSync(path.join(home, 'pulled-1.1', 'index.json'))).toBe(true);
+    // the image's SBOM lists what it installs, and the advisory against the package it is in
+    const exported = await admin('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'docker-local/web/app/1.0/manifest.json',
+      cyclonedx: true,
+    });
+    const [document] = Object.values(await zipEntries(Buffer.from(await exported.arrayBuffer())));
+    const bom = JSON.parse(document!) as {
+      metadata: { component: { type: string; name: string } };
+      components: { purl: string }[];
+      vulnerabilities: { id: string; affects: { ref: string }[] }[];
+    };
+    expect(bom.metadata.component).toMatchObject({ type: 'container', name: 'web/app' });
+    expect(bom.components.map((c) => c.purl)).toEqual([
+      'pkg:deb/debian/base-files@12.4+deb12u5?distro=debian-12',
+      'pkg:deb/debian/libssl3@3.0.11-1~deb12u2?distro=debian-12',
+    ]);
+    expect(bom.vulnerabilities.map((v) => `${v.id} ${v.affects[0]!.ref}`)).toEqual([
+      'DSA-5999-1 pkg:deb/debian/libssl3@3.0.11-1~deb12u2?distro=debian-12',
+    ]);
   });
 
   it('installs and pulls the vulnerable versions once an ignore rule sets their advisories aside, with a reason and an expiry', async () => {

@@ -1,4 +1,3 @@
-import yauzl from 'yauzl';
 import { TRASHCAN_REPO } from '@arca/contracts';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -231,6 +230,7 @@ export async function enrolTotp(app: FastifyInstance, name: string, password: st
 }
 
 export { linkIn, startMailServer } from './mail.js';
+export { zipEntries } from './zip.js';
 
 /** The paths of every file in the repositories (the trash can left out), sorted. */
 export async function repositoryFiles(app: FastifyInstance): Promise<string[]> {
@@ -241,27 +241,4 @@ export async function repositoryFiles(app: FastifyInstance): Promise<string[]> {
     .where('repo_key', '!=', TRASHCAN_REPO)
     .execute();
   return rows.map((r) => r.path).sort();
-}
-
-/** The entries of a zip (a folder download, a support bundle), by name, as text. */
-export function zipEntries(buffer: Buffer): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('zip'));
-      const entries: Record<string, string> = {};
-      zip.on('entry', (entry: yauzl.Entry) =>
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err ?? new Error('entry'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries[entry.fileName] = Buffer.concat(chunks).toString();
-            zip.readEntry();
-          });
-        }),
-      );
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    }),
-  );
 }

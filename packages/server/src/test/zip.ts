@@ -1,3 +1,4 @@
+import yauzl from 'yauzl';
 import { crc32 } from 'node:zlib';
 
 /** A zip (jar, war …) of the given entries, stored uncompressed: enough for tests that read archives. */
@@ -37,4 +38,27 @@ export function zipOf(entries: Record<string, string | Buffer>): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** The entries of a zip (a folder download, a support bundle), by name, as text. */
+export function zipEntries(buffer: Buffer): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('zip'));
+      const entries: Record<string, string> = {};
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err ?? new Error('entry'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            entries[entry.fileName] = Buffer.concat(chunks).toString();
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    }),
+  );
 }

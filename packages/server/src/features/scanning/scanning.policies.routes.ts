@@ -141,8 +141,15 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
         );
     }
     for (const resource of watch.project_resources.resources) {
-      if (resource.type === 'repository' && !(await findRepository(app.db, resource.name)))
-        throw badRequest(`Repository '${resource.name}' does not exist.`, 'project_resources');
+      if (resource.type !== 'repository') continue;
+      const repo = await findRepository(app.db, resource.name);
+      if (!repo) throw badRequest(`Repository '${resource.name}' does not exist.`, 'project_resources');
+      // what a virtual repository serves is its members' files: those are what a watch covers
+      if (repo.rclass === 'virtual')
+        throw badRequest(
+          `Repository '${resource.name}' is virtual: watch the local and remote repositories it combines.`,
+          'project_resources',
+        );
     }
   };
   app.get(

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_BASIC, ENGINES, createRepo, createUser, put, startTestApp, type TestApp } from '../../test/harness.js';
+import {
+  ADMIN_BASIC,
+  ENGINES,
+  createRepo,
+  createUser,
+  put,
+  startTestApp,
+  zipEntries,
+  type TestApp,
+} from '../../test/harness.js';
 import { packTarball, publishBody } from '../../test/npm.js';
 
 const advisory = (id: string, name: string, fixed: string, severity: string, cve: string) => ({
@@ -76,19 +85,25 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
   it('refuses bad policies, watches and ignore rules with a clear message, and keeps nothing of them', async () => {
     const bad = await call('POST', '/xray/api/v2/policies', {
       ...SECURITY_POLICY,
+      name: 'refused-policy',
       rules: [{ ...SECURITY_POLICY.rules[0], criteria: { min_severity: 'Severe' } }],
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].message).toContain("'Severe' is not a severity");
     const mixed = await call('POST', '/xray/api/v2/policies', {
       ...SECURITY_POLICY,
+      name: 'refused-policy',
       type: 'license',
     });
     expect(mixed.statusCode).toBe(400);
     expect(mixed.json().errors[0].message).toContain('a licence rule sets either allowed_licenses or banned_licenses');
-    const unknownPolicy = await call('POST', '/xray/api/v2/watches', WATCH);
+    const unknownPolicy = await call('POST', '/xray/api/v2/watches', {
+      ...WATCH,
+      general_data: { name: 'refused-watch' },
+      assigned_policies: [{ name: 'no-such-policy', type: 'security' }],
+    });
     expect(unknownPolicy.statusCode).toBe(400);
-    expect(unknownPolicy.json().errors[0].message).toBe("Policy 'no-high' does not exist.");
+    expect(unknownPolicy.json().errors[0].message).toBe("Policy 'no-such-policy' does not exist.");
     const noReason = await call('POST', '/xray/api/v1/ignore_rules', {
       notes: ' ',
       ignore_filters: { vulnerabilities: ['CVE-1'] },
@@ -102,11 +117,12 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     });
     expect(past.statusCode).toBe(400);
     expect(past.json().errors[0].message).toBe('expires_at is in the past.');
-    const asDev = await call('POST', '/xray/api/v2/policies', SECURITY_POLICY, dev);
+    const asDev = await call('POST', '/xray/api/v2/policies', { ...SECURITY_POLICY, name: 'refused-policy' }, dev);
     expect(asDev.statusCode).toBe(403);
-    expect((await call('GET', '/xray/api/v2/policies')).json()).toEqual([]);
-    expect((await call('GET', '/xray/api/v2/watches')).json()).toEqual([]);
-    expect((await call('GET', '/xray/api/v1/ignore_rules')).json()).toEqual({ data: [], total_count: 0 });
+    expect((await call('GET', '/xray/api/v2/policies/refused-policy')).statusCode).toBe(404);
+    expect((await call('GET', '/xray/api/v2/watches/refused-watch')).statusCode).toBe(404);
+    const rules = (await call('GET', '/xray/api/v1/ignore_rules')).json() as { data: { notes: string }[] };
+    expect(rules.data.filter((r) => r.notes === 'accepted')).toEqual([]);
   });
 
   it('blocks the download of a version a watched policy catches, names the advisory, and lets an ignore rule through', async () => {
@@ -147,6 +163,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       ignore_filters: { vulnerabilities: ['CVE-2026-1001'], components: [{ name: 'npm://mild' }] },
     });
     expect(other.statusCode).toBe(201);
+    const otherId = /id: (\S+)$/.exec(other.json().info)![1]!;
     expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(403);
     const expires = new Date(Date.now() + 3_600_000).toISOString();
     const rule = await call('POST', '/xray/api/v1/ignore_rules', {
@@ -173,6 +190,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       .select(['action', 'target', 'actor'])
       .where('category', '=', 'security')
       .where('action', 'in', ['create policy', 'create watch', 'create ignore rule', 'delete ignore rule'])
+      .where('target', 'in', ['no-high', 'releases', id, otherId])
       .execute();
     expect(trail.map((e) => `${e.actor} ${e.action}`).sort()).toEqual([
       'admin create ignore rule',
@@ -197,7 +215,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect((await call('PUT', '/xray/api/v2/watches/releases', WATCH)).statusCode).toBe(200);
   });
 
-  it('blocks by licence: banned ones and, where a policy says so, unknown ones; a Maven version as its whole folder', async () => {
+  it('blocks by licence (a banned one), and a Maven version as its whole folder', async () => {
     await publish('npm-local', 'copyleft', '1.0.0', 'GPL-3.0-only');
     await put(
       t.app,
@@ -243,5 +261,88 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     });
     expect(await statusOf('npm-local', 'copyleft', '1.0.0')).toBe(200);
     expect((await call('GET', '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.jar')).statusCode).toBe(200);
+  });
+
+  it('exports the SBOM of a package version: CycloneDX with its dependencies and vulnerabilities, SPDX with its licence', async () => {
+    await createRepo(t.app, 'npm-sbom', { rclass: 'local', packageType: 'npm' });
+    await publish('npm-sbom', 'deep-merge', '1.0.0');
+    const manifest = {
+      name: 'app-core',
+      version: '2.0.0',
+      license: 'Apache-2.0',
+      dependencies: { 'deep-merge': '^1.0.0' },
+    };
+    const tarball = await packTarball({ 'package.json': JSON.stringify(manifest) });
+    const { body } = await publishBody('app-core', '2.0.0', { manifest, tarball });
+    const published = await t.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/npm/npm-sbom/app-core',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+    expect(published.statusCode, published.body).toBe(201);
+    await t.services.catalogueIndexer.drain();
+    await call('POST', '/xray/api/v1/advisories/import?name=sbom.json', [
+      advisory('GHSA-dm-0001', 'deep-merge', '1.0.2', 'MODERATE', 'CVE-2026-1003'),
+    ]);
+    await t.services.scanner.sweep();
+    const none = await call('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'npm-sbom/app-core/-/app-core-2.0.0.tgz',
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].message).toBe('Choose an SBOM format: cyclonedx, spdx or both.');
+    const missing = await call('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'npm-other/nothing.tgz',
+      spdx: true,
+    });
+    expect(missing.statusCode).toBe(404);
+
+    const res = await call('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'default/npm-sbom/app-core/-/app-core-2.0.0.tgz',
+      cyclonedx: true,
+      spdx: true,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const files = await zipEntries(res.rawPayload);
+    expect(Object.keys(files).sort()).toEqual(['app-core-2.0.0.cdx.json', 'app-core-2.0.0.spdx.json']);
+    const cdx = JSON.parse(files['app-core-2.0.0.cdx.json']!);
+    expect(cdx).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.5' });
+    expect(cdx.metadata.component).toMatchObject({
+      name: 'app-core',
+      version: '2.0.0',
+      purl: 'pkg:npm/app-core@2.0.0',
+      licenses: [{ license: { id: 'Apache-2.0' } }],
+    });
+    expect(cdx.components).toEqual([
+      expect.objectContaining({
+        name: 'deep-merge',
+        purl: 'pkg:npm/deep-merge',
+        properties: [{ name: 'arca:required-range', value: '^1.0.0' }],
+      }),
+    ]);
+    expect(cdx.vulnerabilities).toEqual([]);
+    const sbom = JSON.parse(files['app-core-2.0.0.spdx.json']!);
+    expect(sbom).toMatchObject({ spdxVersion: 'SPDX-2.3', dataLicense: 'CC0-1.0', SPDXID: 'SPDXRef-DOCUMENT' });
+    expect(sbom.packages[0]).toMatchObject({ name: 'app-core', versionInfo: '2.0.0', licenseDeclared: 'Apache-2.0' });
+    expect(sbom.relationships.map((r: { relationshipType: string }) => r.relationshipType)).toEqual([
+      'DESCRIBES',
+      'DEPENDS_ON',
+    ]);
+
+    // a vulnerable version lists its advisory with the fix
+    const vulnerable = await call('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'npm-sbom/deep-merge/-/deep-merge-1.0.0.tgz',
+      cyclonedx: true,
+    });
+    const [document] = Object.values(await zipEntries(vulnerable.rawPayload));
+    expect(JSON.parse(document!).vulnerabilities).toEqual([
+      expect.objectContaining({
+        id: 'GHSA-dm-0001',
+        ratings: [{ severity: 'medium' }],
+        recommendation: 'Upgrade to 1.0.2.',
+        affects: [{ ref: 'pkg:npm/deep-merge@1.0.0' }],
+      }),
+    ]);
   });
 });

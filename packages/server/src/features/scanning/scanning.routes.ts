@@ -7,6 +7,7 @@ import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
 import type { SpdxLicense } from './licenses.js';
 import { recordsOf } from './scanning.import.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
+import { sbomRoutes } from './scanning.sbom.routes.js';
 import { scanWithFindings, storeAdvisories } from './scanning.store.js';
 
 /** The job that matches the catalogue against the advisories. */
@@ -66,6 +67,7 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
   const known = ecosystemsOf(app.formatRegistry);
   await app.register(scanPolicyRoutes);
+  await app.register(sbomRoutes);
   app.addContentTypeParser(
     ['application/zip', 'application/octet-stream'],
     { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { PackageURL } from 'packageurl-js';
+import type { SpdxLicense } from './licenses.js';
+
+/**
+ * Software bills of materials of a package version or an image: CycloneDX 1.5 JSON and SPDX 2.3
+ * JSON, each naming the subject (its package URL, SHA-256 and licences), what it depends on or
+ * installs, and — in CycloneDX — the vulnerabilities found in it.
+ */
+
+/** What a bill of materials is made from. */
+export interface BomSubject {
+  packageType: string;
+  name: string;
+  version: string;
+  sha256: string;
+  licenses: SpdxLicense[];
+  /** Declared dependencies: name → the range required. */
+  dependencies: Record<string, string>;
+  /** What an image installs (its distribution as OSV names it, `Debian:12`). */
+  installed?: { ecosystem: string; packages: { name: string; binary: string; version: string }[] };
+  vulnerabilities: {
+    id: string;
+    cves: string[];
+    severity: string;
+    summary: string;
+    fixedVersions: string[];
+    /** The installed package it is in (images). */
+    component: string;
+  }[];
+}
+
+const PURL_TYPES: Record<string, string> = {
+  npm: 'npm',
+  pypi: 'pypi',
+  maven: 'maven',
+  gradle: 'maven',
+  go: 'golang',
+  cargo: 'cargo',
+  gems: 'gem',
+  debian: 'deb',
+  rpm: 'rpm',
+  helm: 'helm',
+  docker: 'oci',
+  oci: 'oci',
+  nuget: 'nuget',
+};
+
+/** The package URL of a package of a type (undefined for a type purl has none for). */
+export function purlOf(packageType: string, name: string, version?: string, qualifiers?: Record<string, string>) {
+  const type = PURL_TYPES[packageType];
+  if (!type) return undefined;
+  let namespace: string | undefined;
+  let short = name;
+  if (type === 'npm' && name.startsWith('@') && name.includes('/'))
+    [namespace, short] = name.split('/') as [string, string];
+  else if (type === 'maven' && name.includes(':')) [namespace, short] = name.split(':') as [string, string];
+  else if ((type === 'golang' || type === 'oci') && name.includes('/')) {
+    namespace = type === 'golang' ? name.slice(0, name.lastIndexOf('/')) : undefined;
+    short = type === 'golang' ? name.slice(name.lastIndexOf('/') + 1) : name.slice(name.lastIndexOf('/') + 1);
+  } else if (type === 'pypi') short = name.toLowerCase().replace(/[-_.]+/g, '-');
+  return new PackageURL(type, namespace, short, version, qualifiers, undefined).toString();
+}
+
+const distroOf = (ecosystem: string) => {
+  const [name = '', release] = ecosystem.split(':');
+  return { namespace: name.toLowerCase(), qualifier: release ? `${name.toLowerCase()}-${release}` : undefined };
+};
+
+const installedPurl = (ecosystem: string, pkg: { binary: string; version: string }) => {
+  const { namespace, qualifier } = distroOf(ecosystem);
+  return new PackageURL(
+    'deb',
+    namespace,
+    pkg.binary,
+    pkg.version,
+    qualifier ? { distro: qualifier } : undefined,
+    undefined,
+  ).toString();
+};
+
+const licenceChoices = (licenses: SpdxLicense[]) =>
+  licenses.map((l) => (l.id ? { license: { id: l.id } } : { license: { name: l.name } }));
+
+/** CycloneDX 1.5, JSON. */
+export function cycloneDx(subject: BomSubject, now = new Date()): Record<string, unknown> {
+  const image = subject.installed !== undefined;
+  const mainRef = purlOf(subject.packageType, subject.name, subject.version) ?? `${subject.name}@${subject.version}`;
+  const components = image
+    ? subject.installed!.packages.map((p) => {
+        const purl = installedPurl(subject.installed!.ecosystem, p);
+        return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
+      })
+    : Object.entries(subject.dependencies).map(([name, range]) => {
+        const purl = purlOf(subject.packageType, name);
+        const ref = `${purl ?? name}#${range}`;
+        return {
+          type: 'library',
+          'bom-ref': ref,
+          name,
+          ...(purl ? { purl } : {}),
+          properties: [{ name: 'arca:required-range', value: range }],
+        };
+      });
+  const refOfInstalled = new Map(
+    (subject.installed?.packages ?? []).map((p) => [
+      `${p.binary} ${p.version}`,
+      installedPurl(subject.installed!.ecosystem, p),
+    ]),
+  );
+  return {
+    $schema: 'http://cyclonedx.org/schema/bom-1.5.schema.json',
+    bomFormat: 'CycloneDX',
+    specVersion: '1.5',
+    serialNumber: `urn:uuid:${randomUUID()}`,
+    version: 1,
+    metadata: {
+      timestamp: now.toISOString(),
+      tools: { components: [{ type: 'application', name: 'Arca' }] },
+      component: {
+        type: image ? 'container' : 'library',
+        'bom-ref': mainRef,
+        name: subject.name,
+        version: subject.version,
+        ...(purlOf(subject.packageType, subject.name, subject.version) ? { purl: mainRef } : {}),
+        ...(subject.sha256 ? { hashes: [{ alg: 'SHA-256', content: subject.sha256 }] } : {}),
+        ...(subject.licenses.length ? { licenses: licenceChoices(subject.licenses) } : {}),
+      },
+    },
+    components,
+    dependencies: [{ ref: mainRef, dependsOn: components.map((c) => c['bom-ref']) }],
+    vulnerabilities: subject.vulnerabilities.map((v) => ({
+      id: v.id,
+      source: { name: 'OSV', url: `https://osv.dev/vulnerability/${encodeURIComponent(v.id)}` },
+      ...(v.cves.length
+        ? {
+            references: v.cves.map((id) => ({
+              id,
+              source: { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${id}` },
+            })),
+          }
+        : {}),
+      ratings: [{ severity: v.severity.toLowerCase() === 'unknown' ? 'unknown' : v.severity.toLowerCase() }],
+      description: v.summary,
+      ...(v.fixedVersions.length ? { recommendation: `Upgrade to ${v.fixedVersions.join(' or ')}.` } : {}),
+      affects: [{ ref: (v.component && refOfInstalled.get(v.component)) || mainRef }],
+    })),
+  };
+}
+
+const spdxId = (text: string) => `SPDXRef-${text.replace(/[^A-Za-z0-9.-]+/g, '-')}`;
+
+/** SPDX 2.3, JSON. */
+export function spdx(subject: BomSubject, now = new Date()): Record<string, unknown> {
+  const mainId = spdxId(`Package-${subject.name}-${subject.version}`);
+  const mainPurl = purlOf(subject.packageType, subject.name, subject.version);
+  const declared = subject.licenses.length
+    ? subject.licenses.map((l) => (l.id ? l.id : `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`)).join(' AND ')
+    : 'NOASSERTION';
+  const others = subject.installed
+    ? subject.installed.packages.map((p) => ({
+        SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
+        name: p.binary,
+        versionInfo: p.version,
+        purl: installedPurl(subject.installed!.ecosystem, p),
+      }))
+    : Object.entries(subject.dependencies).map(([name, range]) => ({
+        SPDXID: spdxId(`Package-${name}-${range}`),
+        name,
+        versionInfo: range,
+        purl: purlOf(subject.packageType, name),
+      }));
+  const pkg = (p: { SPDXID: string; name: string; versionInfo: string; purl?: string }) => ({
+    SPDXID: p.SPDXID,
+    name: p.name,
+    versionInfo: p.versionInfo,
+    downloadLocation: 'NOASSERTION',
+    filesAnalyzed: false,
+    licenseConcluded: 'NOASSERTION',
+    licenseDeclared: 'NOASSERTION',
+    copyrightText: 'NOASSERTION',
+    ...(p.purl
+      ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: p.purl }] }
+      : {}),
+  });
+  return {
+    spdxVersion: 'SPDX-2.3',
+    dataLicense: 'CC0-1.0',
+    SPDXID: 'SPDXRef-DOCUMENT',
+    name: `${subject.name}@${subject.version}`,
+    documentNamespace: `https://arca.invalid/spdx/${encodeURIComponent(subject.name)}-${encodeURIComponent(subject.version)}-${randomUUID()}`,
+    creationInfo: { created: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), creators: ['Tool: Arca'] },
+    packages: [
+      {
+        ...pkg({
+          SPDXID: mainId,
+          name: subject.name,
+          versionInfo: subject.version,
+          ...(mainPurl ? { purl: mainPurl } : {}),
+        }),
+        licenseDeclared: declared,
+        ...(subject.sha256 ? { checksums: [{ algorithm: 'SHA256', checksumValue: subject.sha256 }] } : {}),
+      },
+      ...others.map(pkg),
+    ],
+    ...(subject.licenses.some((l) => !l.id)
+      ? {
+          hasExtractedLicensingInfos: subject.licenses
+            .filter((l) => !l.id)
+            .map((l) => ({
+              licenseId: `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`,
+              extractedText: l.name,
+              name: l.name,
+            })),
+        }
+      : {}),
+    relationships: [
+      { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: mainId },
+      ...others.map((o) => ({
+        spdxElementId: mainId,
+        relationshipType: subject.installed ? 'CONTAINS' : 'DEPENDS_ON',
+        relatedSpdxElement: o.SPDXID,
+      })),
+    ],
+  };
+}
