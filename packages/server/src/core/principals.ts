@@ -47,6 +47,15 @@ export function isAdmin(request: FastifyRequest): boolean {
   return request.principal.kind === 'user' && request.principal.user.admin === 1;
 }
 
+/**
+ * What the caller may do in security scanning (the spec's roles): administrators manage policies,
+ * watches and ignore rules, and see them; no one else does yet.
+ */
+export function scanningPermissions(principal: Principal) {
+  const admin = isAdminPrincipal(principal);
+  return { canManage: admin, isWatchManager: admin, isPolicyManager: admin, isPolicyViewer: admin };
+}
+
 /** Display name of the caller, recorded as created-by / deleted-by. */
 export function actorName(principal: Principal): string {
   return principal.kind === 'user' ? principal.user.name : 'anonymous';

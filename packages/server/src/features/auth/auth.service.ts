@@ -17,7 +17,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../../core/passw
 import { getSetting } from '../../core/settings.store.js';
 import { getSecuritySettings } from '../security/index.js';
 import { DirectoryError, directorySignIn, type DirectoryOutcome } from '../directory/index.js';
-import { isProjectAdmin, type Principal } from '../../core/principals.js';
+import { isProjectAdmin, scanningPermissions, type Principal } from '../../core/principals.js';
 import {
   clearLoginFailures,
   findUserById,
@@ -51,7 +51,7 @@ async function passwordExpiryWarning(db: Db, user: UserRow, now = Date.now()): P
 
 export async function buildUserData(db: Db, principal: Principal): Promise<UserData> {
   const anonAccessEnabled = await getSetting(db, 'security.anonymousAccess');
-  const xrayPermissions = { canManage: false, isWatchManager: false, isPolicyManager: false, isPolicyViewer: false };
+  const xrayPermissions = scanningPermissions(principal);
   if (principal.kind === 'anonymous') {
     return {
       name: ANONYMOUS_USER,
@@ -79,7 +79,7 @@ export async function buildUserData(db: Db, principal: Principal): Promise<UserD
     realm: user.realm,
     lastLoggedIn: user.last_login_at === null ? null : new Date(user.last_login_at).toISOString(),
     passwordExpiresAt: await passwordExpiryWarning(db, user),
-    xrayPermissions: { ...xrayPermissions, canManage: admin },
+    xrayPermissions,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { scanningPermissions } from '../../core/principals.js';
 import { findRepository } from '../repositories/index.js';
 import { ignoreRuleBody, policyBody, policyShape, watchBody, type Policy, type Watch } from './scanning.policies.js';
 import {
@@ -40,6 +41,25 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   const config = { access: 'admin' as const };
   const policyAnswer = policyShape.extend(stamps);
   const watchAnswer = watchBody.extend(stamps);
+
+  app.post(
+    '/xray/ui/permissions/current',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'What the caller may do in security scanning (the console asks with the project it shows)',
+        response: {
+          200: z.object({
+            canManage: z.boolean(),
+            isWatchManager: z.boolean(),
+            isPolicyManager: z.boolean(),
+            isPolicyViewer: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (request) => scanningPermissions(request.principal),
+  );
 
   const policyOrThrow = async (name: string) => {
     const policy = (await listPolicies(app.db)).find((p) => p.name === name);

@@ -125,6 +125,18 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect(rules.data.filter((r) => r.notes === 'accepted')).toEqual([]);
   });
 
+  it("answers the caller's security scanning permissions: an administrator's all, anyone else's none", async () => {
+    const all = { canManage: true, isWatchManager: true, isPolicyManager: true, isPolicyViewer: true };
+    const none = { canManage: false, isWatchManager: false, isPolicyManager: false, isPolicyViewer: false };
+    expect((await call('POST', '/xray/ui/permissions/current', {})).json()).toEqual(all);
+    expect((await call('POST', '/xray/ui/permissions/current', {}, dev)).json()).toEqual(none);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/xray/ui/permissions/current', payload: {} });
+    expect(anonymous.json()).toEqual(none);
+    // the console reads the same from the signed-in user's data
+    const current = await t.app.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/current', headers: dev });
+    expect(current.json().xrayPermissions).toEqual(none);
+  });
+
   it('blocks the download of a version a watched policy catches, names the advisory, and lets an ignore rule through', async () => {
     await publish('npm-local', 'qs-lite', '1.0.0');
     await publish('npm-local', 'qs-lite', '1.1.0');
