@@ -12,6 +12,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('package_findings')
     .addColumn('component', 'varchar(512)', (c) => c.notNull().defaultTo(''))
     .execute();
+  // what an image installs, as its layers were read (JSON), so that matching it again reads no layer
+  await db.schema
+    .alterTable('package_scans')
+    .addColumn('installed', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await db.schema
     .createTable('scan_policies')
     .addColumn('name', 'varchar(128)', (c) => c.primaryKey())
@@ -45,6 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('package_scans').dropColumn('installed').execute();
   await db.schema.alterTable('package_findings').dropColumn('component').execute();
   for (const table of ['scan_ignore_rules', 'scan_watches', 'scan_policies']) {
     await db.schema.dropTable(table).execute();

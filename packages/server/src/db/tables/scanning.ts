@@ -51,6 +51,8 @@ export interface PackageScansTable {
   /** The advisories it was matched against: when they had last changed then. */
   advisories_at: number;
   swept_at: number;
+  /** What an image installs as its layers were read (JSON of `InstalledPackages`); empty for a package. */
+  installed: string;
 }
 
 /** An advisory a scanned package version is affected by. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { systemContent, type HeldAdvisory, type RepoContent } from '../artifacts/index.js';
+import type { InstalledPackages } from '../../formats/format.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { licencesMatter } from './scanning.blocking.js';
 import { ecosystemFor, ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
@@ -55,7 +56,7 @@ export class Scanner {
     const advisoriesAt = await advisoriesChangedAt(this.app.db);
     const now = Date.now();
     const results: Result[] = [];
-    const scan = (v: CatalogueVersion, status: string, message = ''): PackageScanRow => ({
+    const scan = (v: CatalogueVersion, status: string, message = '', installed = ''): PackageScanRow => ({
       repo_key: v.repo_key,
       lead_path: v.lead_path,
       package_type: v.package_type,
@@ -68,6 +69,7 @@ export class Scanner {
       scanned_at: now,
       advisories_at: advisoriesAt,
       swept_at: sweptAt,
+      installed,
     });
     const byEcosystem = new Map<Ecosystem, CatalogueVersion[]>();
     const images: CatalogueVersion[] = [];
@@ -94,16 +96,27 @@ export class Scanner {
       const found = await this.match(ecosystem, wanted);
       list.forEach((v, i) => results.push({ scan: scan(v, 'scanned'), findings: found[i]! }));
     }
+    // what an image installs is read off its layers once per content; matching it again reuses it
+    const readBefore = new Map(
+      (await scansOf(this.app.db, images)).filter((s) => s.installed).map((s) => [`${s.repo_key}/${s.lead_path}`, s]),
+    );
     for (const v of images) {
       const format = this.app.formatRegistry.for(v.package_type)!;
       try {
-        const file = await this.content.stored(v.repo_key, v.lead_path);
-        const installed = file && (await format.installed!(file, this.content));
+        const before = readBefore.get(`${v.repo_key}/${v.lead_path}`);
+        const file = before?.sha256 === v.sha256 ? undefined : await this.content.stored(v.repo_key, v.lead_path);
+        const installed =
+          before?.sha256 === v.sha256
+            ? (JSON.parse(before.installed) as InstalledPackages)
+            : file && (await format.installed!(file, this.content));
         const ecosystem = installed?.ecosystem ? ecosystemFor(this.known, installed.ecosystem) : undefined;
         if (!installed || installed.unsupported || !ecosystem) {
           const why =
             installed?.unsupported ?? `${installed?.ecosystem || 'Its'} packages are not matched against advisories.`;
-          results.push({ scan: scan(v, 'not supported', why), findings: [] });
+          results.push({
+            scan: scan(v, 'not supported', why, installed ? JSON.stringify(installed) : ''),
+            findings: [],
+          });
           continue;
         }
         const packages = installed.packages.filter((p) => ecosystem.valid(p.version));
@@ -122,7 +135,7 @@ export class Scanner {
             if (!findings.has(f.advisory_id))
               findings.set(f.advisory_id, { ...f, component: `${p.binary} ${p.version}` });
         });
-        results.push({ scan: scan(v, 'scanned'), findings: [...findings.values()] });
+        results.push({ scan: scan(v, 'scanned', '', JSON.stringify(installed)), findings: [...findings.values()] });
       } catch (error) {
         results.push({
           scan: scan(v, 'scan failed', `The image could not be read: ${(error as Error).message}`),
