@@ -357,4 +357,65 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       }),
     ]);
   });
+
+  it("scans a build: its dependencies' violations under the watches of the build, failing it where a rule says so", async () => {
+    await createRepo(t.app, 'npm-build', { rclass: 'local', packageType: 'npm' });
+    await publish('npm-build', 'old-parser', '2.0.0');
+    await t.services.catalogueIndexer.drain();
+    await call('POST', '/xray/api/v1/advisories/import?name=build.json', [
+      advisory('GHSA-op-0001', 'old-parser', '2.0.1', 'CRITICAL', 'CVE-2026-1004'),
+    ]);
+    await t.services.scanner.sweep();
+    const tarball = await t.app.inject({
+      method: 'GET',
+      url: '/artifactory/npm-build/old-parser/-/old-parser-2.0.0.tgz',
+      headers: ADMIN_BASIC,
+    });
+    const sha1 = tarball.headers['x-checksum-sha1'] as string;
+    const build = await call('PUT', '/artifactory/api/build', {
+      version: '1.0.1',
+      name: 'web-app',
+      number: '7',
+      started: '2026-05-01T10:00:00.000+0000',
+      modules: [{ id: 'web-app', artifacts: [], dependencies: [{ id: 'old-parser:2.0.0', type: 'tgz', sha1 }] }],
+    });
+    expect(build.statusCode).toBe(204);
+    const scanBuild = async () =>
+      (await call('POST', '/xray/api/v1/scanBuild', { buildName: 'web-app', buildNumber: '7' })).json();
+    // no watch covers the build: nothing to say
+    expect((await scanBuild()).summary).toMatchObject({ total_alerts: 0, fail_build: false });
+
+    await call('POST', '/xray/api/v2/policies', {
+      name: 'gate',
+      type: 'security',
+      rules: [{ name: 'critical', criteria: { min_severity: 'Critical' }, actions: { fail_build: true } }],
+    });
+    await call('POST', '/xray/api/v2/watches', {
+      general_data: { name: 'ci' },
+      project_resources: { resources: [{ type: 'build', name: 'web-app' }] },
+      assigned_policies: [{ name: 'gate', type: 'security' }],
+    });
+    const scanned = await scanBuild();
+    expect(scanned.summary).toMatchObject({ total_alerts: 1, fail_build: true });
+    expect(scanned.alerts[0].watch_name).toBe('ci');
+    expect(scanned.alerts[0].issues[0]).toMatchObject({
+      issue_id: 'GHSA-op-0001',
+      cve: 'CVE-2026-1004',
+      severity: 'Critical',
+      fixed_versions: ['2.0.1'],
+      impacted_artifacts: [{ path: 'default/npm-build/old-parser/-/old-parser-2.0.0.tgz', name: 'old-parser:2.0.0' }],
+    });
+    // a build rule fails builds, it blocks no download
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/artifactory/npm-build/old-parser/-/old-parser-2.0.0.tgz',
+          headers: dev,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const unknown = await call('POST', '/xray/api/v1/scanBuild', { buildName: 'web-app', buildNumber: '8' });
+    expect(unknown.json().errors[0].message).toBe("Build 'web-app' number '8' does not exist.");
+  });
 });

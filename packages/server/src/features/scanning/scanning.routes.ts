@@ -8,6 +8,7 @@ import type { SpdxLicense } from './licenses.js';
 import { recordsOf } from './scanning.import.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
+import { scanBuildRoutes } from './scanning.builds.routes.js';
 import { scanWithFindings, storeAdvisories } from './scanning.store.js';
 
 /** The job that matches the catalogue against the advisories. */
@@ -68,6 +69,7 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
   const known = ecosystemsOf(app.formatRegistry);
   await app.register(scanPolicyRoutes);
   await app.register(sbomRoutes);
+  await app.register(scanBuildRoutes);
   app.addContentTypeParser(
     ['application/zip', 'application/octet-stream'],
     { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },

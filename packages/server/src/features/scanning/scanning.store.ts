@@ -340,3 +340,28 @@ export async function blockingCandidates(db: Db, repoKeys: string[] | 'all', all
   if (!all) query = query.where('f.advisory_id', 'is not', null);
   return query.execute();
 }
+
+/** The scan of the version a stored file belongs to: its lead file's, or (`inFolder`) that of the lead in its folder. */
+export async function scanOfFile(
+  db: Db,
+  repoKey: string,
+  path: string,
+  inFolder: boolean,
+): Promise<PackageScanRow | undefined> {
+  const exact = await db
+    .selectFrom('package_scans')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('lead_path', '=', path)
+    .executeTakeFirst();
+  if (exact || !inFolder || !path.includes('/')) return exact;
+  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  const rows = await db
+    .selectFrom('package_scans')
+    .selectAll()
+    .where('repo_key', '=', repoKey)
+    .where('lead_path', '>=', folder)
+    .where('lead_path', '<', `${folder.slice(0, -1)}0`)
+    .execute();
+  return rows.find((r) => !r.lead_path.slice(folder.length).includes('/'));
+}
