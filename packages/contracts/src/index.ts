@@ -37,3 +37,4 @@ export * from './app-integrations.js';
 export * from './vcs-integrations.js';
 export * from './signing.js';
 export * from './release-bundles.js';
+export * from './scanning.js';

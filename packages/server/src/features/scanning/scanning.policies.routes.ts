@@ -5,7 +5,7 @@ import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { scanningPermissions } from '../../core/principals.js';
 import { findRepository } from '../repositories/index.js';
-import { ignoreRuleBody, policyBody, policyShape, watchBody, type Policy, type Watch } from './scanning.policies.js';
+import { ignoreRuleBody, policyBody, policyShape, watchBody, type Policy, type Watch } from '@arca/contracts';
 import {
   addIgnoreRule,
   deleteIgnoreRule,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import type { IgnoreRule, Policy, Watch } from './scanning.policies.js';
+import type { Policy, Watch } from '@arca/contracts';
+import type { IgnoreRule } from './scanning.policies.js';
 
 /** The policies, watches and ignore rules as stored (each kept whole as its REST body). */
 

@@ -2,15 +2,12 @@ import { bumpConfigGeneration } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
+import type { Severity } from '@arca/contracts';
 import { baseEcosystem, type OsvRecord } from './osv.js';
 
 export type AdvisoryRow = Selectable<AdvisoriesTable>;
 export type PackageScanRow = Selectable<PackageScansTable>;
 export type FindingRow = Selectable<PackageFindingsTable>;
-
-/** Severities, most severe first (the spec's order, with Critical above High as the advisories have it). */
-export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Unknown'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 const NAMED: Record<string, Severity> = {
   CRITICAL: 'Critical',
