@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
+  chooseOption,
   launchBrowser,
   screenshot,
   seriousA11yViolations,
@@ -164,6 +165,89 @@ describe('the Packages pages', () => {
     expect(await security.getByText('scanned', { exact: true }).count()).toBe(1);
     await screenshot(page, 'package-version-security');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the Security & Compliance pages', () => {
+  it('creates a policy, a watch that applies it and an ignore rule, and deletes them after a confirmation', async () => {
+    await page.goto(`${server.url}/ui/admin/security/policies`);
+    await page.getByRole('heading', { name: 'Security & Compliance' }).waitFor();
+    await page.getByText('No policies yet.').waitFor();
+    // a watch applies policies: there is none to apply yet
+    await page.getByRole('tab', { name: 'Watches' }).click();
+    await page.waitForURL('**/admin/security/watches');
+    await page.getByText('Create a policy first').waitFor();
+    expect(await page.getByRole('button', { name: 'New Watch' }).isDisabled()).toBe(true);
+
+    await page.getByRole('tab', { name: 'Policies' }).click();
+    await page.getByRole('button', { name: 'New Policy' }).click();
+    const policyDialog = page.getByRole('dialog', { name: 'New Policy' });
+    await policyDialog.getByRole('button', { name: 'Create' }).click();
+    await policyDialog.getByText('A policy needs a name.').waitFor();
+    await policyDialog.getByLabel('Name').fill('ui-no-critical');
+    await policyDialog.getByLabel('Description').fill('Nothing critical ships');
+    await chooseOption(page, policyDialog.getByLabel('Catches vulnerabilities from'), 'Critical and worse');
+    await screenshot(page, 'security-new-policy');
+    await policyDialog.getByRole('button', { name: 'Create' }).click();
+    const policyRow = page.getByRole('row').filter({ hasText: 'ui-no-critical' });
+    await policyRow.waitFor();
+    expect(await policyRow.innerText()).toMatch(/Critical or worse[\s\S]*Blocks downloads[\s\S]*No watch yet/);
+
+    await page.getByRole('tab', { name: 'Watches' }).click();
+    await page.getByRole('button', { name: 'New Watch' }).click();
+    const watchDialog = page.getByRole('dialog', { name: 'New Watch' });
+    await watchDialog.getByLabel('Name').fill('ui-production');
+    await chooseOption(page, watchDialog.getByLabel('Repositories'), 'npm-local');
+    await chooseOption(page, watchDialog.getByLabel('Policies'), 'ui-no-critical');
+    await watchDialog.getByRole('button', { name: 'Create' }).click();
+    const watchRow = page.getByRole('row').filter({ hasText: 'ui-production' });
+    await watchRow.waitFor();
+    expect(await watchRow.innerText()).toMatch(/npm-local[\s\S]*ui-no-critical/);
+    await screenshot(page, 'security-watches');
+    // what the page shows is what the REST API answers
+    const watch = (await (await call('GET', '/xray/api/v2/watches/ui-production')).json()) as {
+      project_resources: { resources: unknown[] };
+    };
+    expect(watch.project_resources.resources).toEqual([{ type: 'repository', name: 'npm-local' }]);
+
+    await page.getByRole('tab', { name: 'Ignore Rules' }).click();
+    await page.getByText('No ignore rules.').waitFor();
+    await page.getByRole('button', { name: 'New Ignore Rule' }).click();
+    const ruleDialog = page.getByRole('dialog', { name: 'New Ignore Rule' });
+    await ruleDialog.getByLabel('Vulnerabilities').fill('CVE-2026-4242');
+    await ruleDialog.getByLabel('Vulnerabilities').press('Enter');
+    await ruleDialog.getByLabel('Reason').fill('Not reachable from user input');
+    await ruleDialog.getByRole('button', { name: 'Create' }).click();
+    const ruleRow = page.getByRole('row').filter({ hasText: 'Not reachable from user input' });
+    await ruleRow.waitFor();
+    expect(await ruleRow.innerText()).toMatch(/CVE-2026-4242[\s\S]*next month[\s\S]*admin/);
+    await screenshot(page, 'security-ignore-rules');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // deletes ask first; a policy a watch applies cannot go before the watch does
+    await ruleRow.getByRole('button', { name: /^Delete the rule/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this ignore rule?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('No ignore rules.').waitFor();
+    await page.getByRole('tab', { name: 'Policies' }).click();
+    expect(await page.getByRole('button', { name: 'Delete ui-no-critical' }).isDisabled()).toBe(true);
+    await page.getByRole('tab', { name: 'Watches' }).click();
+    await page.getByRole('button', { name: 'Delete ui-production' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete watch ui-production?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('No watches yet.').waitFor();
+    await page.getByRole('tab', { name: 'Policies' }).click();
+    await page.getByRole('button', { name: 'Delete ui-no-critical' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete policy ui-no-critical?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('No policies yet.').waitFor();
     expect(problems).toEqual([]);
   });
 });

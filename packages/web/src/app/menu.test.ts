@@ -128,7 +128,7 @@ describe('menu filtering', () => {
         'repositories',
         'retention',
         'security-general',
-        'security-teaser',
+        'security-scanning',
         'service-status',
         'storage-summary',
         'support-zone',

@@ -38,6 +38,7 @@ import { routes as logsRoutes } from '../features/logs/routes';
 import { routes as systemRoutes } from '../features/system/routes';
 import { routes as licenseBucketsRoutes } from '../features/license-buckets/routes';
 import { routes as licenseRoutes } from '../features/license/routes';
+import { routes as scanningRoutes } from '../features/scanning/routes';
 import { SUB_APPLICATION_PREFIXES } from './sub-applications';
 
 export type { ConsoleRoute, RouteMeta } from '../lib/console-route';
@@ -87,6 +88,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   ...systemRoutes,
   ...licenseBucketsRoutes,
   ...licenseRoutes,
+  ...scanningRoutes,
 ];
 
 /** The routes' data by path: what the menus and the guards read. */

@@ -63,7 +63,7 @@ const ICONS: Record<string, ReactNode> = {
   'general-settings': <ControlOutlined />,
   proxies: <GlobalOutlined />,
   'keys-management': <SignatureOutlined />,
-  'security-teaser': <SecurityScanOutlined />,
+  'security-scanning': <SecurityScanOutlined />,
   'pipelines-teaser': <DeploymentUnitOutlined />,
   'pdn-teaser': <ClusterOutlined />,
   webhooks: <ApiOutlined />,

@@ -17,6 +17,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('package_scans')
     .addColumn('installed', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
+  // what each node reads every few seconds: the versions scanned since it last looked
+  await db.schema.createIndex('package_scans_scanned_at').on('package_scans').column('scanned_at').execute();
   await db.schema
     .createTable('scan_policies')
     .addColumn('name', 'varchar(128)', (c) => c.primaryKey())
@@ -50,6 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('package_scans_scanned_at').execute();
   await db.schema.alterTable('package_scans').dropColumn('installed').execute();
   await db.schema.alterTable('package_findings').dropColumn('component').execute();
   for (const table of ['scan_ignore_rules', 'scan_watches', 'scan_policies']) {

@@ -3,6 +3,8 @@ import type { TableName } from '../../db/schema.js';
 import type { CatalogueIndexer } from '../packages/index.js';
 import { MATCHING_JOB } from './scanning.routes.js';
 import { Scanner } from './scanning.scanner.js';
+import { refreshBlocked } from './scanning.blocking.js';
+import { scannedSince } from './scanning.store.js';
 
 export { scanningRoutes } from './scanning.routes.js';
 export { downloadBlock } from './scanning.blocking.js';
@@ -33,7 +35,19 @@ export function registerScanning(app: FastifyInstance, scanner: Scanner, catalog
   app.jobs.register(MATCHING_JOB, '*/15 * * * *', async () => {
     await scanner.sweep();
   });
+  // what another node's scans changed is read again here, version by version (this node's own at once)
+  let since = Date.now();
+  app.work.every(BLOCKING_LOOP, BLOCKING_LOOP_MS, async () => {
+    // a scan's time is taken before it commits, and the nodes' clocks differ a little
+    const from = since - 10_000;
+    since = Date.now();
+    await refreshBlocked(app, await scannedSince(app.db, from));
+  });
 }
+
+/** The loop that follows other nodes' scans for what downloads are blocked, and how often it looks. */
+const BLOCKING_LOOP = 'download-blocking';
+const BLOCKING_LOOP_MS = 5_000;
 
 /** The scanner of this process (what the door asks for the advisories a client's audit concerns). */
 export const createScanner = (app: FastifyInstance) => new Scanner(app);

@@ -4,7 +4,15 @@ import { cachedConfig } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { ItemRow } from '../../db/schema.js';
 import type { SpdxLicense } from './licenses.js';
-import { blockMessage, rulesFor, violationsOf, type ScannedVersion } from './scanning.policies.js';
+import type { Policy, Watch } from '@arca/contracts';
+import {
+  blockMessage,
+  rulesFor,
+  violationsOf,
+  type AppliedRule,
+  type IgnoreRule,
+  type ScannedVersion,
+} from './scanning.policies.js';
 import { listIgnoreRules, listPolicies, listWatches } from './scanning.policies.store.js';
 import { blockingCandidates } from './scanning.store.js';
 
@@ -13,7 +21,18 @@ interface BlockMap {
   repos: Map<string, { paths: Map<string, string>; folders: Map<string, string> }>;
   /** When an ignore rule expires, and what it set aside blocks again. */
   validUntil: number;
+  /** What the entries were worked out from: the blocking policies, the watches, the ignore rules (none: nothing blocks). */
+  basis?: {
+    blocking: Map<string, Policy>;
+    watches: Watch[];
+    ignoreRules: IgnoreRule[];
+    repoKeys: string[] | 'all';
+    licences: boolean;
+    rulesByRepo: Map<string, AppliedRule[]>;
+  };
 }
+
+type Key = { repo_key: string; lead_path: string };
 
 /**
  * Reads what the watches' blocking rules refuse now: every scanned version of a watched repository
@@ -44,8 +63,16 @@ async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
     ? 'all'
     : resources.flatMap((r) => (r.type === 'repository' ? [r.name] : []));
   const licences = watching.some((w) => w.assigned_policies.some((p) => blocking.get(p.name)?.type === 'license'));
+  map.basis = { blocking, watches, ignoreRules, repoKeys, licences, rulesByRepo: new Map() };
+  apply(app, map, await blockingCandidates(db, repoKeys, licences), now);
+  return map;
+}
+
+/** Sets the entries of the versions these rows (a scan, and a finding or none, each) describe. */
+function apply(app: FastifyInstance, map: BlockMap, rows: Awaited<ReturnType<typeof blockingCandidates>>, now: number) {
+  const basis = map.basis!;
   const versions = new Map<string, ScannedVersion & { repoKey: string; leadPath: string }>();
-  for (const row of await blockingCandidates(db, repoKeys, licences)) {
+  for (const row of rows) {
     const key = `${row.repo_key}\n${row.lead_path}`;
     let version = versions.get(key);
     if (!version) {
@@ -70,12 +97,15 @@ async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
         component: row.component ?? '',
       });
   }
-  const rulesByRepo = new Map<string, ReturnType<typeof rulesFor>>();
   for (const version of versions.values()) {
-    let rules = rulesByRepo.get(version.repoKey);
-    if (!rules) rulesByRepo.set(version.repoKey, (rules = rulesFor(watches, blocking, { repoKey: version.repoKey })));
+    let rules = basis.rulesByRepo.get(version.repoKey);
+    if (!rules)
+      basis.rulesByRepo.set(
+        version.repoKey,
+        (rules = rulesFor(basis.watches, basis.blocking, { repoKey: version.repoKey })),
+      );
     if (!rules.length) continue;
-    const [first] = violationsOf(version, rules, ignoreRules, now);
+    const [first] = violationsOf(version, rules, basis.ignoreRules, now);
     if (!first) continue;
     let repo = map.repos.get(version.repoKey);
     if (!repo) map.repos.set(version.repoKey, (repo = { paths: new Map(), folders: new Map() }));
@@ -84,7 +114,26 @@ async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
       repo.folders.set(posix.dirname(version.leadPath), message);
     else repo.paths.set(version.leadPath, message);
   }
-  return map;
+}
+
+/**
+ * Brings the entries of some versions up to date after their scans changed (new findings, a
+ * fixed content, a version gone): only theirs are read again, so that a burst of deploys does
+ * not read every blocked version once per deploy.
+ */
+export async function refreshBlocked(app: FastifyInstance, keys: Key[]): Promise<void> {
+  if (!keys.length) return;
+  const map = await blockMap(app);
+  if (!map.basis) return;
+  const { repoKeys, licences } = map.basis;
+  const watched = keys.filter((k) => repoKeys === 'all' || repoKeys.includes(k.repo_key));
+  if (!watched.length) return;
+  for (const { repo_key, lead_path } of watched) {
+    const repo = map.repos.get(repo_key);
+    repo?.paths.delete(lead_path);
+    repo?.folders.delete(posix.dirname(lead_path));
+  }
+  apply(app, map, await blockingCandidates(app.db, repoKeys, licences, watched), Date.now());
 }
 
 /** A new slot each time an ignore rule expires, so that the map is read again (per database). */

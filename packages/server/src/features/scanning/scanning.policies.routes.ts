@@ -5,7 +5,7 @@ import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { scanningPermissions } from '../../core/principals.js';
 import { findRepository } from '../repositories/index.js';
-import { ignoreRuleBody, policyBody, policyShape, watchBody, type Policy, type Watch } from '@arca/contracts';
+import { ignoreRuleBody, policyBody, watchBody, type Policy, type Watch } from '@arca/contracts';
 import {
   addIgnoreRule,
   deleteIgnoreRule,
@@ -39,7 +39,21 @@ const ignoreRuleAnswer = ignoreRuleBody.extend({
 export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'admin' as const };
-  const policyAnswer = policyShape.extend(stamps);
+  // as stored (the request body's checks and case folding are not run again on the way out)
+  const policyAnswer = z.object({
+    name: z.string(),
+    type: z.enum(['security', 'license']),
+    description: z.string(),
+    rules: z.array(
+      z.object({
+        name: z.string(),
+        priority: z.number().optional(),
+        criteria: z.record(z.string(), z.unknown()),
+        actions: z.record(z.string(), z.unknown()),
+      }),
+    ),
+    ...stamps,
+  });
   const watchAnswer = watchBody.extend(stamps);
 
   app.post(

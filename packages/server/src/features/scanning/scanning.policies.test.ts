@@ -157,6 +157,15 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     // a policy alone blocks nothing: a watch applies it
     expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(200);
     expect((await call('POST', '/xray/api/v2/watches', WATCH)).statusCode).toBe(201);
+    // both read back as written, with who made them
+    expect((await call('GET', '/xray/api/v2/policies')).json()).toContainEqual(
+      expect.objectContaining({
+        name: 'no-high',
+        rules: [expect.objectContaining({ criteria: { min_severity: 'High', allow_unknown: true } })],
+        author: 'admin',
+      }),
+    );
+    expect((await call('GET', '/xray/api/v2/watches/releases')).json()).toMatchObject({ ...WATCH, author: 'admin' });
 
     const blocked = await tarball('npm-local', 'qs-lite', '1.0.0');
     expect(blocked.statusCode).toBe(403);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemContent, type HeldAdvisory, type RepoContent } from '../artifacts/index.js';
 import type { InstalledPackages } from '../../formats/format.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
-import { licencesMatter } from './scanning.blocking.js';
+import { licencesMatter, refreshBlocked } from './scanning.blocking.js';
 import { ecosystemFor, ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
@@ -143,7 +143,8 @@ export class Scanner {
         });
       }
     }
-    await recordScans(this.app.db, results, { licencesMatter: await licencesMatter(this.app) });
+    const changed = await recordScans(this.app.db, results, { licencesMatter: await licencesMatter(this.app) });
+    await refreshBlocked(this.app, changed);
   }
 
   /**
@@ -255,7 +256,7 @@ export class Scanner {
         );
         matched += due.length;
       }
-      await forgetUnswept(this.app.db, started);
+      await refreshBlocked(this.app, await forgetUnswept(this.app.db, started));
       if ((await advisoriesChangedAt(this.app.db)) === advisoriesAt) return matched;
     }
   }

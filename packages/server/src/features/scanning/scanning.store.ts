@@ -1,4 +1,3 @@
-import { bumpConfigGeneration } from '../../core/config-cache.js';
 import type { Db } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
@@ -164,19 +163,20 @@ export async function scansOf(db: Db, keys: { repo_key: string; lead_path: strin
 }
 
 /**
- * Records scans and their findings in one transaction, replacing what each lead file had. When
- * the findings of a version changed (or, with `licencesMatter`, its licences), what downloads
- * the policies block may have changed: the configuration generation is bumped with the commit.
+ * Records scans and their findings in one transaction, replacing what each lead file had.
+ * Answers the versions whose findings changed (or, with `licencesMatter`, their licences): what
+ * the policies block of them may have changed.
  */
 export async function recordScans(
   db: Db,
   scans: { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] }[],
   options: { licencesMatter?: boolean } = {},
-): Promise<void> {
-  if (!scans.length) return;
-  await db.transaction().execute(async (trx) => {
-    let changed = false;
+): Promise<{ repo_key: string; lead_path: string }[]> {
+  if (!scans.length) return [];
+  return db.transaction().execute(async (trx) => {
+    const changedKeys: { repo_key: string; lead_path: string }[] = [];
     for (const { scan, findings } of scans) {
+      let changed = false;
       const before = await trx
         .deleteFrom('package_findings')
         .where('repo_key', '=', scan.repo_key)
@@ -207,9 +207,15 @@ export async function recordScans(
           .values(findings.map((f) => ({ ...f, repo_key: scan.repo_key, lead_path: scan.lead_path })))
           .onConflict((oc) => oc.doNothing())
           .execute();
+      if (changed) changedKeys.push({ repo_key: scan.repo_key, lead_path: scan.lead_path });
     }
-    if (changed) await bumpConfigGeneration(trx);
+    return changedKeys;
   });
+}
+
+/** The versions scanned since a time (what another node's scans changed, for what a node blocks). */
+export function scannedSince(db: Db, since: number): Promise<{ repo_key: string; lead_path: string }[]> {
+  return db.selectFrom('package_scans').select(['repo_key', 'lead_path']).where('scanned_at', '>=', since).execute();
 }
 
 /** Marks scans as seen by the sweep under way. */
@@ -224,26 +230,23 @@ export async function markSwept(db: Db, keys: { repo_key: string; lead_path: str
   }
 }
 
-/** Forgets the scans (and findings) of versions a whole sweep no longer found in the catalogue. */
-export async function forgetUnswept(db: Db, before: number): Promise<number> {
+/** Forgets the scans (and findings) of versions a whole sweep no longer found in the catalogue; answers which. */
+export async function forgetUnswept(db: Db, before: number): Promise<{ repo_key: string; lead_path: string }[]> {
   return db.transaction().execute(async (trx) => {
     const gone = await trx
       .selectFrom('package_scans')
       .select(['repo_key', 'lead_path'])
       .where('swept_at', '<', before)
       .execute();
-    let findings = 0;
     for (const key of gone) {
-      const { numDeletedRows } = await trx
+      await trx
         .deleteFrom('package_findings')
         .where('repo_key', '=', key.repo_key)
         .where('lead_path', '=', key.lead_path)
-        .executeTakeFirst();
-      findings += Number(numDeletedRows);
+        .execute();
     }
-    if (findings) await bumpConfigGeneration(trx);
     await trx.deleteFrom('package_scans').where('swept_at', '<', before).execute();
-    return gone.length;
+    return gone;
   });
 }
 
@@ -311,8 +314,23 @@ export async function scanWithFindings(
  * summaries, a row per finding: of the versions with findings only, or with `all` of them too
  * (once, without a finding) for the licence rules.
  */
-export async function blockingCandidates(db: Db, repoKeys: string[] | 'all', all: boolean) {
+export async function blockingCandidates(
+  db: Db,
+  repoKeys: string[] | 'all',
+  all: boolean,
+  only?: { repo_key: string; lead_path: string }[],
+) {
   if (repoKeys !== 'all' && !repoKeys.length) return [];
+  if (only) {
+    const rows = [];
+    for (const { repoKey, paths } of slicesOf(only))
+      rows.push(...(await blockingCandidatesOf(db, [repoKey], all, paths)));
+    return rows;
+  }
+  return blockingCandidatesOf(db, repoKeys, all);
+}
+
+function blockingCandidatesOf(db: Db, repoKeys: string[] | 'all', all: boolean, paths?: string[]) {
   let query = db
     .selectFrom('package_scans as s')
     .leftJoin('package_findings as f', (join) =>
@@ -334,6 +352,7 @@ export async function blockingCandidates(db: Db, repoKeys: string[] | 'all', all
       'a.aliases',
     ]);
   if (repoKeys !== 'all') query = query.where('s.repo_key', 'in', repoKeys);
+  if (paths) query = query.where('s.lead_path', 'in', paths);
   if (!all) query = query.where('f.advisory_id', 'is not', null);
   return query.execute();
 }

@@ -18,23 +18,8 @@ export const routes: ConsoleRoute[] = [
     page: () => import('./pages/teaser-pages'),
     component: 'PdnTeaserPage',
   },
-  {
-    path: '/admin/security-and-compliance-teaser',
-    admin: true,
-    menuKey: 'security-teaser',
-    menu: {
-      order: 52,
-      key: 'security-teaser',
-      minRank: 1,
-      label: 'Security & Compliance',
-      sidebar: 'administration',
-      group: 'Platform Services',
-      description: 'Vulnerability and license scanning: not part of this deployment',
-      adminOnly: true,
-    },
-    page: () => import('./pages/teaser-pages'),
-    component: 'SecurityTeaserPage',
-  },
+  // security scanning is part of Arca: the teaser's old address goes to its pages
+  { path: '/admin/security-and-compliance-teaser', admin: true, redirect: '/admin/security/policies' },
   {
     path: '/admin/pipelines-teaser',
     admin: true,

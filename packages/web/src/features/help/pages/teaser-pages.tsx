@@ -1,38 +1,7 @@
-import { ClusterOutlined, DeploymentUnitOutlined, SafetyOutlined } from '@ant-design/icons';
+import { ClusterOutlined, DeploymentUnitOutlined } from '@ant-design/icons';
 import { Navigate } from 'react-router';
 import { useStartupData } from '../../../lib/startup';
 import { ServiceTeaser } from '../components/service-teaser';
-
-/**
- * Security & Compliance (`/admin/security-and-compliance-teaser`): goes to the security
- * policies when the scanning service runs and the license allows it (spec part 1 §2).
- */
-export function SecurityTeaserPage() {
-  const { menu } = useStartupData();
-  if (menu?.services.xray && menu.licenseRank >= 2) return <Navigate to="/admin/security/policies" replace />;
-  return (
-    <ServiceTeaser
-      title="Security & Compliance"
-      icon={<SafetyOutlined />}
-      summary="A scanning service reads every package and image Arca stores, matches their components against vulnerability and license databases, and enforces policies: block the download of a vulnerable version, fail a build, alert the owner."
-      brings={[
-        'Vulnerabilities of every package version and image layer, with their severity',
-        'License compliance: allowed and banned licenses per project',
-        'Policies and watches that block downloads or fail builds',
-        'SBOMs of builds and release bundles',
-      ]}
-      meanwhile={[
-        {
-          label: 'Permissions',
-          text: 'Who may read, deploy and delete in each repository.',
-          to: '/admin/management/permissions',
-        },
-        { label: 'Audit Trail', text: 'Every change and sign-in, exportable.', to: '/admin/monitoring/audit_trail' },
-        { label: 'Webhooks', text: 'Send each deploy to the scanner you run.', to: '/admin/configuration/webhooks' },
-      ]}
-    />
-  );
-}
 
 /** Pipelines (`/admin/pipelines-teaser`): goes to Pipelines when the service runs. */
 export function PipelinesTeaserPage() {

@@ -1,0 +1,69 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IgnoreRuleInput, Policy, PolicyInput, Watch, WatchInput } from '@arca/contracts';
+import { apiFetch } from '../../../api/client';
+
+/** The security scanning feature's query keys. */
+export const scanningKeys = {
+  all: ['scanning'] as const,
+  policies: ['scanning', 'policies'] as const,
+  watches: ['scanning', 'watches'] as const,
+  ignoreRules: ['scanning', 'ignore-rules'] as const,
+};
+
+/** What the server adds to what was saved: who made it and when. */
+interface Stamps {
+  author: string;
+  created: string;
+  modified: string;
+}
+export type PolicyAnswer = Policy & Stamps;
+export type WatchAnswer = Watch & Stamps;
+export interface IgnoreRuleAnswer {
+  id: string;
+  notes: string;
+  expires_at?: string;
+  ignore_filters: IgnoreRuleInput['ignore_filters'];
+  author: string;
+  created: string;
+  is_expired: boolean;
+}
+
+const POLICIES = 'xray/api/v2/policies';
+const WATCHES = 'xray/api/v2/watches';
+const IGNORE_RULES = 'xray/api/v1/ignore_rules';
+
+export const usePolicies = () =>
+  useQuery({ queryKey: scanningKeys.policies, queryFn: () => apiFetch<PolicyAnswer[]>(POLICIES) });
+export const useWatches = () =>
+  useQuery({ queryKey: scanningKeys.watches, queryFn: () => apiFetch<WatchAnswer[]>(WATCHES) });
+export const useIgnoreRules = () =>
+  useQuery({
+    queryKey: scanningKeys.ignoreRules,
+    queryFn: async () => (await apiFetch<{ data: IgnoreRuleAnswer[] }>(IGNORE_RULES)).data,
+  });
+
+/** A change of policies, watches or rules: every list of the feature is read again (a watch names policies). */
+function useScanningChange<T>(call: (value: T) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => client.invalidateQueries({ queryKey: scanningKeys.all }),
+  });
+}
+
+export const useCreatePolicy = () =>
+  useScanningChange((body: PolicyInput) => apiFetch(POLICIES, { method: 'POST', body }));
+export const useDeletePolicy = () =>
+  useScanningChange((name: string) => apiFetch(`${POLICIES}/${encodeURIComponent(name)}`, { method: 'DELETE' }));
+export const useSaveWatch = () =>
+  useScanningChange(({ body, existing }: { body: WatchInput; existing?: string }) =>
+    existing
+      ? apiFetch(`${WATCHES}/${encodeURIComponent(existing)}`, { method: 'PUT', body })
+      : apiFetch(WATCHES, { method: 'POST', body }),
+  );
+export const useDeleteWatch = () =>
+  useScanningChange((name: string) => apiFetch(`${WATCHES}/${encodeURIComponent(name)}`, { method: 'DELETE' }));
+export const useCreateIgnoreRule = () =>
+  useScanningChange((body: IgnoreRuleInput) => apiFetch(IGNORE_RULES, { method: 'POST', body }));
+export const useDeleteIgnoreRule = () =>
+  useScanningChange((id: string) => apiFetch(`${IGNORE_RULES}/${encodeURIComponent(id)}`, { method: 'DELETE' }));

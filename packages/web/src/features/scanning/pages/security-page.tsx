@@ -1,0 +1,653 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  Radio,
+  Select,
+  Space,
+  Switch,
+  Tabs,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { SEVERITIES, type PolicyInput } from '@arca/contracts';
+import { runSafely } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
+import { FormModal } from '../../../components/form-modal';
+import { ListToolbar } from '../../../components/list-toolbar';
+import { PageHeader } from '../../../components/page-header';
+import { QueryTable } from '../../../components/query-table';
+import { formatDateTime, formatRelative } from '../../../components/time';
+import { useRepositories } from '../../../lib/queries/repositories';
+import {
+  useCreateIgnoreRule,
+  useCreatePolicy,
+  useDeleteIgnoreRule,
+  useDeletePolicy,
+  useDeleteWatch,
+  useIgnoreRules,
+  usePolicies,
+  useSaveWatch,
+  useWatches,
+  type IgnoreRuleAnswer,
+  type PolicyAnswer,
+  type WatchAnswer,
+} from '../api/scanning';
+
+const TABS = [
+  { key: '/admin/security/policies', label: 'Policies' },
+  { key: '/admin/security/watches', label: 'Watches' },
+  { key: '/admin/security/ignore-rules', label: 'Ignore Rules' },
+];
+
+/** The frame of the three pages: what scanning does, the tabs between them, the page's action. */
+function SecurityFrame({ action, children }: { action: ReactNode; children: ReactNode }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeader
+        title="Security & Compliance"
+        description="Every package version and image is matched against the advisories imported in the OSV format. Policies say what must not ship; watches apply them to repositories and builds; ignore rules set findings aside, with a reason and an expiry."
+        extra={action}
+      />
+      <Tabs activeKey={pathname} items={TABS} onChange={(key) => navigate(key)} />
+      <Card>{children}</Card>
+    </>
+  );
+}
+
+/** What a rule catches, in words. */
+function criteriaText(policy: PolicyAnswer): string[] {
+  return policy.rules.map((rule) => {
+    const { min_severity, banned_licenses, allowed_licenses } = rule.criteria;
+    if (policy.type === 'security')
+      return min_severity === 'All Severities' ? 'Any vulnerability' : `${min_severity} or worse`;
+    return banned_licenses ? `Banned: ${banned_licenses.join(', ')}` : `Only: ${allowed_licenses?.join(', ')}`;
+  });
+}
+
+interface PolicyForm {
+  name: string;
+  description?: string;
+  type: 'security' | 'license';
+  minSeverity: string;
+  licenseMode: 'banned' | 'allowed';
+  licenses: string[];
+  allowUnknown: boolean;
+  blockDownload: boolean;
+  failBuild: boolean;
+}
+
+/** Policies (`/admin/security/policies`): what each one catches, what follows, which watches apply it. */
+export function PoliciesPage() {
+  const policies = usePolicies();
+  const watches = useWatches();
+  const create = useCreatePolicy();
+  const remove = useDeletePolicy();
+  const { modal } = App.useApp();
+  const [form] = Form.useForm<PolicyForm>();
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const type = Form.useWatch('type', form);
+  const appliedBy = (name: string) =>
+    (watches.data ?? [])
+      .filter((w) => w.assigned_policies.some((p) => p.name === name))
+      .map((w) => w.general_data.name);
+  const rows = useMemo(
+    () => (policies.data ?? []).filter((p) => !query || p.name.toLowerCase().includes(query.trim().toLowerCase())),
+    [policies.data, query],
+  );
+
+  const save = async (values: PolicyForm) => {
+    const criteria =
+      values.type === 'security'
+        ? { min_severity: values.minSeverity }
+        : {
+            [values.licenseMode === 'banned' ? 'banned_licenses' : 'allowed_licenses']: values.licenses,
+            allow_unknown: values.allowUnknown,
+          };
+    const body: PolicyInput = {
+      name: values.name,
+      type: values.type,
+      description: values.description ?? '',
+      rules: [
+        {
+          name: values.type === 'security' ? 'severity' : 'licences',
+          criteria,
+          actions: { block_download: { active: values.blockDownload }, fail_build: values.failBuild },
+        },
+      ],
+    };
+    await create.mutateAsync(body);
+    notifySuccess(`Policy ${values.name} created`);
+  };
+
+  const confirmDelete = (policy: PolicyAnswer) =>
+    modal.confirm({
+      title: `Delete policy ${policy.name}?`,
+      content: 'Downloads and builds it blocks are no longer blocked by it. This cannot be undone.',
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        runSafely(async () => {
+          await remove.mutateAsync(policy.name);
+          notifySuccess(`Policy ${policy.name} deleted`);
+        }),
+    });
+
+  return (
+    <SecurityFrame
+      action={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
+          New Policy
+        </Button>
+      }
+    >
+      <ListToolbar query={query} onQuery={setQuery} placeholder="Filter by name" label="Filter policies" width={280} />
+      <QueryTable<PolicyAnswer>
+        rowKey="name"
+        query={policies}
+        rows={rows}
+        noun={['policy', 'policies']}
+        filter={query}
+        emptyText="No policies yet. Create one to block vulnerable or banned-licence versions, then apply it with a watch."
+        columns={[
+          {
+            title: 'Name',
+            dataIndex: 'name',
+            defaultSortOrder: 'ascend',
+            sorter: (a, b) => a.name.localeCompare(b.name),
+            render: (name: string, row) => (
+              <Space direction="vertical" size={0}>
+                <Typography.Text strong>{name}</Typography.Text>
+                {row.description && <Typography.Text type="secondary">{row.description}</Typography.Text>}
+              </Space>
+            ),
+          },
+          {
+            title: 'Type',
+            dataIndex: 'type',
+            width: 110,
+            render: (t: string) => (
+              <Tag color={t === 'security' ? 'red' : 'blue'}>{t === 'security' ? 'Security' : 'Licence'}</Tag>
+            ),
+          },
+          { title: 'Catches', key: 'criteria', render: (_: unknown, row) => criteriaText(row).join('; ') },
+          {
+            title: 'Actions taken',
+            key: 'actions',
+            render: (_: unknown, row) => {
+              const block = row.rules.some((r) => r.actions.block_download.active);
+              const fail = row.rules.some((r) => r.actions.fail_build);
+              return block || fail ? (
+                <Space size={4}>
+                  {block && <Tag color="volcano">Blocks downloads</Tag>}
+                  {fail && <Tag color="purple">Fails builds</Tag>}
+                </Space>
+              ) : (
+                <Typography.Text type="secondary">Reports only</Typography.Text>
+              );
+            },
+          },
+          {
+            title: 'Applied by',
+            key: 'watches',
+            render: (_: unknown, row) => {
+              const names = appliedBy(row.name);
+              return names.length ? (
+                names.map((n) => <Tag key={n}>{n}</Tag>)
+              ) : (
+                <Typography.Text type="secondary">No watch yet</Typography.Text>
+              );
+            },
+          },
+          {
+            title: '',
+            key: 'delete',
+            width: 60,
+            render: (_: unknown, row) => {
+              const names = appliedBy(row.name);
+              return (
+                <Tooltip
+                  title={names.length ? `Applied by ${names.join(', ')}: remove it from the watch first` : 'Delete'}
+                >
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`Delete ${row.name}`}
+                    disabled={names.length > 0}
+                    onClick={() => confirmDelete(row)}
+                  />
+                </Tooltip>
+              );
+            },
+          },
+        ]}
+      />
+      <FormModal<PolicyForm>
+        open={open}
+        title="New Policy"
+        okText="Create"
+        form={form}
+        onSubmit={save}
+        onClose={() => setOpen(false)}
+        failureText="The policy could not be created."
+        width={560}
+        initialValues={{
+          type: 'security',
+          minSeverity: 'High',
+          licenseMode: 'banned',
+          licenses: [],
+          allowUnknown: true,
+          blockDownload: true,
+          failBuild: false,
+        }}
+      >
+        <Form.Item name="name" label="Name" rules={[{ required: true, message: 'A policy needs a name.' }]}>
+          <Input placeholder="no-critical" autoFocus />
+        </Form.Item>
+        <Form.Item name="description" label="Description">
+          <Input placeholder="What it is for" />
+        </Form.Item>
+        <Form.Item name="type" label="Type">
+          <Radio.Group
+            options={[
+              { value: 'security', label: 'Security: vulnerabilities' },
+              { value: 'license', label: 'Licence compliance' },
+            ]}
+          />
+        </Form.Item>
+        {type !== 'license' ? (
+          <Form.Item name="minSeverity" label="Catches vulnerabilities from">
+            <Select
+              options={['All Severities', ...SEVERITIES.filter((s) => s !== 'Unknown')].map((s) => ({
+                value: s,
+                label: s === 'All Severities' ? s : `${s} and worse`,
+              }))}
+            />
+          </Form.Item>
+        ) : (
+          <>
+            <Form.Item name="licenseMode" label="Licences">
+              <Radio.Group
+                options={[
+                  { value: 'banned', label: 'These are banned' },
+                  { value: 'allowed', label: 'Only these are allowed' },
+                ]}
+              />
+            </Form.Item>
+            <Form.Item
+              name="licenses"
+              label="SPDX licence ids"
+              rules={[{ required: true, message: 'Name at least one licence.' }]}
+            >
+              <Select mode="tags" placeholder="GPL-3.0-only, AGPL-3.0-only" tokenSeparators={[',', ' ']} />
+            </Form.Item>
+            <Form.Item name="allowUnknown" label="A version that declares no known licence" valuePropName="checked">
+              <Switch checkedChildren="Allowed" unCheckedChildren="Violates" />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="blockDownload" label="Block the download of a version it catches" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="failBuild" label="Fail a build that uses or produces one" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </FormModal>
+    </SecurityFrame>
+  );
+}
+
+interface WatchForm {
+  name: string;
+  description?: string;
+  allRepositories: boolean;
+  repositories: string[];
+  policies: string[];
+}
+
+/** Watches (`/admin/security/watches`): which repositories each covers, which policies it applies, whether it is on. */
+export function WatchesPage() {
+  const watches = useWatches();
+  const policies = usePolicies();
+  const repositories = useRepositories();
+  const saveWatch = useSaveWatch();
+  const remove = useDeleteWatch();
+  const { modal } = App.useApp();
+  const [form] = Form.useForm<WatchForm>();
+  const [open, setOpen] = useState(false);
+  const allRepositories = Form.useWatch('allRepositories', form);
+  const policyType = (name: string) => policies.data?.find((p) => p.name === name)?.type ?? 'security';
+
+  const save = async (values: WatchForm) => {
+    await saveWatch.mutateAsync({
+      body: {
+        general_data: { name: values.name, description: values.description ?? '', active: true },
+        project_resources: {
+          resources: values.allRepositories
+            ? [{ type: 'all-repos' }]
+            : values.repositories.map((name) => ({ type: 'repository' as const, name })),
+        },
+        assigned_policies: values.policies.map((name) => ({ name, type: policyType(name) })),
+      },
+    });
+    notifySuccess(`Watch ${values.name} created`);
+  };
+  const toggle = (watch: WatchAnswer, active: boolean) =>
+    runSafely(async () => {
+      const { author: _a, created: _c, modified: _m, ...body } = watch;
+      await saveWatch.mutateAsync({
+        existing: watch.general_data.name,
+        body: { ...body, general_data: { ...body.general_data, active } },
+      });
+      notifySuccess(`Watch ${watch.general_data.name} is ${active ? 'on' : 'paused'}`);
+    });
+  const confirmDelete = (watch: WatchAnswer) =>
+    modal.confirm({
+      title: `Delete watch ${watch.general_data.name}?`,
+      content: 'Its policies no longer apply to the repositories and builds it covers. This cannot be undone.',
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        runSafely(async () => {
+          await remove.mutateAsync(watch.general_data.name);
+          notifySuccess(`Watch ${watch.general_data.name} deleted`);
+        }),
+    });
+
+  return (
+    <SecurityFrame
+      action={
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setOpen(true)}
+          disabled={!policies.data?.length}
+          title={policies.data?.length ? undefined : 'Create a policy first: a watch applies policies'}
+        >
+          New Watch
+        </Button>
+      }
+    >
+      <QueryTable<WatchAnswer>
+        rowKey={(w) => w.general_data.name}
+        query={watches}
+        rows={watches.data ?? []}
+        noun={['watch', 'watches']}
+        emptyText={
+          policies.data?.length
+            ? 'No watches yet. Create one to apply your policies to repositories.'
+            : 'No watches yet. Create a policy first, then a watch that applies it to repositories.'
+        }
+        columns={[
+          {
+            title: 'Name',
+            key: 'name',
+            render: (_: unknown, row) => (
+              <Space direction="vertical" size={0}>
+                <Typography.Text strong>{row.general_data.name}</Typography.Text>
+                {row.general_data.description && (
+                  <Typography.Text type="secondary">{row.general_data.description}</Typography.Text>
+                )}
+              </Space>
+            ),
+          },
+          {
+            title: 'Covers',
+            key: 'resources',
+            render: (_: unknown, row) => (
+              <Space size={[4, 4]} wrap>
+                {row.project_resources.resources.map((r) => (
+                  <Tag key={'name' in r ? `${r.type}:${r.name}` : r.type}>
+                    {r.type === 'all-repos'
+                      ? 'All repositories'
+                      : r.type === 'all-builds'
+                        ? 'All builds'
+                        : 'name' in r
+                          ? r.name
+                          : ''}
+                  </Tag>
+                ))}
+              </Space>
+            ),
+          },
+          {
+            title: 'Policies',
+            key: 'policies',
+            render: (_: unknown, row) => row.assigned_policies.map((p) => <Tag key={p.name}>{p.name}</Tag>),
+          },
+          {
+            title: 'Active',
+            key: 'active',
+            width: 90,
+            render: (_: unknown, row) => (
+              <Switch
+                size="small"
+                checked={row.general_data.active}
+                aria-label={`${row.general_data.active ? 'Pause' : 'Resume'} ${row.general_data.name}`}
+                onChange={(next) => void toggle(row, next)}
+              />
+            ),
+          },
+          {
+            title: '',
+            key: 'delete',
+            width: 60,
+            render: (_: unknown, row) => (
+              <Tooltip title="Delete">
+                <Button
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={`Delete ${row.general_data.name}`}
+                  onClick={() => confirmDelete(row)}
+                />
+              </Tooltip>
+            ),
+          },
+        ]}
+      />
+      <FormModal<WatchForm>
+        open={open}
+        title="New Watch"
+        okText="Create"
+        form={form}
+        onSubmit={save}
+        onClose={() => setOpen(false)}
+        failureText="The watch could not be created."
+        width={560}
+        initialValues={{ allRepositories: false, repositories: [], policies: [] }}
+      >
+        <Form.Item name="name" label="Name" rules={[{ required: true, message: 'A watch needs a name.' }]}>
+          <Input placeholder="production" autoFocus />
+        </Form.Item>
+        <Form.Item name="description" label="Description">
+          <Input placeholder="What it guards" />
+        </Form.Item>
+        <Form.Item name="allRepositories" label="Every repository" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        {!allRepositories && (
+          <Form.Item
+            name="repositories"
+            label="Repositories"
+            extra="Local and remote repositories: a virtual one serves what its members hold."
+            rules={[{ required: true, message: 'Choose the repositories it covers.' }]}
+          >
+            <Select
+              mode="multiple"
+              loading={repositories.isPending}
+              placeholder="Choose repositories"
+              options={(repositories.data ?? [])
+                .filter((r) => r.rclass !== 'virtual')
+                .map((r) => ({ value: r.key, label: `${r.key} (${r.packageType}, ${r.rclass})` }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="policies"
+          label="Policies"
+          rules={[{ required: true, message: 'Choose the policies it applies.' }]}
+        >
+          <Select
+            mode="multiple"
+            placeholder="Choose policies"
+            options={(policies.data ?? []).map((p) => ({ value: p.name, label: p.name }))}
+          />
+        </Form.Item>
+      </FormModal>
+    </SecurityFrame>
+  );
+}
+
+interface IgnoreForm {
+  notes: string;
+  vulnerabilities: string[];
+  component?: string;
+  expires?: Dayjs;
+}
+
+/** Ignore rules (`/admin/security/ignore-rules`): what each sets aside, why, until when, who made it. */
+export function IgnoreRulesPage() {
+  const rules = useIgnoreRules();
+  const create = useCreateIgnoreRule();
+  const remove = useDeleteIgnoreRule();
+  const { modal } = App.useApp();
+  const [form] = Form.useForm<IgnoreForm>();
+  const [open, setOpen] = useState(false);
+
+  const save = async (values: IgnoreForm) => {
+    await create.mutateAsync({
+      notes: values.notes,
+      ...(values.expires ? { expires_at: values.expires.endOf('day').toISOString() } : {}),
+      ignore_filters: {
+        vulnerabilities: values.vulnerabilities,
+        ...(values.component ? { components: [{ name: values.component }] } : {}),
+      },
+    });
+    notifySuccess('Ignore rule created');
+  };
+  const confirmDelete = (rule: IgnoreRuleAnswer) =>
+    modal.confirm({
+      title: 'Delete this ignore rule?',
+      content: 'What it set aside counts again: a download it let through may be blocked.',
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: () =>
+        runSafely(async () => {
+          await remove.mutateAsync(rule.id);
+          notifySuccess('Ignore rule deleted');
+        }),
+    });
+
+  return (
+    <SecurityFrame
+      action={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
+          New Ignore Rule
+        </Button>
+      }
+    >
+      <QueryTable<IgnoreRuleAnswer>
+        rowKey="id"
+        query={rules}
+        rows={rules.data ?? []}
+        noun={['ignore rule', 'ignore rules']}
+        emptyText="No ignore rules. Add one when a finding is accepted for a reason, with an expiry so that it is looked at again."
+        columns={[
+          {
+            title: 'Sets aside',
+            key: 'filters',
+            render: (_: unknown, row) => (
+              <Space size={[4, 4]} wrap>
+                {[...(row.ignore_filters.vulnerabilities ?? []), ...(row.ignore_filters.licenses ?? [])].map((v) => (
+                  <Tag key={v} color="red">
+                    {v}
+                  </Tag>
+                ))}
+                {(row.ignore_filters.components ?? []).map((c) => (
+                  <Tag key={c.name}>{c.version ? `${c.name}@${c.version}` : c.name}</Tag>
+                ))}
+              </Space>
+            ),
+          },
+          { title: 'Reason', dataIndex: 'notes' },
+          {
+            title: 'Expires',
+            key: 'expires',
+            width: 170,
+            render: (_: unknown, row) =>
+              row.expires_at ? (
+                <Tooltip title={formatDateTime(row.expires_at)}>
+                  {row.is_expired ? <Tag>Expired</Tag> : <span>{formatRelative(row.expires_at)}</span>}
+                </Tooltip>
+              ) : (
+                <Typography.Text type="warning">Never</Typography.Text>
+              ),
+          },
+          { title: 'Created by', dataIndex: 'author', width: 120 },
+          {
+            title: '',
+            key: 'delete',
+            width: 60,
+            render: (_: unknown, row) => (
+              <Tooltip title="Delete">
+                <Button
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={`Delete the rule: ${row.notes}`}
+                  onClick={() => confirmDelete(row)}
+                />
+              </Tooltip>
+            ),
+          },
+        ]}
+      />
+      <FormModal<IgnoreForm>
+        open={open}
+        title="New Ignore Rule"
+        okText="Create"
+        form={form}
+        onSubmit={save}
+        onClose={() => setOpen(false)}
+        failureText="The ignore rule could not be created."
+        width={560}
+        initialValues={{ vulnerabilities: [], expires: dayjs().add(30, 'day') }}
+      >
+        <Form.Item
+          name="vulnerabilities"
+          label="Vulnerabilities"
+          extra="Advisory or CVE ids, as the findings name them."
+          rules={[{ required: true, message: 'Name at least one vulnerability.' }]}
+        >
+          <Select mode="tags" placeholder="CVE-2026-4001" tokenSeparators={[',', ' ']} />
+        </Form.Item>
+        <Form.Item name="component" label="Only in the package" extra="Optional: npm://left-pad, or a name alone.">
+          <Input placeholder="npm://left-pad" />
+        </Form.Item>
+        <Form.Item
+          name="notes"
+          label="Reason"
+          rules={[{ required: true, whitespace: true, message: 'Say why it is accepted.' }]}
+        >
+          <Input.TextArea rows={2} placeholder="Not reachable from user input; upgrade planned for the next release" />
+        </Form.Item>
+        <Form.Item name="expires" label="Expires" extra="Leave empty for no expiry.">
+          <DatePicker disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+        </Form.Item>
+      </FormModal>
+    </SecurityFrame>
+  );
+}

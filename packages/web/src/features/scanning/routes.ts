@@ -1,0 +1,42 @@
+import type { ConsoleRoute } from '../../lib/console-route';
+
+const page = () => import('./pages/security-page');
+
+/** The console's pages of this feature: each path written here once; the router, the menus and the guards read it. */
+export const routes: ConsoleRoute[] = [
+  {
+    path: '/admin/security/policies',
+    admin: true,
+    menuKey: 'security-scanning',
+    title: 'Security & Compliance',
+    menu: {
+      order: 52,
+      key: 'security-scanning',
+      minRank: 1,
+      label: 'Security & Compliance',
+      sidebar: 'administration',
+      group: 'Platform Services',
+      description:
+        'Policies that block vulnerable or banned-licence downloads, the watches that apply them, ignore rules',
+      adminOnly: true,
+    },
+    page,
+    component: 'PoliciesPage',
+  },
+  {
+    path: '/admin/security/watches',
+    admin: true,
+    menuKey: 'security-scanning',
+    title: 'Watches',
+    page,
+    component: 'WatchesPage',
+  },
+  {
+    path: '/admin/security/ignore-rules',
+    admin: true,
+    menuKey: 'security-scanning',
+    title: 'Ignore Rules',
+    page,
+    component: 'IgnoreRulesPage',
+  },
+];
