@@ -74,7 +74,7 @@ export const policyBody = policyShape.superRefine((policy, ctx) => {
       ctx.addIssue({
         code: 'custom',
         path,
-        message: `Rule '${rule.name}': a licence rule sets either allowed_licenses or banned_licenses.`,
+        message: `Rule '${rule.name}': a license rule sets either allowed_licenses or banned_licenses.`,
       });
   });
   if (new Set(policy.rules.map((r) => r.name)).size !== policy.rules.length)
@@ -123,7 +123,7 @@ export const ignoreRuleBody = z.object({
       policies: z.array(NAME).max(100).optional(),
     })
     .refine((f) => f.vulnerabilities?.length || f.licenses?.length || f.components?.length, {
-      message: 'An ignore rule names vulnerabilities, licences or components.',
+      message: 'An ignore rule names vulnerabilities, licenses or components.',
     }),
 });
 export type IgnoreFilters = z.infer<typeof ignoreRuleBody>['ignore_filters'];

@@ -226,23 +226,23 @@ describe('the Security & Compliance pages', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // deletes ask first; a policy a watch applies cannot go before the watch does
-    await ruleRow.getByRole('button', { name: /^Delete the rule/ }).click();
+    await ruleRow.getByRole('button', { name: 'Delete the ignore rule "Not reachable from user input"' }).click();
     await page
-      .getByRole('dialog', { name: 'Delete this ignore rule?' })
+      .getByRole('dialog', { name: 'Delete the ignore rule "Not reachable from user input"?' })
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByText('No ignore rules.').waitFor();
     await page.getByRole('tab', { name: 'Policies' }).click();
-    expect(await page.getByRole('button', { name: 'Delete ui-no-critical' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Delete policy ui-no-critical' }).isDisabled()).toBe(true);
     await page.getByRole('tab', { name: 'Watches' }).click();
-    await page.getByRole('button', { name: 'Delete ui-production' }).click();
+    await page.getByRole('button', { name: 'Delete watch ui-production' }).click();
     await page
       .getByRole('dialog', { name: 'Delete watch ui-production?' })
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByText('No watches yet.').waitFor();
     await page.getByRole('tab', { name: 'Policies' }).click();
-    await page.getByRole('button', { name: 'Delete ui-no-critical' }).click();
+    await page.getByRole('button', { name: 'Delete policy ui-no-critical' }).click();
     await page
       .getByRole('dialog', { name: 'Delete policy ui-no-critical?' })
       .getByRole('button', { name: 'Delete' })

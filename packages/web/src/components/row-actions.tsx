@@ -8,8 +8,11 @@ export interface RowActionsProps {
   /** What the row is called in labels and messages ("provider acme-id"). */
   what: string;
   onEdit?: () => void;
-  /** Deletes after the confirmation; the notification says `deleted` when it is done. */
-  remove?: { run: () => Promise<unknown>; consequence: ReactNode; deleted: string };
+  /**
+   * Deletes after the confirmation; the notification says `deleted` when it is done. With
+   * `refused`, the button is off and its tooltip says why (what must go first).
+   */
+  remove?: { run: () => Promise<unknown>; consequence: ReactNode; deleted: string; refused?: string };
   /** Actions shown before Edit and Delete. */
   children?: ReactNode;
 }
@@ -26,12 +29,13 @@ export function RowActions({ what, onEdit, remove, children }: RowActionsProps) 
         </Tooltip>
       )}
       {remove && (
-        <Tooltip title="Delete">
+        <Tooltip title={remove.refused ?? 'Delete'}>
           <Button
             type="text"
             danger
             icon={<DeleteOutlined />}
             aria-label={`Delete ${what}`}
+            disabled={Boolean(remove.refused)}
             onClick={() =>
               modal.confirm({
                 title: `Delete ${what}?`,

@@ -88,7 +88,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
 
   app.get(
     '/xray/api/v2/policies',
-    { config, schema: { summary: 'The security and licence policies', response: { 200: z.array(policyAnswer) } } },
+    { config, schema: { summary: 'The security and license policies', response: { 200: z.array(policyAnswer) } } },
     async () => (await listPolicies(app.db)).map(showPolicy),
   );
   app.get(
@@ -286,7 +286,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
     {
       config,
       schema: {
-        summary: 'Sets findings aside: by vulnerability, licence or component, with a reason and an expiry',
+        summary: 'Sets findings aside: by vulnerability, license or component, with a reason and an expiry',
         body: ignoreRuleBody,
         response: { 201: info },
       },

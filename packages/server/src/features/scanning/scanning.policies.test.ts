@@ -96,7 +96,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       type: 'license',
     });
     expect(mixed.statusCode).toBe(400);
-    expect(mixed.json().errors[0].message).toContain('a licence rule sets either allowed_licenses or banned_licenses');
+    expect(mixed.json().errors[0].message).toContain('a license rule sets either allowed_licenses or banned_licenses');
     const unknownPolicy = await call('POST', '/xray/api/v2/watches', {
       ...WATCH,
       general_data: { name: 'refused-watch' },
@@ -236,7 +236,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect((await call('PUT', '/xray/api/v2/watches/releases', WATCH)).statusCode).toBe(200);
   });
 
-  it('blocks by licence (a banned one), and a Maven version as its whole folder', async () => {
+  it('blocks by license (a banned one), and a Maven version as its whole folder', async () => {
     await publish('npm-local', 'copyleft', '1.0.0', 'GPL-3.0-only');
     await put(
       t.app,
@@ -246,7 +246,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     await put(t.app, '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.jar', 'jar bytes');
     await t.services.catalogueIndexer.drain();
     await t.services.scanner.sweep();
-    const licences = {
+    const licenses = {
       name: 'no-gpl',
       type: 'license',
       rules: [
@@ -257,7 +257,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
         },
       ],
     };
-    expect((await call('POST', '/xray/api/v2/policies', licences)).statusCode).toBe(201);
+    expect((await call('POST', '/xray/api/v2/policies', licenses)).statusCode).toBe(201);
     expect(
       (
         await call('POST', '/xray/api/v2/watches', {
@@ -270,12 +270,12 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     const blocked = await tarball('npm-local', 'copyleft', '1.0.0');
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().errors[0].message).toBe(
-      "Download of copyleft@1.0.0 blocked by policy 'no-gpl' of watch 'everything': The licence GPL-3.0-only is banned by policy 'no-gpl'.",
+      "Download of copyleft@1.0.0 blocked by policy 'no-gpl' of watch 'everything': The license GPL-3.0-only is banned by policy 'no-gpl'.",
     );
     expect(await statusOf('npm-other', 'qs-lite', '1.0.0')).toBe(200);
     for (const file of ['lib-1.0.pom', 'lib-1.0.jar'])
       expect((await call('GET', `/artifactory/maven-local/org/acme/lib/1.0/${file}`)).statusCode).toBe(403);
-    // the licence set aside by a rule naming it
+    // the license set aside by a rule naming it
     await call('POST', '/xray/api/v1/ignore_rules', {
       notes: 'Internal tool, not distributed',
       ignore_filters: { licenses: ['GPL-3.0-only'], watches: ['everything'] },
@@ -284,7 +284,7 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect((await call('GET', '/artifactory/maven-local/org/acme/lib/1.0/lib-1.0.jar')).statusCode).toBe(200);
   });
 
-  it('exports the SBOM of a package version: CycloneDX with its dependencies and vulnerabilities, SPDX with its licence', async () => {
+  it('exports the SBOM of a package version: CycloneDX with its dependencies and vulnerabilities, SPDX with its license', async () => {
     await createRepo(t.app, 'npm-sbom', { rclass: 'local', packageType: 'npm' });
     await publish('npm-sbom', 'deep-merge', '1.0.0');
     const manifest = {

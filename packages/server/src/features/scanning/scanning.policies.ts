@@ -166,8 +166,8 @@ export function violationsOf(
         issue: licence.id || licence.name,
         severity: 'High',
         summary: known
-          ? `The licence ${licence.id} is ${allowed ? 'not among those allowed' : 'banned'} by policy '${applied.policy}'.`
-          : `The licence is not known, and policy '${applied.policy}' does not allow unknown licences.`,
+          ? `The license ${licence.id} is ${allowed ? 'not among those allowed' : 'banned'} by policy '${applied.policy}'.`
+          : `The license is not known, and policy '${applied.policy}' does not allow unknown licenses.`,
         fixedVersions: [],
         cves: [],
         component: '',

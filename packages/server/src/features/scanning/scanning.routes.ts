@@ -62,7 +62,7 @@ const summaryAnswer = z.object({
 /**
  * Security scanning's calls in the shape of JFrog Xray's: advisories imported in the OSV format
  * (administrators; the matching runs again at once), and the summary of artifacts — their scan
- * status, the advisories each is affected by with the versions that fix them, their licences.
+ * status, the advisories each is affected by with the versions that fix them, their licenses.
  */
 export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
@@ -121,7 +121,7 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
     {
       config: { access: 'user' },
       schema: {
-        summary: "The security issues and licences of artifacts, by path (Xray's artifact summary)",
+        summary: "The security issues and licenses of artifacts, by path (Xray's artifact summary)",
         body: summaryBody,
         response: { 200: summaryAnswer },
       },

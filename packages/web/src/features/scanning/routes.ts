@@ -17,7 +17,7 @@ export const routes: ConsoleRoute[] = [
       sidebar: 'administration',
       group: 'Platform Services',
       description:
-        'Policies that block vulnerable or banned-licence downloads, the watches that apply them, ignore rules',
+        'Policies that block vulnerable or banned-license downloads, the watches that apply them, ignore rules',
       adminOnly: true,
     },
     page,

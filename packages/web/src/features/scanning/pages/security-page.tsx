@@ -1,6 +1,5 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import {
-  App,
   Button,
   Card,
   DatePicker,
@@ -23,6 +22,7 @@ import { runSafely } from '../../../api/client';
 import { notifySuccess } from '../../../api/notifications';
 import { FormModal } from '../../../components/form-modal';
 import { ListToolbar } from '../../../components/list-toolbar';
+import { RowActions } from '../../../components/row-actions';
 import { PageHeader } from '../../../components/page-header';
 import { QueryTable } from '../../../components/query-table';
 import { formatDateTime, formatRelative } from '../../../components/time';
@@ -93,7 +93,6 @@ export function PoliciesPage() {
   const watches = useWatches();
   const create = useCreatePolicy();
   const remove = useDeletePolicy();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<PolicyForm>();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -121,7 +120,7 @@ export function PoliciesPage() {
       description: values.description ?? '',
       rules: [
         {
-          name: values.type === 'security' ? 'severity' : 'licences',
+          name: values.type === 'security' ? 'severity' : 'licenses',
           criteria,
           actions: { block_download: { active: values.blockDownload }, fail_build: values.failBuild },
         },
@@ -130,19 +129,6 @@ export function PoliciesPage() {
     await create.mutateAsync(body);
     notifySuccess(`Policy ${values.name} created`);
   };
-
-  const confirmDelete = (policy: PolicyAnswer) =>
-    modal.confirm({
-      title: `Delete policy ${policy.name}?`,
-      content: 'Downloads and builds it blocks are no longer blocked by it. This cannot be undone.',
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        runSafely(async () => {
-          await remove.mutateAsync(policy.name);
-          notifySuccess(`Policy ${policy.name} deleted`);
-        }),
-    });
 
   return (
     <SecurityFrame
@@ -159,7 +145,7 @@ export function PoliciesPage() {
         rows={rows}
         noun={['policy', 'policies']}
         filter={query}
-        emptyText="No policies yet. Create one to block vulnerable or banned-licence versions, then apply it with a watch."
+        emptyText="No policies yet. Create one to block vulnerable or banned-license versions, then apply it with a watch."
         columns={[
           {
             title: 'Name',
@@ -178,7 +164,7 @@ export function PoliciesPage() {
             dataIndex: 'type',
             width: 110,
             render: (t: string) => (
-              <Tag color={t === 'security' ? 'red' : 'blue'}>{t === 'security' ? 'Security' : 'Licence'}</Tag>
+              <Tag color={t === 'security' ? 'red' : 'blue'}>{t === 'security' ? 'Security' : 'License'}</Tag>
             ),
           },
           { title: 'Catches', key: 'criteria', render: (_: unknown, row) => criteriaText(row).join('; ') },
@@ -217,18 +203,17 @@ export function PoliciesPage() {
             render: (_: unknown, row) => {
               const names = appliedBy(row.name);
               return (
-                <Tooltip
-                  title={names.length ? `Applied by ${names.join(', ')}: remove it from the watch first` : 'Delete'}
-                >
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`Delete ${row.name}`}
-                    disabled={names.length > 0}
-                    onClick={() => confirmDelete(row)}
-                  />
-                </Tooltip>
+                <RowActions
+                  what={`policy ${row.name}`}
+                  remove={{
+                    run: () => remove.mutateAsync(row.name),
+                    consequence: 'Downloads and builds it blocks are no longer blocked by it. This cannot be undone.',
+                    deleted: `Policy ${row.name} deleted`,
+                    ...(names.length
+                      ? { refused: `Applied by ${names.join(', ')}: remove it from the watch first` }
+                      : {}),
+                  }}
+                />
               );
             },
           },
@@ -263,7 +248,7 @@ export function PoliciesPage() {
           <Radio.Group
             options={[
               { value: 'security', label: 'Security: vulnerabilities' },
-              { value: 'license', label: 'Licence compliance' },
+              { value: 'license', label: 'License compliance' },
             ]}
           />
         </Form.Item>
@@ -278,7 +263,7 @@ export function PoliciesPage() {
           </Form.Item>
         ) : (
           <>
-            <Form.Item name="licenseMode" label="Licences">
+            <Form.Item name="licenseMode" label="Licenses">
               <Radio.Group
                 options={[
                   { value: 'banned', label: 'These are banned' },
@@ -288,12 +273,12 @@ export function PoliciesPage() {
             </Form.Item>
             <Form.Item
               name="licenses"
-              label="SPDX licence ids"
-              rules={[{ required: true, message: 'Name at least one licence.' }]}
+              label="SPDX license ids"
+              rules={[{ required: true, message: 'Name at least one license.' }]}
             >
               <Select mode="tags" placeholder="GPL-3.0-only, AGPL-3.0-only" tokenSeparators={[',', ' ']} />
             </Form.Item>
-            <Form.Item name="allowUnknown" label="A version that declares no known licence" valuePropName="checked">
+            <Form.Item name="allowUnknown" label="A version that declares no known license" valuePropName="checked">
               <Switch checkedChildren="Allowed" unCheckedChildren="Violates" />
             </Form.Item>
           </>
@@ -324,7 +309,6 @@ export function WatchesPage() {
   const repositories = useRepositories();
   const saveWatch = useSaveWatch();
   const remove = useDeleteWatch();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<WatchForm>();
   const [open, setOpen] = useState(false);
   const allRepositories = Form.useWatch('allRepositories', form);
@@ -353,19 +337,6 @@ export function WatchesPage() {
       });
       notifySuccess(`Watch ${watch.general_data.name} is ${active ? 'on' : 'paused'}`);
     });
-  const confirmDelete = (watch: WatchAnswer) =>
-    modal.confirm({
-      title: `Delete watch ${watch.general_data.name}?`,
-      content: 'Its policies no longer apply to the repositories and builds it covers. This cannot be undone.',
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        runSafely(async () => {
-          await remove.mutateAsync(watch.general_data.name);
-          notifySuccess(`Watch ${watch.general_data.name} deleted`);
-        }),
-    });
-
   return (
     <SecurityFrame
       action={
@@ -445,15 +416,15 @@ export function WatchesPage() {
             key: 'delete',
             width: 60,
             render: (_: unknown, row) => (
-              <Tooltip title="Delete">
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={`Delete ${row.general_data.name}`}
-                  onClick={() => confirmDelete(row)}
-                />
-              </Tooltip>
+              <RowActions
+                what={`watch ${row.general_data.name}`}
+                remove={{
+                  run: () => remove.mutateAsync(row.general_data.name),
+                  consequence:
+                    'Its policies no longer apply to the repositories and builds it covers. This cannot be undone.',
+                  deleted: `Watch ${row.general_data.name} deleted`,
+                }}
+              />
             ),
           },
         ]}
@@ -523,7 +494,6 @@ export function IgnoreRulesPage() {
   const rules = useIgnoreRules();
   const create = useCreateIgnoreRule();
   const remove = useDeleteIgnoreRule();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<IgnoreForm>();
   const [open, setOpen] = useState(false);
 
@@ -538,19 +508,6 @@ export function IgnoreRulesPage() {
     });
     notifySuccess('Ignore rule created');
   };
-  const confirmDelete = (rule: IgnoreRuleAnswer) =>
-    modal.confirm({
-      title: 'Delete this ignore rule?',
-      content: 'What it set aside counts again: a download it let through may be blocked.',
-      okText: 'Delete',
-      okButtonProps: { danger: true },
-      onOk: () =>
-        runSafely(async () => {
-          await remove.mutateAsync(rule.id);
-          notifySuccess('Ignore rule deleted');
-        }),
-    });
-
   return (
     <SecurityFrame
       action={
@@ -602,15 +559,14 @@ export function IgnoreRulesPage() {
             key: 'delete',
             width: 60,
             render: (_: unknown, row) => (
-              <Tooltip title="Delete">
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={`Delete the rule: ${row.notes}`}
-                  onClick={() => confirmDelete(row)}
-                />
-              </Tooltip>
+              <RowActions
+                what={`the ignore rule "${row.notes}"`}
+                remove={{
+                  run: () => remove.mutateAsync(row.id),
+                  consequence: 'What it set aside counts again: a download it let through may be blocked.',
+                  deleted: 'Ignore rule deleted',
+                }}
+              />
             ),
           },
         ]}
