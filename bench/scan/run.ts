@@ -176,7 +176,7 @@ try {
         throw new Error(`${blockedPath}: ${blocked.status} with the watch ${state}`);
       if (round === 0 && state === 'active')
         console.log(
-          `  what the watch blocks read in ${(performance.now() - first).toFixed(0)} ms (once per change of policies or findings)`,
+          `  what the watch blocks read in ${(performance.now() - first).toFixed(0)} ms (once per change of policies, watches or ignore rules)`,
         );
       runs[state].push(await downloads());
     }
