@@ -9,7 +9,7 @@ import { artifactSha1s, mayOnBuild, runOf } from '../builds/index.js';
 import type { SpdxLicense } from './licenses.js';
 import { rulesFor, violationsOf, type Violation } from './scanning.policies.js';
 import { listIgnoreRules, listPolicies, listWatches } from './scanning.policies.store.js';
-import { scanOfFile, scanWithFindings } from './scanning.store.js';
+import { findingFacts, scanOfFile, scanWithFindings } from './scanning.store.js';
 
 const scanBuildBody = z.object({
   buildName: z.string().min(1).max(256),
@@ -68,14 +68,7 @@ export async function scanBuildRoutes(untyped: FastifyInstance): Promise<void> {
           name: scan.name,
           version: scan.version,
           licenses: JSON.parse(scan.licenses) as SpdxLicense[],
-          findings: (found?.findings ?? []).map((f) => ({
-            advisoryId: f.advisory_id,
-            aliases: JSON.parse(f.advisory.aliases) as string[],
-            severity: f.severity,
-            summary: f.advisory.summary,
-            fixedVersions: JSON.parse(f.fixed_versions) as string[],
-            component: f.component,
-          })),
+          findings: (found?.findings ?? []).map(findingFacts),
         };
         for (const v of violationsOf(version, rules, ignoreRules, Date.now()))
           violations.push({

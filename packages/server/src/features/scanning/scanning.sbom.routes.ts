@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { repoContent } from '../artifacts/index.js';
 import { spdxLicenses } from './licenses.js';
 import { cycloneDx, spdx, type BomSubject } from './sbom.js';
-import { scanWithFindings } from './scanning.store.js';
+import { findingFacts, scanWithFindings } from './scanning.store.js';
 
 const exportBody = z.object({
   path: z.string().min(1).describe("a file of the package version or image tag: '[default/]{repo}/{path}'"),
@@ -86,17 +86,14 @@ export async function sbomRoutes(untyped: FastifyInstance): Promise<void> {
         licenses: spdxLicenses(record.licenses ?? []),
         dependencies: record.dependencies ?? {},
         ...(installed && !installed.unsupported ? { installed } : {}),
-        vulnerabilities: (scanned?.findings ?? []).map((f) => {
-          const aliases = JSON.parse(f.advisory.aliases) as string[];
-          return {
-            id: f.advisory_id,
-            cves: [f.advisory_id, ...aliases].filter((id) => id.startsWith('CVE-')),
-            severity: f.severity,
-            summary: f.advisory.summary,
-            fixedVersions: JSON.parse(f.fixed_versions) as string[],
-            component: f.component,
-          };
-        }),
+        vulnerabilities: (scanned?.findings ?? []).map(findingFacts).map((f) => ({
+          id: f.advisoryId,
+          cves: [f.advisoryId, ...f.aliases].filter((id) => id.startsWith('CVE-')),
+          severity: f.severity,
+          summary: f.summary,
+          fixedVersions: f.fixedVersions,
+          component: f.component,
+        })),
       };
       const base = `${version.name}-${version.version}`.replace(/[^A-Za-z0-9._-]+/g, '_');
       const files: [string, string][] = [];

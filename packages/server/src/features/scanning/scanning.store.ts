@@ -381,3 +381,15 @@ export async function scanOfFile(
     .execute();
   return rows.find((r) => !r.lead_path.slice(folder.length).includes('/'));
 }
+
+/** A stored finding as the policies and the SBOM read it: its advisory's aliases and the fixes parsed. */
+export function findingFacts(f: FindingRow & { advisory: AdvisoryRow }) {
+  return {
+    advisoryId: f.advisory_id,
+    aliases: JSON.parse(f.advisory.aliases) as string[],
+    severity: f.severity,
+    summary: f.advisory.summary,
+    fixedVersions: JSON.parse(f.fixed_versions) as string[],
+    component: f.component,
+  };
+}
