@@ -14,7 +14,7 @@ import {
   type ScannedVersion,
 } from './scanning.policies.js';
 import { listIgnoreRules, listPolicies, listWatches } from './scanning.policies.store.js';
-import { blockingCandidates } from './scanning.store.js';
+import { blockingCandidatePages, blockingCandidates } from './scanning.store.js';
 
 /** What downloads are refused, by repository: lead files, or whole version folders, each with its message. */
 interface BlockMap {
@@ -30,7 +30,12 @@ interface BlockMap {
     licences: boolean;
     rulesByRepo: Map<string, AppliedRule[]>;
   };
+  /** Settles when every entry has been read (in pages, the event loop free between them). */
+  ready: Promise<void>;
 }
+
+/** How many versions are read at a time when the map is read whole. */
+const PAGE = 2000;
 
 type Key = { repo_key: string; lead_path: string };
 
@@ -42,7 +47,7 @@ type Key = { repo_key: string; lead_path: string };
 async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
   const { db } = app;
   const now = Date.now();
-  const map: BlockMap = { repos: new Map(), validUntil: Infinity };
+  const map: BlockMap = { repos: new Map(), validUntil: Infinity, ready: Promise.resolve() };
   const [policies, watches, ignoreRules] = await Promise.all([listPolicies(db), listWatches(db), listIgnoreRules(db)]);
   const blocking = new Map(
     policies
@@ -64,7 +69,15 @@ async function loadBlockMap(app: FastifyInstance): Promise<BlockMap> {
     : resources.flatMap((r) => (r.type === 'repository' ? [r.name] : []));
   const licences = watching.some((w) => w.assigned_policies.some((p) => blocking.get(p.name)?.type === 'license'));
   map.basis = { blocking, watches, ignoreRules, repoKeys, licences, rulesByRepo: new Map() };
-  apply(app, map, await blockingCandidates(db, repoKeys, licences), now);
+  // the entries come in pages while the map already answers for the repositories no watch covers
+  map.ready = (async () => {
+    for await (const rows of blockingCandidatePages(db, repoKeys, licences, PAGE)) {
+      apply(app, map, rows, now);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  // a failed read is not kept: the next download reads again
+  map.ready.catch(() => forget(app.db));
   return map;
 }
 
@@ -126,8 +139,10 @@ export async function refreshBlocked(app: FastifyInstance, keys: Key[]): Promise
   const map = await blockMap(app);
   if (!map.basis) return;
   const { repoKeys, licences } = map.basis;
-  const watched = keys.filter((k) => repoKeys === 'all' || repoKeys.includes(k.repo_key));
+  const watched = keys.filter((k) => watches(map, k.repo_key));
   if (!watched.length) return;
+  // after the whole read, so that a page read before these scans changed does not overwrite them
+  await map.ready;
   for (const { repo_key, lead_path } of watched) {
     const repo = map.repos.get(repo_key);
     repo?.paths.delete(lead_path);
@@ -136,12 +151,22 @@ export async function refreshBlocked(app: FastifyInstance, keys: Key[]): Promise
   apply(app, map, await blockingCandidates(app.db, repoKeys, licences, watched), Date.now());
 }
 
-/** A new slot each time an ignore rule expires, so that the map is read again (per database). */
+/** A new slot each time an ignore rule expires (or a read failed), so that the map is read again (per database). */
 const slots = new WeakMap<Db, number>();
+
+function forget(db: Db) {
+  slots.set(db, (slots.get(db) ?? 0) + 1);
+}
+
+/** Whether a watch's blocking policy covers a repository. */
+function watches(map: BlockMap, repoKey: string): boolean {
+  const repoKeys = map.basis?.repoKeys;
+  return repoKeys !== undefined && (repoKeys === 'all' || repoKeys.includes(repoKey));
+}
 
 function blockMap(app: FastifyInstance): Promise<BlockMap> {
   const slot = slots.get(app.db) ?? 0;
-  // read once per configuration generation: a policy, watch or ignore rule changed, or a scan's findings did
+  // read once per configuration generation (a policy, watch or ignore rule changed); changed scans through refreshBlocked
   return cachedConfig(app.db, `scanning.blocked.${slot}`, () => loadBlockMap(app)).then((map) => {
     if (Date.now() < map.validUntil) return map;
     if ((slots.get(app.db) ?? 0) === slot) slots.set(app.db, slot + 1);
@@ -154,7 +179,10 @@ export async function downloadBlock(
   app: FastifyInstance,
   item: Pick<ItemRow, 'repo_key' | 'path'>,
 ): Promise<string | undefined> {
-  const repo = (await blockMap(app)).repos.get(item.repo_key);
+  const map = await blockMap(app);
+  if (!watches(map, item.repo_key)) return undefined;
+  await map.ready;
+  const repo = map.repos.get(item.repo_key);
   if (!repo) return undefined;
   return repo.paths.get(item.path) ?? repo.folders.get(posix.dirname(item.path));
 }

@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { packTarball, publishBody } from '../../test/npm.js';
+import { blockingCandidatePages } from './scanning.store.js';
 
 const advisory = (id: string, name: string, fixed: string, severity: string, cve: string) => ({
   schema_version: '1.6.0',
@@ -234,6 +235,41 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect((await call('PUT', '/xray/api/v2/watches/releases', paused)).statusCode).toBe(200);
     expect(await statusOf('npm-local', 'qs-lite', '1.0.0')).toBe(200);
     expect((await call('PUT', '/xray/api/v2/watches/releases', WATCH)).statusCode).toBe(200);
+  });
+
+  it('reads what may be blocked page by page: the same rows as one read, each version once, in key order', async () => {
+    await createRepo(t.app, 'npm-paged', { rclass: 'local', packageType: 'npm' });
+    for (const version of ['1.0.0', '1.1.0', '1.2.0', '2.0.0', '2.1.0']) await publish('npm-paged', 'paged', version);
+    await t.services.catalogueIndexer.drain();
+    // two advisories on the 1.x line: those versions have two findings each (two rows)
+    const imported = await call('POST', '/xray/api/v1/advisories/import?name=paged.json', [
+      advisory('GHSA-paged-0001', 'paged', '2.0.0', 'HIGH', 'CVE-2026-1101'),
+      advisory('GHSA-paged-0002', 'paged', '1.2.0', 'LOW', 'CVE-2026-1102'),
+    ]);
+    expect(imported.statusCode).toBe(200);
+    await t.services.scanner.sweep();
+    const read = async (all: boolean, size: number) => {
+      const pages = [];
+      for await (const rows of blockingCandidatePages(t.app.db, ['npm-paged'], all, size))
+        pages.push(rows.map((r) => `${r.lead_path} ${r.advisory_id ?? '-'}`).sort());
+      return pages;
+    };
+    const whole = (await read(true, 1000)).flat();
+    expect(whole).toEqual([
+      'paged/-/paged-1.0.0.tgz GHSA-paged-0001',
+      'paged/-/paged-1.0.0.tgz GHSA-paged-0002',
+      'paged/-/paged-1.1.0.tgz GHSA-paged-0001',
+      'paged/-/paged-1.1.0.tgz GHSA-paged-0002',
+      'paged/-/paged-1.2.0.tgz GHSA-paged-0001',
+      'paged/-/paged-2.0.0.tgz -',
+      'paged/-/paged-2.1.0.tgz -',
+    ]);
+    // pages of two versions: a version's findings never split across pages
+    const paged = await read(true, 2);
+    expect(paged.map((p) => p.length)).toEqual([4, 2, 1]);
+    expect(paged.flat()).toEqual(whole);
+    // only the versions with findings
+    expect((await read(false, 1)).map((p) => p.length)).toEqual([2, 2, 1]);
   });
 
   it('blocks by license (a banned one), and a Maven version as its whole folder', async () => {

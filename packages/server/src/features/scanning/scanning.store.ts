@@ -309,28 +309,68 @@ export async function scanWithFindings(
   };
 }
 
+type BlockingCandidate = Awaited<ReturnType<typeof blockingCandidatesOf>>[number];
+type ScanKey = { repo_key: string; lead_path: string };
+
 /**
  * The scans of some repositories ('all': every one) with their findings and the advisories'
  * summaries, a row per finding: of the versions with findings only, or with `all` of them too
- * (once, without a finding) for the licence rules.
+ * (once, without a finding) for the licence rules. `only`: of these versions.
  */
 export async function blockingCandidates(
   db: Db,
   repoKeys: string[] | 'all',
   all: boolean,
-  only?: { repo_key: string; lead_path: string }[],
-) {
+  only: ScanKey[],
+): Promise<BlockingCandidate[]> {
   if (repoKeys !== 'all' && !repoKeys.length) return [];
-  if (only) {
-    const rows = [];
-    for (const { repoKey, paths } of slicesOf(only))
-      rows.push(...(await blockingCandidatesOf(db, [repoKey], all, paths)));
-    return rows;
-  }
-  return blockingCandidatesOf(db, repoKeys, all);
+  const rows = [];
+  for (const { repoKey, paths } of slicesOf(only))
+    rows.push(...(await blockingCandidatesOf(db, [repoKey], all, { paths })));
+  return rows;
 }
 
-function blockingCandidatesOf(db: Db, repoKeys: string[] | 'all', all: boolean, paths?: string[]) {
+/**
+ * The same rows for every version of those repositories, in pages of about `size` versions in
+ * the order of their keys (a range of the primary key each), so that a caller can give other
+ * work its turn between pages.
+ */
+export async function* blockingCandidatePages(
+  db: Db,
+  repoKeys: string[] | 'all',
+  all: boolean,
+  size: number,
+): AsyncGenerator<BlockingCandidate[]> {
+  if (repoKeys !== 'all' && !repoKeys.length) return;
+  // with `all`, every scan; otherwise the versions with a finding
+  const table = all ? 'package_scans' : 'package_findings';
+  let after: ScanKey | undefined;
+  for (;;) {
+    let bound = db.selectFrom(table).select(['repo_key', 'lead_path']).distinct();
+    if (repoKeys !== 'all') bound = bound.where('repo_key', 'in', repoKeys);
+    if (after)
+      bound = bound.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple('repo_key', 'lead_path'), '>', tuple(after!.repo_key, after!.lead_path)),
+      );
+    const last = await bound
+      .orderBy('repo_key')
+      .orderBy('lead_path')
+      .limit(1)
+      .offset(size - 1)
+      .executeTakeFirst();
+    const rows = await blockingCandidatesOf(db, repoKeys, all, { after, upTo: last });
+    if (rows.length) yield rows;
+    if (!last) return;
+    after = { repo_key: last.repo_key, lead_path: last.lead_path };
+  }
+}
+
+function blockingCandidatesOf(
+  db: Db,
+  repoKeys: string[] | 'all',
+  all: boolean,
+  range: { paths?: string[]; after?: ScanKey; upTo?: ScanKey },
+) {
   let query = db
     .selectFrom('package_scans as s')
     .leftJoin('package_findings as f', (join) =>
@@ -352,7 +392,16 @@ function blockingCandidatesOf(db: Db, repoKeys: string[] | 'all', all: boolean, 
       'a.aliases',
     ]);
   if (repoKeys !== 'all') query = query.where('s.repo_key', 'in', repoKeys);
-  if (paths) query = query.where('s.lead_path', 'in', paths);
+  if (range.paths) query = query.where('s.lead_path', 'in', range.paths);
+  const { after, upTo } = range;
+  if (after)
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('s.repo_key', 's.lead_path'), '>', tuple(after.repo_key, after.lead_path)),
+    );
+  if (upTo)
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('s.repo_key', 's.lead_path'), '<=', tuple(upTo.repo_key, upTo.lead_path)),
+    );
   if (!all) query = query.where('f.advisory_id', 'is not', null);
   return query.execute();
 }
