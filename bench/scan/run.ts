@@ -5,7 +5,7 @@
  * whole catalogue matched again. Prints the seconds of the import and of the matching, versions
  * per second, and how many versions came out affected.
  * Then the cost of blocking in the download path: a POM no advisory affects downloaded under
- * autocannon (16 connections, `BENCH_SECONDS` each, three rounds taking turns) with a watch that
+ * autocannon (16 connections, `BENCH_SECONDS` each, `BENCH_ROUNDS` rounds taking turns) with a watch that
  * applies a blocking policy to the repository paused and active. Target: ≤ 5 % added latency.
  * Also how long the map of blocked downloads takes to read after a change, and the slowest answer
  * to a ping meanwhile (the map is read in pages, so other requests do not wait for all of it).
@@ -19,6 +19,7 @@ import { startServer } from '../../packages/web/e2e/harness.ts';
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 100_000);
 const ADVISORIES = Number(process.env.BENCH_ADVISORIES ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONSOLE = { authorization: AUTH, 'x-requested-with': 'XMLHttpRequest' };
 
 const artifact = (i: number) => ({ group: `org.bench.g${i % 1000}`, id: `a${i}`, version: `1.${i % 10}` });
@@ -167,7 +168,7 @@ try {
     return { rps: result.requests.average, latency: result.latency.average };
   };
   const runs: Record<'paused' | 'active', { rps: number; latency: number }[]> = { paused: [], active: [] };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const state of ['paused', 'active'] as const) {
       await rest('PUT', '/xray/api/v2/watches/bench-watch', watch(state === 'active'));
       // the first download after the change reads what the watch blocks (paid once per change);
@@ -197,7 +198,7 @@ try {
   }
   const latency = (state: 'paused' | 'active') => median(runs[state].map((r) => r.latency));
   const rps = (state: 'paused' | 'active') => median(runs[state].map((r) => r.rps));
-  console.log(`  download of a clean POM, autocannon 16 connections, ${SECONDS} s, median of 3 (alternating):`);
+  console.log(`  download of a clean POM, autocannon 16 connections, ${SECONDS} s, median of ${ROUNDS} (alternating):`);
   console.log(
     `    watch paused   ${rps('paused').toFixed(0).padStart(6)} req/s  mean latency ${latency('paused').toFixed(2)} ms`,
   );
