@@ -64,6 +64,10 @@ export const groupSchema = z.object({
   description: z.string(),
   autoJoin: z.boolean(),
   adminPrivileges: z.boolean(),
+  /** Security scanning roles of the members. */
+  watchManager: z.boolean(),
+  policyManager: z.boolean(),
+  policyViewer: z.boolean(),
   realm: z.string(),
   members: z.array(z.string()),
   createdAt: z.string(),
@@ -76,6 +80,9 @@ export const groupFormSchema = z.object({
   description: z.string().max(1024).default(''),
   autoJoin: z.boolean().default(false),
   adminPrivileges: z.boolean().default(false),
+  watchManager: z.boolean().default(false),
+  policyManager: z.boolean().default(false),
+  policyViewer: z.boolean().default(false),
   members: z.array(z.string()).default([]),
 });
 export type GroupForm = z.input<typeof groupFormSchema>;
@@ -86,6 +93,9 @@ export const groupRestBodySchema = z.object({
   description: z.string().max(1024).optional(),
   autoJoin: z.boolean().optional(),
   adminPrivileges: z.boolean().optional(),
+  watchManager: z.boolean().optional(),
+  policyManager: z.boolean().optional(),
+  policyViewer: z.boolean().optional(),
   realm: z.string().optional(),
   realmAttributes: z.string().optional(),
   userNames: z.array(z.string()).optional(),

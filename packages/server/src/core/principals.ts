@@ -48,12 +48,21 @@ export function isAdmin(request: FastifyRequest): boolean {
 }
 
 /**
- * What the caller may do in security scanning (the spec's roles): administrators manage policies,
- * watches and ignore rules, and see them; no one else does yet.
+ * What the caller may do in security scanning (the spec's roles), from its groups' roles:
+ * a policy manager writes policies, a watch manager writes watches and ignore rules, a policy
+ * viewer reads both; any of the three reads them, administrators have all. `canManage`: writes any.
  */
-export function scanningPermissions(principal: Principal) {
+export async function scanningPermissions(db: Db, principal: Principal) {
   const admin = isAdminPrincipal(principal);
-  return { canManage: admin, isWatchManager: admin, isPolicyManager: admin, isPolicyViewer: admin };
+  const { scanningRoles } = await principalNames(db, principal);
+  const isPolicyManager = admin || scanningRoles.policyManager;
+  const isWatchManager = admin || scanningRoles.watchManager;
+  return {
+    canManage: isPolicyManager || isWatchManager,
+    isWatchManager,
+    isPolicyManager,
+    isPolicyViewer: admin || scanningRoles.policyViewer || isPolicyManager || isWatchManager,
+  };
 }
 
 /** Display name of the caller, recorded as created-by / deleted-by. */
@@ -68,23 +77,38 @@ export interface PrincipalNames {
   groups: string[];
   /** One of the user's groups has administrator privileges. */
   adminViaGroup: boolean;
+  /** The security scanning roles the groups give. */
+  scanningRoles: { watchManager: boolean; policyManager: boolean; policyViewer: boolean };
 }
+
+const NO_ROLES = { watchManager: false, policyManager: false, policyViewer: false };
 
 const cache = new WeakMap<Principal, Promise<PrincipalNames>>();
 
 async function load(db: Db, principal: Principal): Promise<PrincipalNames> {
-  if (principal.kind !== 'user') return { user: null, groups: [], adminViaGroup: false };
+  if (principal.kind !== 'user') return { user: null, groups: [], adminViaGroup: false, scanningRoles: NO_ROLES };
   const rows = await db
     .selectFrom('group_members as m')
     .innerJoin('groups as g', 'g.name', 'm.group_name')
-    .select(['m.group_name', 'g.admin_privileges'])
+    .select(['m.group_name', 'g.admin_privileges', 'g.watch_manager', 'g.policy_manager', 'g.policy_viewer'])
     .where('m.user_id', '=', principal.user.id)
     .execute();
   const groups = rows.map((r) => r.group_name);
   const { scopeGroups } = principal;
   // a token scoped to groups carries those of them the user still belongs to, never administration
-  if (scopeGroups) return { user: null, groups: groups.filter((g) => scopeGroups.includes(g)), adminViaGroup: false };
-  return { user: principal.user.name, groups, adminViaGroup: rows.some((r) => r.admin_privileges === 1) };
+  const scoped = scopeGroups ? rows.filter((r) => scopeGroups.includes(r.group_name)) : rows;
+  const scanningRoles = {
+    watchManager: scoped.some((r) => r.watch_manager === 1),
+    policyManager: scoped.some((r) => r.policy_manager === 1),
+    policyViewer: scoped.some((r) => r.policy_viewer === 1),
+  };
+  if (scopeGroups) return { user: null, groups: scoped.map((r) => r.group_name), adminViaGroup: false, scanningRoles };
+  return {
+    user: principal.user.name,
+    groups,
+    adminViaGroup: rows.some((r) => r.admin_privileges === 1),
+    scanningRoles,
+  };
 }
 
 /**

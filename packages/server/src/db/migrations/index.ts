@@ -40,6 +40,7 @@ import * as changeFeed from './2026-12-25-change-feed.js';
 import * as releaseBundles from './2026-12-26-release-bundles.js';
 import * as scanning from './2026-12-27-scanning.js';
 import * as scanPolicies from './2026-12-28-scan-policies.js';
+import * as scanningRoles from './2026-12-29-scanning-roles.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-26-release-bundles': releaseBundles,
   '2026-12-27-scanning': scanning,
   '2026-12-28-scan-policies': scanPolicies,
+  '2026-12-29-scanning-roles': scanningRoles,
 };

@@ -48,6 +48,10 @@ export interface GroupsTable {
   description: string;
   auto_join: number;
   admin_privileges: number;
+  /** Security scanning roles of the members (0/1). */
+  watch_manager: number;
+  policy_manager: number;
+  policy_viewer: number;
   realm: string;
   created_at: number;
   updated_at: number;

@@ -51,7 +51,7 @@ async function passwordExpiryWarning(db: Db, user: UserRow, now = Date.now()): P
 
 export async function buildUserData(db: Db, principal: Principal): Promise<UserData> {
   const anonAccessEnabled = await getSetting(db, 'security.anonymousAccess');
-  const xrayPermissions = scanningPermissions(principal);
+  const xrayPermissions = await scanningPermissions(db, principal);
   if (principal.kind === 'anonymous') {
     return {
       name: ANONYMOUS_USER,

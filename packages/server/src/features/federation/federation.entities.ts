@@ -119,6 +119,9 @@ export async function stateOf(
         description: group.description,
         auto_join: group.auto_join,
         admin_privileges: group.admin_privileges,
+        watch_manager: group.watch_manager,
+        policy_manager: group.policy_manager,
+        policy_viewer: group.policy_viewer,
         realm: group.realm,
         members: members.map((m) => m.name),
       };
@@ -282,6 +285,9 @@ export async function applyState(trx: Db, version: EntityVersion, actor: string)
         description: str(data.description),
         auto_join: num(data.auto_join) ? 1 : 0,
         admin_privileges: num(data.admin_privileges) ? 1 : 0,
+        watch_manager: num(data.watch_manager) ? 1 : 0,
+        policy_manager: num(data.policy_manager) ? 1 : 0,
+        policy_viewer: num(data.policy_viewer) ? 1 : 0,
         realm: str(data.realm) || 'internal',
         updated_at: now,
       };

@@ -30,21 +30,31 @@ export interface GroupChanges {
   description?: string | undefined;
   autoJoin?: boolean | undefined;
   adminPrivileges?: boolean | undefined;
+  watchManager?: boolean | undefined;
+  policyManager?: boolean | undefined;
+  policyViewer?: boolean | undefined;
   /** Replaces the member list when given. */
   members?: string[] | undefined;
 }
 
-export async function toGroup(db: Db, row: GroupRow): Promise<Group> {
+function groupOf(row: GroupRow, members: string[]): Group {
   return {
     name: row.name,
     description: row.description,
     autoJoin: row.auto_join === 1,
     adminPrivileges: row.admin_privileges === 1,
+    watchManager: row.watch_manager === 1,
+    policyManager: row.policy_manager === 1,
+    policyViewer: row.policy_viewer === 1,
     realm: row.realm,
-    members: await memberNames(db, row.name),
+    members,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
+}
+
+export async function toGroup(db: Db, row: GroupRow): Promise<Group> {
+  return groupOf(row, await memberNames(db, row.name));
 }
 
 export async function listGroups(db: Db): Promise<Group[]> {
@@ -52,16 +62,7 @@ export async function listGroups(db: Db): Promise<Group[]> {
   const members = await allMemberships(db);
   const byGroup = new Map<string, string[]>();
   for (const m of members) byGroup.set(m.group_name, [...(byGroup.get(m.group_name) ?? []), m.name]);
-  return rows.map((row) => ({
-    name: row.name,
-    description: row.description,
-    autoJoin: row.auto_join === 1,
-    adminPrivileges: row.admin_privileges === 1,
-    realm: row.realm,
-    members: byGroup.get(row.name) ?? [],
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  }));
+  return rows.map((row) => groupOf(row, byGroup.get(row.name) ?? []));
 }
 
 export async function getGroup(db: Db, name: string): Promise<GroupRow> {
@@ -94,6 +95,9 @@ export async function createGroup(
     description: changes.description ?? '',
     auto_join: changes.autoJoin ? 1 : 0,
     admin_privileges: changes.adminPrivileges ? 1 : 0,
+    watch_manager: changes.watchManager ? 1 : 0,
+    policy_manager: changes.policyManager ? 1 : 0,
+    policy_viewer: changes.policyViewer ? 1 : 0,
     realm: 'internal',
     created_at: now,
     updated_at: now,
@@ -107,6 +111,9 @@ export async function createGroup(
   ids.forEach(credentialsChanged);
   return row;
 }
+
+/** A changed flag, or the stored one where the change leaves it out. */
+const flag = (changed: boolean | undefined, stored: number) => (changed === undefined ? stored : changed ? 1 : 0);
 
 export async function updateGroup(
   db: Db,
@@ -123,8 +130,10 @@ export async function updateGroup(
     ...existing,
     description: changes.description ?? existing.description,
     auto_join: changes.autoJoin === undefined ? existing.auto_join : changes.autoJoin ? 1 : 0,
-    admin_privileges:
-      changes.adminPrivileges === undefined ? existing.admin_privileges : changes.adminPrivileges ? 1 : 0,
+    admin_privileges: flag(changes.adminPrivileges, existing.admin_privileges),
+    watch_manager: flag(changes.watchManager, existing.watch_manager),
+    policy_manager: flag(changes.policyManager, existing.policy_manager),
+    policy_viewer: flag(changes.policyViewer, existing.policy_viewer),
     updated_at: now,
   };
   await db.transaction().execute(async (trx) => {
@@ -132,6 +141,9 @@ export async function updateGroup(
       description: updated.description,
       auto_join: updated.auto_join,
       admin_privileges: updated.admin_privileges,
+      watch_manager: updated.watch_manager,
+      policy_manager: updated.policy_manager,
+      policy_viewer: updated.policy_viewer,
       updated_at: now,
     });
     if (ids) await replaceMembers(trx, name, ids);
@@ -179,6 +191,9 @@ export function restGroupChanges(body: GroupRestBody): GroupChanges {
     description: body.description,
     autoJoin: body.autoJoin,
     adminPrivileges: body.adminPrivileges,
+    watchManager: body.watchManager,
+    policyManager: body.policyManager,
+    policyViewer: body.policyViewer,
     members: body.userNames,
   };
 }

@@ -57,7 +57,16 @@ export async function insertGroup(trx: Db, row: GroupRow): Promise<void> {
 export async function updateGroupRow(
   trx: Db,
   name: string,
-  values: Pick<GroupRow, 'description' | 'auto_join' | 'admin_privileges' | 'updated_at'>,
+  values: Pick<
+    GroupRow,
+    | 'description'
+    | 'auto_join'
+    | 'admin_privileges'
+    | 'watch_manager'
+    | 'policy_manager'
+    | 'policy_viewer'
+    | 'updated_at'
+  >,
 ): Promise<void> {
   await trx.updateTable('groups').set(values).where('name', '=', name).execute();
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit, auditActor } from '../../core/audit.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { scanningPermissions } from '../../core/principals.js';
 import { findRepository } from '../repositories/index.js';
 import { ignoreRuleBody, policyBody, watchBody, type Policy, type Watch } from '@arca/contracts';
@@ -17,6 +17,13 @@ import {
   savePolicy,
   saveWatch,
 } from './scanning.policies.store.js';
+
+const ROLE_MISSING = {
+  isPolicyViewer:
+    'Viewing security policies and watches requires the policy viewer, policy manager or watch manager role.',
+  isPolicyManager: 'Managing security policies requires the policy manager role.',
+  isWatchManager: 'Managing watches and ignore rules requires the watch manager role.',
+};
 
 const nameParams = z.object({ name: z.string().min(1).max(128) });
 const info = z.object({ info: z.string() });
@@ -33,12 +40,19 @@ const ignoreRuleAnswer = ignoreRuleBody.extend({
 
 /**
  * Policies, watches and ignore rules in the shape of Xray's REST API: `/xray/api/v2/policies`,
- * `/xray/api/v2/watches`, `/xray/api/v1/ignore_rules`. Administrators manage them; every change
+ * `/xray/api/v2/watches`, `/xray/api/v1/ignore_rules`. Policy managers write policies, watch
+ * managers watches and ignore rules, policy viewers read them (administrators: all); every change
  * is audited and takes effect on the next download (what they block is read again).
  */
 export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'admin' as const };
+  // who may: read (any of the roles), write policies, write watches and ignore rules
+  const as = (role: 'isPolicyViewer' | 'isPolicyManager' | 'isWatchManager') => ({
+    config: { access: 'user' as const },
+    preHandler: async (request: FastifyRequest) => {
+      if (!(await scanningPermissions(app.db, request.principal))[role]) throw forbidden(ROLE_MISSING[role]);
+    },
+  });
   // as stored (the request body's checks and case folding are not run again on the way out)
   const policyAnswer = z.object({
     name: z.string(),
@@ -72,7 +86,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
         },
       },
     },
-    async (request) => scanningPermissions(request.principal),
+    async (request) => scanningPermissions(app.db, request.principal),
   );
 
   const policyOrThrow = async (name: string) => {
@@ -88,12 +102,15 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
 
   app.get(
     '/xray/api/v2/policies',
-    { config, schema: { summary: 'The security and license policies', response: { 200: z.array(policyAnswer) } } },
+    {
+      ...as('isPolicyViewer'),
+      schema: { summary: 'The security and license policies', response: { 200: z.array(policyAnswer) } },
+    },
     async () => (await listPolicies(app.db)).map(showPolicy),
   );
   app.get(
     '/xray/api/v2/policies/:name',
-    { config, schema: { summary: 'A policy', params: nameParams, response: { 200: policyAnswer } } },
+    { ...as('isPolicyViewer'), schema: { summary: 'A policy', params: nameParams, response: { 200: policyAnswer } } },
     async (request) => showPolicy(await policyOrThrow(request.params.name)),
   );
 
@@ -118,7 +135,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   };
   app.post(
     '/xray/api/v2/policies',
-    { config, schema: { summary: 'Creates a policy', body: policyBody, response: { 201: info } } },
+    { ...as('isPolicyManager'), schema: { summary: 'Creates a policy', body: policyBody, response: { 201: info } } },
     async (request, reply) => {
       await writePolicy(request, false);
       return reply.status(201).send({ info: 'Policy created successfully.' });
@@ -126,7 +143,10 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   );
   app.put(
     '/xray/api/v2/policies/:name',
-    { config, schema: { summary: 'Replaces a policy', params: nameParams, body: policyBody, response: { 200: info } } },
+    {
+      ...as('isPolicyManager'),
+      schema: { summary: 'Replaces a policy', params: nameParams, body: policyBody, response: { 200: info } },
+    },
     async (request) => {
       if (request.body.name !== request.params.name) throw badRequest('A policy keeps its name.', 'name');
       await writePolicy(request, true);
@@ -135,7 +155,10 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   );
   app.delete(
     '/xray/api/v2/policies/:name',
-    { config, schema: { summary: 'Deletes a policy no watch applies', params: nameParams, response: { 200: info } } },
+    {
+      ...as('isPolicyManager'),
+      schema: { summary: 'Deletes a policy no watch applies', params: nameParams, response: { 200: info } },
+    },
     async (request) => {
       const { name } = request.params;
       const before = await policyOrThrow(name);
@@ -188,12 +211,12 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   };
   app.get(
     '/xray/api/v2/watches',
-    { config, schema: { summary: 'The watches', response: { 200: z.array(watchAnswer) } } },
+    { ...as('isPolicyViewer'), schema: { summary: 'The watches', response: { 200: z.array(watchAnswer) } } },
     async () => (await listWatches(app.db)).map(showWatch),
   );
   app.get(
     '/xray/api/v2/watches/:name',
-    { config, schema: { summary: 'A watch', params: nameParams, response: { 200: watchAnswer } } },
+    { ...as('isPolicyViewer'), schema: { summary: 'A watch', params: nameParams, response: { 200: watchAnswer } } },
     async (request) => showWatch(await watchOrThrow(request.params.name)),
   );
   const writeWatch = async (request: { body: Watch } & Parameters<typeof audit>[0], replace: boolean) => {
@@ -213,7 +236,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   };
   app.post(
     '/xray/api/v2/watches',
-    { config, schema: { summary: 'Creates a watch', body: watchBody, response: { 201: info } } },
+    { ...as('isWatchManager'), schema: { summary: 'Creates a watch', body: watchBody, response: { 201: info } } },
     async (request, reply) => {
       await writeWatch(request, false);
       return reply.status(201).send({ info: 'Watch created successfully.' });
@@ -221,7 +244,10 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   );
   app.put(
     '/xray/api/v2/watches/:name',
-    { config, schema: { summary: 'Replaces a watch', params: nameParams, body: watchBody, response: { 200: info } } },
+    {
+      ...as('isWatchManager'),
+      schema: { summary: 'Replaces a watch', params: nameParams, body: watchBody, response: { 200: info } },
+    },
     async (request) => {
       if (request.body.general_data.name !== request.params.name)
         throw badRequest('A watch keeps its name.', 'general_data.name');
@@ -231,7 +257,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   );
   app.delete(
     '/xray/api/v2/watches/:name',
-    { config, schema: { summary: 'Deletes a watch', params: nameParams, response: { 200: info } } },
+    { ...as('isWatchManager'), schema: { summary: 'Deletes a watch', params: nameParams, response: { 200: info } } },
     async (request) => {
       const before = await watchOrThrow(request.params.name);
       await app.db.transaction().execute(async (trx) => {
@@ -258,7 +284,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   app.get(
     '/xray/api/v1/ignore_rules',
     {
-      config,
+      ...as('isPolicyViewer'),
       schema: {
         summary: 'The ignore rules, newest last',
         response: { 200: z.object({ data: z.array(ignoreRuleAnswer), total_count: z.number() }) },
@@ -272,7 +298,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   app.get(
     '/xray/api/v1/ignore_rules/:id',
     {
-      config,
+      ...as('isPolicyViewer'),
       schema: { summary: 'An ignore rule', params: z.object({ id: z.string() }), response: { 200: ignoreRuleAnswer } },
     },
     async (request) => {
@@ -284,7 +310,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   app.post(
     '/xray/api/v1/ignore_rules',
     {
-      config,
+      ...as('isWatchManager'),
       schema: {
         summary: 'Sets findings aside: by vulnerability, license or component, with a reason and an expiry',
         body: ignoreRuleBody,
@@ -317,7 +343,7 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
   app.delete(
     '/xray/api/v1/ignore_rules/:id',
     {
-      config,
+      ...as('isWatchManager'),
       schema: { summary: 'Deletes an ignore rule', params: z.object({ id: z.string() }), response: { 200: info } },
     },
     async (request) => {

@@ -138,6 +138,88 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect(current.json().xrayPermissions).toEqual(none);
   });
 
+  it("gives a group's members the security scanning roles it has: viewers read, policy managers write policies, watch managers watches and ignore rules", async () => {
+    const viewer = await createUser(t.app, 'sec-viewer');
+    const policyManager = await createUser(t.app, 'sec-policies');
+    const watchManager = await createUser(t.app, 'sec-watches');
+    const group = async (name: string, role: string, member: string) => {
+      const res = await call('PUT', `/artifactory/api/security/groups/${name}`, { [role]: true, userNames: [member] });
+      expect(res.statusCode).toBe(201);
+    };
+    await group('sec-viewers', 'policyViewer', 'sec-viewer');
+    await group('sec-policy-managers', 'policyManager', 'sec-policies');
+    await group('sec-watch-managers', 'watchManager', 'sec-watches');
+    // the group reads back with its role, in Artifactory's shape
+    expect((await call('GET', '/artifactory/api/security/groups/sec-viewers')).json()).toMatchObject({
+      policyViewer: true,
+      policyManager: false,
+      watchManager: false,
+    });
+    const permissions = async (who: { authorization: string }) =>
+      (await call('POST', '/xray/ui/permissions/current', {}, who)).json();
+    expect(await permissions(viewer)).toEqual({
+      canManage: false,
+      isWatchManager: false,
+      isPolicyManager: false,
+      isPolicyViewer: true,
+    });
+    expect(await permissions(policyManager)).toEqual({
+      canManage: true,
+      isWatchManager: false,
+      isPolicyManager: true,
+      isPolicyViewer: true,
+    });
+    const current = await t.app.inject({ method: 'GET', url: '/ui/api/v1/ui/auth/current', headers: watchManager });
+    expect(current.json().xrayPermissions).toEqual({
+      canManage: true,
+      isWatchManager: true,
+      isPolicyManager: false,
+      isPolicyViewer: true,
+    });
+
+    const policy = { ...SECURITY_POLICY, name: 'roles-policy' };
+    const watch = {
+      general_data: { name: 'roles-watch', active: false },
+      project_resources: { resources: [{ type: 'repository', name: 'npm-other' }] },
+      assigned_policies: [{ name: 'roles-policy', type: 'security' }],
+    };
+    const rule = { notes: 'accepted', ignore_filters: { vulnerabilities: ['CVE-2026-9999'] } };
+    // someone without a role reads nothing; a viewer reads but writes nothing
+    expect((await call('GET', '/xray/api/v2/policies', undefined, dev)).statusCode).toBe(403);
+    expect((await call('GET', '/xray/api/v2/policies', undefined, viewer)).statusCode).toBe(200);
+    expect((await call('GET', '/xray/api/v1/ignore_rules', undefined, viewer)).statusCode).toBe(200);
+    const refused = await call('POST', '/xray/api/v2/policies', policy, viewer);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errors[0].message).toBe('Managing security policies requires the policy manager role.');
+    // a policy manager writes policies, not watches; a watch manager writes watches and ignore rules, not policies
+    expect((await call('POST', '/xray/api/v2/policies', policy, policyManager)).statusCode).toBe(201);
+    expect((await call('POST', '/xray/api/v2/watches', watch, policyManager)).json().errors[0].message).toBe(
+      'Managing watches and ignore rules requires the watch manager role.',
+    );
+    expect((await call('DELETE', '/xray/api/v2/policies/roles-policy', undefined, watchManager)).statusCode).toBe(403);
+    expect((await call('POST', '/xray/api/v2/watches', watch, watchManager)).statusCode).toBe(201);
+    expect((await call('POST', '/xray/api/v1/ignore_rules', rule, policyManager)).statusCode).toBe(403);
+    const created = await call('POST', '/xray/api/v1/ignore_rules', rule, watchManager);
+    expect(created.statusCode).toBe(201);
+    // who did it is on record
+    const trail = await t.app.db
+      .selectFrom('audit_events')
+      .select(['actor', 'action'])
+      .where('target', 'in', ['roles-policy', 'roles-watch'])
+      .execute();
+    expect(trail.map((e) => `${e.actor} ${e.action}`).sort()).toEqual([
+      'sec-policies create policy',
+      'sec-watches create watch',
+    ]);
+    // taking the role away takes the right away at once
+    expect(
+      (await call('POST', '/artifactory/api/security/groups/sec-watch-managers', { watchManager: false })).statusCode,
+    ).toBe(200);
+    expect((await call('DELETE', '/xray/api/v2/watches/roles-watch', undefined, watchManager)).statusCode).toBe(403);
+    expect((await call('DELETE', '/xray/api/v2/watches/roles-watch')).statusCode).toBe(200);
+    expect((await call('DELETE', '/xray/api/v2/policies/roles-policy', undefined, policyManager)).statusCode).toBe(200);
+  });
+
   it('blocks the download of a version a watched policy catches, names the advisory, and lets an ignore rule through', async () => {
     await publish('npm-local', 'qs-lite', '1.0.0');
     await publish('npm-local', 'qs-lite', '1.1.0');

@@ -13,10 +13,13 @@ interface Values {
   description: string;
   autoJoin: boolean;
   adminPrivileges: boolean;
+  watchManager: boolean;
+  policyManager: boolean;
+  policyViewer: boolean;
   members: string[];
 }
 
-/** New group, or edit one: name, description, auto-join, admin privileges, members. */
+/** New group, or edit one: name, description, auto-join, admin privileges, security scanning roles, members. */
 export function GroupModal({ open, group, onClose }: { open: boolean; group: Group | undefined; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const save = useSaveGroup(group?.name);
@@ -29,6 +32,9 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
         description: group?.description ?? '',
         autoJoin: group?.autoJoin ?? false,
         adminPrivileges: group?.adminPrivileges ?? false,
+        watchManager: group?.watchManager ?? false,
+        policyManager: group?.policyManager ?? false,
+        policyViewer: group?.policyViewer ?? false,
         members: group?.members ?? [],
       });
     }
@@ -86,6 +92,18 @@ export function GroupModal({ open, group, onClose }: { open: boolean; group: Gro
       <Form.Item name="adminPrivileges" valuePropName="checked">
         <Checkbox>Members are administrators</Checkbox>
       </Form.Item>
+      <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+        <legend style={{ fontSize: 14, fontWeight: 600, marginBottom: 8 }}>Security &amp; Compliance roles</legend>
+        <Form.Item name="policyManager" valuePropName="checked" style={{ marginBottom: 4 }}>
+          <Checkbox>Policy manager: creates, edits and deletes policies</Checkbox>
+        </Form.Item>
+        <Form.Item name="watchManager" valuePropName="checked" style={{ marginBottom: 4 }}>
+          <Checkbox>Watch manager: creates, edits and deletes watches and ignore rules</Checkbox>
+        </Form.Item>
+        <Form.Item name="policyViewer" valuePropName="checked">
+          <Checkbox>Policy viewer: sees policies, watches and ignore rules</Checkbox>
+        </Form.Item>
+      </fieldset>
     </FormModal>
   );
 }

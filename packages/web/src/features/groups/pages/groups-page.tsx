@@ -108,6 +108,9 @@ export function GroupsPage() {
                 <>
                   {row.adminPrivileges && <StatusTag tone="info">Admin</StatusTag>}
                   {row.autoJoin && <StatusTag tone="neutral">Auto-join</StatusTag>}
+                  {row.policyManager && <StatusTag tone="neutral">Policy manager</StatusTag>}
+                  {row.watchManager && <StatusTag tone="neutral">Watch manager</StatusTag>}
+                  {row.policyViewer && <StatusTag tone="neutral">Policy viewer</StatusTag>}
                 </>
               ),
             },
