@@ -163,7 +163,28 @@ describe('the Packages pages', () => {
     expect(rows[2]).toContain('Medium');
     expect(rows[2]).toContain('1.3.1');
     expect(await security.getByText('scanned', { exact: true }).count()).toBe(1);
+    expect(await security.getByText('MIT', { exact: true }).count()).toBe(1);
     await screenshot(page, 'package-version-security');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // the tarball in the tree: its Security tab shows the scan of its version
+    await page.goto(`${server.url}/ui/repos/tree/General/npm-local/left-pad/-/left-pad-1.3.0.tgz`);
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const tab = page.getByRole('tabpanel', { name: 'Security' });
+    await tab.getByRole('table').waitFor();
+    const treeRows = await tab.getByRole('row').allTextContents();
+    expect(treeRows).toHaveLength(3);
+    expect(treeRows[1]).toContain('GHSA-e2e-0002');
+    await screenshot(page, 'tree-security-tab');
+
+    // the overview: open issues by severity, of the versions scanned
+    await page.goto(`${server.url}/ui/overview`);
+    const card = page.locator('.ant-card').filter({ hasText: 'Open security issues' });
+    await card
+      .getByRole('img', { name: 'Open issues by severity: Critical 1, High 0, Medium 1, Low 0, Unknown 0' })
+      .waitFor();
+    expect(await card.textContent()).toContain('2 open issues in 1 version of 4 versions scanned.');
+    await screenshot(page, 'overview-security');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });

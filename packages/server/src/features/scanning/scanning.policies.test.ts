@@ -354,6 +354,53 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect((await read(false, 1)).map((p) => p.length)).toEqual([2, 2, 1]);
   });
 
+  it('counts what the scans found in the repositories the caller may read: versions by status, open issues by severity', async () => {
+    await createRepo(t.app, 'npm-stats', { rclass: 'local', packageType: 'npm' });
+    await publish('npm-stats', 'stat-a', '1.0.0');
+    await publish('npm-stats', 'stat-a', '2.0.0');
+    await publish('npm-stats', 'stat-b', '1.0.0');
+    await t.services.catalogueIndexer.drain();
+    const imported = await call('POST', '/xray/api/v1/advisories/import?name=stats.json', [
+      advisory('GHSA-stat-0001', 'stat-a', '2.0.0', 'CRITICAL', 'CVE-2026-1201'),
+      advisory('GHSA-stat-0002', 'stat-a', '2.0.0', 'MODERATE', 'CVE-2026-1202'),
+      advisory('GHSA-stat-0003', 'stat-b', '1.0.1', 'LOW', 'CVE-2026-1203'),
+    ]);
+    expect(imported.statusCode).toBe(200);
+    await t.services.scanner.sweep();
+    const whole = await createUser(t.app, 'stats-reader');
+    const part = await createUser(t.app, 'stats-part');
+    const grant = async (name: string, user: string, includes: string[]) => {
+      const res = await call('PUT', `/artifactory/api/v2/security/permissions/${name}`, {
+        repo: { repositories: ['npm-stats'], 'include-patterns': includes, actions: { users: { [user]: ['read'] } } },
+      });
+      expect(res.statusCode).toBe(201);
+    };
+    await grant('stats-all', 'stats-reader', ['**']);
+    await grant('stats-b', 'stats-part', ['stat-b/**']);
+    const stats = async (who: { authorization: string }) =>
+      (await call('GET', '/xray/ui/unified/stats/indexStatus', undefined, who)).json();
+    expect(await stats(whole)).toEqual({
+      statuses: { scanned: 3 },
+      severities: [
+        { severity: 'Critical', count: 1 },
+        { severity: 'High', count: 0 },
+        { severity: 'Medium', count: 1 },
+        { severity: 'Low', count: 1 },
+        { severity: 'Unknown', count: 0 },
+      ],
+      affectedVersions: 2,
+    });
+    // a reader of part of the repository counts that part only
+    expect(await stats(part)).toMatchObject({
+      statuses: { scanned: 1 },
+      severities: expect.arrayContaining([
+        { severity: 'Critical', count: 0 },
+        { severity: 'Low', count: 1 },
+      ]),
+      affectedVersions: 1,
+    });
+  });
+
   it('blocks by license (a banned one), and a Maven version as its whole folder', async () => {
     await publish('npm-local', 'copyleft', '1.0.0', 'GPL-3.0-only');
     await put(

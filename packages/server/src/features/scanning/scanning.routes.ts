@@ -9,7 +9,9 @@ import { recordsOf } from './scanning.import.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
 import { scanBuildRoutes } from './scanning.builds.routes.js';
-import { scanWithFindings, storeAdvisories } from './scanning.store.js';
+import { scanStats, scanWithFindings, storeAdvisories } from './scanning.store.js';
+import { canSee, readableRepositories } from '../search/index.js';
+import { SEVERITIES } from '@arca/contracts';
 
 /** The job that matches the catalogue against the advisories. */
 export const MATCHING_JOB = 'advisory-matching';
@@ -113,6 +115,41 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
       if (counts.added || counts.updated)
         void app.jobs.runNow(MATCHING_JOB).catch((error: unknown) => app.log.error({ err: error }, 'matching failed'));
       return { ...counts, records: records.length };
+    },
+  );
+
+  app.get(
+    '/xray/ui/unified/stats/indexStatus',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary:
+          'What the scans of the repositories the caller may read found: versions by scan status, open issues by severity',
+        response: {
+          200: z.object({
+            statuses: z.record(z.string(), z.number()),
+            severities: z.array(z.object({ severity: z.string(), count: z.number() })),
+            affectedVersions: z.number(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const readable = await readableRepositories(app.db, request.principal, { trash: false });
+      const { statuses, severities, affected } = await scanStats(
+        app.db,
+        readable.whole,
+        [...readable.partial.keys()].map((repoKey) => ({
+          repoKey,
+          visible: (leadPath: string) => canSee(readable, repoKey, leadPath),
+        })),
+      );
+      return {
+        statuses,
+        // every severity, most severe first, so that a chart keeps its order and colours
+        severities: SEVERITIES.map((severity) => ({ severity, count: severities[severity] ?? 0 })),
+        affectedVersions: affected,
+      };
     },
   );
 

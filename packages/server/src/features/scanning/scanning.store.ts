@@ -442,3 +442,69 @@ export function findingFacts(f: FindingRow & { advisory: AdvisoryRow }) {
     component: f.component,
   };
 }
+
+/**
+ * What the scans of some repositories found: versions by scan status, findings by severity, and
+ * how many versions have one — for the whole repositories counted in the database, for those a
+ * caller may read only in part row by row through `visible`.
+ */
+export async function scanStats(
+  db: Db,
+  whole: string[],
+  partial: { repoKey: string; visible: (leadPath: string) => boolean }[],
+) {
+  const statuses: Record<string, number> = {};
+  const severities: Record<string, number> = {};
+  let affected = 0;
+  const add = (into: Record<string, number>, key: string, n: number) => (into[key] = (into[key] ?? 0) + n);
+  if (whole.length) {
+    const [byStatus, bySeverity, versions] = await Promise.all([
+      db
+        .selectFrom('package_scans')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('repo_key', 'in', whole)
+        .groupBy('status')
+        .execute(),
+      db
+        .selectFrom('package_findings')
+        .select(['severity', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('repo_key', 'in', whole)
+        .groupBy('severity')
+        .execute(),
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('package_findings')
+            .select(['repo_key', 'lead_path'])
+            .distinct()
+            .where('repo_key', 'in', whole)
+            .as('v'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    for (const r of byStatus) add(statuses, r.status, Number(r.n));
+    for (const r of bySeverity) add(severities, r.severity, Number(r.n));
+    affected += Number(versions.n);
+  }
+  for (const { repoKey, visible } of partial) {
+    const scans = await db
+      .selectFrom('package_scans')
+      .select(['lead_path', 'status'])
+      .where('repo_key', '=', repoKey)
+      .execute();
+    for (const s of scans) if (visible(s.lead_path)) add(statuses, s.status, 1);
+    const findings = await db
+      .selectFrom('package_findings')
+      .select(['lead_path', 'severity'])
+      .where('repo_key', '=', repoKey)
+      .execute();
+    const seen = new Set<string>();
+    for (const f of findings.filter((f) => visible(f.lead_path))) {
+      add(severities, f.severity, 1);
+      seen.add(f.lead_path);
+    }
+    affected += seen.size;
+  }
+  return { statuses, severities, affected };
+}

@@ -21,6 +21,7 @@ import { formatBytes } from '../../../components/format';
 import { formatDateTime } from '../../../components/time';
 import { ArchiveTab } from './archive-tab';
 import { ArtifactBuildsTab } from '../../builds';
+import { SecurityTab } from '../../packages';
 import { NodeIcon } from './node-icon';
 import { PropertiesTab } from './properties-tab';
 import { SignatureState } from './signature-state';
@@ -279,6 +280,16 @@ export function ItemDetails({ info, allowed, loading, notFound, onAction, onView
                   key: 'builds',
                   label: 'Builds',
                   children: <ArtifactBuildsTab repoKey={info.repoKey} path={info.path} />,
+                },
+              ]
+            : []),
+          // the scan of the version a file of a package belongs to
+          ...(isFile && !inTrash && info.pkgType && info.pkgType !== 'generic'
+            ? [
+                {
+                  key: 'security',
+                  label: 'Security',
+                  children: <SecurityTab repoKey={info.repoKey} path={info.path} />,
                 },
               ]
             : []),

@@ -21,6 +21,7 @@ import { useFooter } from '../../auth';
 import { useNodes } from '../../system';
 import { useVersion } from '../../system';
 import { useHomeInfo } from '../api/get-home-info';
+import { SecurityOverviewCard } from '../../scanning';
 
 const treeHref = (repoKey: string, path: string) =>
   `/repos/tree/General/${[repoKey, ...path.split('/')].map(encodeURIComponent).join('/')}`;
@@ -121,7 +122,8 @@ function MostDownloaded({ files }: { files: HomeWidgetInfo['mostDownloaded'] }) 
 /**
  * The administrator's landing page (ordinary users land on Packages): what is stored and how
  * it moves — files and space, deployments per day, the newest deployments, the most downloaded
- * files, the latest builds — with the license, version and nodes for administrators.
+ * files, the latest builds, the open security issues by severity — with the license, version and
+ * nodes for administrators.
  */
 export function OverviewPage() {
   const { user, menu, menuItems } = useStartupData();
@@ -277,6 +279,11 @@ export function OverviewPage() {
           </Card>
         </Col>
 
+        <Col xs={24} lg={12}>
+          <SecurityOverviewCard
+            manage={admin ? menuItems.find((i) => i.key === 'security-scanning')?.path : undefined}
+          />
+        </Col>
         {admin && (
           <Col xs={24} lg={12}>
             <Card title="This deployment">
@@ -289,21 +296,23 @@ export function OverviewPage() {
           </Col>
         )}
         {shortcuts.length > 0 && (
-          <Col xs={24} lg={12}>
+          <Col xs={24}>
             <Card title="Administration">
-              {shortcuts.map((item) => (
-                <Link key={item.key} to={item.path} className="arca-admin-entry">
-                  <span className="arca-admin-entry-icon" aria-hidden="true">
-                    {menuIcon(item.key)}
-                  </span>
-                  <span>
-                    <span className="arca-admin-entry-label">{item.label}</span>
-                    <Typography.Text type="secondary" className="arca-admin-entry-description">
-                      {item.description}
-                    </Typography.Text>
-                  </span>
-                </Link>
-              ))}
+              <div className="arca-admin-entries">
+                {shortcuts.map((item) => (
+                  <Link key={item.key} to={item.path} className="arca-admin-entry">
+                    <span className="arca-admin-entry-icon" aria-hidden="true">
+                      {menuIcon(item.key)}
+                    </span>
+                    <span>
+                      <span className="arca-admin-entry-label">{item.label}</span>
+                      <Typography.Text type="secondary" className="arca-admin-entry-description">
+                        {item.description}
+                      </Typography.Text>
+                    </span>
+                  </Link>
+                ))}
+              </div>
             </Card>
           </Col>
         )}

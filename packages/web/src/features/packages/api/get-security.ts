@@ -9,6 +9,8 @@ export interface SecurityIssue {
   description: string;
   severity: string;
   cves: { cve: string }[];
+  /** The artifact, then (in an image) the package the advisory was found in. */
+  impact_path: string[];
   components: { component_id: string; fixed_versions: string[] }[];
 }
 
@@ -16,6 +18,8 @@ export interface SecurityIssue {
 export interface ArtifactSecurity {
   scan_status: string;
   issues: SecurityIssue[];
+  /** What the version declares, in SPDX ids. */
+  licenses: { name: string; full_name: string }[];
 }
 
 /** The security summary of one artifact (`POST xray/api/v1/summary/artifact`). */
@@ -28,7 +32,7 @@ export function useArtifactSecurity(repoKey: string | undefined, path: string | 
         'xray/api/v1/summary/artifact',
         { method: 'POST', body: { paths: [`${repoKey}/${path}`] } },
       );
-      return answer.artifacts[0] ?? { scan_status: 'not scanned', issues: [] };
+      return answer.artifacts[0] ?? { scan_status: 'not scanned', issues: [], licenses: [] };
     },
   });
 }

@@ -1,7 +1,7 @@
 import { Card, Empty, Skeleton, Space, Table, Typography } from 'antd';
 import { LoadError } from '../../../components/load-error';
 import { StatusTag, type Tone } from '../../../components/status-tag';
-import { useArtifactSecurity, type SecurityIssue } from '../api/get-security';
+import { useArtifactSecurity, type ArtifactSecurity, type SecurityIssue } from '../api/get-security';
 
 /** Severities, most severe first, each with the tone its tag is shown in. */
 const SEVERITY_TONES: Record<string, Tone> = {
@@ -27,72 +27,129 @@ const rank = (severity: string) => {
   return index < 0 ? SEVERITY_ORDER.length : index;
 };
 
+/** The advisories an artifact is affected by, most severe first; what its scan status means when there is none. */
+function SecurityIssues({ security }: { security: ArtifactSecurity }) {
+  const status = security.scan_status;
+  const inImage = security.issues.some((i) => i.impact_path.length > 1);
+  return (
+    <Table<SecurityIssue>
+      size="small"
+      rowKey={(issue) => `${issue.issue_id} ${issue.impact_path.join(' ')}`}
+      pagination={false}
+      dataSource={[...security.issues].sort((a, b) => rank(a.severity) - rank(b.severity))}
+      locale={{
+        emptyText: (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={
+              status === 'scanned'
+                ? 'No known vulnerability: none of the advisories imported concerns this version.'
+                : status === 'not supported'
+                  ? 'Versions of this package type are not matched against advisories.'
+                  : 'Not scanned yet. An administrator imports advisories in the OSV format (see the README, Scanning).'
+            }
+          />
+        ),
+      }}
+      columns={[
+        {
+          title: 'Severity',
+          dataIndex: 'severity',
+          width: 110,
+          render: (severity: string) => <StatusTag tone={SEVERITY_TONES[severity] ?? 'neutral'}>{severity}</StatusTag>,
+        },
+        {
+          title: 'Advisory',
+          dataIndex: 'issue_id',
+          render: (id: string, issue) => (
+            <Space orientation="vertical" size={0}>
+              <Typography.Link href={`https://osv.dev/vulnerability/${encodeURIComponent(id)}`} target="_blank">
+                {id}
+              </Typography.Link>
+              <Typography.Text type="secondary">{issue.summary}</Typography.Text>
+            </Space>
+          ),
+        },
+        {
+          title: 'CVE',
+          render: (_: unknown, issue) => issue.cves.map((c) => c.cve).join(', ') || '—',
+        },
+        // an image's findings are in the packages its layers install
+        ...(inImage
+          ? [
+              {
+                title: 'Found in',
+                render: (_: unknown, issue: SecurityIssue) => issue.impact_path.slice(1).join(' › ') || '—',
+              },
+            ]
+          : []),
+        {
+          title: 'Fixed in',
+          render: (_: unknown, issue) =>
+            issue.components.flatMap((c) => c.fixed_versions).join(', ') || 'No fixed version',
+        },
+      ]}
+    />
+  );
+}
+
+/** The licenses a version declares, normalised to SPDX. */
+function Licenses({ security }: { security: ArtifactSecurity }) {
+  if (!security.licenses.length) return null;
+  return (
+    <Space wrap size={4} style={{ marginBottom: 12 }}>
+      <Typography.Text type="secondary">{security.licenses.length > 1 ? 'Licenses' : 'License'}:</Typography.Text>
+      {security.licenses.map((l) => (
+        <StatusTag key={l.name} tone="neutral">
+          <span title={l.full_name}>{l.name}</span>
+        </StatusTag>
+      ))}
+    </Space>
+  );
+}
+
+/** The scan of an artifact as one block: loading, error, licenses and advisories. */
+function SecurityBody({ security }: { security: ReturnType<typeof useArtifactSecurity> }) {
+  if (security.isPending) return <Skeleton active paragraph={{ rows: 2 }} />;
+  if (security.isError)
+    return <LoadError what="The security scan" error={security.error} onRetry={() => void security.refetch()} />;
+  return (
+    <>
+      <Licenses security={security.data} />
+      <SecurityIssues security={security.data} />
+    </>
+  );
+}
+
+const statusTag = (status: string | undefined) =>
+  status && <StatusTag tone={STATUS_TONES[status] ?? 'neutral'}>{status}</StatusTag>;
+
 /**
- * The security card of a package version: its scan status and the advisories its lead file is
- * affected by, most severe first, with their CVE ids and the versions that fix them.
+ * The security card of a package version: its scan status, the licenses it declares and the
+ * advisories its lead file is affected by, most severe first, with their CVE ids and the versions
+ * that fix them.
  */
 export function SecurityCard({ repoKey, path }: { repoKey: string; path: string }) {
   const security = useArtifactSecurity(repoKey, path);
-  const status = security.data?.scan_status;
   return (
-    <Card title="Security" extra={status && <StatusTag tone={STATUS_TONES[status] ?? 'neutral'}>{status}</StatusTag>}>
-      {security.isPending ? (
-        <Skeleton active paragraph={{ rows: 2 }} />
-      ) : security.isError ? (
-        <LoadError what="The security scan" error={security.error} onRetry={() => void security.refetch()} />
-      ) : (
-        <Table<SecurityIssue>
-          size="small"
-          rowKey="issue_id"
-          pagination={false}
-          dataSource={[...security.data.issues].sort((a, b) => rank(a.severity) - rank(b.severity))}
-          locale={{
-            emptyText: (
-              <Empty
-                image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={
-                  status === 'scanned'
-                    ? 'No known vulnerability: none of the advisories imported concerns this version.'
-                    : status === 'not supported'
-                      ? 'Versions of this package type are not matched against advisories.'
-                      : 'Not scanned yet. An administrator imports advisories in the OSV format (see the README, Scanning).'
-                }
-              />
-            ),
-          }}
-          columns={[
-            {
-              title: 'Severity',
-              dataIndex: 'severity',
-              width: 110,
-              render: (severity: string) => (
-                <StatusTag tone={SEVERITY_TONES[severity] ?? 'neutral'}>{severity}</StatusTag>
-              ),
-            },
-            {
-              title: 'Advisory',
-              dataIndex: 'issue_id',
-              render: (id: string, issue) => (
-                <Space orientation="vertical" size={0}>
-                  <Typography.Link href={`https://osv.dev/vulnerability/${encodeURIComponent(id)}`} target="_blank">
-                    {id}
-                  </Typography.Link>
-                  <Typography.Text type="secondary">{issue.summary}</Typography.Text>
-                </Space>
-              ),
-            },
-            {
-              title: 'CVE',
-              render: (_: unknown, issue) => issue.cves.map((c) => c.cve).join(', ') || '—',
-            },
-            {
-              title: 'Fixed in',
-              render: (_: unknown, issue) =>
-                issue.components.flatMap((c) => c.fixed_versions).join(', ') || 'No fixed version',
-            },
-          ]}
-        />
-      )}
+    <Card title="Security" extra={statusTag(security.data?.scan_status)}>
+      <SecurityBody security={security} />
     </Card>
+  );
+}
+
+/** The same for a file of the tree: the scan of the version the file belongs to. */
+export function SecurityTab({ repoKey, path }: { repoKey: string; path: string }) {
+  const security = useArtifactSecurity(repoKey, path);
+  return (
+    <>
+      {security.data && (
+        <div style={{ marginBottom: 12 }}>
+          <Typography.Text type="secondary">Scan status: </Typography.Text>
+          {statusTag(security.data.scan_status)}
+        </div>
+      )}
+      <SecurityBody security={security} />
+    </>
   );
 }

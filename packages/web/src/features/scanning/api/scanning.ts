@@ -67,3 +67,17 @@ export const useCreateIgnoreRule = () =>
   useScanningChange((body: IgnoreRuleInput) => apiFetch(IGNORE_RULES, { method: 'POST', body }));
 export const useDeleteIgnoreRule = () =>
   useScanningChange((id: string) => apiFetch(`${IGNORE_RULES}/${encodeURIComponent(id)}`, { method: 'DELETE' }));
+
+/** What the scans of the repositories the caller may read found (`GET xray/ui/unified/stats/indexStatus`). */
+export interface ScanStats {
+  statuses: Record<string, number>;
+  severities: { severity: string; count: number }[];
+  affectedVersions: number;
+}
+
+export const useScanStats = () =>
+  useQuery({
+    queryKey: [...scanningKeys.all, 'stats'],
+    queryFn: () => apiFetch<ScanStats>('xray/ui/unified/stats/indexStatus', { silent: true }),
+    refetchInterval: 60_000,
+  });
