@@ -140,8 +140,38 @@ const releaseBundleEvents = [
   }),
 ] as const;
 
+/** Events of security scanning: a scan found a violation of a policy whose rule notifies webhooks. */
+const scanningEvents = [
+  z.object({
+    type: z.literal('security.violation'),
+    /** The version's lead file. */
+    repoKey: z.string(),
+    path: z.string(),
+    payload: z.object({
+      watch: z.string(),
+      policy: z.string(),
+      rule: z.string(),
+      kind: z.enum(['security', 'license']),
+      /** The advisory's id, or the license's. */
+      issue: z.string(),
+      severity: z.string(),
+      summary: z.string(),
+      cves: z.array(z.string()),
+      fixedVersions: z.array(z.string()),
+      packageType: z.string(),
+      name: z.string(),
+      version: z.string(),
+      /** The package of an image it was found in (empty for the version itself). */
+      component: z.string(),
+      /** The webhooks the rule tells. */
+      webhooks: z.array(z.string()),
+    }),
+  }),
+] as const;
+
 export const arcaEventSchema = z.discriminatedUnion('type', [
   ...artifactEvents,
+  ...scanningEvents,
   ...repositoryEvents,
   ...accessEvents,
   ...buildEvents,

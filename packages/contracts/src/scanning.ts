@@ -35,8 +35,10 @@ const ruleActions = z
   .object({
     block_download: z.object({ active: z.boolean() }).default({ active: false }),
     fail_build: z.boolean().default(false),
+    /** Webhooks (of the Security violation event) told of each new violation. */
+    webhooks: z.array(z.string().min(1).max(64)).max(20).default([]),
   })
-  .default({ block_download: { active: false }, fail_build: false });
+  .default({ block_download: { active: false }, fail_build: false, webhooks: [] });
 
 const policyRule = z.object({
   name: NAME,

@@ -27,6 +27,7 @@ export const WEBHOOK_DOMAINS = {
     'delete_failed',
   ],
   destination: ['received', 'delete_completed'],
+  security: ['violation_detected'],
 } as const;
 export type WebhookDomain = keyof typeof WEBHOOK_DOMAINS;
 export const WEBHOOK_DOMAIN_NAMES = Object.keys(WEBHOOK_DOMAINS) as WebhookDomain[];
@@ -43,6 +44,7 @@ export const WEBHOOK_DOMAIN_LABELS: Record<WebhookDomain, string> = {
   artifactory_release_bundle: 'Release bundle received',
   distribution: 'Distribution',
   destination: 'Distribution target',
+  security: 'Security violation',
 };
 
 /** Domains whose events concern a release bundle: their criteria pick bundles by name. */
@@ -313,6 +315,25 @@ export const WEBHOOK_EXAMPLE_DATA: { [D in WebhookDomain]: Record<(typeof WEBHOO
   destination: {
     received: { ...BUNDLE, source: 'https://arca.example' },
     delete_completed: { ...BUNDLE, source: 'https://arca.example' },
+  },
+  security: {
+    violation_detected: {
+      watch_name: 'shipping',
+      policy_name: 'no-critical',
+      rule_name: 'critical',
+      type: 'security',
+      issue_id: 'GHSA-xxxx-xxxx-xxxx',
+      cves: ['CVE-2026-4001'],
+      severity: 'Critical',
+      summary: 'Remote code execution in left-parse',
+      fixed_versions: ['1.0.1'],
+      repo_key: 'npm-local',
+      path: 'left-parse/-/left-parse-1.0.0.tgz',
+      package_type: 'npm',
+      package_name: 'left-parse',
+      package_version: '1.0.0',
+      component: '',
+    },
   },
 };
 

@@ -155,7 +155,8 @@ export async function recordChange(
   if (configuration) await bumpConfigGeneration(trx);
 }
 
-const changesConfiguration = (event: ArcaEvent) => !/^(artifact|build|release_bundle|distribution)\./.test(event.type);
+const changesConfiguration = (event: ArcaEvent) =>
+  !/^(artifact|build|release_bundle|distribution|security)\./.test(event.type);
 
 /**
  * Records many changes of one actor that have events and no audit entries (the files a retention

@@ -59,6 +59,27 @@ const SAMPLES: ArcaEvent[] = [
       message: 'down',
     },
   },
+  {
+    type: 'security.violation',
+    repoKey: 'npm-local',
+    path: 'left-parse/-/left-parse-1.0.0.tgz',
+    payload: {
+      watch: 'shipping',
+      policy: 'no-critical',
+      rule: 'critical',
+      kind: 'security',
+      issue: 'GHSA-0001',
+      severity: 'Critical',
+      summary: 'Remote code execution',
+      cves: ['CVE-2026-4001'],
+      fixedVersions: ['1.0.1'],
+      packageType: 'npm',
+      name: 'left-parse',
+      version: '1.0.0',
+      component: '',
+      webhooks: ['violations'],
+    },
+  },
 ];
 
 describe.each(ENGINES)('the outbox on %s', (engine) => {

@@ -5,6 +5,7 @@ import { audit, auditActor } from '../../core/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { scanningPermissions } from '../../core/principals.js';
 import { findRepository } from '../repositories/index.js';
+import { webhookDomain } from '../webhooks/index.js';
 import { ignoreRuleBody, policyBody, watchBody, type Policy, type Watch } from '@arca/contracts';
 import {
   addIgnoreRule,
@@ -116,6 +117,17 @@ export async function scanPolicyRoutes(untyped: FastifyInstance): Promise<void> 
 
   const writePolicy = async (request: { body: Policy } & Parameters<typeof audit>[0], replace: boolean) => {
     const policy = request.body;
+    // the webhooks a rule tells exist and listen to security violations
+    for (const rule of policy.rules)
+      for (const key of rule.actions.webhooks) {
+        const domain = await webhookDomain(app.db, key);
+        if (domain === undefined) throw badRequest(`Rule '${rule.name}': webhook '${key}' does not exist.`, 'rules');
+        if (domain !== 'security')
+          throw badRequest(
+            `Rule '${rule.name}': webhook '${key}' is not told of security violations; choose the Security violation event for it.`,
+            'rules',
+          );
+      }
     const before = replace ? await policyOrThrow(policy.name) : undefined;
     await app.db.transaction().execute(async (trx) => {
       if (!(await savePolicy(trx, policy, auditActor(request).actor, replace)))

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -45,7 +47,8 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
   let t: TestApp;
   let dev: { authorization: string };
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    // webhooks are sent to a receiver of this test's
+    t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     await createRepo(t.app, 'npm-local', { rclass: 'local', packageType: 'npm' });
     await createRepo(t.app, 'npm-other', { rclass: 'local', packageType: 'npm' });
     await createRepo(t.app, 'maven-local', { rclass: 'local', packageType: 'maven' });
@@ -399,6 +402,105 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       ]),
       affectedVersions: 1,
     });
+  });
+
+  it('tells the webhooks a rule names of each violation a scan newly finds, once', async () => {
+    const arrivals: { subscription_key: string; event_type: string; data: Record<string, unknown> }[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        arrivals.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const subscribe = async (key: string, domain: string, types: string[], criteria: object = {}) =>
+        expect(
+          (
+            await call('POST', '/event/api/v1/subscriptions', {
+              key,
+              enabled: true,
+              event_filter: { domain, event_types: types, criteria },
+              handlers: [{ url }],
+            })
+          ).statusCode,
+        ).toBe(201);
+      await subscribe('violations', 'security', ['violation_detected']);
+      await subscribe('deploys', 'artifact', ['deployed'], { anyLocal: true });
+      await createRepo(t.app, 'npm-notify', { rclass: 'local', packageType: 'npm' });
+      const policy = (webhooks: string[]) => ({
+        name: 'tell-high',
+        type: 'security',
+        rules: [{ name: 'high', criteria: { min_severity: 'High' }, actions: { webhooks } }],
+      });
+      // a rule names webhooks that exist and listen to violations
+      expect((await call('POST', '/xray/api/v2/policies', policy(['nowhere']))).json().errors[0].message).toBe(
+        "Rule 'high': webhook 'nowhere' does not exist.",
+      );
+      expect((await call('POST', '/xray/api/v2/policies', policy(['deploys']))).json().errors[0].message).toBe(
+        "Rule 'high': webhook 'deploys' is not told of security violations; choose the Security violation event for it.",
+      );
+      expect((await call('POST', '/xray/api/v2/policies', policy(['violations']))).statusCode).toBe(201);
+      const watch = {
+        general_data: { name: 'notify-watch', active: true },
+        project_resources: { resources: [{ type: 'repository', name: 'npm-notify' }] },
+        assigned_policies: [{ name: 'tell-high', type: 'security' }],
+      };
+      expect((await call('POST', '/xray/api/v2/watches', watch)).statusCode).toBe(201);
+
+      await publish('npm-notify', 'notify-lib', '1.0.0');
+      await t.services.catalogueIndexer.drain();
+      const imported = await call('POST', '/xray/api/v1/advisories/import?name=notify.json', [
+        advisory('GHSA-notify-0001', 'notify-lib', '1.0.1', 'HIGH', 'CVE-2026-1301'),
+        advisory('GHSA-notify-0002', 'notify-lib', '1.0.1', 'LOW', 'CVE-2026-1302'),
+      ]);
+      expect(imported.statusCode).toBe(200);
+      await t.services.scanner.sweep();
+      const settle = async () => {
+        await t.services.webhooks.consumer.drain();
+        await t.services.webhooks.sender.drain();
+      };
+      await settle();
+      const told = () => arrivals.filter((a) => a.subscription_key === 'violations');
+      // the High advisory only (the Low one is below the rule), with what a receiver acts on
+      expect(told()).toEqual([
+        expect.objectContaining({
+          event_type: 'violation_detected',
+          data: expect.objectContaining({
+            watch_name: 'notify-watch',
+            policy_name: 'tell-high',
+            rule_name: 'high',
+            issue_id: 'GHSA-notify-0001',
+            cves: ['CVE-2026-1301'],
+            severity: 'High',
+            fixed_versions: ['1.0.1'],
+            repo_key: 'npm-notify',
+            path: 'notify-lib/-/notify-lib-1.0.0.tgz',
+            package_name: 'notify-lib',
+            package_version: '1.0.0',
+          }),
+        }),
+      ]);
+      // matching again finds nothing new: nothing more is sent
+      await t.services.scanner.sweep();
+      await settle();
+      expect(told()).toHaveLength(1);
+      // a new vulnerable version is told as soon as it is scanned
+      await publish('npm-notify', 'notify-lib', '0.9.0');
+      await t.services.catalogueIndexer.drain();
+      await expect
+        .poll(async () => {
+          await settle();
+          return told().map((a) => a.data.package_version);
+        })
+        .toEqual(['1.0.0', '0.9.0']);
+      expect((await call('DELETE', '/xray/api/v2/watches/notify-watch')).statusCode).toBe(200);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('blocks by license (a banned one), and a Maven version as its whole folder', async () => {

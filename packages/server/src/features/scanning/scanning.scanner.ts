@@ -3,6 +3,7 @@ import { systemContent, type HeldAdvisory, type RepoContent } from '../artifacts
 import type { InstalledPackages } from '../../formats/format.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { licencesMatter, refreshBlocked } from './scanning.blocking.js';
+import { violationNotifier } from './scanning.notify.js';
 import { ecosystemFor, ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
@@ -143,7 +144,11 @@ export class Scanner {
         });
       }
     }
-    const changed = await recordScans(this.app.db, results, { licencesMatter: await licencesMatter(this.app) });
+    const newlyFound = await violationNotifier(this.app);
+    const changed = await recordScans(this.app.db, results, {
+      licencesMatter: await licencesMatter(this.app),
+      ...(newlyFound ? { newlyFound } : {}),
+    });
     await refreshBlocked(this.app, changed);
   }
 

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
-import type { Severity } from '@arca/contracts';
+import type { ArcaEvent, Severity } from '@arca/contracts';
+import { recordEventChanges } from '../../core/changes.js';
 import { baseEcosystem, type OsvRecord } from './osv.js';
 
 export type AdvisoryRow = Selectable<AdvisoriesTable>;
@@ -170,12 +171,26 @@ export async function scansOf(db: Db, keys: { repo_key: string; lead_path: strin
 export async function recordScans(
   db: Db,
   scans: { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] }[],
-  options: { licencesMatter?: boolean } = {},
+  options: {
+    licencesMatter?: boolean;
+    /**
+     * The events of what a scan newly found (advisories it did not have, licences it did not
+     * declare or a first scan), written in the same transaction: the notifications of violations.
+     */
+    newlyFound?: (
+      trx: Db,
+      result: { scan: PackageScanRow; findings: Omit<FindingRow, 'repo_key' | 'lead_path'>[] },
+      added: Set<string>,
+      licencesNew: boolean,
+    ) => Promise<ArcaEvent[]>;
+  } = {},
 ): Promise<{ repo_key: string; lead_path: string }[]> {
   if (!scans.length) return [];
   return db.transaction().execute(async (trx) => {
     const changedKeys: { repo_key: string; lead_path: string }[] = [];
-    for (const { scan, findings } of scans) {
+    const events: ArcaEvent[] = [];
+    for (const result of scans) {
+      const { scan, findings } = result;
       let changed = false;
       const before = await trx
         .deleteFrom('package_findings')
@@ -185,14 +200,20 @@ export async function recordScans(
         .execute();
       const ids = new Set(findings.map((f) => f.advisory_id));
       if (before.length !== ids.size || before.some((f) => !ids.has(f.advisory_id))) changed = true;
-      if (options.licencesMatter && !changed) {
+      if ((options.licencesMatter && !changed) || options.newlyFound) {
         const held = await trx
           .selectFrom('package_scans')
           .select('licenses')
           .where('repo_key', '=', scan.repo_key)
           .where('lead_path', '=', scan.lead_path)
           .executeTakeFirst();
-        if (held?.licenses !== scan.licenses) changed = true;
+        if (options.licencesMatter && held?.licenses !== scan.licenses) changed = true;
+        if (options.newlyFound) {
+          const had = new Set(before.map((f) => f.advisory_id));
+          const added = new Set([...ids].filter((id) => !had.has(id)));
+          const licencesNew = held?.licenses !== scan.licenses;
+          if (added.size || licencesNew) events.push(...(await options.newlyFound(trx, result, added, licencesNew)));
+        }
       }
       // two matchings of one version at once (a sweep and a deploy's) leave the later one
       const { repo_key: _repo, lead_path: _path, ...changes } = scan;
@@ -209,8 +230,26 @@ export async function recordScans(
           .execute();
       if (changed) changedKeys.push({ repo_key: scan.repo_key, lead_path: scan.lead_path });
     }
+    await recordEventChanges(trx, 'xray', events);
     return changedKeys;
   });
+}
+
+/** The summaries and aliases of some advisories, by id. */
+export async function advisoryFacts(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { summary: string; aliases: string[] }>> {
+  const facts = new Map<string, { summary: string; aliases: string[] }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('advisories')
+      .select(['id', 'summary', 'aliases'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) facts.set(r.id, { summary: r.summary, aliases: JSON.parse(r.aliases) as string[] });
+  }
+  return facts;
 }
 
 /** The versions scanned since a time (what another node's scans changed, for what a node blocks). */

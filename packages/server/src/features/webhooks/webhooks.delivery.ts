@@ -134,6 +134,7 @@ export async function dispatch(
       // a subscription hears what happens from its making on, however late an event is taken
       if (event.createdAt < Number(hook.created_at)) continue;
       if (hook.domain !== d.domain || !(JSON.parse(hook.event_types) as string[]).includes(d.eventType)) continue;
+      if (d.only && !d.only.includes(hook.key)) continue;
       if (!matches(hook, d)) continue;
       const handlers = JSON.parse(hook.handlers) as { url: string }[];
       const body = JSON.stringify(payloadOf(app, hook.key, eventId, d, event.actor));

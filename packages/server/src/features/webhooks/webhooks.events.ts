@@ -13,6 +13,8 @@ export interface DomainEvent {
   repo?: { key: string; rclass: string };
   /** The path the criteria's patterns are matched against (a file's, or a build's name). */
   subject: string;
+  /** Only these subscriptions are told (a policy's rule names the webhooks of its violations). */
+  only?: string[];
 }
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -126,6 +128,34 @@ export async function domainEventsOf(app: FastifyInstance, event: StoredEvent): 
     case 'release_bundle.removed':
     case 'distribution.changed':
       return releaseBundleEvents(event);
+    case 'security.violation': {
+      const v = event.payload;
+      return [
+        {
+          domain: 'security',
+          eventType: 'violation_detected',
+          data: {
+            watch_name: v.watch,
+            policy_name: v.policy,
+            rule_name: v.rule,
+            type: v.kind,
+            issue_id: v.issue,
+            cves: v.cves,
+            severity: v.severity,
+            summary: v.summary,
+            fixed_versions: v.fixedVersions,
+            repo_key: event.repoKey,
+            path: event.path,
+            package_type: v.packageType,
+            package_name: v.name,
+            package_version: v.version,
+            component: v.component,
+          },
+          subject: event.path,
+          only: v.webhooks,
+        },
+      ];
+    }
     case 'user.created':
     case 'user.updated':
     case 'user.deleted':

@@ -141,6 +141,7 @@ describe.each(ENGINES)('webhook subscriptions on %s', (engine) => {
       'artifactory_release_bundle',
       'distribution',
       'destination',
+      'security',
     ]);
   });
 

@@ -69,6 +69,23 @@ const DUMMY_DATA: Record<WebhookDomain, Record<string, unknown>> = {
     status: 'completed',
     edge_node_info_list: [{ site_name: 'example', status: 'completed' }],
   },
+  security: {
+    watch_name: 'example-watch',
+    policy_name: 'example-policy',
+    rule_name: 'example-rule',
+    type: 'security',
+    issue_id: 'EXAMPLE-0001',
+    cves: [],
+    severity: 'Low',
+    summary: 'An example violation',
+    fixed_versions: [],
+    repo_key: 'example-repo-local',
+    path: 'example/-/example-1.0.0.tgz',
+    package_type: 'npm',
+    package_name: 'example',
+    package_version: '1.0.0',
+    component: '',
+  },
 };
 
 /**

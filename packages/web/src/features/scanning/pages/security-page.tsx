@@ -41,6 +41,7 @@ import {
   type PolicyAnswer,
   type WatchAnswer,
 } from '../api/scanning';
+import { useWebhooks } from '../../webhooks';
 
 const TABS = [
   { key: '/admin/security/policies', label: 'Policies' },
@@ -85,6 +86,7 @@ interface PolicyForm {
   allowUnknown: boolean;
   blockDownload: boolean;
   failBuild: boolean;
+  webhooks: string[];
 }
 
 /** Policies (`/admin/security/policies`): what each one catches, what follows, which watches apply it. */
@@ -93,6 +95,9 @@ export function PoliciesPage() {
   const watches = useWatches();
   const create = useCreatePolicy();
   const remove = useDeletePolicy();
+  // the webhooks a rule may tell: those of the Security violation event
+  const webhooks = useWebhooks();
+  const violationHooks = (webhooks.data ?? []).filter((w) => w.event_filter.domain === 'security').map((w) => w.key);
   const [form] = Form.useForm<PolicyForm>();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -122,7 +127,11 @@ export function PoliciesPage() {
         {
           name: values.type === 'security' ? 'severity' : 'licenses',
           criteria,
-          actions: { block_download: { active: values.blockDownload }, fail_build: values.failBuild },
+          actions: {
+            block_download: { active: values.blockDownload },
+            fail_build: values.failBuild,
+            webhooks: values.webhooks,
+          },
         },
       ],
     };
@@ -174,10 +183,12 @@ export function PoliciesPage() {
             render: (_: unknown, row) => {
               const block = row.rules.some((r) => r.actions.block_download.active);
               const fail = row.rules.some((r) => r.actions.fail_build);
-              return block || fail ? (
-                <Space size={4}>
+              const told = [...new Set(row.rules.flatMap((r) => r.actions.webhooks ?? []))];
+              return block || fail || told.length ? (
+                <Space size={4} wrap>
                   {block && <Tag color="volcano">Blocks downloads</Tag>}
                   {fail && <Tag color="purple">Fails builds</Tag>}
+                  {told.length > 0 && <Tag color="geekblue">{`Tells ${told.join(', ')}`}</Tag>}
                 </Space>
               ) : (
                 <Typography.Text type="secondary">Reports only</Typography.Text>
@@ -236,6 +247,7 @@ export function PoliciesPage() {
           allowUnknown: true,
           blockDownload: true,
           failBuild: false,
+          webhooks: [],
         }}
       >
         <Form.Item name="name" label="Name" rules={[{ required: true, message: 'A policy needs a name.' }]}>
@@ -288,6 +300,25 @@ export function PoliciesPage() {
         </Form.Item>
         <Form.Item name="failBuild" label="Fail a build that uses or produces one" valuePropName="checked">
           <Switch />
+        </Form.Item>
+        <Form.Item
+          name="webhooks"
+          label="Tell these webhooks of each new violation"
+          extra={
+            violationHooks.length
+              ? undefined
+              : 'No webhook listens to security violations yet: create one for the Security violation event under Webhooks.'
+          }
+        >
+          <Select
+            mode="multiple"
+            allowClear
+            loading={webhooks.isPending}
+            disabled={!violationHooks.length}
+            placeholder="None"
+            aria-label="Webhooks told of violations"
+            options={violationHooks.map((key) => ({ value: key, label: key }))}
+          />
         </Form.Item>
       </FormModal>
     </SecurityFrame>
