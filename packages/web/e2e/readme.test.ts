@@ -90,6 +90,10 @@ const NOT_RUN: { command: RegExp; why: string }[] = [
     command: /\bsudo\b/,
     why: "changes this machine's apt configuration: debian-clients.test.ts runs apt the same way with a private configuration",
   },
+  {
+    command: /"package_type": "build"/,
+    why: 'needs a published build: scanning.policies.test.ts exports the SBOM of a build and of a release bundle',
+  },
   { command: /^mvn /, why: 'needs a jar and settings.xml credentials: maven-clients.test.ts deploys with mvn' },
   { command: /^skopeo /, why: 'needs an image archive: oci-clients.test.ts logs in and copies with skopeo' },
   { command: /^ssh /, why: "needs the SSH server's port and a key: ssh.test.ts runs jfrog-authenticate with ssh" },

@@ -3,13 +3,33 @@ import { PackageURL } from 'packageurl-js';
 import type { SpdxLicense } from './licenses.js';
 
 /**
- * Software bills of materials of a package version or an image: CycloneDX 1.5 JSON and SPDX 2.3
- * JSON, each naming the subject (its package URL, SHA-256 and licences), what it depends on or
- * installs, and — in CycloneDX — the vulnerabilities found in it.
+ * Software bills of materials of a package version, an image, a build or a release bundle:
+ * CycloneDX 1.5 JSON and SPDX 2.3 JSON, each naming the subject (its package URL, SHA-256 and
+ * licences), what it depends on, installs or is made of, and — in CycloneDX — the
+ * vulnerabilities found in it.
  */
+
+/** A package version (or a plain file) a build or a release bundle is made of or uses. */
+export interface BomMember {
+  /** Empty for a file no format reads as a package. */
+  packageType: string;
+  name: string;
+  version: string;
+  sha256: string;
+  licenses: SpdxLicense[];
+  /** Where it is stored: `{repo}/{path}`. */
+  path: string;
+  /** A build's artifact (produced) or dependency (used); a bundle's file (contained). */
+  scope: 'produced' | 'used' | 'contained';
+}
+
+/** How the documents refer to a member: its package URL, or its path. */
+export const memberRef = (m: BomMember) =>
+  (m.packageType && purlOf(m.packageType, m.name, m.version)) || `file:${m.path}`;
 
 /** What a bill of materials is made from. */
 export interface BomSubject {
+  /** `build` or `release-bundle` for a collection of members. */
   packageType: string;
   name: string;
   version: string;
@@ -17,6 +37,8 @@ export interface BomSubject {
   licenses: SpdxLicense[];
   /** Declared dependencies: name → the range required. */
   dependencies: Record<string, string>;
+  /** What a build or a release bundle is made of and uses. */
+  members?: BomMember[];
   /** What an image installs (its distribution as OSV names it, `Debian:12`). */
   installed?: { ecosystem: string; packages: { name: string; binary: string; version: string }[] };
   vulnerabilities: {
@@ -25,7 +47,7 @@ export interface BomSubject {
     severity: string;
     summary: string;
     fixedVersions: string[];
-    /** The installed package it is in (images). */
+    /** The installed package it is in (images), or the member's ref (builds, bundles). */
     component: string;
   }[];
 }
@@ -86,22 +108,39 @@ const licenceChoices = (licenses: SpdxLicense[]) =>
 export function cycloneDx(subject: BomSubject, now = new Date()): Record<string, unknown> {
   const image = subject.installed !== undefined;
   const mainRef = purlOf(subject.packageType, subject.name, subject.version) ?? `${subject.name}@${subject.version}`;
-  const components = image
-    ? subject.installed!.packages.map((p) => {
-        const purl = installedPurl(subject.installed!.ecosystem, p);
-        return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
-      })
-    : Object.entries(subject.dependencies).map(([name, range]) => {
-        const purl = purlOf(subject.packageType, name);
-        const ref = `${purl ?? name}#${range}`;
+  const components = subject.members
+    ? subject.members.map((m) => {
+        const purl = m.packageType ? purlOf(m.packageType, m.name, m.version) : undefined;
         return {
-          type: 'library',
-          'bom-ref': ref,
-          name,
+          type: m.packageType ? 'library' : 'file',
+          'bom-ref': memberRef(m),
+          name: m.packageType ? m.name : m.path.slice(m.path.lastIndexOf('/') + 1),
+          ...(m.version ? { version: m.version } : {}),
           ...(purl ? { purl } : {}),
-          properties: [{ name: 'arca:required-range', value: range }],
+          ...(m.sha256 ? { hashes: [{ alg: 'SHA-256', content: m.sha256 }] } : {}),
+          ...(m.licenses.length ? { licenses: licenceChoices(m.licenses) } : {}),
+          properties: [
+            { name: 'arca:path', value: m.path },
+            { name: 'arca:scope', value: m.scope },
+          ],
         };
-      });
+      })
+    : image
+      ? subject.installed!.packages.map((p) => {
+          const purl = installedPurl(subject.installed!.ecosystem, p);
+          return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
+        })
+      : Object.entries(subject.dependencies).map(([name, range]) => {
+          const purl = purlOf(subject.packageType, name);
+          const ref = `${purl ?? name}#${range}`;
+          return {
+            type: 'library',
+            'bom-ref': ref,
+            name,
+            ...(purl ? { purl } : {}),
+            properties: [{ name: 'arca:required-range', value: range }],
+          };
+        });
   const refOfInstalled = new Map(
     (subject.installed?.packages ?? []).map((p) => [
       `${p.binary} ${p.version}`,
@@ -118,7 +157,7 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
       timestamp: now.toISOString(),
       tools: { components: [{ type: 'application', name: 'Arca' }] },
       component: {
-        type: image ? 'container' : 'library',
+        type: image ? 'container' : subject.members ? 'application' : 'library',
         'bom-ref': mainRef,
         name: subject.name,
         version: subject.version,
@@ -128,7 +167,7 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
       },
     },
     components,
-    dependencies: [{ ref: mainRef, dependsOn: components.map((c) => c['bom-ref']) }],
+    dependencies: [{ ref: mainRef, dependsOn: [...new Set(components.map((c) => c['bom-ref']))] }],
     vulnerabilities: subject.vulnerabilities.map((v) => ({
       id: v.id,
       source: { name: 'OSV', url: `https://osv.dev/vulnerability/${encodeURIComponent(v.id)}` },
@@ -143,42 +182,65 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
       ratings: [{ severity: v.severity.toLowerCase() === 'unknown' ? 'unknown' : v.severity.toLowerCase() }],
       description: v.summary,
       ...(v.fixedVersions.length ? { recommendation: `Upgrade to ${v.fixedVersions.join(' or ')}.` } : {}),
-      affects: [{ ref: (v.component && refOfInstalled.get(v.component)) || mainRef }],
+      affects: [
+        {
+          ref: subject.members ? v.component || mainRef : (v.component && refOfInstalled.get(v.component)) || mainRef,
+        },
+      ],
     })),
   };
 }
 
 const spdxId = (text: string) => `SPDXRef-${text.replace(/[^A-Za-z0-9.-]+/g, '-')}`;
 
+/** An SPDX licence expression of declared licences (those without an id as LicenseRef-s). */
+const declaredOf = (licenses: SpdxLicense[]) =>
+  licenses.map((l) => (l.id ? l.id : `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`)).join(' AND ');
+
 /** SPDX 2.3, JSON. */
 export function spdx(subject: BomSubject, now = new Date()): Record<string, unknown> {
   const mainId = spdxId(`Package-${subject.name}-${subject.version}`);
   const mainPurl = purlOf(subject.packageType, subject.name, subject.version);
-  const declared = subject.licenses.length
-    ? subject.licenses.map((l) => (l.id ? l.id : `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`)).join(' AND ')
-    : 'NOASSERTION';
-  const others = subject.installed
-    ? subject.installed.packages.map((p) => ({
-        SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
-        name: p.binary,
-        versionInfo: p.version,
-        purl: installedPurl(subject.installed!.ecosystem, p),
+  const declared = subject.licenses.length ? declaredOf(subject.licenses) : 'NOASSERTION';
+  const others = subject.members
+    ? subject.members.map((m) => ({
+        SPDXID: spdxId(`Package-${m.path}`),
+        name: m.packageType ? m.name : m.path.slice(m.path.lastIndexOf('/') + 1),
+        versionInfo: m.version || 'NOASSERTION',
+        ...(m.packageType && purlOf(m.packageType, m.name, m.version)
+          ? { purl: purlOf(m.packageType, m.name, m.version) }
+          : {}),
+        member: m,
       }))
-    : Object.entries(subject.dependencies).map(([name, range]) => ({
-        SPDXID: spdxId(`Package-${name}-${range}`),
-        name,
-        versionInfo: range,
-        purl: purlOf(subject.packageType, name),
-      }));
-  const pkg = (p: { SPDXID: string; name: string; versionInfo: string; purl?: string }) => ({
+    : subject.installed
+      ? subject.installed.packages.map((p) => ({
+          SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
+          name: p.binary,
+          versionInfo: p.version,
+          purl: installedPurl(subject.installed!.ecosystem, p),
+        }))
+      : Object.entries(subject.dependencies).map(([name, range]) => ({
+          SPDXID: spdxId(`Package-${name}-${range}`),
+          name,
+          versionInfo: range,
+          purl: purlOf(subject.packageType, name),
+        }));
+  const pkg = (p: {
+    SPDXID: string;
+    name: string;
+    versionInfo: string;
+    purl?: string | undefined;
+    member?: BomMember;
+  }) => ({
     SPDXID: p.SPDXID,
     name: p.name,
     versionInfo: p.versionInfo,
     downloadLocation: 'NOASSERTION',
     filesAnalyzed: false,
     licenseConcluded: 'NOASSERTION',
-    licenseDeclared: 'NOASSERTION',
+    licenseDeclared: p.member?.licenses.length ? declaredOf(p.member.licenses) : 'NOASSERTION',
     copyrightText: 'NOASSERTION',
+    ...(p.member?.sha256 ? { checksums: [{ algorithm: 'SHA256', checksumValue: p.member.sha256 }] } : {}),
     ...(p.purl
       ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: p.purl }] }
       : {}),
@@ -203,22 +265,26 @@ export function spdx(subject: BomSubject, now = new Date()): Record<string, unkn
       },
       ...others.map(pkg),
     ],
-    ...(subject.licenses.some((l) => !l.id)
+    ...([...subject.licenses, ...(subject.members ?? []).flatMap((m) => m.licenses)].some((l) => !l.id)
       ? {
-          hasExtractedLicensingInfos: subject.licenses
-            .filter((l) => !l.id)
-            .map((l) => ({
-              licenseId: `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`,
-              extractedText: l.name,
-              name: l.name,
-            })),
+          hasExtractedLicensingInfos: [
+            ...new Map(
+              [...subject.licenses, ...(subject.members ?? []).flatMap((m) => m.licenses)]
+                .filter((l) => !l.id)
+                .map((l) => [l.name, l]),
+            ).values(),
+          ].map((l) => ({
+            licenseId: `LicenseRef-${l.name.replace(/[^A-Za-z0-9.-]+/g, '-')}`,
+            extractedText: l.name,
+            name: l.name,
+          })),
         }
       : {}),
     relationships: [
       { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: mainId },
       ...others.map((o) => ({
         spdxElementId: mainId,
-        relationshipType: subject.installed ? 'CONTAINS' : 'DEPENDS_ON',
+        relationshipType: subject.installed || ('member' in o && o.member.scope !== 'used') ? 'CONTAINS' : 'DEPENDS_ON',
         relatedSpdxElement: o.SPDXID,
       })),
     ],

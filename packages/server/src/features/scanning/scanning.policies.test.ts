@@ -6,6 +6,8 @@ import {
   ENGINES,
   createRepo,
   createUser,
+  login,
+  XHR,
   put,
   startTestApp,
   zipEntries,
@@ -693,5 +695,118 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     ).toBe(200);
     const unknown = await call('POST', '/xray/api/v1/scanBuild', { buildName: 'web-app', buildNumber: '8' });
     expect(unknown.json().errors[0].message).toBe("Build 'web-app' number '8' does not exist.");
+  });
+
+  it('exports the SBOM of a build (what it produced and used) and of a release bundle, each file as its package version', async () => {
+    await createRepo(t.app, 'npm-bom', { rclass: 'local', packageType: 'npm' });
+    await publish('npm-bom', 'bom-app', '1.0.0', 'Apache-2.0');
+    await publish('npm-bom', 'bom-dep', '1.0.0');
+    await t.services.catalogueIndexer.drain();
+    await call('POST', '/xray/api/v1/advisories/import?name=bom.json', [
+      advisory('GHSA-bom-0001', 'bom-dep', '1.0.1', 'HIGH', 'CVE-2026-1401'),
+    ]);
+    await t.services.scanner.sweep();
+    const checksums = async (path: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/artifactory/npm-bom/${path}`, headers: ADMIN_BASIC });
+      return { sha1: res.headers['x-checksum-sha1'] as string, sha256: res.headers['x-checksum-sha256'] as string };
+    };
+    const app = await checksums('bom-app/-/bom-app-1.0.0.tgz');
+    const dep = await checksums('bom-dep/-/bom-dep-1.0.0.tgz');
+    const build = await call('PUT', '/artifactory/api/build', {
+      version: '1.0.1',
+      name: 'bom-build',
+      number: '3',
+      started: '2026-05-01T10:00:00.000+0000',
+      modules: [
+        {
+          id: 'bom-app',
+          artifacts: [{ name: 'bom-app-1.0.0.tgz', type: 'tgz', sha1: app.sha1 }],
+          dependencies: [{ id: 'bom-dep:1.0.0', type: 'tgz', sha1: dep.sha1 }],
+        },
+      ],
+    });
+    expect(build.statusCode).toBe(204);
+    const exported = async (body: object) => {
+      const res = await call('POST', '/xray/api/v1/component/exportDetails', { cyclonedx: true, spdx: true, ...body });
+      expect(res.statusCode, res.body).toBe(200);
+      return zipEntries(res.rawPayload);
+    };
+    const files = await exported({ package_type: 'build', component_name: 'bom-build:3' });
+    expect(Object.keys(files).sort()).toEqual(['bom-build-3.cdx.json', 'bom-build-3.spdx.json']);
+    const cdx = JSON.parse(files['bom-build-3.cdx.json']!);
+    expect(cdx.metadata.component).toMatchObject({ type: 'application', name: 'bom-build', version: '3' });
+    const scopes = Object.fromEntries(
+      cdx.components.map((c: { purl: string; properties: { name: string; value: string }[] }) => [
+        c.purl,
+        c.properties.find((p) => p.name === 'arca:scope')!.value,
+      ]),
+    );
+    expect(scopes).toEqual({ 'pkg:npm/bom-app@1.0.0': 'produced', 'pkg:npm/bom-dep@1.0.0': 'used' });
+    expect(cdx.components.find((c: { name: string }) => c.name === 'bom-app')).toMatchObject({
+      hashes: [{ alg: 'SHA-256', content: app.sha256 }],
+      licenses: [{ license: { id: 'Apache-2.0' } }],
+    });
+    expect(cdx.vulnerabilities).toEqual([
+      expect.objectContaining({ id: 'GHSA-bom-0001', affects: [{ ref: 'pkg:npm/bom-dep@1.0.0' }] }),
+    ]);
+    const document = JSON.parse(files['bom-build-3.spdx.json']!);
+    const named = (id: string) => document.packages.find((p: { SPDXID: string }) => p.SPDXID === id).name;
+    expect(
+      document.relationships
+        .filter((r: { relationshipType: string }) => r.relationshipType !== 'DESCRIBES')
+        .map(
+          (r: { relationshipType: string; relatedSpdxElement: string }) =>
+            `${r.relationshipType} ${named(r.relatedSpdxElement)}`,
+        )
+        .sort(),
+    ).toEqual(['CONTAINS bom-app', 'DEPENDS_ON bom-dep']);
+
+    // a release bundle of the two tarballs
+    const admin = { ...XHR, cookie: (await login(t.app)).cookie, 'content-type': 'application/json' };
+    const pair = await t.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/security/keyPairs',
+      headers: admin,
+      payload: { pairName: 'bom-gpg', pairType: 'GPG', alias: 'bom@example.org' },
+    });
+    expect(pair.statusCode).toBe(201);
+    const bundle = await t.app.inject({
+      method: 'POST',
+      url: '/lifecycle/api/v2/release_bundle',
+      headers: { ...ADMIN_BASIC, 'content-type': 'application/json', 'x-jfrog-signing-key-name': 'bom-gpg' },
+      payload: {
+        release_bundle_name: 'bom-release',
+        release_bundle_version: '2.0.0',
+        source_type: 'artifacts',
+        source: {
+          artifacts: [{ path: 'npm-bom/bom-app/-/bom-app-1.0.0.tgz' }, { path: 'npm-bom/bom-dep/-/bom-dep-1.0.0.tgz' }],
+        },
+      },
+    });
+    expect(bundle.statusCode, bundle.body).toBe(201);
+    const bundleCdx = JSON.parse(
+      (await exported({ package_type: 'releaseBundle', component_name: 'bom-release:2.0.0' }))[
+        'bom-release-2.0.0.cdx.json'
+      ]!,
+    );
+    expect(bundleCdx.components.map((c: { purl: string }) => c.purl).sort()).toEqual([
+      'pkg:npm/bom-app@1.0.0',
+      'pkg:npm/bom-dep@1.0.0',
+    ]);
+    expect(bundleCdx.vulnerabilities.map((v: { id: string }) => v.id)).toEqual(['GHSA-bom-0001']);
+
+    // what does not exist, or is named wrongly, says so
+    const missing = await call('POST', '/xray/api/v1/component/exportDetails', {
+      cyclonedx: true,
+      package_type: 'build',
+      component_name: 'bom-build:4',
+    });
+    expect(missing.json().errors[0].message).toBe("Build 'bom-build' number '4' does not exist.");
+    const unnamed = await call('POST', '/xray/api/v1/component/exportDetails', {
+      cyclonedx: true,
+      package_type: 'build',
+      component_name: 'bom-build',
+    });
+    expect(unnamed.json().errors[0].message).toBe("component_name is '{name}:{number}' for a build.");
   });
 });
