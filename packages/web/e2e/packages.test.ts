@@ -186,6 +186,24 @@ describe('the Packages pages', () => {
     expect(await card.textContent()).toContain('2 open issues in 1 version of 4 versions scanned.');
     await screenshot(page, 'overview-security');
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // the header's Security scanning search: which versions a CVE concerns
+    const header = page.getByRole('banner');
+    await chooseOption(page, header.getByLabel('Search type'), 'Security scanning');
+    const bar = header.getByRole('textbox', { name: 'Search', exact: true });
+    await bar.fill('CVE-2026-4242');
+    await bar.press('Enter');
+    await page.waitForURL('**/ui/security/vulnerabilities?q=CVE-2026-4242');
+    const found = page.getByRole('row').filter({ hasText: 'GHSA-e2e-0002' });
+    await found.waitFor();
+    expect(await found.textContent()).toContain('left-pad 1.3.0');
+    expect(await found.textContent()).toContain('npm-local/left-pad/-/left-pad-1.3.0.tgz');
+    await screenshot(page, 'vulnerability-search');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // a package no advisory concerns: the empty state says so
+    await page.getByRole('searchbox', { name: 'Advisory, CVE id or package name' }).fill('@acme/greeter');
+    await page.getByRole('searchbox', { name: 'Advisory, CVE id or package name' }).press('Enter');
+    await page.getByText("No package version you may read is affected by '@acme/greeter'.", { exact: false }).waitFor();
     expect(problems).toEqual([]);
   });
 });

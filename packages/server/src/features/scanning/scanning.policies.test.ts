@@ -404,6 +404,35 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
       ]),
       affectedVersions: 1,
     });
+
+    // the security scanning search: by CVE id (any case), advisory id or package name, of what the caller may read
+    const search = async (query: string, who: { authorization: string }) =>
+      call('GET', `/xray/ui/search/vulnerabilities?query=${encodeURIComponent(query)}`, undefined, who);
+    const found = (await search('cve-2026-1201', whole)).json();
+    expect(found).toEqual({
+      results: [
+        expect.objectContaining({
+          repoKey: 'npm-stats',
+          path: 'stat-a/-/stat-a-1.0.0.tgz',
+          name: 'stat-a',
+          version: '1.0.0',
+          advisory: 'GHSA-stat-0001',
+          cves: ['CVE-2026-1201'],
+          severity: 'Critical',
+          fixedVersions: ['2.0.0'],
+        }),
+      ],
+      truncated: false,
+    });
+    expect((await search('GHSA-stat-0002', whole)).json().results).toHaveLength(1);
+    expect((await search('stat-b', whole)).json().results.map((r: { advisory: string }) => r.advisory)).toEqual([
+      'GHSA-stat-0003',
+    ]);
+    // what the caller may not read is not found
+    expect((await search('CVE-2026-1201', part)).json().results).toEqual([]);
+    const blank = await search(' ', whole);
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().errors[0].message).toContain('Type an advisory id, a CVE id or a package name.');
   });
 
   it('tells the webhooks a rule names of each violation a scan newly finds, once', async () => {

@@ -9,12 +9,15 @@ import { recordsOf } from './scanning.import.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
 import { scanBuildRoutes } from './scanning.builds.routes.js';
-import { scanStats, scanWithFindings, storeAdvisories } from './scanning.store.js';
+import { findingsMatching, scanStats, scanWithFindings, storeAdvisories } from './scanning.store.js';
 import { canSee, readableRepositories } from '../search/index.js';
 import { SEVERITIES } from '@arca/contracts';
 
 /** The job that matches the catalogue against the advisories. */
 export const MATCHING_JOB = 'advisory-matching';
+
+/** Versions a vulnerability search lists at most. */
+const SEARCH_LIMIT = 1000;
 
 /** Uploads of advisories up to this size (an ecosystem's whole OSV export). */
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -149,6 +152,69 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
         // every severity, most severe first, so that a chart keeps its order and colours
         severities: SEVERITIES.map((severity) => ({ severity, count: severities[severity] ?? 0 })),
         affectedVersions: affected,
+      };
+    },
+  );
+
+  app.get(
+    '/xray/ui/search/vulnerabilities',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary:
+          'The scanned package versions the caller may read that an advisory (its id or a CVE id) or a package (its name) concerns',
+        querystring: z.object({
+          query: z.string().trim().min(1, 'Type an advisory id, a CVE id or a package name.').max(256),
+        }),
+        response: {
+          200: z.object({
+            results: z.array(
+              z.object({
+                repoKey: z.string(),
+                path: z.string(),
+                packageType: z.string(),
+                name: z.string(),
+                version: z.string(),
+                advisory: z.string(),
+                cves: z.array(z.string()),
+                summary: z.string(),
+                severity: z.string(),
+                fixedVersions: z.array(z.string()),
+                component: z.string(),
+                scannedAt: z.string(),
+              }),
+            ),
+            /** More matched than are listed. */
+            truncated: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const readable = await readableRepositories(app.db, request.principal, { trash: false });
+      const rows = (await findingsMatching(app.db, request.query.query, SEARCH_LIMIT + 1)).filter((r) =>
+        canSee(readable, r.repo_key, r.lead_path),
+      );
+      const rank = (severity: string) => SEVERITIES.indexOf(severity as (typeof SEVERITIES)[number]);
+      return {
+        results: rows
+          .slice(0, SEARCH_LIMIT)
+          .map((r) => ({
+            repoKey: r.repo_key,
+            path: r.lead_path,
+            packageType: r.package_type,
+            name: r.name,
+            version: r.version,
+            advisory: r.advisory_id,
+            cves: [r.advisory_id, ...(JSON.parse(r.aliases) as string[])].filter((id) => id.startsWith('CVE-')),
+            summary: r.summary,
+            severity: r.severity,
+            fixedVersions: JSON.parse(r.fixed_versions) as string[],
+            component: r.component,
+            scannedAt: new Date(Number(r.scanned_at)).toISOString(),
+          }))
+          .sort((a, b) => rank(a.severity) - rank(b.severity)),
+        truncated: rows.length > SEARCH_LIMIT,
       };
     },
   );

@@ -547,3 +547,43 @@ export async function scanStats(
   }
   return { statuses, severities, affected };
 }
+
+/**
+ * The findings of an advisory (by its id or an alias, a CVE id) or of a package (by its name),
+ * with the scanned versions they are in, most severe first; at most `limit`.
+ */
+export async function findingsMatching(db: Db, query: string, limit: number) {
+  const id = query.trim();
+  return db
+    .selectFrom('package_findings as f')
+    .innerJoin('package_scans as s', (join) =>
+      join.onRef('s.repo_key', '=', 'f.repo_key').onRef('s.lead_path', '=', 'f.lead_path'),
+    )
+    .innerJoin('advisories as a', 'a.id', 'f.advisory_id')
+    .select([
+      'f.repo_key',
+      'f.lead_path',
+      'f.advisory_id',
+      'f.severity',
+      'f.fixed_versions',
+      'f.component',
+      's.package_type',
+      's.name',
+      's.version',
+      's.scanned_at',
+      'a.summary',
+      'a.aliases',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('upper', ['f.advisory_id']), '=', id.toUpperCase()),
+        // aliases are a JSON array of strings: the id with its quotes is one of them
+        eb(eb.fn('upper', ['a.aliases']), 'like', `%${JSON.stringify(id.toUpperCase()).replace(/[%_]/g, '')}%`),
+        eb('s.name', '=', id),
+      ]),
+    )
+    .orderBy('f.repo_key')
+    .orderBy('f.lead_path')
+    .limit(limit)
+    .execute();
+}

@@ -39,4 +39,11 @@ export const routes: ConsoleRoute[] = [
     page,
     component: 'IgnoreRulesPage',
   },
+  {
+    // the security scanning search: every signed-in user, over what they may read
+    path: '/security/vulnerabilities',
+    title: 'Vulnerability Search',
+    page: () => import('./pages/vulnerability-search-page'),
+    component: 'VulnerabilitySearchPage',
+  },
 ];

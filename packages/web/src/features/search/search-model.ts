@@ -14,6 +14,8 @@ export const CONSOLE_SEARCH_TYPES = [
   { name: 'archive', displayName: 'Archive', isSupportingContext: false },
   /** Release bundles by name: answered by the release bundles page, filtered. */
   { name: 'releaseBundles', displayName: 'Release bundles', isSupportingContext: false },
+  /** Advisories, CVE ids and packages among the scanned versions: answered by the vulnerability search page. */
+  { name: 'security', displayName: 'Security scanning', isSupportingContext: false },
 ] as const;
 export type ConsoleSearchType = (typeof CONSOLE_SEARCH_TYPES)[number]['name'];
 
@@ -203,6 +205,7 @@ export function searchRequest(model: SearchModel): { path: string; body: unknown
     case 'quick':
     case 'archive':
     case 'releaseBundles':
+    case 'security':
       return { path: 'quick', body: { query: model.name, selectedRepositories, search: 'quick' } };
     case 'checksum':
       return { path: 'checksum', body: { checksum: model.checksum || model.name, selectedRepositories, search } };

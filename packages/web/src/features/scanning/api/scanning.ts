@@ -81,3 +81,30 @@ export const useScanStats = () =>
     queryFn: () => apiFetch<ScanStats>('xray/ui/unified/stats/indexStatus', { silent: true }),
     refetchInterval: 60_000,
   });
+
+/** A scanned package version an advisory concerns, as the vulnerability search answers it. */
+export interface VulnerableVersion {
+  repoKey: string;
+  path: string;
+  packageType: string;
+  name: string;
+  version: string;
+  advisory: string;
+  cves: string[];
+  summary: string;
+  severity: string;
+  fixedVersions: string[];
+  component: string;
+  scannedAt: string;
+}
+
+/** The versions the caller may read that an advisory, a CVE id or a package name concerns. */
+export const useVulnerabilitySearch = (query: string) =>
+  useQuery({
+    queryKey: [...scanningKeys.all, 'search', query],
+    enabled: Boolean(query),
+    queryFn: () =>
+      apiFetch<{ results: VulnerableVersion[]; truncated: boolean }>(
+        `xray/ui/search/vulnerabilities?${new URLSearchParams({ query }).toString()}`,
+      ),
+  });

@@ -32,6 +32,8 @@ export function useStartSearch(user: string) {
     }
     if (model.searchType === 'releaseBundles')
       return navigate(`${RELEASE_BUNDLES_PATH}?${new URLSearchParams({ q: model.name.trim() }).toString()}`);
+    if (model.searchType === 'security')
+      return navigate(`${VULNERABILITY_SEARCH_PATH}?${new URLSearchParams({ q: model.name.trim() }).toString()}`);
     rememberSearch(user, model);
     navigate(`${SEARCH_RESULTS_PATH}?${toSearchParams(model).toString()}`);
   };
@@ -39,6 +41,9 @@ export function useStartSearch(user: string) {
 
 /** Where release bundle searches are answered: the bundles page, filtered by the name. */
 export const RELEASE_BUNDLES_PATH = '/bundles';
+
+/** Where security scanning searches are answered: the vulnerability search page. */
+export const VULNERABILITY_SEARCH_PATH = '/security/vulnerabilities';
 
 /** Where Archive searches are answered (spec part 1 §2). */
 export const ARCHIVE_SEARCH_PATH = '/artifactoryRetention/search';
@@ -62,7 +67,7 @@ export function HeaderSearch({
   const project = useSelectedProject();
   const inProject = project !== ALL_PROJECTS_CONTEXT.key;
   // only the name is typed in the bar: the other fields live in the advanced search
-  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class', 'archive', 'releaseBundles'].includes(
+  const nameOnly = ['quick', 'remote', 'trash', 'checksum', 'class', 'archive', 'releaseBundles', 'security'].includes(
     model.searchType,
   );
   const barModel: SearchModel = model.searchType === 'checksum' ? { ...model, checksum: model.name } : model;
