@@ -130,3 +130,21 @@ export const ignoreRuleBody = z.object({
 });
 export type IgnoreFilters = z.infer<typeof ignoreRuleBody>['ignore_filters'];
 export type IgnoreRuleInput = z.input<typeof ignoreRuleBody>;
+
+/** A URL advisories are fetched from: an OSV export (zip) or a JSON record list, every so many hours. */
+export const advisorySourceBody = z.object({
+  name: NAME.max(64),
+  url: z
+    .string()
+    .trim()
+    .url('The URL of an OSV export (a zip of records) or of a JSON list of records.')
+    .refine((u) => /^https?:\/\//i.test(u), 'An advisory source is fetched over HTTP or HTTPS.'),
+  interval_hours: z
+    .number()
+    .int()
+    .min(1, 'Fetch at most once an hour.')
+    .max(24 * 30)
+    .default(24),
+  enabled: z.boolean().default(true),
+});
+export type AdvisorySourceInput = z.input<typeof advisorySourceBody>;

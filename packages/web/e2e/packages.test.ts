@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +47,8 @@ async function npmPublish(name: string, version: string, readme: string, extra: 
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // advisory sources are fetched from a server of this file's
+  server = await startServer({ ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
   await call('PUT', '/artifactory/api/repositories/npm-local', { rclass: 'local', packageType: 'npm' });
   ({ browser, close: closeBrowser } = await launchBrowser());
   ({ page, problems } = await signIn(browser, server.url, 'admin', ADMIN_PASSWORD, {
@@ -288,5 +291,58 @@ describe('the Security & Compliance pages', () => {
       .click();
     await page.getByText('No policies yet.').waitFor();
     expect(problems).toEqual([]);
+  });
+
+  it('imports an OSV file with its progress, and fetches an advisory source now, saying how it went', async () => {
+    const record = {
+      id: 'GHSA-e2e-feed-0001',
+      modified: '2026-11-01T00:00:00Z',
+      summary: 'A feed advisory',
+      affected: [
+        {
+          package: { ecosystem: 'npm', name: 'feed-pad' },
+          ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }] }],
+        },
+      ],
+    };
+    const upstream = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([record]));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`${server.url}/ui/admin/security/advisories`);
+      await page.getByText('No advisory source.', { exact: false }).waitFor();
+      // a file of records, imported through the dialog
+      await page.getByRole('button', { name: 'Import File' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import advisories' });
+      await dialog.locator('input[type=file]').setInputFiles({
+        name: 'extra.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ ...record, id: 'GHSA-e2e-file-0001' })),
+      });
+      await dialog
+        .getByRole('status')
+        .filter({ hasText: 'extra.json: 1 record: 1 added, 0 updated, 0 unchanged.' })
+        .waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+      // a source, fetched now
+      await page.getByRole('button', { name: 'New Source' }).click();
+      const form = page.getByRole('dialog', { name: 'New Advisory Source' });
+      await form.getByLabel('Name').fill('e2e-feed');
+      await form.getByLabel('URL').fill(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/all.json`);
+      await form.getByRole('button', { name: 'Add' }).click();
+      const row = page.getByRole('row').filter({ hasText: 'e2e-feed' });
+      await row.getByText('Not fetched yet').waitFor();
+      await row.getByRole('button', { name: 'Fetch e2e-feed now' }).click();
+      await row.getByText('1 record: 1 added, 0 updated, 0 unchanged.').waitFor();
+      expect(await row.getByText('imported', { exact: true }).count()).toBe(1);
+      expect(await row.textContent()).toContain('Every 24 hours');
+      await screenshot(page, 'security-advisories');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });

@@ -94,6 +94,7 @@ import type {
   PackageFindingsTable,
   PackageScansTable,
   ScanIgnoreRulesTable,
+  AdvisorySourcesTable,
   ScanPoliciesTable,
   ScanWatchesTable,
 } from './tables/scanning.js';
@@ -122,6 +123,7 @@ export interface Database {
   scan_policies: ScanPoliciesTable;
   scan_watches: ScanWatchesTable;
   scan_ignore_rules: ScanIgnoreRulesTable;
+  advisory_sources: AdvisorySourcesTable;
   item_holds: ItemHoldsTable;
   environments: EnvironmentsTable;
   environment_repositories: EnvironmentRepositoriesTable;

@@ -41,6 +41,7 @@ import * as releaseBundles from './2026-12-26-release-bundles.js';
 import * as scanning from './2026-12-27-scanning.js';
 import * as scanPolicies from './2026-12-28-scan-policies.js';
 import * as scanningRoles from './2026-12-29-scanning-roles.js';
+import * as advisorySources from './2026-12-30-advisory-sources.js';
 
 /**
  * Every migration. They run in the order of their names (Kysely sorts them), so a new name must
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-27-scanning': scanning,
   '2026-12-28-scan-policies': scanPolicies,
   '2026-12-29-scanning-roles': scanningRoles,
+  '2026-12-30-advisory-sources': advisorySources,
 };

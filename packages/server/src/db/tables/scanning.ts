@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** Security scanning: advisories and what they match (see the 2026-12-27 migration). */
 
 /** An advisory as imported (an OSV record, kept whole), with what the console lists it by. */
@@ -99,4 +101,20 @@ export interface ScanIgnoreRulesTable {
   filters: string;
   created_at: number;
   created_by: string;
+}
+
+/** A URL advisories are fetched from every so many hours (`migrations/2026-12-30-advisory-sources.ts`). */
+export interface AdvisorySourcesTable {
+  name: string;
+  url: string;
+  interval_hours: number;
+  enabled: number;
+  created_at: number;
+  created_by: string;
+  last_run_at: number | null;
+  /** 'imported', 'unchanged' or 'failed'. */
+  last_outcome: string | null;
+  last_message: ColumnType<string, string | undefined, string>;
+  etag: ColumnType<string, string | undefined, string>;
+  last_modified: ColumnType<string, string | undefined, string>;
 }

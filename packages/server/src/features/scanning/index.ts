@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TableName } from '../../db/schema.js';
 import type { CatalogueIndexer } from '../packages/index.js';
-import { MATCHING_JOB } from './scanning.routes.js';
+import { MATCHING_JOB } from './scanning.import.js';
+import { ADVISORY_SOURCES_JOB, runDueSources } from './scanning.sources.js';
 import { Scanner } from './scanning.scanner.js';
 import { refreshBlocked } from './scanning.blocking.js';
 import { scannedSince } from './scanning.store.js';
@@ -19,6 +20,7 @@ export const OWNED_TABLES = [
   'scan_policies',
   'scan_watches',
   'scan_ignore_rules',
+  'advisory_sources',
 ] as const satisfies readonly TableName[];
 
 /**
@@ -34,6 +36,10 @@ export function registerScanning(app: FastifyInstance, scanner: Scanner, catalog
   });
   app.jobs.register(MATCHING_JOB, '*/15 * * * *', async () => {
     await scanner.sweep();
+  });
+  // the advisory sources due are fetched (each every so many hours), on one node at a time
+  app.jobs.register(ADVISORY_SOURCES_JOB, '*/10 * * * *', async () => {
+    await runDueSources(app);
   });
   // what another node's scans changed is read again here, version by version (this node's own at once)
   let since = Date.now();

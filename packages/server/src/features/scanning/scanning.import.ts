@@ -1,6 +1,12 @@
+import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../core/errors.js';
 import { readZip } from '../../core/zip.js';
 import { OSV_RECORD, type OsvRecord } from './osv.js';
+import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
+import { storeAdvisories } from './scanning.store.js';
+
+/** The job that matches the catalogue against the advisories. */
+export const MATCHING_JOB = 'advisory-matching';
 
 /** Most records one import takes (a whole ecosystem's OSV export has a few hundred thousand). */
 const MAX_RECORDS = 500_000;
@@ -52,4 +58,21 @@ export async function recordsOf(body: Buffer, name: string): Promise<OsvRecord[]
     return records;
   }
   return parsed(body.toString('utf8'), name);
+}
+
+/**
+ * Stores advisories (an upload's, a source's) and, when any is new or changed, starts the
+ * matching of the catalogue against them on whichever node takes the job. Answers the counts.
+ */
+export async function importAdvisories(app: FastifyInstance, records: OsvRecord[], name: string) {
+  const known = ecosystemsOf(app.formatRegistry);
+  const counts = await storeAdvisories(
+    app.db,
+    records,
+    name,
+    (ecosystem, packageName) => ecosystemFor(known, ecosystem)?.packageName(packageName) ?? packageName,
+  );
+  if (counts.added || counts.updated)
+    void app.jobs.runNow(MATCHING_JOB).catch((error: unknown) => app.log.error({ err: error }, 'matching failed'));
+  return { ...counts, records: records.length };
 }

@@ -3,18 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../../core/audit.js';
 import { repoContent } from '../artifacts/index.js';
-import { ecosystemFor, ecosystemsOf } from './ecosystems.js';
 import type { SpdxLicense } from './licenses.js';
-import { recordsOf } from './scanning.import.js';
+import { importAdvisories, recordsOf } from './scanning.import.js';
+import { advisorySourceRoutes } from './scanning.sources.routes.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
 import { scanBuildRoutes } from './scanning.builds.routes.js';
-import { findingsMatching, scanStats, scanWithFindings, storeAdvisories } from './scanning.store.js';
+import { findingsMatching, scanStats, scanWithFindings } from './scanning.store.js';
 import { canSee, readableRepositories } from '../search/index.js';
 import { SEVERITIES } from '@arca/contracts';
-
-/** The job that matches the catalogue against the advisories. */
-export const MATCHING_JOB = 'advisory-matching';
 
 /** Versions a vulnerability search lists at most. */
 const SEARCH_LIMIT = 1000;
@@ -71,10 +68,10 @@ const summaryAnswer = z.object({
  */
 export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
-  const known = ecosystemsOf(app.formatRegistry);
   await app.register(scanPolicyRoutes);
   await app.register(sbomRoutes);
   await app.register(scanBuildRoutes);
+  await app.register(advisorySourceRoutes);
   app.addContentTypeParser(
     ['application/zip', 'application/octet-stream'],
     { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
@@ -101,23 +98,9 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
           ? Buffer.alloc(0)
           : Buffer.from(JSON.stringify(request.body));
       const name = request.query.name ?? 'the upload';
-      const records = await recordsOf(body, name);
-      const counts = await storeAdvisories(
-        app.db,
-        records,
-        name,
-        (ecosystem, packageName) => ecosystemFor(known, ecosystem)?.packageName(packageName) ?? packageName,
-      );
-      await audit(request, {
-        category: 'security',
-        action: 'import advisories',
-        target: name,
-        after: { ...counts, records: records.length },
-      });
-      // the catalogue is matched again against what changed, on whichever node takes the job
-      if (counts.added || counts.updated)
-        void app.jobs.runNow(MATCHING_JOB).catch((error: unknown) => app.log.error({ err: error }, 'matching failed'));
-      return { ...counts, records: records.length };
+      const counts = await importAdvisories(app, await recordsOf(body, name), name);
+      await audit(request, { category: 'security', action: 'import advisories', target: name, after: counts });
+      return counts;
     },
   );
 

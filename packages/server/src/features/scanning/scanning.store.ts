@@ -191,6 +191,15 @@ export async function recordScans(
     const events: ArcaEvent[] = [];
     for (const result of scans) {
       const { scan, findings } = result;
+      const held = await trx
+        .selectFrom('package_scans')
+        .select(['licenses', 'advisories_at'])
+        .where('repo_key', '=', scan.repo_key)
+        .where('lead_path', '=', scan.lead_path)
+        .executeTakeFirst();
+      // two matchings of one version at once (a deploy's begun before an import, the sweep after
+      // it): the one against the newer advisories stands, whichever commits last
+      if (held && Number(held.advisories_at) > Number(scan.advisories_at)) continue;
       let changed = false;
       const before = await trx
         .deleteFrom('package_findings')
@@ -200,22 +209,13 @@ export async function recordScans(
         .execute();
       const ids = new Set(findings.map((f) => f.advisory_id));
       if (before.length !== ids.size || before.some((f) => !ids.has(f.advisory_id))) changed = true;
-      if ((options.licencesMatter && !changed) || options.newlyFound) {
-        const held = await trx
-          .selectFrom('package_scans')
-          .select('licenses')
-          .where('repo_key', '=', scan.repo_key)
-          .where('lead_path', '=', scan.lead_path)
-          .executeTakeFirst();
-        if (options.licencesMatter && held?.licenses !== scan.licenses) changed = true;
-        if (options.newlyFound) {
-          const had = new Set(before.map((f) => f.advisory_id));
-          const added = new Set([...ids].filter((id) => !had.has(id)));
-          const licencesNew = held?.licenses !== scan.licenses;
-          if (added.size || licencesNew) events.push(...(await options.newlyFound(trx, result, added, licencesNew)));
-        }
+      if (options.licencesMatter && held?.licenses !== scan.licenses) changed = true;
+      if (options.newlyFound) {
+        const had = new Set(before.map((f) => f.advisory_id));
+        const added = new Set([...ids].filter((id) => !had.has(id)));
+        const licencesNew = held?.licenses !== scan.licenses;
+        if (added.size || licencesNew) events.push(...(await options.newlyFound(trx, result, added, licencesNew)));
       }
-      // two matchings of one version at once (a sweep and a deploy's) leave the later one
       const { repo_key: _repo, lead_path: _path, ...changes } = scan;
       await trx
         .insertInto('package_scans')

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_BASIC,
@@ -45,7 +47,8 @@ const MAVEN = osv('GHSA-test-0002', '2026-02-01T00:00:00Z', [
 describe.each(ENGINES)('security scanning on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    // advisory sources are fetched from a server of this test's
+    t = await startTestApp(engine, { ARCA_OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     await createRepo(t.app, 'npm-local', { rclass: 'local', packageType: 'npm' });
     await createRepo(t.app, 'maven-local', { rclass: 'local', packageType: 'maven' });
     await createRepo(t.app, 'files-local', { rclass: 'local' });
@@ -216,5 +219,105 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
     const forbidden = await importAdvisories(JSON.stringify(good), basic('dev', 'dev-Passw0rd'));
     expect(forbidden.statusCode).toBe(403);
     expect(await count()).toEqual(before);
+  });
+
+  it('fetches an advisory source on request and when it is due, imports only what changed, and keeps how each fetch went', async () => {
+    const feed = {
+      body: zipOf({
+        'npm/GHSA-feed-0001.json': JSON.stringify(
+          osv(
+            'GHSA-feed-0001',
+            '2026-03-01T00:00:00Z',
+            [
+              {
+                package: { ecosystem: 'npm', name: 'feed-lib' },
+                ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }],
+              },
+            ],
+            { database_specific: { severity: 'HIGH' } },
+          ),
+        ),
+      }),
+      etag: '"v1"',
+      status: 200,
+    };
+    const asked: (string | undefined)[] = [];
+    const upstream = http.createServer((req, res) => {
+      asked.push(req.headers['if-none-match']);
+      if (feed.status !== 200) return void res.writeHead(feed.status).end('unavailable');
+      if (req.headers['if-none-match'] === feed.etag) return void res.writeHead(304).end();
+      res.writeHead(200, { 'content-type': 'application/zip', etag: feed.etag }).end(feed.body);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/npm/all.zip`;
+      const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: object, headers = ADMIN_BASIC) =>
+        t.app.inject({
+          method,
+          url: `/xray/api/v1/advisories/sources${path}`,
+          headers,
+          ...(payload ? { payload } : {}),
+        });
+      // bad input is refused and keeps nothing; only administrators manage sources
+      expect(
+        (await call('POST', '', { name: 'osv-npm', url: 'ftp://example.com/x.zip' })).json().errors[0].message,
+      ).toBe('url: An advisory source is fetched over HTTP or HTTPS.');
+      expect((await call('POST', '', { name: 'osv-npm', url, interval_hours: 0 })).json().errors[0].message).toBe(
+        'interval_hours: Fetch at most once an hour.',
+      );
+      expect((await call('POST', '', { name: 'osv-npm', url }, basic('dev', 'dev-Passw0rd'))).statusCode).toBe(403);
+      expect((await call('GET', '')).json()).toEqual([]);
+
+      expect((await call('POST', '', { name: 'osv-npm', url, interval_hours: 6 })).statusCode).toBe(201);
+      expect((await call('POST', '', { name: 'osv-npm', url })).json().errors[0].message).toBe(
+        "Advisory source 'osv-npm' already exists.",
+      );
+      await publish('feed-lib', '1.0.0');
+      await t.services.catalogueIndexer.drain();
+      const ran = (await call('POST', '/osv-npm/run')).json();
+      expect(ran).toMatchObject({
+        last_outcome: 'imported',
+        last_message: '1 record: 1 added, 0 updated, 0 unchanged.',
+      });
+      await t.services.scanner.sweep();
+      expect(await issuesOf('npm-local/feed-lib/-/feed-lib-1.0.0.tgz')).toEqual(['GHSA-feed-0001 High fixed in 2.0.0']);
+      // the export has not changed: the server says so, nothing is downloaded or imported
+      expect((await call('POST', '/osv-npm/run')).json()).toMatchObject({ last_outcome: 'unchanged' });
+      expect(asked.at(-1)).toBe('"v1"');
+      // a failure is kept with the source, and imports nothing
+      feed.status = 503;
+      expect((await call('POST', '/osv-npm/run')).json()).toMatchObject({
+        last_outcome: 'failed',
+        last_message: `${url} answered HTTP 503.`,
+      });
+      // the scheduled job fetches the sources that are due: none before six hours have passed
+      feed.status = 200;
+      const before = asked.length;
+      await t.app.jobs.runNow('advisory-sources');
+      expect(asked.length).toBe(before);
+      // a paused source is never due; the change is audited
+      const paused = await call('PUT', '/osv-npm', { name: 'osv-npm', url, interval_hours: 1, enabled: false });
+      expect(paused.json()).toMatchObject({ enabled: false, interval_hours: 1 });
+      expect((await call('DELETE', '/osv-npm')).statusCode).toBe(204);
+      expect((await call('POST', '/osv-npm/run')).json().errors[0].message).toBe(
+        "Advisory source 'osv-npm' does not exist.",
+      );
+      const trail = await t.app.db
+        .selectFrom('audit_events')
+        .select('action')
+        .where('target', '=', 'osv-npm')
+        .orderBy('at')
+        .execute();
+      expect(trail.map((e) => e.action)).toEqual([
+        'create advisory source',
+        'run advisory source',
+        'run advisory source',
+        'run advisory source',
+        'update advisory source',
+        'delete advisory source',
+      ]);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });

@@ -40,6 +40,14 @@ export const routes: ConsoleRoute[] = [
     component: 'IgnoreRulesPage',
   },
   {
+    path: '/admin/security/advisories',
+    admin: true,
+    menuKey: 'security-scanning',
+    title: 'Advisories',
+    page: () => import('./pages/advisories-page'),
+    component: 'AdvisoriesPage',
+  },
+  {
     // the security scanning search: every signed-in user, over what they may read
     path: '/security/vulnerabilities',
     title: 'Vulnerability Search',

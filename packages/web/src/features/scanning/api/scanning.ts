@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IgnoreRuleInput, Policy, PolicyInput, Watch, WatchInput } from '@arca/contracts';
+import type { AdvisorySourceInput, IgnoreRuleInput, Policy, PolicyInput, Watch, WatchInput } from '@arca/contracts';
+import { uploadBody } from '../../../api/upload';
 import { apiFetch } from '../../../api/client';
 
 /** The security scanning feature's query keys. */
@@ -8,6 +9,7 @@ export const scanningKeys = {
   policies: ['scanning', 'policies'] as const,
   watches: ['scanning', 'watches'] as const,
   ignoreRules: ['scanning', 'ignore-rules'] as const,
+  sources: ['scanning', 'sources'] as const,
 };
 
 /** What the server adds to what was saved: who made it and when. */
@@ -43,7 +45,7 @@ export const useIgnoreRules = () =>
   });
 
 /** A change of policies, watches or rules: every list of the feature is read again (a watch names policies). */
-function useScanningChange<T>(call: (value: T) => Promise<unknown>) {
+function useScanningChange<T, R = unknown>(call: (value: T) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: call,
@@ -108,3 +110,51 @@ export const useVulnerabilitySearch = (query: string) =>
         `xray/ui/search/vulnerabilities?${new URLSearchParams({ query }).toString()}`,
       ),
   });
+
+/** A URL advisories are fetched from, with how its last fetch went. */
+export interface AdvisorySourceAnswer {
+  name: string;
+  url: string;
+  interval_hours: number;
+  enabled: boolean;
+  author: string;
+  created: string;
+  last_run: string | null;
+  last_outcome: 'imported' | 'unchanged' | 'failed' | null;
+  last_message: string;
+}
+
+/** What an import of advisories counted. */
+export interface AdvisoryImport {
+  added: number;
+  updated: number;
+  unchanged: number;
+  records: number;
+}
+
+const SOURCES = 'xray/api/v1/advisories/sources';
+const source = (name: string) => `${SOURCES}/${encodeURIComponent(name)}`;
+
+export const useAdvisorySources = () =>
+  useQuery({ queryKey: scanningKeys.sources, queryFn: () => apiFetch<AdvisorySourceAnswer[]>(SOURCES) });
+export const useSaveAdvisorySource = () =>
+  useScanningChange(({ body, existing }: { body: AdvisorySourceInput; existing?: string }) =>
+    existing ? apiFetch(source(existing), { method: 'PUT', body }) : apiFetch(SOURCES, { method: 'POST', body }),
+  );
+export const useDeleteAdvisorySource = () =>
+  useScanningChange((name: string) => apiFetch(source(name), { method: 'DELETE' }));
+/** Fetches a source now: answers the source with the run's outcome. */
+export const useRunAdvisorySource = () =>
+  useScanningChange((name: string) => apiFetch<AdvisorySourceAnswer>(`${source(name)}/run`, { method: 'POST' }));
+
+/** Imports an OSV export (a zip) or a JSON file of records, with its progress. */
+export const useImportAdvisories = () =>
+  useScanningChange(({ file, onProgress }: { file: File; onProgress: (fraction: number) => void }) =>
+    uploadBody<AdvisoryImport>('xray/api/v1/advisories/import', file, {
+      method: 'POST',
+      query: { name: file.name },
+      contentType: file.name.toLowerCase().endsWith('.zip') ? 'application/zip' : 'application/json',
+      ok: 200,
+      onProgress,
+    }),
+  );

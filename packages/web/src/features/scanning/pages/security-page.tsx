@@ -47,10 +47,11 @@ const TABS = [
   { key: '/admin/security/policies', label: 'Policies' },
   { key: '/admin/security/watches', label: 'Watches' },
   { key: '/admin/security/ignore-rules', label: 'Ignore Rules' },
+  { key: '/admin/security/advisories', label: 'Advisories' },
 ];
 
-/** The frame of the three pages: what scanning does, the tabs between them, the page's action. */
-function SecurityFrame({ action, children }: { action: ReactNode; children: ReactNode }) {
+/** The frame of the pages: what scanning does, the tabs between them, the page's action. */
+export function SecurityFrame({ action, children }: { action: ReactNode; children: ReactNode }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   return (
