@@ -165,8 +165,9 @@ export async function scansOf(db: Db, keys: { repo_key: string; lead_path: strin
 
 /**
  * Records scans and their findings in one transaction, replacing what each lead file had.
- * Answers the versions whose findings changed (or, with `licencesMatter`, their licences): what
- * the policies block of them may have changed.
+ * Answers the versions scanned for the first time or whose findings changed (or, with
+ * `licencesMatter`, their licences): what the policies block of them may have changed. A scan
+ * matched against older advisories than the one held is not recorded.
  */
 export async function recordScans(
   db: Db,
@@ -200,7 +201,8 @@ export async function recordScans(
       // two matchings of one version at once (a deploy's begun before an import, the sweep after
       // it): the one against the newer advisories stands, whichever commits last
       if (held && Number(held.advisories_at) > Number(scan.advisories_at)) continue;
-      let changed = false;
+      // a first scan is a change: what a watch blocks may now include the version
+      let changed = !held;
       const before = await trx
         .deleteFrom('package_findings')
         .where('repo_key', '=', scan.repo_key)
