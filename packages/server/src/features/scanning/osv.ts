@@ -26,6 +26,7 @@ const affected = z.object({
   package: z.object({ ecosystem: z.string().min(1), name: z.string().min(1), purl: z.string().optional() }),
   ranges: z.array(range).optional(),
   versions: z.array(z.string()).optional(),
+  severity: z.array(z.object({ type: z.string(), score: z.string() })).optional(),
   ecosystem_specific: z.record(z.string(), z.unknown()).optional(),
   database_specific: z.record(z.string(), z.unknown()).optional(),
 });

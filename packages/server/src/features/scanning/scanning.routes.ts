@@ -5,6 +5,8 @@ import { audit } from '../../core/audit.js';
 import { repoContent } from '../artifacts/index.js';
 import type { SpdxLicense } from './licenses.js';
 import { importAdvisories, recordsOf } from './scanning.import.js';
+import { cvssOf } from './cvss.js';
+import type { OsvRecord } from './osv.js';
 import { advisorySourceRoutes } from './scanning.sources.routes.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
@@ -12,6 +14,15 @@ import { scanBuildRoutes } from './scanning.builds.routes.js';
 import { findingsMatching, scanStats, scanWithFindings } from './scanning.store.js';
 import { canSee, readableRepositories } from '../search/index.js';
 import { SEVERITIES } from '@arca/contracts';
+
+/** The CVSS score and vector of an advisory (its stored record) in Xray's fields: `cvss_v3_score`, `cvss_v3_vector`. */
+function cvssFields(record: string): Record<string, string> {
+  const osv = JSON.parse(record) as OsvRecord;
+  const cvss = cvssOf([...(osv.severity ?? []), ...(osv.affected ?? []).flatMap((a) => a.severity ?? [])]);
+  return cvss
+    ? { [`cvss_v${cvss.version}_score`]: cvss.score.toFixed(1), [`cvss_v${cvss.version}_vector`]: cvss.vector }
+    : {};
+}
 
 /** Versions a vulnerability search lists at most. */
 const SEARCH_LIMIT = 1000;
@@ -37,7 +48,17 @@ const issue = z.object({
   issue_type: z.literal('security'),
   severity: z.string(),
   provider: z.string(),
-  cves: z.array(z.object({ cve: z.string() })),
+  cves: z.array(
+    z.object({
+      cve: z.string(),
+      cvss_v2_score: z.string().optional(),
+      cvss_v2_vector: z.string().optional(),
+      cvss_v3_score: z.string().optional(),
+      cvss_v3_vector: z.string().optional(),
+      cvss_v4_score: z.string().optional(),
+      cvss_v4_vector: z.string().optional(),
+    }),
+  ),
   created: z.string(),
   impact_path: z.array(z.string()),
   components: z.array(z.object({ component_id: z.string(), fixed_versions: z.array(z.string()) })),
@@ -244,7 +265,9 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
               issue_type: 'security' as const,
               severity: f.severity,
               provider: 'OSV',
-              cves: [f.advisory_id, ...aliases].filter((id) => id.startsWith('CVE-')).map((cve) => ({ cve })),
+              cves: [f.advisory_id, ...aliases]
+                .filter((id) => id.startsWith('CVE-'))
+                .map((cve) => ({ cve, ...cvssFields(f.advisory.record) })),
               created: new Date(Number(f.advisory.published ?? f.advisory.modified)).toISOString(),
               // in an image: the Debian package it was found in
               impact_path: f.component ? [shown, f.component] : [shown],

@@ -4,6 +4,7 @@ import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '.
 import type { ArcaEvent, Severity } from '@arca/contracts';
 import { recordEventChanges } from '../../core/changes.js';
 import { baseEcosystem, type OsvRecord } from './osv.js';
+import { cvssOf, ratingOf } from './cvss.js';
 
 export type AdvisoryRow = Selectable<AdvisoriesTable>;
 export type PackageScanRow = Selectable<PackageScansTable>;
@@ -17,7 +18,10 @@ const NAMED: Record<string, Severity> = {
   LOW: 'Low',
 };
 
-/** An advisory's severity: the one its database gives (GitHub's, OSV's ecosystem-specific one), else Unknown. */
+/**
+ * An advisory's severity: the one its database names (GitHub's, OSV's ecosystem-specific one),
+ * else the rating of its CVSS base score (the newest CVSS version it gives), else Unknown.
+ */
 export function severityOf(record: OsvRecord): Severity {
   const given = [
     record.database_specific?.severity,
@@ -26,7 +30,8 @@ export function severityOf(record: OsvRecord): Severity {
   for (const value of given) {
     if (typeof value === 'string' && NAMED[value.toUpperCase()]) return NAMED[value.toUpperCase()]!;
   }
-  return 'Unknown';
+  const cvss = cvssOf([...(record.severity ?? []), ...(record.affected ?? []).flatMap((a) => a.severity ?? [])]);
+  return cvss ? ratingOf(cvss) : 'Unknown';
 }
 
 const time = (iso: string | undefined) => (iso && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) : null);

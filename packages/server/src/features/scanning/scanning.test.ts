@@ -234,7 +234,11 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
                 ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }],
               },
             ],
-            { database_specific: { severity: 'HIGH' } },
+            // rated by its CVSS score (7.5: High), the database naming no severity
+            {
+              aliases: ['CVE-2026-1501'],
+              severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N' }],
+            },
           ),
         ),
       }),
@@ -281,6 +285,14 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
       });
       await t.services.scanner.sweep();
       expect(await issuesOf('npm-local/feed-lib/-/feed-lib-1.0.0.tgz')).toEqual(['GHSA-feed-0001 High fixed in 2.0.0']);
+      const { artifacts } = await summary(['npm-local/feed-lib/-/feed-lib-1.0.0.tgz']);
+      expect(artifacts[0]!.issues[0]!.cves).toEqual([
+        {
+          cve: 'CVE-2026-1501',
+          cvss_v3_score: '7.5',
+          cvss_v3_vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+        },
+      ]);
       // the export has not changed: the server says so, nothing is downloaded or imported
       expect((await call('POST', '/osv-npm/run')).json()).toMatchObject({ last_outcome: 'unchanged' });
       expect(asked.at(-1)).toBe('"v1"');

@@ -8,7 +8,15 @@ export interface SecurityIssue {
   summary: string;
   description: string;
   severity: string;
-  cves: { cve: string }[];
+  /** With the advisory's CVSS base score and vector, in the newest CVSS version it gives. */
+  cves: {
+    cve: string;
+    cvss_v2_score?: string;
+    cvss_v3_score?: string;
+    cvss_v3_vector?: string;
+    cvss_v4_score?: string;
+    cvss_v4_vector?: string;
+  }[];
   /** The artifact, then (in an image) the package the advisory was found in. */
   impact_path: string[];
   components: { component_id: string; fixed_versions: string[] }[];

@@ -72,7 +72,23 @@ function SecurityIssues({ security }: { security: ArtifactSecurity }) {
         },
         {
           title: 'CVE',
-          render: (_: unknown, issue) => issue.cves.map((c) => c.cve).join(', ') || '—',
+          render: (_: unknown, issue) =>
+            issue.cves.length
+              ? issue.cves.map((c) => {
+                  const score = c.cvss_v4_score ?? c.cvss_v3_score ?? c.cvss_v2_score;
+                  const vector = c.cvss_v4_vector ?? c.cvss_v3_vector;
+                  return (
+                    <div key={c.cve}>
+                      {c.cve}
+                      {score && (
+                        <Typography.Text type="secondary" title={vector}>
+                          {` · CVSS ${score}`}
+                        </Typography.Text>
+                      )}
+                    </div>
+                  );
+                })
+              : '—',
         },
         // an image's findings are in the packages its layers install
         ...(inImage
