@@ -215,9 +215,15 @@ beforeAll(async () => {
       ['libssl3', 'openssl', '3.0.13-1~deb12u1'],
     ]),
   };
+  // its application's own npm packages, in a later tag: matched as npm packages
+  const app = {
+    'srv/app.js': 'serve()\n',
+    'srv/node_modules/left-parse/package.json': JSON.stringify({ name: 'left-parse', version: '1.0.0' }),
+  };
   for (const [tag, layers] of [
     ['1.0', [base, { 'srv/app.js': 'serve()\n' }]],
     ['1.1', [base, { 'srv/app.js': 'serve()\n' }, upgrade]],
+    ['2.0', [base, upgrade, app]],
   ] as const) {
     await writeOciLayout(layout, tag, [{ platform: { architecture: 'amd64', os: 'linux' }, layers: [...layers] }]);
     await skopeo(
@@ -254,6 +260,7 @@ beforeAll(async () => {
     'pypi-local/yaml-lite/1.0.0/yaml_lite-1.0.0-py3-none-any.whl',
     'maven-local/org/acme/xml-lib/1.0.0/xml-lib-1.0.0.pom',
     'docker-local/web/app/1.0/manifest.json',
+    'docker-local/web/app/2.0/manifest.json',
   ]) {
     for (let tries = 0; ; tries++) {
       const res = await admin('POST', '/xray/api/v1/summary/artifact', { paths: [file] });
@@ -289,6 +296,10 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     );
     await pull('1.1');
     expect(fs.existsSync(path.join(home, 'pulled-1.1', 'index.json'))).toBe(true);
+    // the application's npm packages in its layers are matched too
+    await expect(pull('2.0')).rejects.toThrow(
+      /Download of web\/app@2\.0 blocked by policy 'no-critical' of watch 'shipping': GHSA-\S+ \(CVE-2026-4001\) in npm:\/\/left-parse 1\.0\.0/,
+    );
     // the image's SBOM lists what it installs, and the advisory against the package it is in
     const exported = await admin('POST', '/xray/api/v1/component/exportDetails', {
       path: 'docker-local/web/app/1.0/manifest.json',

@@ -211,6 +211,11 @@ export interface InstalledPackages {
   packages: { name: string; binary: string; version: string }[];
   /** Why its packages are not matched (a distribution or a layer type not read), when they are not. */
   unsupported?: string;
+  /**
+   * The language packages found in its layers (an application's `node_modules`, Python's
+   * `site-packages`), by their ecosystem (`npm`, `PyPI`): matched whatever the distribution.
+   */
+  languages?: { ecosystem: string; packages: { name: string; version: string; path: string }[] }[];
 }
 
 /** Something that happened in a format's own terms (a Docker tag pushed), for webhooks of its domain. */

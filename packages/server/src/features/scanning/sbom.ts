@@ -39,8 +39,12 @@ export interface BomSubject {
   dependencies: Record<string, string>;
   /** What a build or a release bundle is made of and uses. */
   members?: BomMember[];
-  /** What an image installs (its distribution as OSV names it, `Debian:12`). */
-  installed?: { ecosystem: string; packages: { name: string; binary: string; version: string }[] };
+  /** What an image installs (its distribution as OSV names it, `Debian:12`), and its application's packages. */
+  installed?: {
+    ecosystem: string;
+    packages: { name: string; binary: string; version: string }[];
+    languages?: { ecosystem: string; packages: { name: string; version: string; path: string }[] }[];
+  };
   vulnerabilities: {
     id: string;
     cves: string[];
@@ -101,6 +105,17 @@ const installedPurl = (ecosystem: string, pkg: { binary: string; version: string
   ).toString();
 };
 
+/** An image's application packages (npm, PyPI), each with its package URL and the name its findings give it. */
+function languagePackages(subject: BomSubject) {
+  return (subject.installed?.languages ?? []).flatMap((group) => {
+    const type = group.ecosystem === 'PyPI' ? 'pypi' : group.ecosystem;
+    return group.packages.flatMap((p) => {
+      const purl = purlOf(type, p.name, p.version);
+      return purl ? [{ ...p, purl, component: `${group.ecosystem.toLowerCase()}://${p.name} ${p.version}` }] : [];
+    });
+  });
+}
+
 const licenceChoices = (licenses: SpdxLicense[]) =>
   licenses.map((l) => (l.id ? { license: { id: l.id } } : { license: { name: l.name } }));
 
@@ -126,10 +141,20 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
         };
       })
     : image
-      ? subject.installed!.packages.map((p) => {
-          const purl = installedPurl(subject.installed!.ecosystem, p);
-          return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
-        })
+      ? [
+          ...subject.installed!.packages.map((p) => {
+            const purl = installedPurl(subject.installed!.ecosystem, p);
+            return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
+          }),
+          ...languagePackages(subject).map((p) => ({
+            type: 'library',
+            'bom-ref': p.purl,
+            name: p.name,
+            version: p.version,
+            purl: p.purl,
+            properties: [{ name: 'arca:path', value: p.path }],
+          })),
+        ]
       : Object.entries(subject.dependencies).map(([name, range]) => {
           const purl = purlOf(subject.packageType, name);
           const ref = `${purl ?? name}#${range}`;
@@ -141,12 +166,12 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
             properties: [{ name: 'arca:required-range', value: range }],
           };
         });
-  const refOfInstalled = new Map(
-    (subject.installed?.packages ?? []).map((p) => [
-      `${p.binary} ${p.version}`,
-      installedPurl(subject.installed!.ecosystem, p),
-    ]),
-  );
+  const refOfInstalled = new Map([
+    ...(subject.installed?.packages ?? []).map(
+      (p) => [`${p.binary} ${p.version}`, installedPurl(subject.installed!.ecosystem, p)] as const,
+    ),
+    ...languagePackages(subject).map((p) => [p.component, p.purl] as const),
+  ]);
   return {
     $schema: 'http://cyclonedx.org/schema/bom-1.5.schema.json',
     bomFormat: 'CycloneDX',
@@ -213,12 +238,20 @@ export function spdx(subject: BomSubject, now = new Date()): Record<string, unkn
         member: m,
       }))
     : subject.installed
-      ? subject.installed.packages.map((p) => ({
-          SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
-          name: p.binary,
-          versionInfo: p.version,
-          purl: installedPurl(subject.installed!.ecosystem, p),
-        }))
+      ? [
+          ...subject.installed.packages.map((p) => ({
+            SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
+            name: p.binary,
+            versionInfo: p.version,
+            purl: installedPurl(subject.installed!.ecosystem, p),
+          })),
+          ...languagePackages(subject).map((p) => ({
+            SPDXID: spdxId(`Package-${p.purl}`),
+            name: p.name,
+            versionInfo: p.version,
+            purl: p.purl,
+          })),
+        ]
       : Object.entries(subject.dependencies).map(([name, range]) => ({
           SPDXID: spdxId(`Package-${name}-${range}`),
           name,

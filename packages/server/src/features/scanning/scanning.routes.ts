@@ -273,7 +273,10 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
               impact_path: f.component ? [shown, f.component] : [shown],
               components: [
                 {
-                  component_id: f.component ? `deb://${f.component.replace(' ', ':')}` : componentId,
+                  // in an image: a Debian package (`libssl3 3.0.11-1`), or an application's (`npm://left-parse 1.0.0`)
+                  component_id: f.component
+                    ? `${f.component.includes('://') ? '' : 'deb://'}${f.component.replace(' ', ':')}`
+                    : componentId,
                   fixed_versions: JSON.parse(f.fixed_versions) as string[],
                 },
               ],

@@ -118,7 +118,8 @@ export async function sbomRoutes(untyped: FastifyInstance): Promise<void> {
       sha256: lead.sha256 ?? '',
       licenses: spdxLicenses(record.licenses ?? []),
       dependencies: record.dependencies ?? {},
-      ...(installed && !installed.unsupported ? { installed } : {}),
+      // an image's packages: its distribution's where they are read, its application's in any case
+      ...(installed && (!installed.unsupported || installed.languages?.length) ? { installed } : {}),
       vulnerabilities: (scanned?.findings ?? []).map(findingFacts).map((f) => ({
         id: f.advisoryId,
         cves: [f.advisoryId, ...f.aliases].filter((id) => id.startsWith('CVE-')),

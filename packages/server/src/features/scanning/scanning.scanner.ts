@@ -111,7 +111,12 @@ export class Scanner {
             ? (JSON.parse(before.installed) as InstalledPackages)
             : file && (await format.installed!(file, this.content));
         const ecosystem = installed?.ecosystem ? ecosystemFor(this.known, installed.ecosystem) : undefined;
-        if (!installed || installed.unsupported || !ecosystem) {
+        const distribution = installed && !installed.unsupported && ecosystem ? ecosystem : undefined;
+        const languages = (installed?.languages ?? []).flatMap((group) => {
+          const known = ecosystemFor(this.known, group.ecosystem);
+          return known ? [{ ecosystem: known, packages: group.packages }] : [];
+        });
+        if (!installed || (!distribution && !languages.length)) {
           const why =
             installed?.unsupported ?? `${installed?.ecosystem || 'Its'} packages are not matched against advisories.`;
           results.push({
@@ -120,23 +125,46 @@ export class Scanner {
           });
           continue;
         }
-        const packages = installed.packages.filter((p) => ecosystem.valid(p.version));
-        const found = await this.match(
-          ecosystem,
-          packages.map((p) => ({
-            name: ecosystem.packageName(p.name),
-            version: p.version,
-            release: installed.ecosystem,
-          })),
-        );
         // an advisory once per image, naming the first package it affects
         const findings = new Map<string, Finding>();
-        packages.forEach((p, i) => {
-          for (const f of found[i]!)
-            if (!findings.has(f.advisory_id))
-              findings.set(f.advisory_id, { ...f, component: `${p.binary} ${p.version}` });
+        if (distribution) {
+          const packages = installed.packages.filter((p) => distribution.valid(p.version));
+          const found = await this.match(
+            distribution,
+            packages.map((p) => ({
+              name: distribution.packageName(p.name),
+              version: p.version,
+              release: installed.ecosystem,
+            })),
+          );
+          packages.forEach((p, i) => {
+            for (const f of found[i]!)
+              if (!findings.has(f.advisory_id))
+                findings.set(f.advisory_id, { ...f, component: `${p.binary} ${p.version}` });
+          });
+        }
+        // the application's own packages, in their ecosystems (`npm://name version`)
+        for (const { ecosystem: language, packages: listed } of languages) {
+          const packages = listed.filter((p) => language.valid(language.asAdvised(p.version)));
+          const found = await this.match(
+            language,
+            packages.map((p) => ({ name: language.packageName(p.name), version: language.asAdvised(p.version) })),
+          );
+          packages.forEach((p, i) => {
+            for (const f of found[i]!)
+              if (!findings.has(f.advisory_id))
+                findings.set(f.advisory_id, {
+                  ...f,
+                  component: `${language.name.toLowerCase()}://${p.name} ${p.version}`,
+                });
+          });
+        }
+        // what was not matched (the distribution's packages of an Alpine image) is said beside the scan
+        const message = distribution ? '' : (installed.unsupported ?? '');
+        results.push({
+          scan: scan(v, 'scanned', message, JSON.stringify(installed)),
+          findings: [...findings.values()],
         });
-        results.push({ scan: scan(v, 'scanned', '', JSON.stringify(installed)), findings: [...findings.values()] });
       } catch (error) {
         results.push({
           scan: scan(v, 'scan failed', `The image could not be read: ${(error as Error).message}`),

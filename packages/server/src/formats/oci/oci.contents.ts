@@ -12,8 +12,46 @@ const DPKG_STATUS_D = 'var/lib/dpkg/status.d/';
 const OS_RELEASE = ['etc/os-release', 'usr/lib/os-release'];
 const APK_INSTALLED = 'lib/apk/db/installed';
 
+/** An npm package's manifest in a `node_modules` folder (scoped or not), and a Python distribution's metadata. */
+const NPM_MANIFEST = /(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/@.][^/]*\/package\.json$/;
+const PYTHON_METADATA = /(?:^|\/)(?:site|dist)-packages\/[^/]+\.dist-info\/METADATA$/;
+
 const wanted = (name: string) =>
-  name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D) || OS_RELEASE.includes(name) || name === APK_INSTALLED;
+  name === DPKG_STATUS ||
+  name.startsWith(DPKG_STATUS_D) ||
+  OS_RELEASE.includes(name) ||
+  name === APK_INSTALLED ||
+  NPM_MANIFEST.test(name) ||
+  PYTHON_METADATA.test(name);
+
+/** The npm and PyPI packages an image's files hold, each once (by name and version), with where one was found. */
+function languagePackages(files: Map<string, Buffer>): NonNullable<InstalledPackages['languages']> {
+  const found = { npm: new Map<string, { name: string; version: string; path: string }>(), PyPI: new Map() };
+  for (const [path, data] of files) {
+    let name: unknown;
+    let version: unknown;
+    let ecosystem: 'npm' | 'PyPI';
+    if (NPM_MANIFEST.test(path)) {
+      ecosystem = 'npm';
+      try {
+        ({ name, version } = JSON.parse(data.toString('utf8')) as { name?: unknown; version?: unknown });
+      } catch {
+        continue;
+      }
+    } else if (PYTHON_METADATA.test(path)) {
+      ecosystem = 'PyPI';
+      const text = data.toString('utf8');
+      name = /^Name:\s*(\S+)/m.exec(text)?.[1];
+      version = /^Version:\s*(\S+)/m.exec(text)?.[1];
+    } else continue;
+    if (typeof name !== 'string' || typeof version !== 'string' || !name || !version) continue;
+    const key = `${name}@${version}`;
+    if (!found[ecosystem].has(key)) found[ecosystem].set(key, { name, version, path: `/${path}` });
+  }
+  return (['npm', 'PyPI'] as const)
+    .map((ecosystem) => ({ ecosystem, packages: [...found[ecosystem].values()] }))
+    .filter((group) => group.packages.length);
+}
 
 /** Layers above this size are not read (a layer is streamed; this bounds the time one scan takes). */
 const MAX_LAYER_BYTES = 4 * 1024 * 1024 * 1024;
@@ -61,8 +99,9 @@ async function imageManifest(content: RepoContent, file: ItemRow, image: string)
 /**
  * What a tagged image installs, read off its layers in order as a container would see the
  * file system (a later layer's file replaces an earlier one's, a whiteout removes it): the
- * distribution from os-release, and dpkg's installed packages. Undefined for a path that is no
- * tag's manifest; a distribution whose packages are not read (Alpine's apk) says so.
+ * distribution from os-release, dpkg's installed packages, and the npm and Python packages its
+ * files hold (`node_modules`, `site-packages`). Undefined for a path that is no tag's manifest; a
+ * distribution whose packages are not read (Alpine's apk) says so.
  */
 export async function imageContents(file: ItemRow, content: RepoContent): Promise<InstalledPackages | undefined> {
   const match = TAG_MANIFEST.exec(file.path);
@@ -100,15 +139,26 @@ export async function imageContents(file: ItemRow, content: RepoContent): Promis
   }
   const release = osRelease((files.get(OS_RELEASE[0]!) ?? files.get(OS_RELEASE[1]!))?.toString('utf8') ?? '');
   const id = release.ID ?? '';
+  const languages = languagePackages(files);
+  const withLanguages = (contents: InstalledPackages): InstalledPackages =>
+    languages.length ? { ...contents, languages } : contents;
   if (files.has(APK_INSTALLED) || id === 'alpine')
-    return { ecosystem: 'Alpine', packages: [], unsupported: "Alpine images' packages are not matched yet." };
+    return withLanguages({
+      ecosystem: 'Alpine',
+      packages: [],
+      unsupported: "Alpine images' packages are not matched yet.",
+    });
   const status = [...files].filter(([name]) => name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D));
   if (!status.length)
-    return { ecosystem: '', packages: [], unsupported: 'The image holds no package database that is read (dpkg).' };
+    return withLanguages({
+      ecosystem: '',
+      packages: [],
+      unsupported: 'The image holds no package database that is read (dpkg).',
+    });
   const distribution = id === 'ubuntu' ? 'Ubuntu' : 'Debian';
   const version = release.VERSION_ID ?? '';
-  return {
+  return withLanguages({
     ecosystem: version ? `${distribution}:${version}` : distribution,
     packages: status.flatMap(([, data]) => dpkgPackages(data.toString('utf8'))),
-  };
+  });
 }
