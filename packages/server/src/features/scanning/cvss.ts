@@ -1,5 +1,9 @@
-import { fromVector } from 'ae-cvss-calculator';
+import { createRequire } from 'node:module';
+import type * as CvssCalculator from 'ae-cvss-calculator';
 import type { Severity } from '@arca/contracts';
+
+// a CommonJS bundle whose exports Node cannot name to an ES module: required, typed by its declarations
+const { fromVector } = createRequire(import.meta.url)('ae-cvss-calculator') as typeof CvssCalculator;
 
 /** A CVSS vector an advisory gives, with its base score. */
 export interface CvssScore {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/harness.js';
+import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
 import { ecosystemFor, ecosystemsOf, type Ecosystem } from './ecosystems.js';
 import { OSV_RECORD, affects, fixedVersions, type OsvAffected, type OsvEvent } from './osv.js';
+import { entriesFor, storeAdvisories } from './scanning.store.js';
 
 /** One row of the table: a range of one ecosystem, and the versions it covers and does not. */
 interface Row {
@@ -222,5 +223,52 @@ describe('matching versions against OSV ranges, each ecosystem in its own order'
         ],
       }).success,
     ).toBe(false);
+  });
+});
+
+describe.each(ENGINES)('the table of ranges stored and read back on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+  });
+  afterAll(() => t.close());
+
+  it('matches every row as the scanner reads it from the database: the same versions affected, the same not', async () => {
+    const known = ecosystemsOf(t.app.formatRegistry);
+    // a record per row, each for its own package, imported as an upload is
+    const records = TABLE.map((row, i) =>
+      OSV_RECORD.parse({
+        id: `TABLE-${i}`,
+        modified: '2026-11-01T00:00:00Z',
+        affected: [
+          {
+            package: { ecosystem: row.ecosystem, name: `example-${i}` },
+            ...(row.events.length ? { ranges: [{ type: row.type ?? 'ECOSYSTEM', events: row.events }] } : {}),
+            ...(row.versions ? { versions: row.versions } : {}),
+          },
+        ],
+      }),
+    );
+    await storeAdvisories(
+      t.app.db,
+      records,
+      'table',
+      (ecosystem, name) => ecosystemFor(known, ecosystem)?.packageName(name) ?? name,
+    );
+    for (const [i, row] of TABLE.entries()) {
+      const ecosystem = ecosystemFor(known, row.ecosystem)!;
+      const [stored] = await entriesFor(t.app.db, ecosystem.name, [ecosystem.packageName(`example-${i}`)]);
+      expect(stored?.advisory_id, `${row.ecosystem}: ${row.what}`).toBe(`TABLE-${i}`);
+      const entry = JSON.parse(stored!.affected) as OsvAffected;
+      const covered = (v: string) => affects(entry, ecosystem.asAdvised(v), ecosystem);
+      expect(
+        row.affected.filter((v) => !covered(v)),
+        `${row.ecosystem}: ${row.what}`,
+      ).toEqual([]);
+      expect(
+        row.unaffected.filter((v) => covered(v)),
+        `${row.ecosystem}: ${row.what}`,
+      ).toEqual([]);
+    }
   });
 });
