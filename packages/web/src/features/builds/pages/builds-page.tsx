@@ -30,11 +30,10 @@ import { useBuildDiff, useBuildHistory, useBuildInfo, useBuildNames, isoOf } fro
 import { LoadError } from '../../../components/load-error';
 import type { BuildFileRow, BuildName, BuildRun, BuildRunInfo } from '@arca/contracts';
 import { ListEmpty } from '../../../components/list-empty';
+import { treeHref } from '../../../lib/tree-href';
 
 export const buildHref = (name: string, number?: string) =>
   `/builds/${encodeURIComponent(name)}${number !== undefined ? `/${encodeURIComponent(number)}` : ''}`;
-const treeHref = (repoKey: string, path: string) =>
-  `/repos/tree/General/${[repoKey, ...path.split('/')].map(encodeURIComponent).join('/')}`;
 const when = (started: string) => (
   <Tooltip title={formatDateTime(isoOf(started))}>{formatRelative(isoOf(started))}</Tooltip>
 );

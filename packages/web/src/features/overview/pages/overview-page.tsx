@@ -22,9 +22,8 @@ import { useNodes } from '../../system';
 import { useVersion } from '../../system';
 import { useHomeInfo } from '../api/get-home-info';
 import { SecurityOverviewCard } from '../../scanning';
+import { treeHref } from '../../../lib/tree-href';
 
-const treeHref = (repoKey: string, path: string) =>
-  `/repos/tree/General/${[repoKey, ...path.split('/')].map(encodeURIComponent).join('/')}`;
 const buildHref = (name: string, number: string) => `/builds/${encodeURIComponent(name)}/${encodeURIComponent(number)}`;
 
 /** One figure of the dashboard's first row. */

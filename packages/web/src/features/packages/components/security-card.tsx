@@ -1,17 +1,8 @@
 import { Card, Empty, Skeleton, Space, Table, Typography } from 'antd';
 import { LoadError } from '../../../components/load-error';
+import { SeverityTag, severityRank } from '../../../components/severity-tag';
 import { StatusTag, type Tone } from '../../../components/status-tag';
 import { useArtifactSecurity, type ArtifactSecurity, type SecurityIssue } from '../api/get-security';
-
-/** Severities, most severe first, each with the tone its tag is shown in. */
-const SEVERITY_TONES: Record<string, Tone> = {
-  Critical: 'error',
-  High: 'error',
-  Medium: 'warning',
-  Low: 'info',
-  Unknown: 'neutral',
-};
-const SEVERITY_ORDER = Object.keys(SEVERITY_TONES);
 
 /** A scan status as the spec names them, in its tone. */
 const STATUS_TONES: Record<string, Tone> = {
@@ -20,11 +11,6 @@ const STATUS_TONES: Record<string, Tone> = {
   'not scanned': 'neutral',
   'not supported': 'neutral',
   'scan failed': 'error',
-};
-
-const rank = (severity: string) => {
-  const index = SEVERITY_ORDER.indexOf(severity);
-  return index < 0 ? SEVERITY_ORDER.length : index;
 };
 
 /** The advisories an artifact is affected by, most severe first; what its scan status means when there is none. */
@@ -36,7 +22,7 @@ function SecurityIssues({ security }: { security: ArtifactSecurity }) {
       size="small"
       rowKey={(issue) => `${issue.issue_id} ${issue.impact_path.join(' ')}`}
       pagination={false}
-      dataSource={[...security.issues].sort((a, b) => rank(a.severity) - rank(b.severity))}
+      dataSource={[...security.issues].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))}
       locale={{
         emptyText: (
           <Empty
@@ -56,7 +42,7 @@ function SecurityIssues({ security }: { security: ArtifactSecurity }) {
           title: 'Severity',
           dataIndex: 'severity',
           width: 110,
-          render: (severity: string) => <StatusTag tone={SEVERITY_TONES[severity] ?? 'neutral'}>{severity}</StatusTag>,
+          render: (severity: string) => <SeverityTag severity={severity} />,
         },
         {
           title: 'Advisory',

@@ -51,8 +51,7 @@ import { EnvironmentTrail } from '../components/environment-trail';
 import { versionHref } from '../components/links';
 import { PromoteDialog } from '../components/promote-dialog';
 import { DistributeDialog, DistributionTab } from '../components/distribution';
-
-const treeHref = (repo: string, path: string) => `/repos/tree/General/${repo}/${path}`;
+import { treeHref } from '../../../lib/tree-href';
 
 /** What a version was made from, one line per source as it was asked. */
 function SourceList({ sources }: { sources: Record<string, unknown>[] }) {

@@ -1,0 +1,22 @@
+import { StatusTag, type Tone } from './status-tag';
+
+/** Severities, most severe first, each with the tone its tag is shown in. */
+const SEVERITY_TONES: Record<string, Tone> = {
+  Critical: 'error',
+  High: 'error',
+  Medium: 'warning',
+  Low: 'info',
+  Unknown: 'neutral',
+};
+const ORDER = Object.keys(SEVERITY_TONES);
+
+/** Where a severity sorts, most severe first (one not known last). */
+export const severityRank = (severity: string) => {
+  const index = ORDER.indexOf(severity);
+  return index < 0 ? ORDER.length : index;
+};
+
+/** An advisory's severity as a tag in its tone. */
+export function SeverityTag({ severity }: { severity: string }) {
+  return <StatusTag tone={SEVERITY_TONES[severity] ?? 'neutral'}>{severity}</StatusTag>;
+}
