@@ -1,6 +1,6 @@
 import { Card, Empty, Skeleton, Space, Table, Typography } from 'antd';
 import { LoadError } from '../../../components/load-error';
-import { SeverityTag, severityRank } from '../../../components/severity-tag';
+import { AdvisoryCell, severityColumn, severityRank } from '../../../components/severity-tag';
 import { StatusTag, type Tone } from '../../../components/status-tag';
 import { useArtifactSecurity, type ArtifactSecurity, type SecurityIssue } from '../api/get-security';
 
@@ -38,23 +38,11 @@ function SecurityIssues({ security }: { security: ArtifactSecurity }) {
         ),
       }}
       columns={[
-        {
-          title: 'Severity',
-          dataIndex: 'severity',
-          width: 110,
-          render: (severity: string) => <SeverityTag severity={severity} />,
-        },
+        severityColumn,
         {
           title: 'Advisory',
           dataIndex: 'issue_id',
-          render: (id: string, issue) => (
-            <Space orientation="vertical" size={0}>
-              <Typography.Link href={`https://osv.dev/vulnerability/${encodeURIComponent(id)}`} target="_blank">
-                {id}
-              </Typography.Link>
-              <Typography.Text type="secondary">{issue.summary}</Typography.Text>
-            </Space>
-          ),
+          render: (id: string, issue) => <AdvisoryCell id={id} detail={issue.summary} />,
         },
         {
           title: 'CVE',
