@@ -217,24 +217,28 @@ export async function recordScans(
       const ids = new Set(findings.map((f) => f.advisory_id));
       if (before.length !== ids.size || before.some((f) => !ids.has(f.advisory_id))) changed = true;
       if (options.licencesMatter && held?.licenses !== scan.licenses) changed = true;
-      if (options.newlyFound) {
-        const had = new Set(before.map((f) => f.advisory_id));
-        const added = new Set([...ids].filter((id) => !had.has(id)));
-        const licencesNew = held?.licenses !== scan.licenses;
-        if (added.size || licencesNew) events.push(...(await options.newlyFound(trx, result, added, licencesNew)));
-      }
       const { repo_key: _repo, lead_path: _path, ...changes } = scan;
       await trx
         .insertInto('package_scans')
         .values(scan)
         .onConflict((oc) => oc.columns(['repo_key', 'lead_path']).doUpdateSet(changes))
         .execute();
-      if (findings.length)
-        await trx
-          .insertInto('package_findings')
-          .values(findings.map((f) => ({ ...f, repo_key: scan.repo_key, lead_path: scan.lead_path })))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+      const inserted = findings.length
+        ? await trx
+            .insertInto('package_findings')
+            .values(findings.map((f) => ({ ...f, repo_key: scan.repo_key, lead_path: scan.lead_path })))
+            .onConflict((oc) => oc.doNothing())
+            .returning('advisory_id')
+            .execute()
+        : [];
+      if (options.newlyFound) {
+        // new: inserted here and not held before; a matching of the same version committed
+        // meanwhile inserted it first (this insert did nothing), and told of it
+        const had = new Set(before.map((f) => f.advisory_id));
+        const added = new Set(inserted.map((f) => f.advisory_id).filter((id) => !had.has(id)));
+        const licencesNew = held?.licenses !== scan.licenses;
+        if (added.size || licencesNew) events.push(...(await options.newlyFound(trx, result, added, licencesNew)));
+      }
       if (changed) changedKeys.push({ repo_key: scan.repo_key, lead_path: scan.lead_path });
     }
     await recordEventChanges(trx, 'xray', events);
