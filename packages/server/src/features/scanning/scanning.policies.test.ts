@@ -14,7 +14,8 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { packTarball, publishBody } from '../../test/npm.js';
-import { blockingCandidatePages } from './scanning.store.js';
+import { catalogueVersions } from '../packages/index.js';
+import { blockingCandidatePages, forgetUnswept, scansOf } from './scanning.store.js';
 
 const advisory = (id: string, name: string, fixed: string, severity: string, cve: string) => ({
   schema_version: '1.6.0',
@@ -357,6 +358,21 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
     expect(paged.flat()).toEqual(whole);
     // only the versions with findings
     expect((await read(false, 1)).map((p) => p.length)).toEqual([2, 2, 1]);
+  });
+
+  it('keeps the scan of a version matched before a sweep began and recorded after the sweep saw it', async () => {
+    const key = { repo_key: 'npm-paged', lead_path: 'paged/-/paged-2.1.0.tgz' };
+    const [swept] = await scansOf(t.app.db, [key]);
+    const sweptAt = Number(swept!.swept_at);
+    // the matching a deploy began before that sweep commits now, with its older mark
+    const version = (await catalogueVersions(t.app.db, '', 10_000)).find(
+      (v) => v.repo_key === key.repo_key && v.lead_path === key.lead_path,
+    );
+    await t.services.scanner.scan([version!], sweptAt - 60_000);
+    // the sweep's end forgets only what it did not see: this version stays scanned
+    expect(await forgetUnswept(t.app.db, sweptAt)).toEqual([]);
+    const [kept] = await scansOf(t.app.db, [key]);
+    expect(kept).toMatchObject({ status: 'scanned', swept_at: swept!.swept_at });
   });
 
   it('counts what the scans found in the repositories the caller may read: versions by status, open issues by severity', async () => {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
 import type { ArcaEvent, Severity } from '@arca/contracts';
 import { recordEventChanges } from '../../core/changes.js';
@@ -218,10 +219,18 @@ export async function recordScans(
       if (before.length !== ids.size || before.some((f) => !ids.has(f.advisory_id))) changed = true;
       if (options.licencesMatter && held?.licenses !== scan.licenses) changed = true;
       const { repo_key: _repo, lead_path: _path, ...changes } = scan;
+      // a scan begun before a sweep and committed after it keeps the sweep's mark, else the
+      // sweep's end would forget the version as gone from the catalogue
+      const later = isPostgres(trx) ? sql.raw('GREATEST') : sql.raw('MAX');
       await trx
         .insertInto('package_scans')
         .values(scan)
-        .onConflict((oc) => oc.columns(['repo_key', 'lead_path']).doUpdateSet(changes))
+        .onConflict((oc) =>
+          oc.columns(['repo_key', 'lead_path']).doUpdateSet({
+            ...changes,
+            swept_at: sql<number>`${later}(package_scans.swept_at, excluded.swept_at)`,
+          }),
+        )
         .execute();
       const inserted = findings.length
         ? await trx
@@ -268,7 +277,7 @@ export function scannedSince(db: Db, since: number): Promise<{ repo_key: string;
   return db.selectFrom('package_scans').select(['repo_key', 'lead_path']).where('scanned_at', '>=', since).execute();
 }
 
-/** Marks scans as seen by the sweep under way. */
+/** Marks scans as seen by the sweep under way (never back: a later sweep's mark stands). */
 export async function markSwept(db: Db, keys: { repo_key: string; lead_path: string }[], at: number): Promise<void> {
   for (const { repoKey, paths } of slicesOf(keys)) {
     await db
@@ -276,6 +285,7 @@ export async function markSwept(db: Db, keys: { repo_key: string; lead_path: str
       .set({ swept_at: at })
       .where('repo_key', '=', repoKey)
       .where('lead_path', 'in', paths)
+      .where('swept_at', '<', at)
       .execute();
   }
 }
