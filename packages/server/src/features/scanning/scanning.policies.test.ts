@@ -15,7 +15,7 @@ import {
 } from '../../test/harness.js';
 import { packTarball, publishBody } from '../../test/npm.js';
 import { catalogueVersions } from '../packages/index.js';
-import { blockingCandidatePages, forgetUnswept, scansOf } from './scanning.store.js';
+import { blockingCandidatePages, forgetUnswept, recordScans, scansOf } from './scanning.store.js';
 
 const advisory = (id: string, name: string, fixed: string, severity: string, cve: string) => ({
   schema_version: '1.6.0',
@@ -362,17 +362,53 @@ describe.each(ENGINES)('security policies on %s', (engine) => {
 
   it('keeps the scan of a version matched before a sweep began and recorded after the sweep saw it', async () => {
     const key = { repo_key: 'npm-paged', lead_path: 'paged/-/paged-2.1.0.tgz' };
-    const [swept] = await scansOf(t.app.db, [key]);
-    const sweptAt = Number(swept!.swept_at);
-    // the matching a deploy began before that sweep commits now, with its older mark
     const version = (await catalogueVersions(t.app.db, '', 10_000)).find(
       (v) => v.repo_key === key.repo_key && v.lead_path === key.lead_path,
     );
-    await t.services.scanner.scan([version!], sweptAt - 60_000);
-    // the sweep's end forgets only what it did not see: this version stays scanned
-    expect(await forgetUnswept(t.app.db, sweptAt)).toEqual([]);
+    // a sweep begun now sees every catalogued version: each is marked at its start or later
+    const started = Date.now();
+    await t.services.scanner.sweep();
+    // the matching a deploy began before that sweep commits now, with its older mark
+    await t.services.scanner.scan([version!], started - 60_000);
+    // what that sweep's end forgets is only what it did not see: nothing here
+    expect(await forgetUnswept(t.app.db, started)).toEqual([]);
     const [kept] = await scansOf(t.app.db, [key]);
-    expect(kept).toMatchObject({ status: 'scanned', swept_at: swept!.swept_at });
+    expect(kept?.status).toBe('scanned');
+    expect(Number(kept?.swept_at)).toBeGreaterThanOrEqual(started);
+  });
+
+  it('records matchings of one version that commit at once one after the other: each licence is new to one of them', async () => {
+    const now = Date.now();
+    const scan = {
+      repo_key: 'npm-race',
+      lead_path: 'race/-/race-1.0.0.tgz',
+      package_type: 'npm',
+      name: 'race',
+      version: '1.0.0',
+      sha256: 'a'.repeat(64),
+      licenses: JSON.stringify([{ id: 'GPL-3.0-only', name: 'GNU General Public License v3.0 only' }]),
+      status: 'scanned',
+      message: '',
+      scanned_at: now,
+      advisories_at: 0,
+      swept_at: now,
+      installed: '',
+    };
+    const told: string[] = [];
+    const newlyFound = async (_trx: unknown, _result: unknown, _added: Set<string>, licencesNew: boolean) => {
+      if (licencesNew) told.push('licences');
+      return [];
+    };
+    try {
+      const changed = await Promise.all(
+        [1, 2, 3, 4].map(() => recordScans(t.app.db, [{ scan, findings: [] }], { newlyFound })),
+      );
+      expect(told).toEqual(['licences']);
+      // the first scan is a change for one of them only
+      expect(changed.flat()).toEqual([{ repo_key: 'npm-race', lead_path: 'race/-/race-1.0.0.tgz' }]);
+    } finally {
+      await t.app.db.deleteFrom('package_scans').where('repo_key', '=', 'npm-race').execute();
+    }
   });
 
   it('counts what the scans found in the repositories the caller may read: versions by status, open issues by severity', async () => {

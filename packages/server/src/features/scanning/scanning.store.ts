@@ -170,7 +170,8 @@ export async function scansOf(db: Db, keys: { repo_key: string; lead_path: strin
 }
 
 /**
- * Records scans and their findings in one transaction, replacing what each lead file had.
+ * Records scans and their findings in one transaction, replacing what each lead file had (its scan
+ * row locked: matchings of one version that commit at once record one after the other).
  * Answers the versions scanned for the first time or whose findings changed (or, with
  * `licencesMatter`, their licences): what the policies block of them may have changed. A scan
  * matched against older advisories than the one held is not recorded.
@@ -198,12 +199,19 @@ export async function recordScans(
     const events: ArcaEvent[] = [];
     for (const result of scans) {
       const { scan, findings } = result;
-      const held = await trx
-        .selectFrom('package_scans')
-        .select(['licenses', 'advisories_at'])
-        .where('repo_key', '=', scan.repo_key)
-        .where('lead_path', '=', scan.lead_path)
-        .executeTakeFirst();
+      // the version's scan is taken (locked until commit): two matchings of one version record one after the other
+      let held = await heldScan(trx, scan);
+      let fresh = false;
+      if (!held) {
+        fresh = !!(await trx
+          .insertInto('package_scans')
+          .values(scan)
+          .onConflict((oc) => oc.columns(['repo_key', 'lead_path']).doNothing())
+          .returning('lead_path')
+          .executeTakeFirst());
+        // another matching inserted it first, and committed: what it recorded is the one held
+        if (!fresh) held = await heldScan(trx, scan);
+      }
       // two matchings of one version at once (a deploy's begun before an import, the sweep after
       // it): the one against the newer advisories stands, whichever commits last
       if (held && Number(held.advisories_at) > Number(scan.advisories_at)) continue;
@@ -222,16 +230,17 @@ export async function recordScans(
       // a scan begun before a sweep and committed after it keeps the sweep's mark, else the
       // sweep's end would forget the version as gone from the catalogue
       const later = isPostgres(trx) ? sql.raw('GREATEST') : sql.raw('MAX');
-      await trx
-        .insertInto('package_scans')
-        .values(scan)
-        .onConflict((oc) =>
-          oc.columns(['repo_key', 'lead_path']).doUpdateSet({
-            ...changes,
-            swept_at: sql<number>`${later}(package_scans.swept_at, excluded.swept_at)`,
-          }),
-        )
-        .execute();
+      if (!fresh)
+        await trx
+          .insertInto('package_scans')
+          .values(scan)
+          .onConflict((oc) =>
+            oc.columns(['repo_key', 'lead_path']).doUpdateSet({
+              ...changes,
+              swept_at: sql<number>`${later}(package_scans.swept_at, excluded.swept_at)`,
+            }),
+          )
+          .execute();
       const inserted = findings.length
         ? await trx
             .insertInto('package_findings')
@@ -241,8 +250,8 @@ export async function recordScans(
             .execute()
         : [];
       if (options.newlyFound) {
-        // new: inserted here and not held before; a matching of the same version committed
-        // meanwhile inserted it first (this insert did nothing), and told of it
+        // new: inserted here and not held before (a matching of the same version that committed
+        // first recorded, and told of, what it found); licences, against the scan it left
         const had = new Set(before.map((f) => f.advisory_id));
         const added = new Set(inserted.map((f) => f.advisory_id).filter((id) => !had.has(id)));
         const licencesNew = held?.licenses !== scan.licenses;
@@ -253,6 +262,16 @@ export async function recordScans(
     await recordEventChanges(trx, 'xray', events);
     return changedKeys;
   });
+}
+
+/** A version's scan as held, its row locked until the transaction ends (PostgreSQL; SQLite's writes take turns). */
+function heldScan(trx: Db, key: { repo_key: string; lead_path: string }) {
+  const query = trx
+    .selectFrom('package_scans')
+    .select(['licenses', 'advisories_at'])
+    .where('repo_key', '=', key.repo_key)
+    .where('lead_path', '=', key.lead_path);
+  return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** The summaries and aliases of some advisories, by id. */
