@@ -60,6 +60,8 @@ const ADVISORIES = [
   advisory('GHSA-mvn0-0001-0001', 'CVE-2026-4003', 'Maven', 'org.acme:xml-lib', '1.0.1'),
   // Debian's advisories name the source package and the release
   advisory('DSA-5999-1', 'CVE-2026-4004', 'Debian:12', 'openssl', '3.0.13-1~deb12u1'),
+  // Alpine's name the origin package; in apk's order r9 comes before r10
+  advisory('ALPINE-CVE-2026-4005', 'CVE-2026-4005', 'Alpine:v3.20', 'busybox', '1.36.1-r10'),
 ];
 
 /** dpkg's status file of an image with these packages installed: [package, source, version]. */
@@ -70,6 +72,15 @@ const dpkgStatus = (packages: [string, string, string][]) =>
         `Package: ${name}\nStatus: install ok installed\nPriority: optional\nArchitecture: amd64\n${source === name ? '' : `Source: ${source}\n`}Version: ${version}\nDescription: ${name}\n`,
     )
     .join('\n');
+/** apk's installed database of an image with these packages: [package, origin, version]. */
+const apkInstalled = (packages: [string, string, string][]) =>
+  packages
+    .map(
+      ([name, origin, version]) =>
+        `C:Q1${'A'.repeat(27)}=\nP:${name}\nV:${version}\nA:x86_64\no:${origin}\nL:GPL-2.0-only\n`,
+    )
+    .join('\n');
+const ALPINE = 'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.20.3\nPRETTY_NAME="Alpine Linux v3.20"\n';
 const BOOKWORM = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n';
 const blockedBy = (name: string, id: string) =>
   new RegExp(
@@ -220,10 +231,20 @@ beforeAll(async () => {
     'srv/app.js': 'serve()\n',
     'srv/node_modules/left-parse/package.json': JSON.stringify({ name: 'left-parse', version: '1.0.0' }),
   };
+  // the same application on Alpine 3.20, whose busybox an Alpine advisory names
+  const alpine = {
+    'etc/os-release': ALPINE,
+    'lib/apk/db/installed': apkInstalled([
+      ['musl', 'musl', '1.2.5-r0'],
+      ['ssl_client', 'busybox', '1.36.1-r9'],
+      ['busybox', 'busybox', '1.36.1-r9'],
+    ]),
+  };
   for (const [tag, layers] of [
     ['1.0', [base, { 'srv/app.js': 'serve()\n' }]],
     ['1.1', [base, { 'srv/app.js': 'serve()\n' }, upgrade]],
     ['2.0', [base, upgrade, app]],
+    ['3.0', [alpine, { 'srv/app.js': 'serve()\n' }]],
   ] as const) {
     await writeOciLayout(layout, tag, [{ platform: { architecture: 'amd64', os: 'linux' }, layers: [...layers] }]);
     await skopeo(
@@ -261,6 +282,7 @@ beforeAll(async () => {
     'maven-local/org/acme/xml-lib/1.0.0/xml-lib-1.0.0.pom',
     'docker-local/web/app/1.0/manifest.json',
     'docker-local/web/app/2.0/manifest.json',
+    'docker-local/web/app/3.0/manifest.json',
   ]) {
     for (let tries = 0; ; tries++) {
       const res = await admin('POST', '/xray/api/v1/summary/artifact', { paths: [file] });
@@ -300,6 +322,10 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     await expect(pull('2.0')).rejects.toThrow(
       /Download of web\/app@2\.0 blocked by policy 'no-critical' of watch 'shipping': GHSA-\S+ \(CVE-2026-4001\) in npm:\/\/left-parse 1\.0\.0/,
     );
+    // an Alpine image's packages are matched in apk's order, by their origin
+    await expect(pull('3.0')).rejects.toThrow(
+      /Download of web\/app@3\.0 blocked by policy 'no-critical' of watch 'shipping': ALPINE-CVE-2026-4005 \(CVE-2026-4005\) in ssl_client 1\.36\.1-r9/,
+    );
     // the image's SBOM lists what it installs, and the advisory against the package it is in
     const exported = await admin('POST', '/xray/api/v1/component/exportDetails', {
       path: 'docker-local/web/app/1.0/manifest.json',
@@ -318,6 +344,16 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     ]);
     expect(bom.vulnerabilities.map((v) => `${v.id} ${v.affects[0]!.ref}`)).toEqual([
       'DSA-5999-1 pkg:deb/debian/libssl3@3.0.11-1~deb12u2?distro=debian-12',
+    ]);
+    const alpine = await admin('POST', '/xray/api/v1/component/exportDetails', {
+      path: 'docker-local/web/app/3.0/manifest.json',
+      cyclonedx: true,
+    });
+    const [alpineDocument] = Object.values(await zipEntries(Buffer.from(await alpine.arrayBuffer())));
+    expect((JSON.parse(alpineDocument!) as typeof bom).components.map((c) => c.purl)).toEqual([
+      'pkg:apk/alpine/musl@1.2.5-r0?distro=alpine-3.20',
+      'pkg:apk/alpine/ssl_client@1.36.1-r9?distro=alpine-3.20',
+      'pkg:apk/alpine/busybox@1.36.1-r9?distro=alpine-3.20',
     ]);
   });
 

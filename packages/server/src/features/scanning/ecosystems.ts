@@ -1,4 +1,5 @@
 import type { FormatRegistry } from '../artifacts/index.js';
+import { compareApkVersions, isApkVersion } from './apk-version.js';
 import { baseEcosystem, type VersionOrder } from './osv.js';
 
 /** An advisory ecosystem: how its versions order, and a stored version in the form its advisories write it. */
@@ -13,10 +14,20 @@ export interface Ecosystem extends VersionOrder {
 
 /**
  * The ecosystems the formats order versions for (OSV's names: `npm`, `PyPI`, `Maven`, `Go`,
- * `crates.io`, `RubyGems`, `Debian`, `Ubuntu`, the RPM distributions), each with its format's order.
+ * `crates.io`, `RubyGems`, `Debian`, `Ubuntu`, the RPM distributions), each with its format's order,
+ * and `Alpine`, whose packages only images hold, in apk's order.
  */
 export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
   const known = new Map<string, Ecosystem>();
+  // a distribution met only inside images: no format keeps its packages, the scanner orders them
+  known.set('Alpine', {
+    name: 'Alpine',
+    compare: compareApkVersions,
+    valid: isApkVersion,
+    asAdvised: (version) => version,
+    packageName: (name) => name,
+    perRelease: true,
+  });
   for (const format of registry.all) {
     const versions = format.versions;
     if (!versions) continue;

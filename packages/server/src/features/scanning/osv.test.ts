@@ -131,6 +131,20 @@ const TABLE: Row[] = [
     unaffected: ['1.0.0', '1.0.2'],
   },
   {
+    ecosystem: 'Alpine:v3.20',
+    what: 'suffixes, letters and revisions, as apk orders them',
+    events: [{ introduced: '0' }, { fixed: '1.2.3-r2' }],
+    affected: ['1.2.2-r9', '1.2.3_alpha-r5', '1.2.3_rc1-r0', '1.2.3', '1.2.3-r1'],
+    unaffected: ['1.2.3-r2', '1.2.3-r10', '1.2.3_p1-r0', '1.2.3_git20240101-r0', '1.2.3a-r0', '1.2.3.1-r0'],
+  },
+  {
+    ecosystem: 'Alpine:v3.20',
+    what: 'a number written with a leading zero compares as text',
+    events: [{ introduced: '1.02' }, { fixed: '1.1' }],
+    affected: ['1.02', '1.03-r1', '1.09'],
+    unaffected: ['1.01', '1.010', '1.1', '1.10'],
+  },
+  {
     ecosystem: 'Go',
     what: 'a git range names commits, not versions',
     type: 'GIT',
@@ -152,6 +166,7 @@ describe('matching versions against OSV ranges, each ecosystem in its own order'
   it('knows the ecosystems of the formats that keep packages', () => {
     expect([...known.keys()].sort()).toEqual(
       [
+        'Alpine',
         'AlmaLinux',
         'Debian',
         'Go',

@@ -88,15 +88,21 @@ export function purlOf(packageType: string, name: string, version?: string, qual
   return new PackageURL(type, namespace, short, version, qualifiers, undefined).toString();
 }
 
+/** The distribution of an advisory ecosystem (`Debian:12`, `Alpine:v3.20`): its package type, namespace and `distro` qualifier. */
 const distroOf = (ecosystem: string) => {
   const [name = '', release] = ecosystem.split(':');
-  return { namespace: name.toLowerCase(), qualifier: release ? `${name.toLowerCase()}-${release}` : undefined };
+  const namespace = name.toLowerCase();
+  return {
+    type: namespace === 'alpine' ? 'apk' : 'deb',
+    namespace,
+    qualifier: release ? `${namespace}-${release.replace(/^v/, '')}` : undefined,
+  };
 };
 
 const installedPurl = (ecosystem: string, pkg: { binary: string; version: string }) => {
-  const { namespace, qualifier } = distroOf(ecosystem);
+  const { type, namespace, qualifier } = distroOf(ecosystem);
   return new PackageURL(
-    'deb',
+    type,
     namespace,
     pkg.binary,
     pkg.version,

@@ -159,7 +159,7 @@ export class Scanner {
                 });
           });
         }
-        // what was not matched (the distribution's packages of an Alpine image) is said beside the scan
+        // what was not matched (the distribution's packages of an RPM-based image) is said beside the scan
         const message = distribution ? '' : (installed.unsupported ?? '');
         results.push({
           scan: scan(v, 'scanned', message, JSON.stringify(installed)),

@@ -84,6 +84,30 @@ function dpkgPackages(text: string): InstalledPackages['packages'] {
   return installed;
 }
 
+/**
+ * Stanzas of apk's installed database: each package's name (`P:`), version (`V:`) and origin
+ * (`o:`, the source package its advisories name; the package itself when absent).
+ */
+function apkPackages(text: string): InstalledPackages['packages'] {
+  const installed: InstalledPackages['packages'] = [];
+  for (const block of text.replace(/\r\n/g, '\n').split(/\n\s*\n/)) {
+    const fields = new Map<string, string>();
+    for (const line of block.split('\n'))
+      if (line[1] === ':' && !fields.has(line[0]!)) fields.set(line[0]!, line.slice(2));
+    const binary = fields.get('P');
+    const version = fields.get('V');
+    if (binary && version) installed.push({ name: fields.get('o') || binary, binary, version });
+  }
+  return installed;
+}
+
+/** The release an Alpine image's advisories name: `v3.20` of `VERSION_ID=3.20.3` (`edge` for a development snapshot). */
+function alpineRelease(versionId: string): string | undefined {
+  const match = /^(\d+)\.(\d+)/.exec(versionId);
+  if (match) return /_alpha/.test(versionId) ? 'edge' : `v${match[1]}.${match[2]}`;
+  return undefined;
+}
+
 /** The image manifest of a tag: itself, or an index's linux/amd64 image (else its first). */
 async function imageManifest(content: RepoContent, file: ItemRow, image: string): Promise<ParsedManifest | undefined> {
   const manifest = parseManifest(await content.read(file), undefined);
@@ -99,9 +123,9 @@ async function imageManifest(content: RepoContent, file: ItemRow, image: string)
 /**
  * What a tagged image installs, read off its layers in order as a container would see the
  * file system (a later layer's file replaces an earlier one's, a whiteout removes it): the
- * distribution from os-release, dpkg's installed packages, and the npm and Python packages its
- * files hold (`node_modules`, `site-packages`). Undefined for a path that is no tag's manifest; a
- * distribution whose packages are not read (Alpine's apk) says so.
+ * distribution from os-release, dpkg's or apk's installed packages, and the npm and Python packages
+ * its files hold (`node_modules`, `site-packages`). Undefined for a path that is no tag's manifest;
+ * a distribution whose packages are not read (an RPM database) says so.
  */
 export async function imageContents(file: ItemRow, content: RepoContent): Promise<InstalledPackages | undefined> {
   const match = TAG_MANIFEST.exec(file.path);
@@ -142,18 +166,21 @@ export async function imageContents(file: ItemRow, content: RepoContent): Promis
   const languages = languagePackages(files);
   const withLanguages = (contents: InstalledPackages): InstalledPackages =>
     languages.length ? { ...contents, languages } : contents;
-  if (files.has(APK_INSTALLED) || id === 'alpine')
+  const apk = files.get(APK_INSTALLED);
+  if (apk || id === 'alpine') {
+    const alpine = alpineRelease(release.VERSION_ID ?? '');
     return withLanguages({
-      ecosystem: 'Alpine',
-      packages: [],
-      unsupported: "Alpine images' packages are not matched yet.",
+      ecosystem: alpine ? `Alpine:${alpine}` : 'Alpine',
+      packages: apk ? apkPackages(apk.toString('utf8')) : [],
+      ...(apk ? {} : { unsupported: 'The image holds no apk database (lib/apk/db/installed).' }),
     });
+  }
   const status = [...files].filter(([name]) => name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D));
   if (!status.length)
     return withLanguages({
       ecosystem: '',
       packages: [],
-      unsupported: 'The image holds no package database that is read (dpkg).',
+      unsupported: 'The image holds no package database that is read (dpkg, apk).',
     });
   const distribution = id === 'ubuntu' ? 'Ubuntu' : 'Debian';
   const version = release.VERSION_ID ?? '';
