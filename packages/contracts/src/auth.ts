@@ -23,6 +23,13 @@ export const userDataSchema = z.object({
 });
 export type UserData = z.infer<typeof userDataSchema>;
 
+/**
+ * Whether a user who is no administrator holds a security scanning role (policy viewer, policy
+ * manager, watch manager): the Security & Compliance pages open to them, with what their roles allow.
+ */
+export const holdsScanningRole = ({ xrayPermissions: p }: Pick<UserData, 'xrayPermissions'>) =>
+  p.canManage || p.isPolicyViewer || p.isPolicyManager || p.isWatchManager;
+
 export const loginBodySchema = z.object({
   user: z.string().trim().min(1, ERROR_MESSAGES.mandatory).max(256),
   password: z.string().min(1, ERROR_MESSAGES.mandatory).max(1024),

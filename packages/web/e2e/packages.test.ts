@@ -293,6 +293,71 @@ describe('the Security & Compliance pages', () => {
     expect(problems).toEqual([]);
   });
 
+  it("opens to a policy viewer who is no administrator, read-only, and to a watch manager with his watches' actions", async () => {
+    await call('PUT', '/artifactory/api/security/groups/security-team', {
+      description: 'Security',
+      policyViewer: true,
+    });
+    await call('PUT', '/artifactory/api/security/users/sam', {
+      email: 'sam@example.com',
+      password: 'Sam-password-1',
+      groups: ['security-team'],
+    });
+    await call('POST', '/xray/api/v2/policies', {
+      name: 'ui-viewer-policy',
+      type: 'security',
+      rules: [{ name: 'high', criteria: { min_severity: 'High' }, actions: { block_download: { active: true } } }],
+    });
+    await call('POST', '/xray/api/v2/watches', {
+      general_data: { name: 'ui-viewer-watch' },
+      project_resources: { resources: [{ type: 'repository', name: 'npm-local' }] },
+      assigned_policies: [{ name: 'ui-viewer-policy', type: 'security' }],
+    });
+    try {
+      const viewer = await signIn(browser, server.url, 'sam', 'Sam-password-1', {
+        viewport: { width: 1400, height: 900 },
+      });
+      const sam = viewer.page;
+      // the Administration switch leads to the only administration pages open to him
+      await sam.getByRole('radiogroup', { name: 'Sidebar' }).getByText('Administration').click();
+      await sam.waitForURL('**/admin/security/policies');
+      const sidebar = sam.getByRole('navigation', { name: 'Administration' });
+      await sidebar.getByRole('link', { name: 'Security & Compliance' }).waitFor();
+      expect((await sidebar.getByRole('link').allInnerTexts()).map((t) => t.trim())).toEqual(['Security & Compliance']);
+      await sam.getByRole('row').filter({ hasText: 'ui-viewer-policy' }).waitFor();
+      expect(await sam.getByRole('tab').allInnerTexts()).toEqual(['Policies', 'Watches', 'Ignore Rules']);
+      expect(await sam.getByRole('button', { name: 'New Policy' }).count()).toBe(0);
+      expect(await sam.getByRole('button', { name: 'Delete policy ui-viewer-policy' }).count()).toBe(0);
+      await sam.getByRole('tab', { name: 'Watches' }).click();
+      await sam.getByRole('row').filter({ hasText: 'ui-viewer-watch' }).waitFor();
+      expect(await sam.getByRole('switch', { name: 'Pause ui-viewer-watch' }).isDisabled()).toBe(true);
+      expect(await sam.getByRole('button', { name: 'New Watch' }).count()).toBe(0);
+      await screenshot(sam, 'security-policy-viewer');
+      expect(await seriousA11yViolations(sam)).toEqual([]);
+      // the advisories' import stays with administrators
+      await sam.goto(`${server.url}/ui/admin/security/advisories`);
+      await sam.waitForURL('**/authorization');
+
+      // made a watch manager: his watches and ignore rules, still not the policies
+      await call('PUT', '/artifactory/api/security/groups/security-team', { watchManager: true, policyViewer: true });
+      await sam.goto(`${server.url}/ui/admin/security/watches`);
+      await sam.getByRole('row').filter({ hasText: 'ui-viewer-watch' }).waitFor();
+      expect(await sam.getByRole('switch', { name: 'Pause ui-viewer-watch' }).isDisabled()).toBe(false);
+      expect(await sam.getByRole('button', { name: 'New Watch' }).isDisabled()).toBe(false);
+      expect(await sam.getByRole('button', { name: 'Delete watch ui-viewer-watch' }).count()).toBe(1);
+      await sam.getByRole('tab', { name: 'Ignore Rules' }).click();
+      await sam.getByRole('button', { name: 'New Ignore Rule' }).waitFor();
+      await sam.getByRole('tab', { name: 'Policies' }).click();
+      await sam.getByRole('row').filter({ hasText: 'ui-viewer-policy' }).waitFor();
+      expect(await sam.getByRole('button', { name: 'New Policy' }).count()).toBe(0);
+      expect(viewer.problems).toEqual([]);
+      await sam.context().close();
+    } finally {
+      await call('DELETE', '/xray/api/v2/watches/ui-viewer-watch');
+      await call('DELETE', '/xray/api/v2/policies/ui-viewer-policy');
+    }
+  });
+
   it('imports an OSV file with its progress, and fetches an advisory source now, saying how it went', async () => {
     const record = {
       id: 'GHSA-e2e-feed-0001',

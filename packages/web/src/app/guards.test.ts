@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserData } from '@arca/contracts';
 import { LICENSES_PATH, resolveNavigation, rewriteLegacyLink, type NavigationInput } from './guards';
 import type { MenuContext } from '../lib/menu';
+import { CONSOLE_ROUTES } from './route-handles';
 
 const user = (over: Partial<UserData> = {}): UserData => ({
   name: 'dev',
@@ -93,6 +94,23 @@ describe('navigation guards, in the order of the spec', () => {
       to: '/authorization',
       message: 'You are not authorized to view this page',
     });
+  });
+
+  it('opens the Security & Compliance pages to the holders of a security scanning role, and no other administration page', () => {
+    const viewer = user({
+      xrayPermissions: { canManage: false, isWatchManager: false, isPolicyManager: false, isPolicyViewer: true },
+    });
+    const ctx = menu({ scanningRole: true });
+    const metaOf = (path: string) => CONSOLE_ROUTES.find((r) => r.path === path)!;
+    const go = (pathname: string, who: UserData) =>
+      resolveNavigation(input({ pathname, meta: metaOf(pathname), user: who, menu: ctx })).kind;
+    for (const path of ['/admin/security/policies', '/admin/security/watches', '/admin/security/ignore-rules'])
+      expect(go(path, viewer), path).toBe('continue');
+    // importing advisories stays with administrators, as every other administration page
+    expect(go('/admin/security/advisories', viewer)).toBe('redirect');
+    expect(go('/admin/repositories', viewer)).toBe('redirect');
+    // without a role: none of them
+    expect(go('/admin/security/policies', user())).toBe('redirect');
   });
 
   it('blocks an admin page whose menu entry is disabled', () => {

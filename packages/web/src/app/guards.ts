@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, isAnonymousName, type UserData } from '@arca/contracts';
+import { ERROR_MESSAGES, holdsScanningRole, isAnonymousName, type UserData } from '@arca/contracts';
 import { landingPath } from '../lib/landing';
 import { menuItemState, type MenuContext, type MenuItem } from '../lib/menu';
 import { menuItems } from './menu';
@@ -77,7 +77,7 @@ export function resolveNavigation(input: NavigationInput): NavigationDecision {
     };
   }
 
-  if (meta.admin && !user.admin) {
+  if (meta.admin && !user.admin && !(meta.scanningRoles && holdsScanningRole(user))) {
     return { kind: 'redirect', to: '/authorization', message: ERROR_MESSAGES.notAuthorized };
   }
   const item = meta.menuKey ? (input.items ?? menuItems()).find((i) => i.key === meta.menuKey) : undefined;

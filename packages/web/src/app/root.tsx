@@ -3,7 +3,7 @@ import { Button, Spin } from 'antd';
 import { FullPageMessage } from '../components/full-page-message';
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import { isAnonymousName } from '@arca/contracts';
+import { holdsScanningRole, isAnonymousName } from '@arca/contracts';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { useFooter } from '../features/auth/api/get-footer';
 import { useGlobalState } from '../features/auth/api/get-global-state';
@@ -39,6 +39,7 @@ function useLoadStartupData(): StartupData {
     user.data && globalState.data
       ? {
           admin: user.data.admin,
+          scanningRole: holdsScanningRole(user.data),
           licenseRank: globalState.data.licenseRank,
           services: services.data?.services ?? {},
           features: features.data?.features ?? {},

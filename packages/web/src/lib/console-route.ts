@@ -8,6 +8,8 @@ export interface RouteMeta {
   public?: boolean;
   /** Administration pages. */
   admin?: boolean;
+  /** An administration page also open to the holders of a security scanning role. */
+  scanningRoles?: boolean;
   /** The template and demo playground: entered only when the tested-feature flag is on. */
   testedFeature?: boolean;
   /** The menu entry this page belongs to. */

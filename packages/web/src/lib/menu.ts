@@ -12,6 +12,8 @@ export interface MenuItem {
   group?: string;
   description?: string;
   adminOnly?: boolean;
+  /** An administration entry also open to the holders of a security scanning role. */
+  scanningRoles?: boolean;
   /** Lowest license rank that may use the page. */
   minRank?: number;
   /** A service that must be running. */
@@ -24,6 +26,8 @@ export interface MenuItem {
 
 export interface MenuContext {
   admin: boolean;
+  /** The user holds a security scanning role (policy viewer, policy manager, watch manager). */
+  scanningRole?: boolean;
   licenseRank: number;
   services: Record<string, boolean>;
   features: Record<string, boolean>;
@@ -49,7 +53,8 @@ export const EDITION_FOR_RANK: Record<number, string> = {
  * entry disabled with the reason.
  */
 export function menuItemState(item: MenuItem, ctx: MenuContext): MenuItemState {
-  if (item.adminOnly && !ctx.admin) return { state: 'hidden', reason: 'Needs administrator rights' };
+  if (item.adminOnly && !ctx.admin && !(item.scanningRoles && ctx.scanningRole))
+    return { state: 'hidden', reason: 'Needs administrator rights' };
   if (item.cloudOnly && (!ctx.cloud || ctx.dedicatedCloud))
     return { state: 'hidden', reason: 'Available on cloud only' };
   if (item.service && !ctx.services[item.service]) {

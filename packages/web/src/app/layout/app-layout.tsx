@@ -43,7 +43,7 @@ const GettingStartedModal = lazy(() => import('./user-menu-dialogs').then((m) =>
 const SetMeUpPicker = lazy(() => import('./user-menu-dialogs').then((m) => ({ default: m.SetMeUpPicker })));
 import { AppFooter } from './app-footer';
 import { SidebarMenu } from './sidebar-menu';
-import { ADMIN_HOME, APPLICATION_HOME, sidebarChoices, sidebarForPath } from './sidebars';
+import { ADMIN_HOME, APPLICATION_HOME, administrationHome, sidebarChoices, sidebarForPath } from './sidebars';
 import { useProjects } from '../../features/projects/api/projects';
 import { ProjectSelector } from '../../features/projects/components/project-selector';
 import { PROJECT_SECTIONS } from '../../features/projects/sections';
@@ -86,7 +86,7 @@ function ProjectSidebar({ pathname }: { pathname: string }) {
 
 /** The console shell: header with the sidebar switch and user menu, sidebar, content, footer. */
 export function AppLayout() {
-  const { user, menu } = useStartupData();
+  const { user, menu, menuItems } = useStartupData();
   const footer = useFooter();
   const location = useLocation();
   const navigate = useNavigate();
@@ -96,7 +96,12 @@ export function AppLayout() {
   const projects = useProjects(!anonymous);
   const selectedKey = useSelectedProject();
   const selected = projects.data?.find((p) => p.projectKey === selectedKey);
-  const choices = sidebarChoices(Boolean(user?.admin), Boolean(selected?.isCurrentUserProjectAdmin), sidebar);
+  const choices = sidebarChoices(
+    Boolean(user?.admin || menu?.scanningRole),
+    Boolean(selected?.isCurrentUserProjectAdmin),
+    sidebar,
+  );
+  const adminHome = administrationHome(menuItems, menu);
   // below the lg breakpoint the sidebar folds away; a header button brings it back. Between lg
   // and xl (a 1024 px screen) it folds to its icons, so that tables keep their columns
   const [narrow, setNarrow] = useState(false);
@@ -167,7 +172,7 @@ export function AppLayout() {
             aria-label="Sidebar"
             value={choices.includes(sidebar) ? sidebar : 'application'}
             onChange={(value) =>
-              navigate(value === 'administration' ? ADMIN_HOME : value === 'project' ? projectHome : APPLICATION_HOME)
+              navigate(value === 'administration' ? adminHome : value === 'project' ? projectHome : APPLICATION_HOME)
             }
             options={choices.map((choice) => SIDEBAR_OPTIONS[choice])}
           />
@@ -263,7 +268,7 @@ export function AppLayout() {
                               ? APPLICATION_HOME
                               : choices[1] === 'project'
                                 ? projectHome
-                                : ADMIN_HOME,
+                                : adminHome,
                           ),
                       },
                     ]
@@ -303,7 +308,7 @@ export function AppLayout() {
           ) : (
             menu && <SidebarMenu sidebar={sidebar} ctx={menu} pathname={location.pathname} folded={folded} />
           )}
-          {sidebar === 'administration' && !folded && (
+          {sidebar === 'administration' && !folded && user?.admin && (
             <div style={{ padding: '8px 16px' }}>
               <Tooltip title="Every administration page on one screen">
                 <Link to={ADMIN_HOME}>All administration settings</Link>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathForProject } from '../../lib/project-path';
-import { sidebarChoices, sidebarForPath } from './sidebars';
+import { menuItems } from '../menu';
+import { ADMIN_HOME, administrationHome, sidebarChoices, sidebarForPath } from './sidebars';
 
 describe('sidebars', () => {
   it('picks the sidebar of a path', () => {
@@ -16,6 +17,21 @@ describe('sidebars', () => {
     // an administrator in the administration area who selects a project he administers: still told where he is
     expect(sidebarChoices(true, true, 'administration')).toEqual(['application', 'project', 'administration']);
     expect(sidebarChoices(true, false, 'administration')).toEqual(['application', 'administration']);
+  });
+
+  it('leads a holder of a security scanning role to the administration pages open to him: Security & Compliance', () => {
+    const ctx = {
+      admin: false,
+      scanningRole: true,
+      licenseRank: 1,
+      services: { access: true, artifactory: true },
+      features: {},
+      cloud: false,
+      dedicatedCloud: false,
+    };
+    expect(administrationHome(menuItems(), ctx)).toBe('/admin/security/policies');
+    expect(administrationHome(menuItems(), { ...ctx, admin: true })).toBe(ADMIN_HOME);
+    expect(sidebarChoices(true, false)).toEqual(['application', 'administration']);
   });
 
   it('keeps the user in the area he was in when he selects another project', () => {

@@ -7,6 +7,7 @@ export const routes: ConsoleRoute[] = [
   {
     path: '/admin/security/policies',
     admin: true,
+    scanningRoles: true,
     menuKey: 'security-scanning',
     title: 'Security & Compliance',
     menu: {
@@ -19,6 +20,8 @@ export const routes: ConsoleRoute[] = [
       description:
         'Policies that block vulnerable or banned-license downloads, the watches that apply them, ignore rules',
       adminOnly: true,
+      // the holders of a security scanning role find their pages here too
+      scanningRoles: true,
     },
     page,
     component: 'PoliciesPage',
@@ -26,6 +29,7 @@ export const routes: ConsoleRoute[] = [
   {
     path: '/admin/security/watches',
     admin: true,
+    scanningRoles: true,
     menuKey: 'security-scanning',
     title: 'Watches',
     page,
@@ -34,6 +38,7 @@ export const routes: ConsoleRoute[] = [
   {
     path: '/admin/security/ignore-rules',
     admin: true,
+    scanningRoles: true,
     menuKey: 'security-scanning',
     title: 'Ignore Rules',
     page,

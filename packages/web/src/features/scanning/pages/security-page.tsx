@@ -41,19 +41,39 @@ import {
   type PolicyAnswer,
   type WatchAnswer,
 } from '../api/scanning';
+import { useQuery } from '@tanstack/react-query';
+import { treeReposQuery } from '../../artifacts';
 import { useWebhooks } from '../../webhooks';
+import { useStartupData } from '../../../lib/startup';
 
 const TABS = [
   { key: '/admin/security/policies', label: 'Policies' },
   { key: '/admin/security/watches', label: 'Watches' },
   { key: '/admin/security/ignore-rules', label: 'Ignore Rules' },
-  { key: '/admin/security/advisories', label: 'Advisories' },
+  { key: '/admin/security/advisories', label: 'Advisories', admin: true },
 ];
 
+/**
+ * What the signed-in user may change here: an administrator everything; the holder of a security
+ * scanning role what it allows (a policy manager policies, a watch manager watches and ignore
+ * rules); a policy viewer reads them all. The server refuses the rest all the same.
+ */
+function useScanningRoles() {
+  const { user } = useStartupData();
+  const admin = user?.admin === true;
+  return {
+    admin,
+    policies: admin || user?.xrayPermissions.isPolicyManager === true,
+    watches: admin || user?.xrayPermissions.isWatchManager === true,
+  };
+}
+
 /** The frame of the pages: what scanning does, the tabs between them, the page's action. */
-export function SecurityFrame({ action, children }: { action: ReactNode; children: ReactNode }) {
+export function SecurityFrame({ action, children }: { action?: ReactNode; children: ReactNode }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const { admin } = useScanningRoles();
+  const tabs = TABS.filter((tab) => admin || !tab.admin).map(({ key, label }) => ({ key, label }));
   return (
     <>
       <PageHeader
@@ -61,7 +81,7 @@ export function SecurityFrame({ action, children }: { action: ReactNode; childre
         description="Every package version and image is matched against the advisories imported in the OSV format. Policies say what must not ship; watches apply them to repositories and builds; ignore rules set findings aside, with a reason and an expiry."
         extra={action}
       />
-      <Tabs activeKey={pathname} items={TABS} onChange={(key) => navigate(key)} />
+      <Tabs activeKey={pathname} items={tabs} onChange={(key) => navigate(key)} />
       <Card>{children}</Card>
     </>
   );
@@ -96,8 +116,9 @@ export function PoliciesPage() {
   const watches = useWatches();
   const create = useCreatePolicy();
   const remove = useDeletePolicy();
-  // the webhooks a rule may tell: those of the Security violation event
-  const webhooks = useWebhooks();
+  const roles = useScanningRoles();
+  // the webhooks a rule may tell: those of the Security violation event (administrators list webhooks)
+  const webhooks = useWebhooks(roles.admin);
   const violationHooks = (webhooks.data ?? []).filter((w) => w.event_filter.domain === 'security').map((w) => w.key);
   const [form] = Form.useForm<PolicyForm>();
   const [open, setOpen] = useState(false);
@@ -143,9 +164,11 @@ export function PoliciesPage() {
   return (
     <SecurityFrame
       action={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
-          New Policy
-        </Button>
+        roles.policies && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
+            New Policy
+          </Button>
+        )
       }
     >
       <ListToolbar query={query} onQuery={setQuery} placeholder="Filter by name" label="Filter policies" width={280} />
@@ -208,27 +231,32 @@ export function PoliciesPage() {
               );
             },
           },
-          {
-            title: '',
-            key: 'delete',
-            width: 60,
-            render: (_: unknown, row) => {
-              const names = appliedBy(row.name);
-              return (
-                <RowActions
-                  what={`policy ${row.name}`}
-                  remove={{
-                    run: () => remove.mutateAsync(row.name),
-                    consequence: 'Downloads and builds it blocks are no longer blocked by it. This cannot be undone.',
-                    deleted: `Policy ${row.name} deleted`,
-                    ...(names.length
-                      ? { refused: `Applied by ${names.join(', ')}: remove it from the watch first` }
-                      : {}),
-                  }}
-                />
-              );
-            },
-          },
+          ...(roles.policies
+            ? [
+                {
+                  title: '',
+                  key: 'delete',
+                  width: 60,
+                  render: (_: unknown, row: PolicyAnswer) => {
+                    const names = appliedBy(row.name);
+                    return (
+                      <RowActions
+                        what={`policy ${row.name}`}
+                        remove={{
+                          run: () => remove.mutateAsync(row.name),
+                          consequence:
+                            'Downloads and builds it blocks are no longer blocked by it. This cannot be undone.',
+                          deleted: `Policy ${row.name} deleted`,
+                          ...(names.length
+                            ? { refused: `Applied by ${names.join(', ')}: remove it from the watch first` }
+                            : {}),
+                        }}
+                      />
+                    );
+                  },
+                },
+              ]
+            : []),
         ]}
       />
       <FormModal<PolicyForm>
@@ -302,25 +330,27 @@ export function PoliciesPage() {
         <Form.Item name="failBuild" label="Fail a build that uses or produces one" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Form.Item
-          name="webhooks"
-          label="Tell these webhooks of each new violation"
-          extra={
-            violationHooks.length
-              ? undefined
-              : 'No webhook listens to security violations yet: create one for the Security violation event under Webhooks.'
-          }
-        >
-          <Select
-            mode="multiple"
-            allowClear
-            loading={webhooks.isPending}
-            disabled={!violationHooks.length}
-            placeholder="None"
-            aria-label="Webhooks told of violations"
-            options={violationHooks.map((key) => ({ value: key, label: key }))}
-          />
-        </Form.Item>
+        {roles.admin && (
+          <Form.Item
+            name="webhooks"
+            label="Tell these webhooks of each new violation"
+            extra={
+              violationHooks.length
+                ? undefined
+                : 'No webhook listens to security violations yet: create one for the Security violation event under Webhooks.'
+            }
+          >
+            <Select
+              mode="multiple"
+              allowClear
+              loading={webhooks.isPending}
+              disabled={!violationHooks.length}
+              placeholder="None"
+              aria-label="Webhooks told of violations"
+              options={violationHooks.map((key) => ({ value: key, label: key }))}
+            />
+          </Form.Item>
+        )}
       </FormModal>
     </SecurityFrame>
   );
@@ -338,7 +368,13 @@ interface WatchForm {
 export function WatchesPage() {
   const watches = useWatches();
   const policies = usePolicies();
-  const repositories = useRepositories();
+  const roles = useScanningRoles();
+  // the repositories a watch may cover: every one for an administrator, those a watch manager may read
+  const repositories = useRepositories(roles.admin);
+  const readable = useQuery({ ...treeReposQuery(), enabled: !roles.admin });
+  const repositoryOptions = roles.admin
+    ? (repositories.data ?? []).map((r) => ({ key: r.key, rclass: r.rclass, packageType: r.packageType }))
+    : (readable.data ?? []).map((r) => ({ key: r.repoKey, rclass: r.repoType, packageType: r.pkgType }));
   const saveWatch = useSaveWatch();
   const remove = useDeleteWatch();
   const [form] = Form.useForm<WatchForm>();
@@ -372,15 +408,17 @@ export function WatchesPage() {
   return (
     <SecurityFrame
       action={
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => setOpen(true)}
-          disabled={!policies.data?.length}
-          title={policies.data?.length ? undefined : 'Create a policy first: a watch applies policies'}
-        >
-          New Watch
-        </Button>
+        roles.watches && (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setOpen(true)}
+            disabled={!policies.data?.length}
+            title={policies.data?.length ? undefined : 'Create a policy first: a watch applies policies'}
+          >
+            New Watch
+          </Button>
+        )
       }
     >
       <QueryTable<WatchAnswer>
@@ -437,28 +475,33 @@ export function WatchesPage() {
             render: (_: unknown, row) => (
               <Switch
                 size="small"
+                disabled={!roles.watches}
                 checked={row.general_data.active}
                 aria-label={`${row.general_data.active ? 'Pause' : 'Resume'} ${row.general_data.name}`}
                 onChange={(next) => void toggle(row, next)}
               />
             ),
           },
-          {
-            title: '',
-            key: 'delete',
-            width: 60,
-            render: (_: unknown, row) => (
-              <RowActions
-                what={`watch ${row.general_data.name}`}
-                remove={{
-                  run: () => remove.mutateAsync(row.general_data.name),
-                  consequence:
-                    'Its policies no longer apply to the repositories and builds it covers. This cannot be undone.',
-                  deleted: `Watch ${row.general_data.name} deleted`,
-                }}
-              />
-            ),
-          },
+          ...(roles.watches
+            ? [
+                {
+                  title: '',
+                  key: 'delete',
+                  width: 60,
+                  render: (_: unknown, row: WatchAnswer) => (
+                    <RowActions
+                      what={`watch ${row.general_data.name}`}
+                      remove={{
+                        run: () => remove.mutateAsync(row.general_data.name),
+                        consequence:
+                          'Its policies no longer apply to the repositories and builds it covers. This cannot be undone.',
+                        deleted: `Watch ${row.general_data.name} deleted`,
+                      }}
+                    />
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <FormModal<WatchForm>
@@ -490,10 +533,10 @@ export function WatchesPage() {
           >
             <Select
               mode="multiple"
-              loading={repositories.isPending}
+              loading={roles.admin ? repositories.isPending : readable.isPending}
               placeholder="Choose repositories"
-              options={(repositories.data ?? [])
-                .filter((r) => r.rclass !== 'virtual')
+              options={repositoryOptions
+                .filter((r) => r.rclass !== 'virtual' && r.rclass !== 'trashcan')
                 .map((r) => ({ value: r.key, label: `${r.key} (${r.packageType}, ${r.rclass})` }))}
             />
           </Form.Item>
@@ -526,6 +569,7 @@ export function IgnoreRulesPage() {
   const rules = useIgnoreRules();
   const create = useCreateIgnoreRule();
   const remove = useDeleteIgnoreRule();
+  const roles = useScanningRoles();
   const [form] = Form.useForm<IgnoreForm>();
   const [open, setOpen] = useState(false);
 
@@ -543,9 +587,11 @@ export function IgnoreRulesPage() {
   return (
     <SecurityFrame
       action={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
-          New Ignore Rule
-        </Button>
+        roles.watches && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
+            New Ignore Rule
+          </Button>
+        )
       }
     >
       <QueryTable<IgnoreRuleAnswer>
@@ -586,21 +632,25 @@ export function IgnoreRulesPage() {
               ),
           },
           { title: 'Created by', dataIndex: 'author', width: 120 },
-          {
-            title: '',
-            key: 'delete',
-            width: 60,
-            render: (_: unknown, row) => (
-              <RowActions
-                what={`the ignore rule "${row.notes}"`}
-                remove={{
-                  run: () => remove.mutateAsync(row.id),
-                  consequence: 'What it set aside counts again: a download it let through may be blocked.',
-                  deleted: 'Ignore rule deleted',
-                }}
-              />
-            ),
-          },
+          ...(roles.watches
+            ? [
+                {
+                  title: '',
+                  key: 'delete',
+                  width: 60,
+                  render: (_: unknown, row: IgnoreRuleAnswer) => (
+                    <RowActions
+                      what={`the ignore rule "${row.notes}"`}
+                      remove={{
+                        run: () => remove.mutateAsync(row.id),
+                        consequence: 'What it set aside counts again: a download it let through may be blocked.',
+                        deleted: 'Ignore rule deleted',
+                      }}
+                    />
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <FormModal<IgnoreForm>

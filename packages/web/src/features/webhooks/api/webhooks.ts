@@ -13,8 +13,13 @@ import { webhooksKeys } from './keys';
 const BASE = 'event/api/v1';
 const subscription = (key: string) => `${BASE}/subscriptions/${encodeURIComponent(key)}`;
 
-export const useWebhooks = () =>
-  useQuery({ queryKey: webhooksKeys.list, queryFn: () => apiFetch<WebhookAnswer[]>(`${BASE}/subscriptions`) });
+/** The webhooks (`enabled: false` where the user may not list them: no call is made). */
+export const useWebhooks = (enabled = true) =>
+  useQuery({
+    queryKey: webhooksKeys.list,
+    queryFn: () => apiFetch<WebhookAnswer[]>(`${BASE}/subscriptions`),
+    enabled,
+  });
 
 export const useWebhook = (key: string | undefined) =>
   useQuery({
