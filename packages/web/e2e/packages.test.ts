@@ -235,6 +235,24 @@ describe('the Security & Compliance pages', () => {
     const policyRow = page.getByRole('row').filter({ hasText: 'ui-no-critical' });
     await policyRow.waitFor();
     expect(await policyRow.innerText()).toMatch(/Critical or worse[\s\S]*Blocks downloads[\s\S]*No watch yet/);
+    // edited in the same form: its name and type stay, the rule changes
+    await policyRow.getByRole('button', { name: 'Edit policy ui-no-critical' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit Policy ui-no-critical' });
+    expect(await editDialog.getByLabel('Name').inputValue()).toBe('ui-no-critical');
+    expect(await editDialog.getByLabel('Name').isDisabled()).toBe(true);
+    expect(await editDialog.getByLabel('Description').inputValue()).toBe('Nothing critical ships');
+    await chooseOption(page, editDialog.getByLabel('Catches vulnerabilities from'), 'High and worse');
+    await screenshot(page, 'security-edit-policy');
+    await editDialog.getByRole('button', { name: 'Save' }).click();
+    await policyRow.filter({ hasText: 'High or worse' }).waitFor();
+    const saved = (await (await call('GET', '/xray/api/v2/policies/ui-no-critical')).json()) as {
+      description: string;
+      rules: { criteria: { min_severity: string } }[];
+    };
+    expect(saved).toMatchObject({
+      description: 'Nothing critical ships',
+      rules: [{ criteria: { min_severity: 'High' } }],
+    });
 
     await page.getByRole('tab', { name: 'Watches' }).click();
     await page.getByRole('button', { name: 'New Watch' }).click();

@@ -53,8 +53,13 @@ function useScanningChange<T, R = unknown>(call: (value: T) => Promise<R>) {
   });
 }
 
-export const useCreatePolicy = () =>
-  useScanningChange((body: PolicyInput) => apiFetch(POLICIES, { method: 'POST', body }));
+/** Creates a policy, or replaces the one named `existing` (it keeps its name). */
+export const useSavePolicy = () =>
+  useScanningChange(({ body, existing }: { body: PolicyInput; existing?: string }) =>
+    existing
+      ? apiFetch(`${POLICIES}/${encodeURIComponent(existing)}`, { method: 'PUT', body })
+      : apiFetch(POLICIES, { method: 'POST', body }),
+  );
 export const useDeletePolicy = () =>
   useScanningChange((name: string) => apiFetch(`${POLICIES}/${encodeURIComponent(name)}`, { method: 'DELETE' }));
 export const useSaveWatch = () =>

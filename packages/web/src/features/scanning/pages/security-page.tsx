@@ -29,7 +29,7 @@ import { formatDateTime, formatRelative } from '../../../components/time';
 import { useRepositories } from '../../../lib/queries/repositories';
 import {
   useCreateIgnoreRule,
-  useCreatePolicy,
+  useSavePolicy,
   useDeleteIgnoreRule,
   useDeletePolicy,
   useDeleteWatch,
@@ -110,11 +110,40 @@ interface PolicyForm {
   webhooks: string[];
 }
 
+const NEW_POLICY: Partial<PolicyForm> = {
+  type: 'security',
+  minSeverity: 'High',
+  licenseMode: 'banned',
+  licenses: [],
+  allowUnknown: true,
+  blockDownload: true,
+  failBuild: false,
+  webhooks: [],
+};
+
+/** The form's values of a policy of one rule. */
+function policyFormOf(policy: PolicyAnswer): PolicyForm {
+  const [rule] = policy.rules;
+  const { min_severity, banned_licenses, allowed_licenses, allow_unknown } = rule!.criteria;
+  return {
+    name: policy.name,
+    description: policy.description,
+    type: policy.type,
+    minSeverity: min_severity ?? 'High',
+    licenseMode: allowed_licenses ? 'allowed' : 'banned',
+    licenses: banned_licenses ?? allowed_licenses ?? [],
+    allowUnknown: allow_unknown ?? true,
+    blockDownload: rule!.actions.block_download.active,
+    failBuild: rule!.actions.fail_build ?? false,
+    webhooks: rule!.actions.webhooks ?? [],
+  };
+}
+
 /** Policies (`/admin/security/policies`): what each one catches, what follows, which watches apply it. */
 export function PoliciesPage() {
   const policies = usePolicies();
   const watches = useWatches();
-  const create = useCreatePolicy();
+  const savePolicy = useSavePolicy();
   const remove = useDeletePolicy();
   const roles = useScanningRoles();
   // the webhooks a rule may tell: those of the Security violation event (administrators list webhooks)
@@ -122,8 +151,16 @@ export function PoliciesPage() {
   const violationHooks = (webhooks.data ?? []).filter((w) => w.event_filter.domain === 'security').map((w) => w.key);
   const [form] = Form.useForm<PolicyForm>();
   const [open, setOpen] = useState(false);
+  // the policy the form edits; none: a new one
+  const [editing, setEditing] = useState<PolicyAnswer>();
   const [query, setQuery] = useState('');
   const type = Form.useWatch('type', form);
+  const openForm = (policy?: PolicyAnswer) => {
+    setEditing(policy);
+    form.resetFields();
+    if (policy) form.setFieldsValue(policyFormOf(policy));
+    setOpen(true);
+  };
   const appliedBy = (name: string) =>
     (watches.data ?? [])
       .filter((w) => w.assigned_policies.some((p) => p.name === name))
@@ -157,15 +194,15 @@ export function PoliciesPage() {
         },
       ],
     };
-    await create.mutateAsync(body);
-    notifySuccess(`Policy ${values.name} created`);
+    await savePolicy.mutateAsync({ body, ...(editing ? { existing: editing.name } : {}) });
+    notifySuccess(`Policy ${values.name} ${editing ? 'saved' : 'created'}`);
   };
 
   return (
     <SecurityFrame
       action={
         roles.policies && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm()}>
             New Policy
           </Button>
         )
@@ -236,12 +273,14 @@ export function PoliciesPage() {
                 {
                   title: '',
                   key: 'delete',
-                  width: 60,
+                  width: 96,
                   render: (_: unknown, row: PolicyAnswer) => {
                     const names = appliedBy(row.name);
                     return (
                       <RowActions
                         what={`policy ${row.name}`}
+                        // the form holds one rule; a policy written with more is edited through the REST API
+                        {...(row.rules.length === 1 ? { onEdit: () => openForm(row) } : {})}
                         remove={{
                           run: () => remove.mutateAsync(row.name),
                           consequence:
@@ -261,32 +300,35 @@ export function PoliciesPage() {
       />
       <FormModal<PolicyForm>
         open={open}
-        title="New Policy"
-        okText="Create"
+        title={editing ? `Edit Policy ${editing.name}` : 'New Policy'}
+        okText={editing ? 'Save' : 'Create'}
         form={form}
         onSubmit={save}
         onClose={() => setOpen(false)}
-        failureText="The policy could not be created."
+        failureText={editing ? 'The policy could not be saved.' : 'The policy could not be created.'}
         width={560}
-        initialValues={{
-          type: 'security',
-          minSeverity: 'High',
-          licenseMode: 'banned',
-          licenses: [],
-          allowUnknown: true,
-          blockDownload: true,
-          failBuild: false,
-          webhooks: [],
-        }}
+        initialValues={NEW_POLICY}
+        {...(editing
+          ? {
+              intro: (
+                <Typography.Paragraph type="secondary">
+                  {appliedBy(editing.name).length
+                    ? `The watches that apply it (${appliedBy(editing.name).join(', ')}) block, fail and tell by the rule saved here from now on.`
+                    : 'No watch applies it yet: what it catches takes effect once a watch does.'}
+                </Typography.Paragraph>
+              ),
+            }
+          : {})}
       >
         <Form.Item name="name" label="Name" rules={[{ required: true, message: 'A policy needs a name.' }]}>
-          <Input placeholder="no-critical" autoFocus />
+          <Input placeholder="no-critical" autoFocus disabled={Boolean(editing)} />
         </Form.Item>
         <Form.Item name="description" label="Description">
           <Input placeholder="What it is for" />
         </Form.Item>
         <Form.Item name="type" label="Type">
           <Radio.Group
+            disabled={Boolean(editing)}
             options={[
               { value: 'security', label: 'Security: vulnerabilities' },
               { value: 'license', label: 'License compliance' },
