@@ -62,6 +62,8 @@ const ADVISORIES = [
   advisory('DSA-5999-1', 'CVE-2026-4004', 'Debian:12', 'openssl', '3.0.13-1~deb12u1'),
   // Alpine's name the origin package; in apk's order r9 comes before r10
   advisory('ALPINE-CVE-2026-4005', 'CVE-2026-4005', 'Alpine:v3.20', 'busybox', '1.36.1-r10'),
+  // Rocky Linux's name the source package and the major release; the epoch counts
+  advisory('RLSA-2026:4006', 'CVE-2026-4006', 'Rocky Linux:9', 'openssl', '1:3.0.7-25.el9'),
 ];
 
 /** dpkg's status file of an image with these packages installed: [package, source, version]. */
@@ -80,12 +82,69 @@ const apkInstalled = (packages: [string, string, string][]) =>
         `C:Q1${'A'.repeat(27)}=\nP:${name}\nV:${version}\nA:x86_64\no:${origin}\nL:GPL-2.0-only\n`,
     )
     .join('\n');
+/**
+ * rpm's database (`rpmdb.sqlite`) of a system with OpenSSL's libraries installed from the source
+ * package `openssl`: made by rpmbuild and rpm themselves.
+ */
+function rpmdbWithOpenssl(): Buffer {
+  const top = fs.mkdtempSync(path.join(home, 'rpmbuild-'));
+  const spec = path.join(top, 'openssl.spec');
+  fs.writeFileSync(
+    spec,
+    [
+      'Name: openssl',
+      'Epoch: 1',
+      'Version: 3.0.7',
+      'Release: 24.el9',
+      'Summary: OpenSSL for tests',
+      'License: Apache-2.0',
+      'BuildArch: noarch',
+      '%description',
+      'OpenSSL for tests.',
+      '%package libs',
+      'Summary: Its libraries',
+      '%description libs',
+      'Its libraries.',
+      '%files libs',
+      '',
+    ].join('\n'),
+  );
+  execFileSync('rpmbuild', ['--define', `_topdir ${top}`, '--quiet', '-bb', spec], { env, stdio: 'ignore' });
+  const db = path.join(top, 'db');
+  execFileSync('rpm', ['--dbpath', db, '--initdb'], { env, stdio: 'ignore' });
+  execFileSync(
+    'rpm',
+    [
+      '--dbpath',
+      db,
+      '-i',
+      '--justdb',
+      '--nodeps',
+      '--noscripts',
+      path.join(top, 'RPMS/noarch/openssl-libs-3.0.7-24.el9.noarch.rpm'),
+    ],
+    { env, stdio: 'ignore' },
+  );
+  return fs.readFileSync(path.join(db, 'rpmdb.sqlite'));
+}
+const ROCKY = 'NAME="Rocky Linux"\nVERSION="9.3 (Blue Onyx)"\nID="rocky"\nVERSION_ID="9.3"\n';
 const ALPINE = 'NAME="Alpine Linux"\nID=alpine\nVERSION_ID=3.20.3\nPRETTY_NAME="Alpine Linux v3.20"\n';
 const BOOKWORM = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\n';
 const blockedBy = (name: string, id: string) =>
   new RegExp(
     `Download of ${name.replace(/[.]/g, '\\.')}@1\\.0\\.0 blocked by policy 'no-critical' of watch 'shipping': ${id}`,
   );
+
+/** The CycloneDX document of an image tag's SBOM, as the export answers it. */
+async function cycloneDxOf(manifest: string) {
+  const exported = await admin('POST', '/xray/api/v1/component/exportDetails', { path: manifest, cyclonedx: true });
+  const [document] = Object.values(await zipEntries(Buffer.from(await exported.arrayBuffer())));
+  return JSON.parse(document!) as {
+    metadata: { component: { type: string; name: string } };
+    components: { purl: string }[];
+    vulnerabilities: { id: string; affects: { ref: string }[] }[];
+  };
+}
 
 /** npm install of one package into a fresh project, from the local npm repository. */
 async function npmInstall(spec: string): Promise<string> {
@@ -240,11 +299,14 @@ beforeAll(async () => {
       ['busybox', 'busybox', '1.36.1-r9'],
     ]),
   };
+  // and on Rocky Linux 9, whose OpenSSL a Rocky advisory names
+  const rocky = { 'etc/os-release': ROCKY, 'var/lib/rpm/rpmdb.sqlite': rpmdbWithOpenssl() };
   for (const [tag, layers] of [
     ['1.0', [base, { 'srv/app.js': 'serve()\n' }]],
     ['1.1', [base, { 'srv/app.js': 'serve()\n' }, upgrade]],
     ['2.0', [base, upgrade, app]],
     ['3.0', [alpine, { 'srv/app.js': 'serve()\n' }]],
+    ['4.0', [rocky, { 'srv/app.js': 'serve()\n' }]],
   ] as const) {
     await writeOciLayout(layout, tag, [{ platform: { architecture: 'amd64', os: 'linux' }, layers: [...layers] }]);
     await skopeo(
@@ -283,6 +345,7 @@ beforeAll(async () => {
     'docker-local/web/app/1.0/manifest.json',
     'docker-local/web/app/2.0/manifest.json',
     'docker-local/web/app/3.0/manifest.json',
+    'docker-local/web/app/4.0/manifest.json',
   ]) {
     for (let tries = 0; ; tries++) {
       const res = await admin('POST', '/xray/api/v1/summary/artifact', { paths: [file] });
@@ -326,17 +389,12 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     await expect(pull('3.0')).rejects.toThrow(
       /Download of web\/app@3\.0 blocked by policy 'no-critical' of watch 'shipping': ALPINE-CVE-2026-4005 \(CVE-2026-4005\) in ssl_client 1\.36\.1-r9/,
     );
+    // and a Rocky Linux image's, read off rpm's SQLite database, in rpm's order with the epoch
+    await expect(pull('4.0')).rejects.toThrow(
+      /Download of web\/app@4\.0 blocked by policy 'no-critical' of watch 'shipping': RLSA-2026:4006 \(CVE-2026-4006\) in openssl-libs 1:3\.0\.7-24\.el9/,
+    );
     // the image's SBOM lists what it installs, and the advisory against the package it is in
-    const exported = await admin('POST', '/xray/api/v1/component/exportDetails', {
-      path: 'docker-local/web/app/1.0/manifest.json',
-      cyclonedx: true,
-    });
-    const [document] = Object.values(await zipEntries(Buffer.from(await exported.arrayBuffer())));
-    const bom = JSON.parse(document!) as {
-      metadata: { component: { type: string; name: string } };
-      components: { purl: string }[];
-      vulnerabilities: { id: string; affects: { ref: string }[] }[];
-    };
+    const bom = await cycloneDxOf('docker-local/web/app/1.0/manifest.json');
     expect(bom.metadata.component).toMatchObject({ type: 'container', name: 'web/app' });
     expect(bom.components.map((c) => c.purl)).toEqual([
       'pkg:deb/debian/base-files@12.4+deb12u5?distro=debian-12',
@@ -345,15 +403,14 @@ describe('a policy that blocks downloads, seen from the package clients', () => 
     expect(bom.vulnerabilities.map((v) => `${v.id} ${v.affects[0]!.ref}`)).toEqual([
       'DSA-5999-1 pkg:deb/debian/libssl3@3.0.11-1~deb12u2?distro=debian-12',
     ]);
-    const alpine = await admin('POST', '/xray/api/v1/component/exportDetails', {
-      path: 'docker-local/web/app/3.0/manifest.json',
-      cyclonedx: true,
-    });
-    const [alpineDocument] = Object.values(await zipEntries(Buffer.from(await alpine.arrayBuffer())));
-    expect((JSON.parse(alpineDocument!) as typeof bom).components.map((c) => c.purl)).toEqual([
-      'pkg:apk/alpine/musl@1.2.5-r0?distro=alpine-3.20',
-      'pkg:apk/alpine/ssl_client@1.36.1-r9?distro=alpine-3.20',
-      'pkg:apk/alpine/busybox@1.36.1-r9?distro=alpine-3.20',
+    // each distribution's packages by their own package URLs
+    expect((await cycloneDxOf('docker-local/web/app/3.0/manifest.json')).components.map((c) => c.purl)).toEqual([
+      'pkg:apk/alpine/musl@1.2.5-r0?distro=alpine-3.20.3',
+      'pkg:apk/alpine/ssl_client@1.36.1-r9?distro=alpine-3.20.3',
+      'pkg:apk/alpine/busybox@1.36.1-r9?distro=alpine-3.20.3',
+    ]);
+    expect((await cycloneDxOf('docker-local/web/app/4.0/manifest.json')).components.map((c) => c.purl)).toEqual([
+      'pkg:rpm/rocky/openssl-libs@3.0.7-24.el9?distro=rocky-9.3&epoch=1',
     ]);
   });
 

@@ -98,10 +98,19 @@ export interface Format {
   versionFolder?: boolean;
   /**
    * The operating system packages a stored package version holds — an image's, read off its
-   * layers' package databases — for matching against its distribution's advisories; undefined
-   * when the file is no such version.
+   * layers' package databases (`databases`: those the formats declare) — for matching against its
+   * distribution's advisories; undefined when the file is no such version.
    */
-  installed?: (file: ItemRow, content: RepoContent) => Promise<InstalledPackages | undefined>;
+  installed?: (
+    file: ItemRow,
+    content: RepoContent,
+    databases: readonly InstalledDatabase[],
+  ) => Promise<InstalledPackages | undefined>;
+  /**
+   * The database a system keeps of the format's packages it installed (dpkg's status, rpm's
+   * `rpmdb.sqlite`): what an image's layers are read by.
+   */
+  installedDatabase?: InstalledDatabase;
   /**
    * Remote metadata: the paths of a remote repository that describe packages rather than hold
    * them (packuments, `maven-metadata.xml`, simple indexes, tag lists). Such a cached file is
@@ -203,12 +212,31 @@ export interface Format {
   domainEvents?: (event: StoredEvent, repo: RepositoryRow, content: RepoContent) => Promise<FormatEvent[]>;
 }
 
+/** A database of installed packages in a file system (see `Format.installedDatabase`). */
+export interface InstalledDatabase {
+  /** What it is called in messages (`dpkg`, `rpm`). */
+  name: string;
+  /** Where it lies, as tar entry names without a leading `/`: files, or folders (ending in `/`) whose files it is. */
+  paths: readonly string[];
+  /** The package URL type of its packages (`deb`, `rpm`). */
+  purlType: string;
+  /**
+   * The advisory ecosystem of a system that keeps it, with its release, from the fields of its
+   * os-release (`Debian:12`, `Rocky Linux:9`); the system's own name where OSV has none.
+   */
+  ecosystem(release: Record<string, string>): string;
+  /** Its packages, from its files' contents; throws, saying why, when they cannot be read. */
+  read(files: Buffer[]): InstalledPackages['packages'];
+}
+
 /** What a package version installs (see `Format.installed`). */
 export interface InstalledPackages {
   /** The distribution's advisory ecosystem with its release (`Debian:12`), as OSV names it. */
   ecosystem: string;
   /** Each package by the name its advisories use (Debian's source package), its binary package's name and version. */
   packages: { name: string; binary: string; version: string }[];
+  /** How its packages' URLs are written: their type, the distribution (os-release's id) and its release. */
+  purl?: { type: string; namespace: string; distro: string };
   /** Why its packages are not matched (a distribution or a layer type not read), when they are not. */
   unsupported?: string;
   /**

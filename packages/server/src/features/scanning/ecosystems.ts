@@ -45,6 +45,10 @@ export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
   return known;
 }
 
+/** The databases of installed packages the formats declare: what an image's layers are read by. */
+export const installedDatabases = (registry: FormatRegistry) =>
+  registry.all.flatMap((format) => (format.installedDatabase ? [format.installedDatabase] : []));
+
 /** The ecosystem of an advisory's package (`Debian:12` is Debian's), or undefined when no format orders its versions. */
 export const ecosystemFor = (known: Map<string, Ecosystem>, ecosystem: string) => known.get(baseEcosystem(ecosystem));
 

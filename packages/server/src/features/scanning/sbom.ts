@@ -43,6 +43,8 @@ export interface BomSubject {
   installed?: {
     ecosystem: string;
     packages: { name: string; binary: string; version: string }[];
+    /** How its packages' URLs name the distribution (absent from images read before it was kept). */
+    purl?: { type: string; namespace: string; distro: string };
     languages?: { ecosystem: string; packages: { name: string; version: string; path: string }[] }[];
   };
   vulnerabilities: {
@@ -88,25 +90,23 @@ export function purlOf(packageType: string, name: string, version?: string, qual
   return new PackageURL(type, namespace, short, version, qualifiers, undefined).toString();
 }
 
-/** The distribution of an advisory ecosystem (`Debian:12`, `Alpine:v3.20`): its package type, namespace and `distro` qualifier. */
-const distroOf = (ecosystem: string) => {
-  const [name = '', release] = ecosystem.split(':');
+/** The package URL of a package an image installs: as its image says, else from its ecosystem (`Debian:12`). */
+const installedPurl = (installed: NonNullable<BomSubject['installed']>, pkg: { binary: string; version: string }) => {
+  const [name = '', release] = installed.ecosystem.split(':');
   const namespace = name.toLowerCase();
-  return {
+  const { type, distro } = installed.purl ?? {
     type: namespace === 'alpine' ? 'apk' : 'deb',
-    namespace,
-    qualifier: release ? `${namespace}-${release.replace(/^v/, '')}` : undefined,
+    distro: release ? `${namespace}-${release.replace(/^v/, '')}` : undefined,
   };
-};
-
-const installedPurl = (ecosystem: string, pkg: { binary: string; version: string }) => {
-  const { type, namespace, qualifier } = distroOf(ecosystem);
+  // an RPM's epoch is a qualifier of its package URL, not part of the version
+  const epoch = type === 'rpm' ? /^(\d+):(.*)$/.exec(pkg.version) : null;
+  const qualifiers = { ...(epoch ? { epoch: epoch[1]! } : {}), ...(distro ? { distro } : {}) };
   return new PackageURL(
     type,
-    namespace,
+    installed.purl?.namespace ?? namespace,
     pkg.binary,
-    pkg.version,
-    qualifier ? { distro: qualifier } : undefined,
+    epoch ? epoch[2]! : pkg.version,
+    Object.keys(qualifiers).length ? qualifiers : undefined,
     undefined,
   ).toString();
 };
@@ -149,7 +149,7 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
     : image
       ? [
           ...subject.installed!.packages.map((p) => {
-            const purl = installedPurl(subject.installed!.ecosystem, p);
+            const purl = installedPurl(subject.installed!, p);
             return { type: 'library', 'bom-ref': purl, name: p.binary, version: p.version, purl };
           }),
           ...languagePackages(subject).map((p) => ({
@@ -174,7 +174,7 @@ export function cycloneDx(subject: BomSubject, now = new Date()): Record<string,
         });
   const refOfInstalled = new Map([
     ...(subject.installed?.packages ?? []).map(
-      (p) => [`${p.binary} ${p.version}`, installedPurl(subject.installed!.ecosystem, p)] as const,
+      (p) => [`${p.binary} ${p.version}`, installedPurl(subject.installed!, p)] as const,
     ),
     ...languagePackages(subject).map((p) => [p.component, p.purl] as const),
   ]);
@@ -249,7 +249,7 @@ export function spdx(subject: BomSubject, now = new Date()): Record<string, unkn
             SPDXID: spdxId(`Package-${p.binary}-${p.version}`),
             name: p.binary,
             versionInfo: p.version,
-            purl: installedPurl(subject.installed!.ecosystem, p),
+            purl: installedPurl(subject.installed!, p),
           })),
           ...languagePackages(subject).map((p) => ({
             SPDXID: spdxId(`Package-${p.purl}`),

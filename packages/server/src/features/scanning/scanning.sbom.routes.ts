@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { repoContent } from '../artifacts/index.js';
 import { spdxLicenses } from './licenses.js';
 import { cycloneDx, memberRef, spdx, type BomMember, type BomSubject } from './sbom.js';
+import { installedDatabases } from './ecosystems.js';
 import { findingFacts, scanOfFile, scanWithFindings } from './scanning.store.js';
 import type { SpdxLicense } from './licenses.js';
 import { BUILD_INFO_REPO } from '@arca/contracts';
@@ -109,7 +110,9 @@ export async function sbomRoutes(untyped: FastifyInstance): Promise<void> {
       }
     }
     if (!record || !lead) throw notFound(`'${at}' is not a file of a package version.`);
-    const installed = format?.installed ? await format.installed(lead, content) : undefined;
+    const installed = format?.installed
+      ? await format.installed(lead, content, installedDatabases(app.formatRegistry))
+      : undefined;
     const scanned = await scanWithFindings(app.db, lead.repo_key, lead.path);
     return {
       packageType: repo.package_type,

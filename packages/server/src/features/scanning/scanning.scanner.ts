@@ -4,7 +4,7 @@ import type { InstalledPackages } from '../../formats/format.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { licencesMatter, refreshBlocked } from './scanning.blocking.js';
 import { violationNotifier } from './scanning.notify.js';
-import { ecosystemFor, ecosystemOfType, ecosystemsOf, type Ecosystem } from './ecosystems.js';
+import { ecosystemFor, ecosystemOfType, ecosystemsOf, installedDatabases, type Ecosystem } from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
 import {
@@ -98,8 +98,11 @@ export class Scanner {
       list.forEach((v, i) => results.push({ scan: scan(v, 'scanned'), findings: found[i]! }));
     }
     // what an image installs is read off its layers once per content; matching it again reuses it
+    // (not what could not be read then: a later reader may read it)
     const readBefore = new Map(
-      (await scansOf(this.app.db, images)).filter((s) => s.installed).map((s) => [`${s.repo_key}/${s.lead_path}`, s]),
+      (await scansOf(this.app.db, images))
+        .filter((s) => s.installed && !(JSON.parse(s.installed) as InstalledPackages).unsupported)
+        .map((s) => [`${s.repo_key}/${s.lead_path}`, s]),
     );
     for (const v of images) {
       const format = this.app.formatRegistry.for(v.package_type)!;
@@ -109,7 +112,7 @@ export class Scanner {
         const installed =
           before?.sha256 === v.sha256
             ? (JSON.parse(before.installed) as InstalledPackages)
-            : file && (await format.installed!(file, this.content));
+            : file && (await format.installed!(file, this.content, installedDatabases(this.app.formatRegistry)));
         const ecosystem = installed?.ecosystem ? ecosystemFor(this.known, installed.ecosystem) : undefined;
         const distribution = installed && !installed.unsupported && ecosystem ? ecosystem : undefined;
         const languages = (installed?.languages ?? []).flatMap((group) => {

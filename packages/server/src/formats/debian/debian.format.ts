@@ -1,4 +1,5 @@
 import type { Format } from '../format.js';
+import { dpkgDatabase } from './debian.installed.js';
 import { field, inspectDeb } from './debian.package.js';
 import { admitDebianPackage, debianPlainPaths } from './debian.service.js';
 import { compareDebianVersions } from './debian.version.js';
@@ -35,6 +36,7 @@ export const debianFormat: Format = {
     perRelease: true,
     valid: (version) => /^(\d+:)?[0-9][A-Za-z0-9.+~:-]*$/.test(version),
   },
+  installedDatabase: dpkgDatabase,
   /** A `.deb`: its control file's name, version, description and dependencies. */
   async index(file, content) {
     if (!/\.u?deb$/.test(file.path) || Number(file.size) > INDEX_MAX_PACKAGE_BYTES) return undefined;

@@ -1,14 +1,12 @@
 import { posix } from 'node:path';
 import type { ItemRow } from '../../db/schema.js';
 import { readTar, type RepoContent } from '../../features/artifacts/index.js';
-import type { InstalledPackages } from '../format.js';
+import type { InstalledDatabase, InstalledPackages } from '../format.js';
 import { blobPath, isIndexType, manifestPath, parseManifest, type ParsedManifest } from './oci.layout.js';
 
 const TAG_MANIFEST = /^(.+)\/([^./][^/]*)\/manifest\.json$/;
 
-/** The package databases and release files a layer may hold, as tar entry names (no leading `./` or `/`). */
-const DPKG_STATUS = 'var/lib/dpkg/status';
-const DPKG_STATUS_D = 'var/lib/dpkg/status.d/';
+/** The release files and Alpine's package database a layer may hold, as tar entry names (no leading `./` or `/`). */
 const OS_RELEASE = ['etc/os-release', 'usr/lib/os-release'];
 const APK_INSTALLED = 'lib/apk/db/installed';
 
@@ -16,13 +14,17 @@ const APK_INSTALLED = 'lib/apk/db/installed';
 const NPM_MANIFEST = /(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/@.][^/]*\/package\.json$/;
 const PYTHON_METADATA = /(?:^|\/)(?:site|dist)-packages\/[^/]+\.dist-info\/METADATA$/;
 
-const wanted = (name: string) =>
-  name === DPKG_STATUS ||
-  name.startsWith(DPKG_STATUS_D) ||
+/** Whether a file is one of a database's (`paths`: files, or folders ending in `/`). */
+const inDatabase = (database: InstalledDatabase, name: string) =>
+  database.paths.some((path) => (path.endsWith('/') ? name.startsWith(path) : name === path));
+
+/** The files of a layer that say what an image installs: read, the others skipped. */
+const wantedBy = (databases: readonly InstalledDatabase[]) => (name: string) =>
   OS_RELEASE.includes(name) ||
   name === APK_INSTALLED ||
   NPM_MANIFEST.test(name) ||
-  PYTHON_METADATA.test(name);
+  PYTHON_METADATA.test(name) ||
+  databases.some((database) => inDatabase(database, name));
 
 /** The npm and PyPI packages an image's files hold, each once (by name and version), with where one was found. */
 function languagePackages(files: Map<string, Buffer>): NonNullable<InstalledPackages['languages']> {
@@ -66,24 +68,6 @@ function osRelease(text: string): Record<string, string> {
   return fields;
 }
 
-/** Stanzas of a dpkg status file: each installed package's fields (continuation lines dropped). */
-function dpkgPackages(text: string): InstalledPackages['packages'] {
-  const installed: InstalledPackages['packages'] = [];
-  for (const block of text.replace(/\r\n/g, '\n').split(/\n\s*\n/)) {
-    const fields: Record<string, string> = {};
-    for (const line of block.split('\n')) {
-      const colon = line.indexOf(':');
-      if (colon > 0 && !/^[ \t]/.test(line)) fields[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-    }
-    const { package: binary, version, status, source } = fields;
-    if (!binary || !version || (status && !/\binstalled$/.test(status))) continue;
-    // `Source: name (version)` when the source's version differs; advisories name the source package
-    const sourceName = source?.split(' ')[0] || binary;
-    installed.push({ name: sourceName, binary, version });
-  }
-  return installed;
-}
-
 /**
  * Stanzas of apk's installed database: each package's name (`P:`), version (`V:`) and origin
  * (`o:`, the source package its advisories name; the package itself when absent).
@@ -123,11 +107,16 @@ async function imageManifest(content: RepoContent, file: ItemRow, image: string)
 /**
  * What a tagged image installs, read off its layers in order as a container would see the
  * file system (a later layer's file replaces an earlier one's, a whiteout removes it): the
- * distribution from os-release, dpkg's or apk's installed packages, and the npm and Python packages
- * its files hold (`node_modules`, `site-packages`). Undefined for a path that is no tag's manifest;
- * a distribution whose packages are not read (an RPM database) says so.
+ * distribution from os-release, its installed packages from the package database it keeps (the
+ * formats' — dpkg's, rpm's — or Alpine's apk), and the npm and Python packages its files hold
+ * (`node_modules`, `site-packages`). Undefined for a path that is no tag's manifest; an image whose
+ * packages are not read (no database, or one that cannot be) says why.
  */
-export async function imageContents(file: ItemRow, content: RepoContent): Promise<InstalledPackages | undefined> {
+export async function imageContents(
+  file: ItemRow,
+  content: RepoContent,
+  databases: readonly InstalledDatabase[],
+): Promise<InstalledPackages | undefined> {
   const match = TAG_MANIFEST.exec(file.path);
   if (!match) return undefined;
   const image = match[1]!;
@@ -142,7 +131,7 @@ export async function imageContents(file: ItemRow, content: RepoContent): Promis
     if (!blob) return { ecosystem: '', packages: [], unsupported: `The layer ${layer.digest} is not stored.` };
     if (Number(blob.size) > MAX_LAYER_BYTES)
       return { ecosystem: '', packages: [], unsupported: `The layer ${layer.digest} is larger than 4 GiB.` };
-    const tar = await readTar(content.open(blob), wanted, {
+    const tar = await readTar(content.open(blob), wantedBy(databases), {
       gzip: compressed,
       maxEntries: 1_000_000,
       maxBytes: 16 * MAX_LAYER_BYTES,
@@ -167,25 +156,36 @@ export async function imageContents(file: ItemRow, content: RepoContent): Promis
   const withLanguages = (contents: InstalledPackages): InstalledPackages =>
     languages.length ? { ...contents, languages } : contents;
   const apk = files.get(APK_INSTALLED);
+  // how its packages' URLs name the distribution: os-release's id and release
+  const purl = (type: string) =>
+    id ? { purl: { type, namespace: id, distro: release.VERSION_ID ? `${id}-${release.VERSION_ID}` : id } } : {};
   if (apk || id === 'alpine') {
     const alpine = alpineRelease(release.VERSION_ID ?? '');
     return withLanguages({
       ecosystem: alpine ? `Alpine:${alpine}` : 'Alpine',
       packages: apk ? apkPackages(apk.toString('utf8')) : [],
+      ...purl('apk'),
       ...(apk ? {} : { unsupported: 'The image holds no apk database (lib/apk/db/installed).' }),
     });
   }
-  const status = [...files].filter(([name]) => name === DPKG_STATUS || name.startsWith(DPKG_STATUS_D));
-  if (!status.length)
-    return withLanguages({
-      ecosystem: '',
-      packages: [],
-      unsupported: 'The image holds no package database that is read (dpkg, apk).',
-    });
-  const distribution = id === 'ubuntu' ? 'Ubuntu' : 'Debian';
-  const version = release.VERSION_ID ?? '';
+  // the database of a format's packages (dpkg's, rpm's): the first one the image holds
+  for (const database of databases) {
+    const held = [...files].filter(([name]) => inDatabase(database, name)).map(([, data]) => data);
+    if (!held.length) continue;
+    const ecosystem = database.ecosystem(release);
+    try {
+      return withLanguages({ ecosystem, packages: database.read(held), ...purl(database.purlType) });
+    } catch (error) {
+      return withLanguages({
+        ecosystem,
+        packages: [],
+        unsupported: `The image's ${database.name} database could not be read: ${(error as Error).message}.`,
+      });
+    }
+  }
   return withLanguages({
-    ecosystem: version ? `${distribution}:${version}` : distribution,
-    packages: status.flatMap(([, data]) => dpkgPackages(data.toString('utf8'))),
+    ecosystem: '',
+    packages: [],
+    unsupported: `The image holds no package database that is read (${[...databases.map((d) => d.name), 'apk'].join(', ')}).`,
   });
 }

@@ -1,5 +1,6 @@
 import type { Format } from '../format.js';
 import { inspectRpm } from './rpm.header.js';
+import { rpmDatabase } from './rpm.installed.js';
 import { admitRpmPackage, rpmPlainPaths } from './rpm.service.js';
 import { compareRpmVersions } from './rpm.version.js';
 
@@ -23,6 +24,7 @@ export const rpmFormat: Format = {
     perRelease: true,
     valid: (version) => /^(\d+:)?[A-Za-z0-9._+~^-]+$/.test(version),
   },
+  installedDatabase: rpmDatabase,
   /** An RPM: its header's name, version, summary, description, licence and requirements. */
   async index(file, content) {
     if (!file.path.endsWith('.rpm') || Number(file.size) > INDEX_MAX_PACKAGE_BYTES) return undefined;

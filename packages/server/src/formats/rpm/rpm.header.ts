@@ -263,3 +263,29 @@ export function inspectRpm(file: Buffer, path: string): RpmFacts {
 
 /** The file name rpmbuild gives a package: `{name}-{version}-{release}.{arch}.rpm`. */
 export const rpmFileName = (facts: RpmFacts) => `${facts.name}-${facts.version}-${facts.release}.${facts.arch}.rpm`;
+
+/** The magic and reserved bytes that open a header in a package file; rpm's database keeps headers without them. */
+const HEADER_INTRO = Buffer.from([0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0]);
+
+/** What an installed package's header, as rpm's database keeps it, says of the package. */
+export function installedHeader(blob: Buffer): {
+  name: string;
+  epoch: number;
+  version: string;
+  release: string;
+  sourceRpm: string;
+} {
+  const { tags } = readHeader(Buffer.concat([HEADER_INTRO, blob]), 0);
+  const text = (tag: number) => {
+    const value = tags.get(tag);
+    return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+  };
+  const epoch = tags.get(TAG.epoch);
+  return {
+    name: text(TAG.name),
+    epoch: Array.isArray(epoch) && typeof epoch[0] === 'number' ? epoch[0] : 0,
+    version: text(TAG.version),
+    release: text(TAG.release),
+    sourceRpm: text(TAG.sourceRpm),
+  };
+}
