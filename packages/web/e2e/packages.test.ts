@@ -178,6 +178,9 @@ describe('the Packages pages', () => {
     const treeRows = await tab.getByRole('row').allTextContents();
     expect(treeRows).toHaveLength(3);
     expect(treeRows[1]).toContain('GHSA-e2e-0002');
+    // matched again on request, saying what it found
+    await tab.getByRole('button', { name: 'Scan now' }).click();
+    await page.getByText('Scanned: 2 advisories affect it').waitFor();
     await screenshot(page, 'tree-security-tab');
 
     // the overview: open issues by severity, of the versions scanned

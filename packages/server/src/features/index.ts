@@ -195,8 +195,8 @@ export async function registerFeatures(app: FastifyInstance): Promise<FeatureSer
   const catalogueIndexer = registerCatalogueIndexer(app);
   const classIndexer = registerClassIndexer(app);
   registerScanning(app, scanner, catalogueIndexer);
-  await app.register(scanningRoutes);
+  await app.register(scanningRoutes, { scanner });
   // the console asks for a version's issues under its own API base
-  await app.register(scanningRoutes, { prefix: CONSOLE_API_PREFIX });
+  await app.register(scanningRoutes, { prefix: CONSOLE_API_PREFIX, scanner });
   return { signing, ssh, supportBundles, webhooks, archive, catalogueIndexer, classIndexer, scanner };
 }

@@ -92,6 +92,35 @@ export async function versionLeadPath(
   return row?.lead_path;
 }
 
+/**
+ * The catalogued version a stored file belongs to: the one it leads, or (`inFolder`, a format whose
+ * versions are folders) the one led by a file of its folder.
+ */
+export async function catalogueVersionOf(
+  db: Db,
+  repoKey: string,
+  path: string,
+  inFolder: boolean,
+): Promise<CatalogueVersion | undefined> {
+  const columns = ['id', 'package_type', 'name', 'version', 'repo_key', 'lead_path', 'sha256', 'licenses'] as const;
+  const exact = await db
+    .selectFrom('package_versions')
+    .select(columns)
+    .where('repo_key', '=', repoKey)
+    .where('lead_path', '=', path)
+    .executeTakeFirst();
+  if (exact || !inFolder || !path.includes('/')) return exact;
+  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  const rows = await db
+    .selectFrom('package_versions')
+    .select(columns)
+    .where('repo_key', '=', repoKey)
+    .where('lead_path', '>=', folder)
+    .where('lead_path', '<', `${folder}\uffff`)
+    .execute();
+  return rows.find((r) => !r.lead_path.slice(folder.length).includes('/'));
+}
+
 /** A catalogued version as a scanner reads it. */
 export type CatalogueVersion = Pick<
   PackageVersionRow,

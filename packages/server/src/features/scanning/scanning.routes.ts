@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../../core/audit.js';
-import { repoContent } from '../artifacts/index.js';
+import { repoContent, type RepoContent } from '../artifacts/index.js';
 import type { SpdxLicense } from './licenses.js';
 import { importAdvisories, recordsOf } from './scanning.import.js';
 import { cvssOf } from './cvss.js';
@@ -11,9 +11,13 @@ import { advisorySourceRoutes } from './scanning.sources.routes.js';
 import { scanPolicyRoutes } from './scanning.policies.routes.js';
 import { sbomRoutes } from './scanning.sbom.routes.js';
 import { scanBuildRoutes } from './scanning.builds.routes.js';
-import { findingsMatching, scanStats, scanWithFindings } from './scanning.store.js';
+import { findingsMatching, scanOfFile, scanStats, scanWithFindings } from './scanning.store.js';
 import { canSee, readableRepositories } from '../search/index.js';
 import { SEVERITIES } from '@arca/contracts';
+import type { InstalledPackages } from '../../formats/format.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { catalogueVersionOf } from '../packages/index.js';
+import type { Scanner } from './scanning.scanner.js';
 
 /** The CVSS score and vector of an advisory (its stored record) in Xray's fields: `cvss_v3_score`, `cvss_v3_vector`. */
 function cvssFields(record: string): Record<string, string> {
@@ -87,8 +91,15 @@ const summaryAnswer = z.object({
  * (administrators; the matching runs again at once), and the summary of artifacts — their scan
  * status, the advisories each is affected by with the versions that fix them, their licenses.
  */
-export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
+export async function scanningRoutes(untyped: FastifyInstance, options: { scanner: Scanner }): Promise<void> {
   const app = untyped.withTypeProvider<ZodTypeProvider>();
+  const { scanner } = options;
+  // a version of a format whose versions are folders (Maven's) is scanned as its lead file, whichever of its files is asked for
+  const inFolder = async (content: RepoContent, repoKey: string) =>
+    Boolean(app.formatRegistry.for((await content.repository(repoKey))?.package_type ?? '')?.versionFolder);
+  const leadOf = async (content: RepoContent, item: { repo_key: string; path: string }) =>
+    (await scanOfFile(app.db, item.repo_key, item.path, await inFolder(content, item.repo_key)))?.lead_path ??
+    item.path;
   await app.register(scanPolicyRoutes);
   await app.register(sbomRoutes);
   await app.register(scanBuildRoutes);
@@ -244,8 +255,11 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
           answer.errors.push({ identifier, error: 'Artifact does not exist' });
           continue;
         }
-        const found = await scanWithFindings(app.db, item.repo_key, item.path);
+        const found = await scanWithFindings(app.db, item.repo_key, await leadOf(content, item));
         const componentId = found ? `${found.scan.package_type}://${found.scan.name}:${found.scan.version}` : '';
+        // what an image's distribution packages are (`deb`, `rpm`, `apk`)
+        const installed = found?.scan.installed ? (JSON.parse(found.scan.installed) as InstalledPackages) : undefined;
+        const osType = installed?.purl?.type ?? (installed?.ecosystem.startsWith('Alpine') ? 'apk' : 'deb');
         const shown = `default/${item.repo_key}/${item.path}`;
         answer.artifacts.push({
           general: {
@@ -273,9 +287,9 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
               impact_path: f.component ? [shown, f.component] : [shown],
               components: [
                 {
-                  // in an image: a Debian package (`libssl3 3.0.11-1`), or an application's (`npm://left-parse 1.0.0`)
+                  // in an image: a distribution's package (`libssl3 3.0.11-1`), or an application's (`npm://left-parse 1.0.0`)
                   component_id: f.component
-                    ? `${f.component.includes('://') ? '' : 'deb://'}${f.component.replace(' ', ':')}`
+                    ? `${f.component.includes('://') ? '' : `${osType}://`}${f.component.replace(' ', ':')}`
                     : componentId,
                   fixed_versions: JSON.parse(f.fixed_versions) as string[],
                 },
@@ -290,6 +304,32 @@ export async function scanningRoutes(untyped: FastifyInstance): Promise<void> {
         });
       }
       return answer;
+    },
+  );
+
+  app.post(
+    '/xray/ui/component/scanNow',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Matches the package version a file belongs to against the advisories now, and answers its scan',
+        body: z.object({ path: z.string().trim().min(1).max(2048) }),
+        response: { 200: z.object({ scan_status: z.string(), issues: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const [repoKey = '', ...rest] = request.body.path.replace(/^default\//, '').split('/');
+      const path = rest.join('/');
+      // the caller reads the file, or it is not there for him
+      const content = repoContent(request);
+      const item = path ? await content.stored(repoKey, path).catch(() => undefined) : undefined;
+      if (!item || item.folder === 1) throw notFound(`'${request.body.path}' does not exist.`);
+      const version = await catalogueVersionOf(app.db, item.repo_key, item.path, await inFolder(content, repoKey));
+      if (!version)
+        throw badRequest(`'${request.body.path}' is no package version: only package versions are scanned.`, 'path');
+      await scanner.scan([version]);
+      const found = await scanWithFindings(app.db, item.repo_key, version.lead_path);
+      return { scan_status: found?.scan.status ?? 'not scanned', issues: found?.findings.length ?? 0 };
     },
   );
 }

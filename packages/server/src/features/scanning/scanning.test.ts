@@ -167,6 +167,34 @@ describe.each(ENGINES)('security scanning on %s', (engine) => {
     ]);
   });
 
+  it('scans a version now on request, from any file of it; refuses what is no package version, or not there for the caller', async () => {
+    const scanNow = (path: string, headers: Record<string, string> = ADMIN_BASIC) =>
+      t.app.inject({ method: 'POST', url: '/xray/ui/component/scanNow', headers, payload: { path } });
+    const npm = await scanNow('npm-local/left-pad/-/left-pad-1.2.0.tgz');
+    expect(npm.statusCode).toBe(200);
+    expect(npm.json()).toEqual({ scan_status: 'scanned', issues: 1 });
+    // a Maven version is its folder: any of its files scans it
+    await put(t.app, '/artifactory/maven-local/org/acme/parser/2.0/parser-2.0.jar', 'jar bytes');
+    expect((await scanNow('default/maven-local/org/acme/parser/2.0/parser-2.0.jar')).json()).toEqual({
+      scan_status: 'scanned',
+      issues: 1,
+    });
+    // and its summary is the version's, asked by any of its files
+    const jar = (await summary(['maven-local/org/acme/parser/2.0/parser-2.0.jar'])).artifacts[0]!;
+    expect(jar.scan_status).toBe('scanned');
+    expect(jar.issues.map((i) => i.issue_id)).toEqual(['GHSA-test-0002']);
+    const notPackage = await scanNow('files-local/docs/readme.txt');
+    expect(notPackage.statusCode).toBe(400);
+    expect(notPackage.json().errors[0].message).toBe(
+      "'files-local/docs/readme.txt' is no package version: only package versions are scanned.",
+    );
+    // nothing there, or nothing the caller may read: the same answer
+    expect((await scanNow('npm-local/left-pad/-/left-pad-9.9.9.tgz')).statusCode).toBe(404);
+    expect((await scanNow('npm-local/left-pad/-/left-pad-1.2.0.tgz', basic('dev', 'dev-Passw0rd'))).statusCode).toBe(
+      404,
+    );
+  });
+
   it('matches again when a record changes, and leaves the same record alone', async () => {
     const same = await importAdvisories(JSON.stringify(LEFT_PAD), ADMIN_BASIC, 'again.json');
     expect(same.json()).toEqual({ added: 0, updated: 0, unchanged: 1, records: 1 });

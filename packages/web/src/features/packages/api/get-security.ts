@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../api/client';
 import { packagesKeys } from './keys';
 
@@ -42,5 +42,18 @@ export function useArtifactSecurity(repoKey: string | undefined, path: string | 
       );
       return answer.artifacts[0] ?? { scan_status: 'not scanned', issues: [], licenses: [] };
     },
+  });
+}
+
+/** Matches the artifact's package version against the advisories now (`POST xray/ui/component/scanNow`), then reads its scan again. */
+export function useScanNow(repoKey: string, path: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ scan_status: string; issues: number }>('xray/ui/component/scanNow', {
+        method: 'POST',
+        body: { path: `${repoKey}/${path}` },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: packagesKeys.security(repoKey, path) }),
   });
 }

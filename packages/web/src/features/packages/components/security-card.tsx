@@ -1,8 +1,11 @@
-import { Card, Empty, Skeleton, Space, Table, Typography } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Skeleton, Space, Table, Typography } from 'antd';
+import { runSafely } from '../../../api/client';
+import { notifySuccess } from '../../../api/notifications';
 import { LoadError } from '../../../components/load-error';
 import { AdvisoryCell, severityColumn, severityRank } from '../../../components/severity-tag';
 import { StatusTag, type Tone } from '../../../components/status-tag';
-import { useArtifactSecurity, type ArtifactSecurity, type SecurityIssue } from '../api/get-security';
+import { useArtifactSecurity, useScanNow, type ArtifactSecurity, type SecurityIssue } from '../api/get-security';
 
 /** A scan status as the spec names them, in its tone. */
 const STATUS_TONES: Record<string, Tone> = {
@@ -131,12 +134,27 @@ export function SecurityCard({ repoKey, path }: { repoKey: string; path: string 
 /** The same for a file of the tree: the scan of the version the file belongs to. */
 export function SecurityTab({ repoKey, path }: { repoKey: string; path: string }) {
   const security = useArtifactSecurity(repoKey, path);
+  const scanNow = useScanNow(repoKey, path);
+  const scan = () =>
+    runSafely(async () => {
+      const { scan_status, issues } = await scanNow.mutateAsync();
+      notifySuccess(
+        scan_status === 'scanned'
+          ? `Scanned: ${issues === 0 ? 'no advisory affects it' : `${issues} ${issues === 1 ? 'advisory affects' : 'advisories affect'} it`}`
+          : `Scan status: ${scan_status}`,
+      );
+    });
   return (
     <>
       {security.data && (
-        <div style={{ marginBottom: 12 }}>
-          <Typography.Text type="secondary">Scan status: </Typography.Text>
-          {statusTag(security.data.scan_status)}
+        <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 12 }}>
+          <span>
+            <Typography.Text type="secondary">Scan status: </Typography.Text>
+            {statusTag(security.data.scan_status)}
+          </span>
+          <Button size="small" icon={<ReloadOutlined />} loading={scanNow.isPending} onClick={() => void scan()}>
+            Scan now
+          </Button>
         </div>
       )}
       <SecurityBody security={security} />
