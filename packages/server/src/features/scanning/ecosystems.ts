@@ -49,6 +49,15 @@ export function ecosystemsOf(registry: FormatRegistry): Map<string, Ecosystem> {
 export const installedDatabases = (registry: FormatRegistry) =>
   registry.all.flatMap((format) => (format.installedDatabase ? [format.installedDatabase] : []));
 
+/**
+ * Whether an advisory entry's ecosystem (`Debian:12`, `Red Hat:enterprise_linux:9::baseos`) applies
+ * to a system of a release (`Debian:12`, `Red Hat:enterprise_linux:9`): the release itself, one of
+ * its streams (what follows it after a `:`), or the distribution with no release named.
+ */
+export function releaseApplies(named: string, release: string): boolean {
+  return named === release || named.startsWith(`${release}:`) || named === baseEcosystem(release);
+}
+
 /** The ecosystem of an advisory's package (`Debian:12` is Debian's), or undefined when no format orders its versions. */
 export const ecosystemFor = (known: Map<string, Ecosystem>, ecosystem: string) => known.get(baseEcosystem(ecosystem));
 

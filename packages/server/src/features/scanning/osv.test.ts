@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../../test/harness.js';
-import { ecosystemFor, ecosystemsOf, type Ecosystem } from './ecosystems.js';
+import { ecosystemFor, ecosystemsOf, releaseApplies, type Ecosystem } from './ecosystems.js';
 import { OSV_RECORD, affects, fixedVersions, type OsvAffected, type OsvEvent } from './osv.js';
 import { entriesFor, storeAdvisories } from './scanning.store.js';
 
@@ -209,6 +209,19 @@ describe('matching versions against OSV ranges, each ecosystem in its own order'
       row.unaffected.filter((v) => covered(v)),
       'not affected, yet matched',
     ).toEqual([]);
+  });
+
+  it("applies a distribution's advisories to its release, and to each stream of it, not to another release", () => {
+    expect(releaseApplies('Debian:12', 'Debian:12')).toBe(true);
+    expect(releaseApplies('Debian:11', 'Debian:12')).toBe(false);
+    expect(releaseApplies('Debian', 'Debian:12')).toBe(true);
+    expect(releaseApplies('Red Hat:enterprise_linux:9::baseos', 'Red Hat:enterprise_linux:9')).toBe(true);
+    expect(releaseApplies('Red Hat:enterprise_linux:9::appstream', 'Red Hat:enterprise_linux:9')).toBe(true);
+    expect(releaseApplies('Red Hat:enterprise_linux:8::baseos', 'Red Hat:enterprise_linux:9')).toBe(false);
+    expect(releaseApplies('Alpine:v3.20', 'Alpine:v3.2')).toBe(false);
+    // Ubuntu Pro's fixes are not those of the release everyone runs
+    expect(releaseApplies('Ubuntu:Pro:22.04:LTS', 'Ubuntu:22.04:LTS')).toBe(false);
+    expect(releaseApplies('Ubuntu:22.04:LTS', 'Ubuntu:22.04:LTS')).toBe(true);
   });
 
   it('reads the fixed versions off the ranges, and refuses a record without an id or with an unknown range type', () => {

@@ -4,7 +4,14 @@ import type { InstalledPackages } from '../../formats/format.js';
 import { catalogueVersions, type CatalogueVersion } from '../packages/index.js';
 import { licencesMatter, refreshBlocked } from './scanning.blocking.js';
 import { violationNotifier } from './scanning.notify.js';
-import { ecosystemFor, ecosystemOfType, ecosystemsOf, installedDatabases, type Ecosystem } from './ecosystems.js';
+import {
+  ecosystemFor,
+  ecosystemOfType,
+  ecosystemsOf,
+  installedDatabases,
+  releaseApplies,
+  type Ecosystem,
+} from './ecosystems.js';
 import { spdxLicenses } from './licenses.js';
 import { affects, fixedVersions, type OsvAffected } from './osv.js';
 import {
@@ -207,7 +214,7 @@ export class Scanner {
       const found = new Map<string, { severity: string; fixed: Set<string> }>();
       for (const entry of entries.get(w.name) ?? []) {
         const named = entry.affected.package.ecosystem;
-        if (w.release && named !== w.release && named !== ecosystem.name) continue;
+        if (w.release && !releaseApplies(named, w.release)) continue;
         if (!affects(entry.affected, w.version, ecosystem)) continue;
         const finding = found.get(entry.advisory_id) ?? { severity: entry.severity, fixed: new Set<string>() };
         for (const fixed of fixedVersions(entry.affected)) finding.fixed.add(fixed);

@@ -20,7 +20,8 @@ function dpkgPackages(text: string): InstalledPackages['packages'] {
 
 /**
  * dpkg's database of installed packages: its status file, or the files of `status.d/` that
- * distroless images keep instead. Debian's and Ubuntu's advisories name their release (`Debian:12`).
+ * distroless images keep instead. Debian's advisories name their release (`Debian:12`), Ubuntu's
+ * theirs and whether it is a long-term one (`Ubuntu:22.04:LTS`, `Ubuntu:24.10`).
  */
 export const dpkgDatabase: InstalledDatabase = {
   name: 'dpkg',
@@ -28,7 +29,9 @@ export const dpkgDatabase: InstalledDatabase = {
   purlType: 'deb',
   ecosystem(release) {
     const distribution = release.ID === 'ubuntu' ? 'Ubuntu' : 'Debian';
-    return release.VERSION_ID ? `${distribution}:${release.VERSION_ID}` : distribution;
+    if (!release.VERSION_ID) return distribution;
+    const lts = distribution === 'Ubuntu' && /\bLTS\b/.test(release.VERSION ?? '');
+    return `${distribution}:${release.VERSION_ID}${lts ? ':LTS' : ''}`;
   },
   read: (files) => files.flatMap((data) => dpkgPackages(data.toString('utf8'))),
 };

@@ -61,6 +61,7 @@ describe("rpm's database of installed packages", () => {
   it('names the advisories of the release by os-release: the major release where OSV has the distribution, else its own name', () => {
     expect(rpmDatabase.ecosystem({ ID: 'rocky', VERSION_ID: '9.3' })).toBe('Rocky Linux:9');
     expect(rpmDatabase.ecosystem({ ID: 'almalinux', VERSION_ID: '8.10' })).toBe('AlmaLinux:8');
+    expect(rpmDatabase.ecosystem({ ID: 'rhel', VERSION_ID: '9.4' })).toBe('Red Hat:enterprise_linux:9');
     expect(rpmDatabase.ecosystem({ ID: 'fedora', NAME: 'Fedora Linux', VERSION_ID: '40' })).toBe('Fedora Linux:40');
   });
 });

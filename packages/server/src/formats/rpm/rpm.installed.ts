@@ -8,7 +8,8 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const ECOSYSTEM_OF: Record<string, string> = {
   rocky: 'Rocky Linux',
   almalinux: 'AlmaLinux',
-  rhel: 'Red Hat',
+  // Red Hat's name the product, then each stream of a release (`Red Hat:enterprise_linux:9::baseos`)
+  rhel: 'Red Hat:enterprise_linux',
   mageia: 'Mageia',
   openEuler: 'openEuler',
 };
@@ -46,7 +47,8 @@ function rpmdbPackages(data: Buffer): InstalledPackages['packages'] {
 /**
  * rpm's database of installed packages, kept in SQLite since rpm 4.16 (under `usr/lib/sysimage/rpm`
  * on Fedora and openSUSE). Rocky Linux's and AlmaLinux's advisories name the major release
- * (`Rocky Linux:9`); a distribution OSV has no advisories of keeps its own name.
+ * (`Rocky Linux:9`), Red Hat's each stream of it; a distribution OSV has no advisories of keeps its
+ * own name.
  */
 export const rpmDatabase: InstalledDatabase = {
   name: 'rpm',
