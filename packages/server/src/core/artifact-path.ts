@@ -86,3 +86,19 @@ export function ancestorsOf(path: string): string[] {
   const parts = path.split('/');
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
+
+/**
+ * The folder a file lies in (`a/b/` of `a/b/c.jar`), as the bounds of the paths under it — from the
+ * folder itself up to, not including, the folder's name followed by the character after `/` — and a
+ * test of whether a path lies directly in it. Undefined for a file at a repository's root.
+ */
+export function folderOfFile(path: string): { from: string; below: string; holds: (p: string) => boolean } | undefined {
+  const slash = path.lastIndexOf('/');
+  if (slash < 0) return undefined;
+  const folder = path.slice(0, slash + 1);
+  return {
+    from: folder,
+    below: `${path.slice(0, slash)}0`,
+    holds: (p) => p.startsWith(folder) && !p.slice(folder.length).includes('/'),
+  };
+}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../../db/database.js';
 import type { PackageVersionRow } from '../../db/schema.js';
+import { folderOfFile } from '../../core/artifact-path.js';
 
 /** A version row with its lead file's size, download count and repository class. */
 export type CatalogueRow = PackageVersionRow & { download_count: number; rclass: string };
@@ -109,16 +110,16 @@ export async function catalogueVersionOf(
     .where('repo_key', '=', repoKey)
     .where('lead_path', '=', path)
     .executeTakeFirst();
-  if (exact || !inFolder || !path.includes('/')) return exact;
-  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  const folder = folderOfFile(path);
+  if (exact || !inFolder || !folder) return exact;
   const rows = await db
     .selectFrom('package_versions')
     .select(columns)
     .where('repo_key', '=', repoKey)
-    .where('lead_path', '>=', folder)
-    .where('lead_path', '<', `${folder}\uffff`)
+    .where('lead_path', '>=', folder.from)
+    .where('lead_path', '<', folder.below)
     .execute();
-  return rows.find((r) => !r.lead_path.slice(folder.length).includes('/'));
+  return rows.find((r) => folder.holds(r.lead_path));
 }
 
 /** A catalogued version as a scanner reads it. */

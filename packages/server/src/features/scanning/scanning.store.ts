@@ -4,6 +4,7 @@ import { isPostgres } from '../../db/dialect.js';
 import type { AdvisoriesTable, PackageFindingsTable, PackageScansTable } from '../../db/schema.js';
 import type { ArcaEvent, Severity } from '@arca/contracts';
 import { recordEventChanges } from '../../core/changes.js';
+import { folderOfFile } from '../../core/artifact-path.js';
 import { baseEcosystem, type OsvRecord } from './osv.js';
 import { cvssOf, ratingOf } from './cvss.js';
 
@@ -498,16 +499,16 @@ export async function scanOfFile(
     .where('repo_key', '=', repoKey)
     .where('lead_path', '=', path)
     .executeTakeFirst();
-  if (exact || !inFolder || !path.includes('/')) return exact;
-  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  const folder = folderOfFile(path);
+  if (exact || !inFolder || !folder) return exact;
   const rows = await db
     .selectFrom('package_scans')
     .selectAll()
     .where('repo_key', '=', repoKey)
-    .where('lead_path', '>=', folder)
-    .where('lead_path', '<', `${folder.slice(0, -1)}0`)
+    .where('lead_path', '>=', folder.from)
+    .where('lead_path', '<', folder.below)
     .execute();
-  return rows.find((r) => !r.lead_path.slice(folder.length).includes('/'));
+  return rows.find((r) => folder.holds(r.lead_path));
 }
 
 /** A stored finding as the policies and the SBOM read it: its advisory's aliases and the fixes parsed. */
