@@ -29,10 +29,21 @@ export const OWNED_TABLES = [
  * a restart interrupted or new advisories concern is matched too.
  */
 export function registerScanning(app: FastifyInstance, scanner: Scanner, catalogue: CatalogueIndexer): void {
+  // the matchings under way finish before the app closes (its database and its log with it); a
+  // version catalogued while it closes is matched by the next sweep
+  const matching = new Set<Promise<void>>();
+  let closing = false;
   catalogue.onIndexed((version) => {
-    void scanner
+    if (closing) return;
+    const run: Promise<void> = scanner
       .scan([version])
-      .catch((error: unknown) => app.log.warn({ err: error }, 'matching a package version failed'));
+      .catch((error: unknown) => app.log.warn({ err: error }, 'matching a package version failed'))
+      .finally(() => matching.delete(run));
+    matching.add(run);
+  });
+  app.addHook('onClose', async () => {
+    closing = true;
+    await Promise.allSettled([...matching]);
   });
   app.jobs.register(MATCHING_JOB, '*/15 * * * *', async () => {
     await scanner.sweep();

@@ -195,6 +195,8 @@ export class WebhookSender {
   /** Queues to submit at the next wake, by key. */
   private readonly woken = new Map<string, { webhook_key: string; handler: number }>();
   private soon: NodeJS.Timeout | undefined;
+  /** Stopped with the app: what is queued later (committed already) is sent after the next start. */
+  private stopped = false;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly app: FastifyInstance) {
@@ -223,6 +225,7 @@ export class WebhookSender {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.soon);
     this.soon = undefined;
     await this.flushing;
@@ -246,6 +249,7 @@ export class WebhookSender {
    * stops before it submits leaves them to the sweep at the next start.
    */
   queue(queue: { webhook_key: string; handler: number }): void {
+    if (this.stopped) return;
     this.woken.set(queueKey(queue), queue);
     this.soon ??= setTimeout(() => {
       this.soon = undefined;
